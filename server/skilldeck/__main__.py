@@ -1,0 +1,3 @@
+from skilldeck.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,54 @@
+"""How text is shaped for the model-facing markup: escaping and catalog descriptions.
+
+Shared by the catalog renderer, the ``skill`` tool, the description-length rule and the
+language server's hover, so all of them show the model's view byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+
+DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH = 500
+MIN_CATALOG_DESCRIPTION_MAX_LENGTH = 3
+_ELLIPSIS = "..."
+_WHITESPACE = re.compile(r"\s+")
+
+
+def validate_max_description_length(max_length: int) -> int:
+    """Return ``max_length`` or raise ``ValueError`` when it is below the minimum of 3."""
+    if isinstance(max_length, bool) or not isinstance(max_length, int):
+        raise ValueError(f"max_description_length must be an integer, got {max_length!r}")
+    if max_length < MIN_CATALOG_DESCRIPTION_MAX_LENGTH:
+        raise ValueError(
+            "max_description_length must be at least "
+            f"{MIN_CATALOG_DESCRIPTION_MAX_LENGTH}, got {max_length}"
+        )
+    return max_length
+
+
+def collapse_whitespace(value: str) -> str:
+    """Every run of whitespace becomes one space; leading/trailing whitespace goes."""
+    return _WHITESPACE.sub(" ", value).strip()
+
+
+def catalog_description(value: str, max_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH) -> str:
+    """The description exactly as the catalog publishes it, *before* escaping.
+
+    Whitespace is collapsed; longer than ``max_length`` code points is cut to
+    ``max_length - 3`` and ``...`` is appended.
+    """
+    validate_max_description_length(max_length)
+    normalized = collapse_whitespace(value)
+    if len(normalized) <= max_length:
+        return normalized
+    return normalized[: max_length - len(_ELLIPSIS)] + _ELLIPSIS
+
+
+def escape_text(value: str) -> str:
+    """Escape prose so it cannot open or close framing tags (``& < >``)."""
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def escape_attribute(value: str) -> str:
+    """Escape a double-quoted XML attribute value (``& " < >``)."""
+    return escape_text(value).replace('"', "&quot;")
