@@ -1,0 +1,231 @@
+"""The skill catalog the model reads, and its lifecycle over one session (SPEC section 5).
+
+The catalog is a user-role ``<system-reminder>`` message listing one line per
+model-invocable skill: its name and its shaped description. It never carries bodies,
+paths, sources, providers or ``whenToUse`` hints.
+
+Identity is a digest over the *entries* (name plus shaped description), never over the
+surrounding prose, so rewording the guidance cannot force a republish and a republish
+happens exactly when what the model can choose from changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from skilldeck.engine.catalog_text import (
+    DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH,
+    catalog_description,
+    escape_text,
+    validate_max_description_length,
+)
+from skilldeck.engine.model import SkillSummary, is_skill_name
+
+CatalogUpdateKind = Literal["initial", "replacement", "empty-replacement"]
+
+_INITIAL_LEAD = (
+    "Skills are packaged instructions for particular kinds of tasks. "
+    "These skills can be loaded in this session:"
+)
+_INITIAL_GUIDANCE = (
+    "Before acting on a task that matches a skill's description, or when the user names a "
+    "skill, call the `skill` tool with that exact name and follow the instructions it "
+    "returns. If several skills match, load each of them. The list above holds summaries "
+    "only: do not guess a skill's instructions from its description.",
+    "If the user has already invoked a skill directly, its <skill_content> block is in the "
+    "conversation: follow that block and do not load the same skill again with the `skill` "
+    "tool.",
+)
+_REPLACEMENT_LEAD = (
+    "The set of available skills has changed. This complete list supersedes every earlier "
+    "skill catalog in this session:"
+)
+_REPLACEMENT_GUIDANCE = (
+    "Use only the names listed here; names from earlier catalogs may no longer exist. "
+    "Before acting on a task that matches a listed skill, or when the user names one, call "
+    "the `skill` tool with that exact name.",
+    "If the user has already invoked a skill directly, its <skill_content> block is in the "
+    "conversation: follow that block and do not load the same skill again with the `skill` "
+    "tool.",
+)
+_EMPTY_REPLACEMENT_GUIDANCE = (
+    "No skills can be loaded with the `skill` tool right now. Do not call it with any name "
+    "from an earlier catalog.",
+    "The user may still invoke a skill directly; its <skill_content> block then appears in "
+    "the conversation. Follow that block without calling the `skill` tool.",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogEntry:
+    """One catalog line before escaping: the skill name and its shaped description."""
+
+    name: str
+    description: str
+
+
+class CatalogView(Protocol):
+    """What the tracker needs from a registry snapshot (``CatalogSnapshot`` fits)."""
+
+    @property
+    def skills(self) -> Sequence[SkillSummary]: ...
+
+    @property
+    def complete(self) -> bool: ...
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogUpdate:
+    """A catalog message the session must append now.
+
+    ``kind`` is ``initial`` for the session's first catalog, ``replacement`` when the
+    entries changed after a publication, and ``empty-replacement`` when every skill is
+    gone. ``text`` is the user-role message; ``entries`` and ``digest`` are what it
+    published, for consumers that must not re-parse the model-facing text.
+    """
+
+    kind: CatalogUpdateKind
+    text: str
+    entries: tuple[CatalogEntry, ...]
+    digest: str
+
+
+def catalog_entries(
+    skills: Iterable[SkillSummary],
+    max_description_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH,
+) -> tuple[CatalogEntry, ...]:
+    """The entries a catalog publishes, unescaped, in catalog order.
+
+    Keeps model-invocable skills with a valid name (a name the ``skill`` tool would refuse
+    is never advertised), sorted by name in code-point order, each description
+    whitespace-collapsed and capped with ``...`` at ``max_description_length`` code points.
+    Raises ``ValueError`` when ``max_description_length`` is below 3.
+    """
+    validate_max_description_length(max_description_length)
+    listed = sorted(
+        (
+            skill
+            for skill in skills
+            if skill.invocation.model_invocable and is_skill_name(skill.name)
+        ),
+        key=lambda skill: skill.name,
+    )
+    return tuple(
+        CatalogEntry(skill.name, catalog_description(skill.description, max_description_length))
+        for skill in listed
+    )
+
+
+def catalog_digest(entries: Iterable[CatalogEntry]) -> str:
+    """SHA-256 (hex) over the entries; one JSON array per entry so no separator is ambiguous."""
+    canonical = "\n".join(
+        json.dumps([entry.name, entry.description], ensure_ascii=False) for entry in entries
+    )
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def estimate_tokens(text: str) -> int:
+    """A rough token count for previews: one token per 4 code points, rounded up.
+
+    This is a heuristic, not a tokenizer; English prose averages about four characters per
+    token with common model vocabularies. Good enough to compare catalog sizes.
+    """
+    return math.ceil(len(text) / 4)
+
+
+def render_catalog(
+    skills: Iterable[SkillSummary],
+    *,
+    max_description_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH,
+) -> str:
+    """The session's first catalog message for ``skills`` (see :func:`catalog_entries`)."""
+    return render_entries(catalog_entries(skills, max_description_length), kind="initial")
+
+
+def render_replacement_catalog(
+    skills: Iterable[SkillSummary],
+    *,
+    max_description_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH,
+) -> str:
+    """A complete replacement catalog; with no model-invocable skill, the empty replacement."""
+    entries = catalog_entries(skills, max_description_length)
+    return render_entries(entries, kind="replacement" if entries else "empty-replacement")
+
+
+def render_entries(entries: Sequence[CatalogEntry], *, kind: CatalogUpdateKind) -> str:
+    """Render already-shaped entries as a catalog message of the given kind.
+
+    Descriptions are XML-escaped here (``& < >``), so no description can close
+    ``<available_skills>`` or ``<system-reminder>``.
+    """
+    if kind == "initial":
+        lead, guidance = _INITIAL_LEAD, _INITIAL_GUIDANCE
+    elif kind == "replacement":
+        lead, guidance = _REPLACEMENT_LEAD, _REPLACEMENT_GUIDANCE
+    else:
+        lead, guidance = _REPLACEMENT_LEAD, _EMPTY_REPLACEMENT_GUIDANCE
+    lines = [
+        "<system-reminder>",
+        lead,
+        "",
+        "<available_skills>",
+        *(f"- `{entry.name}`: {escape_text(entry.description)}" for entry in entries),
+        "</available_skills>",
+        "",
+        *guidance,
+        "</system-reminder>",
+    ]
+    return "\n".join(lines)
+
+
+class CatalogTracker:
+    """Decides, snapshot by snapshot, which catalog message one session must receive.
+
+    Feed it every registry snapshot taken before a model step:
+
+    - incomplete snapshot: ``None``; the last good view stays in force. This holds for the
+      *first* snapshot too: nothing is published until a complete snapshot arrives, even
+      if the incomplete one listed skills (a partial first catalog would be followed at
+      once by a replacement).
+    - nothing published yet and no model-invocable skill: ``None`` (no tombstone needed).
+    - first complete non-empty view: an ``initial`` update.
+    - entries changed since the last publication: a complete ``replacement`` that
+      supersedes every earlier catalog, or an ``empty-replacement`` when every skill is
+      gone, which tells the model not to use older names.
+    - unchanged entries: ``None``.
+    """
+
+    def __init__(
+        self, max_description_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH
+    ) -> None:
+        self._max_description_length = validate_max_description_length(max_description_length)
+        self._current: CatalogUpdate | None = None
+
+    @property
+    def current(self) -> CatalogUpdate | None:
+        """The last catalog message published in this session, if any."""
+        return self._current
+
+    def update(self, snapshot: CatalogView) -> CatalogUpdate | None:
+        """Return the catalog message to append for ``snapshot``, or ``None``."""
+        if not snapshot.complete:
+            return None
+        entries = catalog_entries(snapshot.skills, self._max_description_length)
+        digest = catalog_digest(entries)
+        if self._current is None:
+            if not entries:
+                return None
+            kind: CatalogUpdateKind = "initial"
+        elif digest == self._current.digest:
+            return None
+        else:
+            kind = "replacement" if entries else "empty-replacement"
+        self._current = CatalogUpdate(
+            kind=kind, text=render_entries(entries, kind=kind), entries=entries, digest=digest
+        )
+        return self._current

@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+import pytest
+
+from skilldeck.engine.gesture import (
+    Mention,
+    SkillInjection,
+    expand_user_message,
+    find_skill_mentions,
+)
+from skilldeck.engine.model import InvocationPolicy, SkillDefinition
+from skilldeck.engine.registry import SkillRegistry
+from skilldeck.engine.skill_tool import render_skill_content
+
+
+def definition(name: str, body: str, *, model: bool = True, user: bool = True) -> SkillDefinition:
+    return SkillDefinition(
+        name=name,
+        description=f"{name}.",
+        source="runtime",
+        provider="runtime",
+        invocation=InvocationPolicy(model_invocable=model, user_invocable=user),
+        content=body,
+    )
+
+
+@pytest.fixture
+def registry() -> SkillRegistry:
+    deck = SkillRegistry()
+    deck.register(definition("hidden-demo", "Say PINEAPPLE.", model=False, user=True))
+    deck.register(definition("shared", "Shared body."))
+    deck.register(definition("model-only", "Model-only body.", model=True, user=False))
+    return deck
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("/shared", [Mention("shared", 0, 7)]),
+        ("/shared go", [Mention("shared", 0, 7)]),
+        ("please use /shared now", [Mention("shared", 11, 18)]),
+        ("line one\n/shared", [Mention("shared", 9, 16)]),
+        ("tab\t/a-b\t", [Mention("a-b", 4, 8)]),
+        ("/a /b", [Mention("a", 0, 2), Mention("b", 3, 5)]),
+        ("/x /x", [Mention("x", 0, 2), Mention("x", 3, 5)]),
+        ("/shared\n", [Mention("shared", 0, 7)]),
+    ],
+)
+def test_mentions(message: str, expected: list[Mention]) -> None:
+    assert find_skill_mentions(message) == expected
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "a/b",
+        "see foo/shared too",
+        "/shared.",
+        "/shared,",
+        "(/shared)",
+        "/shared/refs",
+        "look under /usr/bin",  # a path: a second '/' breaks the token
+        "http://x",
+        "5/8 odds",
+        "/Shared",
+        "/shared_name",
+        "/-shared",
+        "/shared-",
+        "//shared",
+        "/",
+        "",
+    ],
+)
+def test_not_mentions(message: str) -> None:
+    assert find_skill_mentions(message) == []
+
+
+async def test_injects_user_invocable_skills_once_in_order_of_first_mention(
+    registry: SkillRegistry,
+) -> None:
+    injections = await expand_user_message(
+        registry, "/shared then /hidden-demo and /shared again, /hidden-demo"
+    )
+    shared = await registry.get("shared")
+    hidden = await registry.get("hidden-demo")
+    assert shared is not None and hidden is not None
+    assert injections == [
+        SkillInjection("shared", render_skill_content(shared)),
+        SkillInjection("hidden-demo", render_skill_content(hidden)),
+    ]
+    assert injections[1].text == "\n".join(
+        [
+            '<skill_content name="hidden-demo">',
+            "<skill_resources>",
+            'This skill\'s resources are managed by its provider "runtime".',
+            "Open a resource only when the instructions call for it.",
+            "</skill_resources>",
+            "",
+            "<skill_instructions>",
+            "Say PINEAPPLE.",
+            "</skill_instructions>",
+            "</skill_content>",
+        ]
+    )
+
+
+async def test_model_only_and_unknown_names_stay_plain_prose(registry: SkillRegistry) -> None:
+    assert await expand_user_message(registry, "/model-only run") == []
+    assert await expand_user_message(registry, "/absent-skill do it") == []
+    assert await expand_user_message(registry, "please /shared.") == []
+    assert [i.name for i in await expand_user_message(registry, "/absent /shared")] == ["shared"]
