@@ -1,0 +1,613 @@
+"""The rules table: every check skilldeck makes on a skill file, as data.
+
+One :class:`Rule` per check, each with a stable code (``SDnnn``), a kebab-case name, a
+default severity, whether it drops the skill (fail closed), a message template and the
+user documentation. The CLI's ``rules`` command, ``docs/rules.md`` and the language
+server's ``codeDescription`` links are all generated from :data:`RULES`.
+
+Families: ``SD0xx`` the file itself, ``SD1xx`` frontmatter and YAML structure,
+``SD2xx`` name and description, ``SD3xx`` invocation policy, ``SD4xx`` optional and
+deferred keys, ``SD5xx`` the catalog view, ``SD6xx`` the Agent Skills profile,
+``SD7xx`` deck-level relations between skills (reported by the provider/index).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from skilldeck.engine.findings import Finding, Fix, RelatedLocation, Severity
+from skilldeck.engine.positions import Span
+
+RULE_DOCS_URL = "https://github.com/skilldeck/skilldeck/blob/main/docs/rules.md#{anchor}"
+
+_CODE = re.compile(r"^SD[0-9]{3}$")
+_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One check: identity, default severity, effect on the skill and documentation.
+
+    ``message`` is a :meth:`str.format` template filled by :meth:`finding`.
+    ``profiles`` names the profiles the rule runs under; ``None`` means every profile.
+    """
+
+    code: str
+    name: str
+    severity: Severity
+    drops_skill: bool
+    message: str
+    summary: str
+    docs: str
+    fixable: bool = False
+    profiles: frozenset[str] | None = None
+
+    @property
+    def anchor(self) -> str:
+        """The heading anchor of this rule in ``docs/rules.md``."""
+        return f"{self.code.lower()}-{self.name}"
+
+    @property
+    def docs_url(self) -> str:
+        """Link to this rule's documentation (the LSP ``codeDescription``)."""
+        return RULE_DOCS_URL.format(anchor=self.anchor)
+
+    def applies_to(self, profile: str) -> bool:
+        """True when the rule runs under ``profile``."""
+        return self.profiles is None or profile in self.profiles
+
+    def finding(
+        self,
+        span: Span,
+        *,
+        drops_skill: bool | None = None,
+        related: Iterable[RelatedLocation] = (),
+        fixes: Iterable[Fix] = (),
+        **fmt: object,
+    ) -> Finding:
+        """A finding of this rule at ``span`` with the message filled from ``fmt``.
+
+        The severity is the rule's default; settings may change it later.
+        """
+        return Finding(
+            code=self.code,
+            severity=self.severity,
+            message=self.message.format(**fmt),
+            span=span,
+            drops_skill=self.drops_skill if drops_skill is None else drops_skill,
+            related=tuple(related),
+            fixes=tuple(fixes),
+        )
+
+
+_E = Severity.ERROR
+_W = Severity.WARNING
+_I = Severity.INFORMATION
+_AGENTSKILLS = frozenset({"agentskills"})
+
+RULES: tuple[Rule, ...] = (
+    # --- SD0xx: the file ------------------------------------------------------------
+    Rule(
+        "SD001",
+        "unreadable-file",
+        _E,
+        True,
+        "cannot read skill file: {reason}",
+        "The skill file could not be read.",
+        "The file exists in a skill root but reading it failed (permission denied, it "
+        "vanished mid-read, an I/O error). The skill is skipped; its siblings are not "
+        "affected.\n\n**Fix:** make the file readable by the user running the agent, "
+        "e.g. `chmod a+r SKILL.md`.",
+    ),
+    Rule(
+        "SD002",
+        "invalid-utf8",
+        _E,
+        True,
+        "file is not valid UTF-8: byte 0x{byte:02X} at line {line}, column {column} "
+        "cannot be decoded",
+        "The skill file is not valid UTF-8.",
+        "Skill files must be UTF-8 (a UTF-8 byte order mark is tolerated). The finding "
+        "points at the first byte that does not decode. The skill is skipped, because "
+        "guessing an encoding could show the model different text than the author "
+        "wrote.\n\n**Fix:** re-save the file as UTF-8, e.g. "
+        "`iconv -f latin1 -t utf-8 SKILL.md -o SKILL.md.new`.",
+    ),
+    Rule(
+        "SD003",
+        "utf16-file",
+        _E,
+        True,
+        "file is {encoding} (it starts with a byte order mark); skill files must be UTF-8",
+        "The skill file is UTF-16 or UTF-32 encoded.",
+        "Some Windows editors save text as UTF-16 with a byte order mark. Skill files "
+        "must be UTF-8, so the skill is skipped.\n\n**Fix:** re-save the file as UTF-8 "
+        "(in VS Code: *Save with Encoding* → *UTF-8*).",
+    ),
+    Rule(
+        "SD004",
+        "nul-byte",
+        _E,
+        True,
+        "file contains a NUL character at line {line}, column {column}; "
+        "it looks like a binary file",
+        "The skill file contains NUL characters.",
+        "A NUL character never belongs in Markdown; it usually means a binary file was "
+        "saved as `SKILL.md` or the file is corrupt. The skill is skipped.\n\n**Fix:** "
+        "remove the NUL characters or replace the file with the intended text.",
+    ),
+    Rule(
+        "SD005",
+        "file-too-large",
+        _E,
+        True,
+        "file is larger than the {cap} cap for skill files; it was not read past the cap",
+        "The skill file is larger than the size cap.",
+        "skilldeck reads at most a fixed number of bytes of a skill file (1 MiB by "
+        "default), so a huge or endless file in a shared skill folder cannot exhaust "
+        "memory or stall the editor. A skill is instructions for a model; a file this "
+        "large would not fit a context window anyway. The skill is skipped.\n\n**Fix:** "
+        "move reference material into resource files beside `SKILL.md` and keep the "
+        "instructions short.",
+    ),
+    Rule(
+        "SD006",
+        "not-a-regular-file",
+        _E,
+        True,
+        "skill path is {kind}, not a regular file; it was not opened",
+        "The skill path is a FIFO, device, socket or directory.",
+        "A skill file must be a regular file (symbolic links to regular files are "
+        "followed). FIFOs, devices and sockets are never opened for reading, because "
+        "reading them can block forever or have side effects.\n\n**Fix:** replace the "
+        "entry with a regular `SKILL.md` file, or remove it from the skill root.",
+    ),
+    # --- SD1xx: frontmatter and YAML -------------------------------------------------
+    Rule(
+        "SD101",
+        "missing-frontmatter",
+        _E,
+        True,
+        "missing frontmatter: the first line must be exactly '---'",
+        "The file does not start with a `---` frontmatter block.",
+        "A skill file starts with YAML frontmatter between two lines that are exactly "
+        "`---`; the first line of the file must be the opening `---` (a UTF-8 byte order "
+        "mark and a trailing carriage return are tolerated). Without it the skill has no "
+        "name or description and is skipped.\n\n**Example:**\n\n```markdown\n---\n"
+        "name: pdf-forms\ndescription: Fill in PDF forms from structured data.\n---\n"
+        "# Instructions ...\n```",
+    ),
+    Rule(
+        "SD102",
+        "unterminated-frontmatter",
+        _E,
+        True,
+        "frontmatter is never closed: no line after the opening '---' is exactly '---'",
+        "The frontmatter's closing `---` line is missing.",
+        "The frontmatter ends at the first following line that is exactly `---`. A line "
+        "such as `----`, `--- ` or an indented `---` does not close it. The skill is "
+        "skipped, because without the closing line the body cannot be told apart from "
+        "the metadata.\n\n**Fix:** add a line `---` after the last frontmatter key.",
+    ),
+    Rule(
+        "SD103",
+        "invalid-yaml",
+        _E,
+        True,
+        "invalid YAML in frontmatter: {problem}",
+        "The frontmatter is not valid YAML.",
+        "The text between the delimiters must be one valid YAML document. The finding "
+        "points at the position the YAML parser reported. The skill is skipped.\n\n"
+        "A common cause is an unquoted colon followed by a space inside a value, e.g. "
+        "`description: Use for: PDFs`.\n\n**Fix:** quote the value: "
+        '`description: "Use for: PDFs"`, or use a block scalar (`description: >`).',
+    ),
+    Rule(
+        "SD104",
+        "frontmatter-not-mapping",
+        _E,
+        True,
+        "frontmatter must be a YAML mapping of keys to values, found {found}",
+        "The frontmatter's top level is not a mapping.",
+        "The frontmatter must be a mapping such as `name: ...` / `description: ...`; a "
+        "list or a bare string at the top level carries no named fields. The skill is "
+        "skipped.\n\n**Fix:** write one `key: value` per line.",
+    ),
+    Rule(
+        "SD105",
+        "duplicate-key",
+        _E,
+        True,
+        "duplicate key '{key}' (first defined on line {first_line})",
+        "A key appears twice in the same mapping.",
+        "YAML requires keys to be unique, and tools disagree on which occurrence wins: "
+        "some take the last, some the first, some refuse the file. skilldeck fails "
+        "closed and skips the skill so that every agent sees the same thing (editors "
+        "show the last value, as most YAML loaders would).\n\n**Fix:** delete one of the "
+        "two entries.",
+    ),
+    Rule(
+        "SD106",
+        "frontmatter-too-large",
+        _E,
+        True,
+        "frontmatter is larger than the {cap} cap; it was not parsed",
+        "The frontmatter is larger than the size cap.",
+        "Frontmatter holds a name, a one-line description and a little metadata; skilldeck "
+        "refuses to parse more than 64 KiB of it, so that a hostile file cannot make "
+        "indexing slow. The skill is skipped.\n\n**Fix:** move long text into the body or "
+        "into resource files.",
+    ),
+    Rule(
+        "SD107",
+        "yaml-too-complex",
+        _E,
+        True,
+        "frontmatter YAML is too complex: {detail}",
+        "The YAML nests too deeply or expands too many aliases.",
+        "Aliases (`*name`) can make a few lines of YAML expand into billions of values "
+        "(the *billion laughs* attack), and very deep nesting can exhaust a parser's "
+        "stack. skilldeck stops at 64 levels of nesting and 50,000 values after alias "
+        "expansion, and skips the skill.\n\n**Fix:** write the values out plainly; "
+        "frontmatter never needs anchors or deep nesting.",
+    ),
+    Rule(
+        "SD108",
+        "unsupported-tag",
+        _W,
+        False,
+        "YAML tag '{tag}' is ignored; the value is read as plain {kind}",
+        "A YAML tag was ignored.",
+        "skilldeck reads YAML in safe mode: tags such as `!!python/object/apply` or "
+        "`!custom` never construct objects or run code. The tagged value is read as "
+        "plain data (text, list or mapping) and the tag is ignored.\n\n**Fix:** remove "
+        "the tag.",
+    ),
+    Rule(
+        "SD109",
+        "complex-key",
+        _W,
+        False,
+        "mapping keys must be plain text; this {found} key and its value are ignored",
+        "A mapping key is a list or a mapping.",
+        "YAML allows complex keys (`? [a, b]: value`), but frontmatter keys are names. "
+        "The entry is ignored.\n\n**Fix:** use a plain text key.",
+    ),
+    # --- SD2xx: name and description ------------------------------------------------
+    Rule(
+        "SD201",
+        "missing-name",
+        _E,
+        True,
+        "missing required key 'name'",
+        "The frontmatter has no `name`.",
+        "Every skill needs a `name`: it is the identifier the model passes to the "
+        "`skill` tool and the `/name` a user types. The skill is skipped.\n\n**Fix:** add "
+        "`name: <folder-name>` to the frontmatter.",
+        fixable=True,
+    ),
+    Rule(
+        "SD202",
+        "empty-name",
+        _E,
+        True,
+        "'name' must be a non-empty string, found {found}",
+        "The `name` is empty or not a string.",
+        "`name` must be a non-empty string. Values YAML reads as numbers, booleans, null, "
+        "lists or mappings are refused. The skill is skipped.\n\n**Fix:** write a "
+        "kebab-case name, e.g. `name: release-notes`.",
+    ),
+    Rule(
+        "SD203",
+        "invalid-name",
+        _E,
+        True,
+        "name '{name}' is not kebab-case (lowercase a-z, digits, single hyphens): {reason}",
+        "The `name` is not kebab-case.",
+        "A skill name must match `^[a-z0-9]+(?:-[a-z0-9]+)*$`: lowercase ASCII letters "
+        "and digits in words joined by single hyphens. This keeps names unambiguous: "
+        "Unicode look-alikes (a Cyrillic `\u0430` for a Latin `a`), invisible or control "
+        "characters and case variants could otherwise impersonate another skill. The "
+        "skill is skipped.\n\n**Example:** `name: PDF_Forms` → `name: pdf-forms`.\n\n"
+        "**Fix:** the quick fix rewrites the name in kebab-case.",
+        fixable=True,
+    ),
+    Rule(
+        "SD204",
+        "missing-description",
+        _E,
+        True,
+        "missing required key 'description'",
+        "The frontmatter has no `description`.",
+        "The description is the only thing the model sees of a skill until it loads "
+        "it: the catalog lists each skill as its name and description. Without one the "
+        "skill is skipped.\n\n**Fix:** add one sentence saying what the skill does and "
+        "when to use it.",
+        fixable=True,
+    ),
+    Rule(
+        "SD205",
+        "empty-description",
+        _E,
+        True,
+        "'description' must be a non-empty string, found {found}",
+        "The `description` is empty, blank or not a string.",
+        "`description` must be a string with visible text; a blank description would "
+        "publish an empty catalog line. The skill is skipped.\n\n**Fix:** write one "
+        "sentence saying what the skill does and when to use it.",
+    ),
+    Rule(
+        "SD206",
+        "name-mismatch",
+        _W,
+        False,
+        "name '{name}' differs from its {container} '{expected}'",
+        "The `name` differs from the skill's folder or file name.",
+        "A bundle `<root>/<folder>/SKILL.md` or a flat file `<root>/<stem>.md` is "
+        "expected to carry the name of its folder or stem. The skill still loads under "
+        "the frontmatter name, but people look for it by its file name, and the Agent "
+        "Skills standard requires the two to be equal.\n\n**Fix:** the quick fix sets "
+        "`name` to the folder name; or rename the folder.",
+        fixable=True,
+    ),
+    # --- SD3xx: invocation ------------------------------------------------------------
+    Rule(
+        "SD301",
+        "legacy-invocation-key",
+        _E,
+        True,
+        "unsupported key '{key}': use '{canonical}'{note}",
+        "A camelCase invocation key is used instead of the kebab-case one.",
+        "Who may invoke a skill is set by `disable-model-invocation` and "
+        "`user-invocable`. The spellings `disableModelInvocation`, `modelInvocable` and "
+        "`userInvocable` look plausible but mean nothing to other agents; silently "
+        "ignoring them would let the model invoke a skill its author meant to hide. "
+        "The skill is therefore skipped until the key is fixed.\n\n**Example:** "
+        "`modelInvocable: false` → `disable-model-invocation: true`.\n\n**Fix:** the "
+        "quick fix renames the key (and inverts the value for `modelInvocable`).",
+        fixable=True,
+    ),
+    Rule(
+        "SD302",
+        "invalid-invocation-value",
+        _E,
+        True,
+        "'{key}' must be a boolean (true/false, yes/no, on/off, 1/0), found {found}",
+        "An invocation key has a value that is not a boolean.",
+        "`disable-model-invocation` and `user-invocable` accept YAML booleans and, in "
+        "any letter case, `true`/`false`, `yes`/`no`, `on`/`off` and `1`/`0`. Any other "
+        "value is ambiguous about who may invoke the skill, so the skill is skipped "
+        "(fail closed).\n\n**Fix:** write `true` or `false`.",
+    ),
+    # --- SD4xx: optional and deferred keys --------------------------------------------
+    Rule(
+        "SD401",
+        "invalid-when-to-use",
+        _W,
+        False,
+        "'whenToUse' must be a non-empty string, found {found}; the field is ignored",
+        "`whenToUse` is not a string; it is dropped.",
+        "`whenToUse` is an optional routing hint for hosts; it is never shown in the "
+        "catalog. A value that is not a non-empty string is dropped; the skill still "
+        "loads.\n\n**Fix:** write the hint as one string, or remove the key.",
+    ),
+    Rule(
+        "SD402",
+        "invalid-metadata",
+        _W,
+        False,
+        "'metadata' must be a mapping, found {found}; the field is ignored",
+        "`metadata` is not a mapping; it is dropped.",
+        "`metadata` is an open mapping for tools and hosts (version, owner, tags, ...). "
+        "A value that is not a mapping is dropped; the skill still loads.\n\n**Example:**"
+        '\n\n```yaml\nmetadata:\n  version: "1.2"\n  owner: docs-team\n```',
+    ),
+    Rule(
+        "SD403",
+        "deferred-key",
+        _I,
+        False,
+        "'{key}' is not enforced by skilldeck: {effect}",
+        "A key other agents use is accepted but not enforced.",
+        "`context`, `arguments`, `argument-hint`, `allowed-tools` and "
+        "`disallowed-tools` are meaningful to some agents, and the skill-system design "
+        "reserves them, but skilldeck does not act on them yet. They are kept and "
+        "harmless; this note only makes sure nobody relies on them for safety (e.g. "
+        "`allowed-tools` does not restrict tools here).",
+    ),
+    # --- SD5xx: catalog ------------------------------------------------------------------
+    Rule(
+        "SD501",
+        "description-truncated",
+        _W,
+        False,
+        'description is {length} characters; the catalog cuts it to {cap}: "{shown}"',
+        "The catalog will cut this description.",
+        "The catalog shows each description with whitespace collapsed and cut to the "
+        "configured length (500 characters by default) with `...`. The model decides "
+        "whether to load a skill from that text alone, so the cut part is never seen "
+        "before loading. The message shows exactly what the catalog publishes.\n\n"
+        "**Fix:** put the key information first and move detail into the body.",
+    ),
+    # --- SD6xx: Agent Skills standard profile ---------------------------------------------
+    Rule(
+        "SD601",
+        "name-too-long",
+        _E,
+        False,
+        "name is {length} characters; the Agent Skills standard allows at most 64",
+        "The name is longer than the standard's 64 characters.",
+        "Under the `agentskills` profile the name must be at most 64 characters. "
+        "skilldeck itself still loads the skill.\n\n**Fix:** shorten the name (and the "
+        "folder).",
+        profiles=_AGENTSKILLS,
+    ),
+    Rule(
+        "SD602",
+        "description-too-long",
+        _E,
+        False,
+        "description is {length} characters; the Agent Skills standard allows at most 1024",
+        "The description is longer than the standard's 1024 characters.",
+        "Under the `agentskills` profile the description must be at most 1024 "
+        "characters. skilldeck itself still loads the skill.\n\n**Fix:** shorten the "
+        "description and move detail into the body.",
+        profiles=_AGENTSKILLS,
+    ),
+    Rule(
+        "SD603",
+        "invalid-compatibility",
+        _E,
+        False,
+        "'compatibility' must be a string of at most 500 characters, found {found}",
+        "`compatibility` is not a string or longer than 500 characters.",
+        "Under the `agentskills` profile `compatibility` is an optional string of at "
+        "most 500 characters describing environment requirements (products, system "
+        "packages, network access).\n\n**Fix:** write one short string.",
+        profiles=_AGENTSKILLS,
+    ),
+    Rule(
+        "SD604",
+        "metadata-not-string-map",
+        _E,
+        False,
+        "metadata value for '{key}' must be a string under the Agent Skills standard, "
+        "found {found}",
+        "A `metadata` value is not a string.",
+        "Under the `agentskills` profile `metadata` maps string keys to string values. "
+        'Quote numbers and booleans (`version: "1.0"`) and flatten nested values.',
+        profiles=_AGENTSKILLS,
+    ),
+    Rule(
+        "SD605",
+        "non-standard-key",
+        _E,
+        False,
+        "'{key}' is not a key of the Agent Skills standard (name, description, license, "
+        "compatibility, metadata, allowed-tools)",
+        "A top-level key is outside the standard's six.",
+        "Under the `agentskills` profile the frontmatter may only contain `name`, "
+        "`description`, `license`, `compatibility`, `metadata` and `allowed-tools`. "
+        "Vendor-specific keys belong under `metadata`. Keys skilldeck interprets "
+        "(`disable-model-invocation`, `user-invocable`, `whenToUse`) are reported too; "
+        "moving them would change behaviour, so they get no quick fix.\n\n**Fix:** the "
+        "quick fix moves a one-line vendor key under `metadata`.",
+        fixable=True,
+        profiles=_AGENTSKILLS,
+    ),
+    # --- SD7xx: deck-level relations --------------------------------------------------------
+    Rule(
+        "SD701",
+        "shadowed-skill",
+        _I,
+        False,
+        "shadowed by {source} skill at {path} (rank {rank})",
+        "Another skill with the same name wins over this one.",
+        "When two roots hold a skill of the same name, the lower rank wins (project "
+        "`.dsh/skills` before project `.agents/skills` before custom, user and bundled "
+        "roots). The losing skill is *shadowed*: it is never listed or loaded. This is "
+        "often intended (a project overriding a user skill); the note makes it visible."
+        "\n\n**Fix:** rename one of the skills if both should be available.",
+    ),
+    Rule(
+        "SD702",
+        "shadows-skill",
+        _I,
+        False,
+        "shadows the {source} skill at {path} (rank {rank})",
+        "This skill hides another skill of the same name.",
+        "This skill wins a name collision with a skill in a lower-priority root, which "
+        "is therefore never listed or loaded. Go to definition on the name jumps to the "
+        "shadowed skill.",
+    ),
+    Rule(
+        "SD703",
+        "duplicate-name-in-root",
+        _W,
+        False,
+        "another skill in this root is also named '{name}': {path}",
+        "Two skills in the same root share a name.",
+        "Inside one root only one skill of a name can win, decided by the provider's "
+        "scan order, which the author does not control (e.g. a bundle `x/SKILL.md` "
+        "whose name collides with a flat `y.md`).\n\n**Fix:** give each skill a unique "
+        "name.",
+    ),
+)
+
+
+def rule(code_or_name: str) -> Rule:
+    """The rule with this code (``SD203``) or name (``invalid-name``).
+
+    Raises ``KeyError`` naming the closest valid choices when there is none.
+    """
+    found = (
+        _BY_KEY.get(code_or_name)
+        or _BY_KEY.get(code_or_name.strip().upper())
+        or (_BY_KEY.get(code_or_name.strip().lower()))
+    )
+    if found is not None:
+        return found
+    raise KeyError(
+        f"unknown rule {code_or_name!r}: use a code such as SD203 or a name such as "
+        "invalid-name (`skilldeck rules` lists them all)"
+    )
+
+
+def render_rules_markdown() -> str:
+    """The content of ``docs/rules.md``: an index table plus one section per rule."""
+    lines = [
+        "# skilldeck rules",
+        "",
+        "<!-- Generated from server/skilldeck/engine/rules.py by render_rules_markdown(); "
+        "do not edit. -->",
+        "",
+        "Every finding skilldeck reports comes from one rule below. *Drops skill* means "
+        "the engine refuses the whole skill (fail closed); otherwise the skill still "
+        "loads. Severities are defaults: settings may change them or switch a rule off. "
+        "Switching off a rule that drops the skill only hides the finding; the skill is "
+        "still refused.",
+        "",
+        "| code | name | default severity | drops skill | fix | profiles | summary |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for item in RULES:
+        profiles = ", ".join(sorted(item.profiles)) if item.profiles else "all"
+        lines.append(
+            f"| [{item.code}](#{item.anchor}) | `{item.name}` | {item.severity.value} | "
+            f"{'yes' if item.drops_skill else 'no'} | {'yes' if item.fixable else 'no'} | "
+            f"{profiles} | {item.summary} |"
+        )
+    for item in RULES:
+        profiles = ", ".join(sorted(item.profiles)) if item.profiles else "all"
+        lines += [
+            "",
+            f"## {item.code} {item.name}",
+            "",
+            f"*{item.summary}* Default severity: **{item.severity.value}**. "
+            f"Drops the skill: **{'yes' if item.drops_skill else 'no'}**. "
+            f"Quick fix: **{'yes' if item.fixable else 'no'}**. Profiles: {profiles}.",
+            "",
+            "Message: `" + item.message.replace("`", "'") + "`",
+            "",
+            item.docs,
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _check_table() -> None:
+    seen: set[str] = set()
+    for item in RULES:
+        if not _CODE.fullmatch(item.code) or not _NAME.fullmatch(item.name):
+            raise AssertionError(f"malformed rule identity {item.code} {item.name}")
+        if item.code in seen or item.name in seen:
+            raise AssertionError(f"duplicate rule {item.code} {item.name}")
+        seen.update((item.code, item.name))
+
+
+_check_table()
+_BY_KEY: Mapping[str, Rule] = MappingProxyType(
+    {**{item.code: item for item in RULES}, **{item.name: item for item in RULES}}
+)

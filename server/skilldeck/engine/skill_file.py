@@ -1,0 +1,970 @@
+"""One skill file in, one :class:`SkillFileAnalysis` out.
+
+Reading (with a size cap, never opening FIFOs or devices), decoding (UTF-8, BOM
+tolerated), frontmatter parsing and every per-file rule live here. The result holds the
+fields the engine uses (name, description, ``whenToUse``, metadata, invocation policy)
+and every finding, with severities adjusted by :class:`RuleSettings`.
+
+Switching off a rule (override ``None``) only hides its findings: a finding that drops
+the skill still drops it, so configuration can never make the engine load a skill it
+would refuse. :attr:`SkillFileAnalysis.suppressed_drops` records such hidden drops.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import PurePath
+from types import MappingProxyType
+from typing import Any
+
+from skilldeck.engine.catalog_text import (
+    catalog_description,
+    collapse_whitespace,
+    validate_max_description_length,
+)
+from skilldeck.engine.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
+from skilldeck.engine.frontmatter import (
+    MAX_FRONTMATTER_BYTES,
+    Frontmatter,
+    FrontmatterBounds,
+    FrontmatterEntry,
+    LineIndex,
+    describe_value,
+    display_text,
+    find_frontmatter,
+    first_line_span,
+    parse_frontmatter,
+)
+from skilldeck.engine.model import InvocationPolicy, is_skill_name
+from skilldeck.engine.positions import FILE_START, Position, Span
+from skilldeck.engine.profiles import DEFAULT_PROFILE, DEFERRED_EFFECTS, get_profile
+from skilldeck.engine.rules import rule
+
+#: Skill files larger than this are not read past the cap (``SD005``). A SKILL.md is
+#: instructions for a model; typical files are 2-20 KiB and the Agent Skills guidance
+#: keeps them under ~500 lines. 1 MiB is fifty times a generous skill, still bounded
+#: memory when thousands of files are indexed, and reads in well under a millisecond.
+MAX_SKILL_FILE_BYTES = 1024 * 1024
+
+_JSON_VERSION = 1
+_INVOCATION_KEYS = ("disable-model-invocation", "user-invocable")
+_LEGACY_KEYS = {
+    "disableModelInvocation": "disable-model-invocation",
+    "modelInvocable": "disable-model-invocation",
+    "userInvocable": "user-invocable",
+}
+_TRUE_SPELLINGS = frozenset({"true", "yes", "on", "1"})
+_FALSE_SPELLINGS = frozenset({"false", "no", "off", "0"})
+_AGENTSKILLS_KEYS = frozenset(
+    {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
+)
+_DSH_INTERPRETED = frozenset({"disable-model-invocation", "user-invocable", "whenToUse"})
+_DESCRIPTION_PLACEHOLDER = "Describe what this skill does and when to use it."
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32 little-endian"),
+    (b"\x00\x00\xfe\xff", "UTF-32 big-endian"),
+    (b"\xff\xfe", "UTF-16 little-endian"),
+    (b"\xfe\xff", "UTF-16 big-endian"),
+)
+# Common Latin look-alikes from Cyrillic and Greek, for the kebab-case suggestion.
+_CONFUSABLES = str.maketrans(
+    {
+        **dict(
+            zip(
+                "\u0430\u0441\u0435\u0456\u0458\u043e\u0440\u0455\u0445\u0443\u0501\u04bb\u04cf",
+                "aceijopsxydhl",
+                strict=True,
+            )
+        ),
+        **dict(
+            zip(
+                "\u0410\u0412\u0421\u0415\u041d\u0406\u0408\u041a\u041c\u041e\u0420\u0405\u0422\u0425\u0423",
+                "abcehijkmopstxy",
+                strict=True,
+            )
+        ),
+        **dict(
+            zip("\u03bf\u03b1\u03b9\u03bd\u03ba\u03c4\u03c5\u03c1\u03b5", "oaivktupe", strict=True)
+        ),
+    }
+)
+_DASHES = re.compile("[\u2010-\u2015\u2212\ufe58\ufe63\uff0d_\\s.]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_NON_KEBAB = re.compile(r"[^a-z0-9]+")
+
+
+def format_size(size: int) -> str:
+    """``1048576`` -> ``"1 MiB"``; ``65536`` -> ``"64 KiB"``; else bytes."""
+    if size % (1024 * 1024) == 0:
+        return f"{size // (1024 * 1024)} MiB"
+    if size % 1024 == 0:
+        return f"{size // 1024} KiB"
+    return f"{size} bytes"
+
+
+def _normalize_overrides(
+    overrides: Mapping[str, Severity | str | None],
+) -> Mapping[str, Severity | None]:
+    table: dict[str, Severity | None] = {}
+    for key, value in overrides.items():
+        code = rule(key).code
+        if value is None or isinstance(value, Severity):
+            table[code] = value
+        elif isinstance(value, str) and value.lower() in ("off", "none"):
+            table[code] = None
+        else:
+            try:
+                table[code] = Severity(str(value).lower())
+            except ValueError:
+                raise ValueError(
+                    f"invalid severity {value!r} for rule {key!r}: use error, warning, "
+                    "information, hint or off"
+                ) from None
+    return MappingProxyType(table)
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    """Which profile runs, the catalog cap, and per-rule severity overrides.
+
+    ``overrides`` is keyed by rule code or name; a value of ``None`` (or ``"off"``)
+    switches the rule off. Invalid settings raise ``ValueError`` at construction.
+    """
+
+    profile: str = DEFAULT_PROFILE
+    catalog_max_description_length: int = 500
+    overrides: Mapping[str, Severity | None] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __post_init__(self) -> None:
+        get_profile(self.profile)
+        validate_max_description_length(self.catalog_max_description_length)
+        try:
+            normalized = _normalize_overrides(self.overrides)
+        except KeyError as error:
+            raise ValueError(error.args[0]) from None
+        object.__setattr__(self, "overrides", normalized)
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.profile,
+                self.catalog_max_description_length,
+                tuple(sorted((k, v.value if v else None) for k, v in self.overrides.items())),
+            )
+        )
+
+    def severity_for(self, code: str, default: Severity) -> Severity | None:
+        """The effective severity of rule ``code`` (``None`` when it is off)."""
+        return self.overrides.get(code, default)
+
+
+class SkillReadError(Exception):
+    """A skill file could not be read or decoded; ``finding`` says why.
+
+    ``os_error`` is the underlying error when the operating system reported one, so
+    callers can tell a missing file (``FileNotFoundError``) from a transient failure.
+    """
+
+    def __init__(self, finding: Finding, os_error: OSError | None = None) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+        self.os_error = os_error
+
+
+@dataclass(frozen=True)
+class SkillFileAnalysis:
+    """Everything the engine and the tools learn from one skill file.
+
+    ``name`` / ``description`` are the frontmatter strings when they are non-empty
+    strings (check :attr:`accepted` before using them as a skill). ``when_to_use`` and
+    ``metadata`` are ``None`` when absent or dropped for a wrong type.
+    """
+
+    path: str
+    name: str | None
+    description: str | None
+    when_to_use: str | None
+    metadata: Mapping[str, object] | None
+    invocation: InvocationPolicy
+    findings: tuple[Finding, ...]
+    frontmatter: Frontmatter | None
+    body_start_line: int | None
+    suppressed_drops: tuple[str, ...] = ()
+
+    @property
+    def accepted(self) -> bool:
+        """True when the engine loads this skill: valid name and description, no drop."""
+        return (
+            self.name is not None
+            and is_skill_name(self.name)
+            and self.description is not None
+            and bool(self.description.strip())
+            and not self.suppressed_drops
+            and not any(f.drops_skill for f in self.findings)
+        )
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-compatible dict for the on-disk cache (the frontmatter is left out)."""
+        return {
+            "version": _JSON_VERSION,
+            "path": self.path,
+            "name": self.name,
+            "description": self.description,
+            "when_to_use": self.when_to_use,
+            "metadata": None if self.metadata is None else dict(self.metadata),
+            "invocation": {
+                "model_invocable": self.invocation.model_invocable,
+                "user_invocable": self.invocation.user_invocable,
+            },
+            "findings": [_finding_to_json(f) for f in self.findings],
+            "body_start_line": self.body_start_line,
+            "suppressed_drops": list(self.suppressed_drops),
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> SkillFileAnalysis:
+        """Rebuild an analysis from :meth:`to_json` output; ``ValueError`` on garbage."""
+        try:
+            return _analysis_from_json(data)
+        except (KeyError, TypeError, AttributeError, IndexError) as error:
+            raise ValueError(f"not a skill file analysis: {error}") from None
+
+
+# --- decoding and reading ------------------------------------------------------------
+
+
+def decode_skill_bytes(data: bytes) -> str:
+    """Decode UTF-8 (BOM tolerated); ``SkillReadError`` on UTF-16/32, bad bytes, NUL."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            raise SkillReadError(rule("SD003").finding(FILE_START, encoding=encoding))
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        prefix = data[: error.start].decode("utf-8")
+        position = LineIndex(prefix).position(len(prefix))
+        span = Span(position, Position(position.line, position.character + 1))
+        raise SkillReadError(
+            rule("SD002").finding(
+                span,
+                byte=data[error.start],
+                line=position.line + 1,
+                column=position.character + 1,
+            )
+        ) from None
+    return text
+
+
+def read_skill_bytes(
+    path: str | os.PathLike[str], *, max_bytes: int = MAX_SKILL_FILE_BYTES
+) -> bytes:
+    """Read at most ``max_bytes`` of a regular file (symlinks followed).
+
+    FIFOs, devices, sockets and directories are refused after ``stat`` without being
+    opened; the file is opened non-blocking and checked again with ``fstat`` so a swap
+    between the two calls cannot make the read block. Raises :class:`SkillReadError`.
+    """
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        raise SkillReadError(_unreadable(error), error) from error
+    if not stat.S_ISREG(info.st_mode):
+        raise SkillReadError(rule("SD006").finding(FILE_START, kind=_file_kind(info.st_mode)))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as error:
+        raise SkillReadError(_unreadable(error), error) from error
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
+            kind = _file_kind(opened.st_mode)
+            raise SkillReadError(rule("SD006").finding(FILE_START, kind=kind))
+        too_large = rule("SD005").finding(FILE_START, cap=format_size(max_bytes))
+        if opened.st_size > max_bytes:
+            raise SkillReadError(too_large)
+        chunks: list[bytes] = []
+        remaining = max_bytes + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1024 * 1024))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        if remaining <= 0:
+            raise SkillReadError(too_large)
+        return b"".join(chunks)
+    except OSError as error:
+        raise SkillReadError(_unreadable(error), error) from error
+    finally:
+        os.close(fd)
+
+
+def read_skill_body(path: str | os.PathLike[str]) -> str:
+    """A fresh read of the text after the frontmatter's closing line (not stripped).
+
+    Raises :class:`SkillReadError` when the file cannot be read or decoded or has no
+    complete frontmatter any more.
+    """
+    text = decode_skill_bytes(read_skill_bytes(path))
+    bounds = find_frontmatter(text)
+    if not isinstance(bounds, FrontmatterBounds):
+        code = "SD101" if bounds is None else "SD102"
+        raise SkillReadError(rule(code).finding(first_line_span(text)))
+    return text[bounds.body_start :]
+
+
+def _unreadable(error: OSError) -> Finding:
+    reason = (error.strerror or str(error) or type(error).__name__).lower()
+    return rule("SD001").finding(FILE_START, reason=reason)
+
+
+def _file_kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
+# --- analysis --------------------------------------------------------------------------
+
+
+def analyze_skill_file(
+    path: str | os.PathLike[str],
+    *,
+    expected_name: str | None,
+    settings: RuleSettings | None = None,
+) -> SkillFileAnalysis:
+    """Read and analyze one file; I/O and decoding problems become findings."""
+    try:
+        data = read_skill_bytes(path)
+    except SkillReadError as error:
+        return _failed(os.fspath(path), error.finding, settings or RuleSettings())
+    return analyze_skill_bytes(
+        data, path=os.fspath(path), expected_name=expected_name, settings=settings
+    )
+
+
+def analyze_skill_bytes(
+    data: bytes,
+    *,
+    path: str,
+    expected_name: str | None,
+    settings: RuleSettings | None = None,
+) -> SkillFileAnalysis:
+    """Decode and analyze file content; never raises for bad content."""
+    settings = settings or RuleSettings()
+    if len(data) > MAX_SKILL_FILE_BYTES:
+        finding = rule("SD005").finding(FILE_START, cap=format_size(MAX_SKILL_FILE_BYTES))
+        return _failed(path, finding, settings)
+    try:
+        text = decode_skill_bytes(data)
+    except SkillReadError as error:
+        return _failed(path, error.finding, settings)
+    return analyze_skill_text(text, path=path, expected_name=expected_name, settings=settings)
+
+
+def analyze_skill_text(
+    text: str,
+    *,
+    path: str,
+    expected_name: str | None,
+    settings: RuleSettings | None = None,
+) -> SkillFileAnalysis:
+    """Analyze decoded text (e.g. an editor buffer); never raises for bad content."""
+    settings = settings or RuleSettings()
+    if len(text) > MAX_SKILL_FILE_BYTES or (
+        len(text) * 4 > MAX_SKILL_FILE_BYTES
+        and len(text.encode("utf-8", "surrogatepass")) > MAX_SKILL_FILE_BYTES
+    ):
+        finding = rule("SD005").finding(FILE_START, cap=format_size(MAX_SKILL_FILE_BYTES))
+        return _failed(path, finding, settings)
+    nul = text.find("\x00")
+    if nul >= 0:
+        position = LineIndex(text, nul).position(nul)
+        span = Span(position, Position(position.line, position.character + 1))
+        finding = rule("SD004").finding(span, line=position.line + 1, column=position.character + 1)
+        return _failed(path, finding, settings)
+    parsed = parse_frontmatter(text)
+    checker = _Checker(text, path, expected_name, settings, parsed.frontmatter)
+    checker.findings.extend(parsed.findings)
+    if parsed.frontmatter is not None:
+        checker.check()
+    return checker.result()
+
+
+def _failed(path: str, finding: Finding, settings: RuleSettings) -> SkillFileAnalysis:
+    findings, suppressed = _apply_settings((finding,), settings, path)
+    return SkillFileAnalysis(
+        path=path,
+        name=None,
+        description=None,
+        when_to_use=None,
+        metadata=None,
+        invocation=InvocationPolicy(),
+        findings=findings,
+        frontmatter=None,
+        body_start_line=None,
+        suppressed_drops=suppressed,
+    )
+
+
+def _apply_settings(
+    findings: Iterable[Finding], settings: RuleSettings, path: str
+) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
+    kept: list[Finding] = []
+    suppressed: list[str] = []
+    for original in findings:
+        if not rule(original.code).applies_to(settings.profile):
+            continue
+        severity = settings.severity_for(original.code, original.severity)
+        if severity is None:
+            if original.drops_skill:
+                suppressed.append(original.code)
+            continue
+        related = tuple(r if r.path else replace(r, path=path) for r in original.related)
+        kept.append(replace(original, severity=severity, related=related))
+    kept.sort(key=lambda f: (f.span.start, f.span.end, f.code))
+    return tuple(kept), tuple(suppressed)
+
+
+class _Checker:
+    """Runs the per-file rules over one parsed frontmatter."""
+
+    def __init__(
+        self,
+        text: str,
+        path: str,
+        expected_name: str | None,
+        settings: RuleSettings,
+        frontmatter: Frontmatter | None,
+    ) -> None:
+        self.text = text
+        self.path = path
+        self.expected_name = expected_name
+        self.settings = settings
+        self.frontmatter = frontmatter
+        self.findings: list[Finding] = []
+        self.name: str | None = None
+        self.description: str | None = None
+        self.when_to_use: str | None = None
+        self.metadata: Mapping[str, object] | None = None
+        self.invocation = InvocationPolicy()
+        self.newline = "\r\n" if text.find("\r\n") == text.find("\n") - 1 >= 0 else "\n"
+        self._lines: list[str] | None = None
+
+    def result(self) -> SkillFileAnalysis:
+        findings, suppressed = _apply_settings(self.findings, self.settings, self.path)
+        fm = self.frontmatter
+        return SkillFileAnalysis(
+            path=self.path,
+            name=self.name,
+            description=self.description,
+            when_to_use=self.when_to_use,
+            metadata=self.metadata,
+            invocation=self.invocation,
+            findings=findings,
+            frontmatter=fm,
+            body_start_line=None if fm is None else fm.body_start_line,
+            suppressed_drops=suppressed,
+        )
+
+    # helpers -------------------------------------------------------------------------
+
+    def line(self, number: int) -> str:
+        """Line ``number`` of the frontmatter region (``""`` past it)."""
+        if self._lines is None:
+            bounds = find_frontmatter(self.text)
+            end = bounds.body_start if isinstance(bounds, FrontmatterBounds) else 0
+            self._lines = re.split(r"\r\n|\r|\n", self.text[:end])
+        return self._lines[number] if number < len(self._lines) else ""
+
+    def source(self, span: Span) -> str | None:
+        """The text of a one-line span."""
+        if span.start.line != span.end.line:
+            return None
+        return self.line(span.start.line)[span.start.character : span.end.character]
+
+    def value_or_key_span(self, entry: FrontmatterEntry) -> Span:
+        span = entry.value_span
+        return span if span.start != span.end else entry.key_span
+
+    @staticmethod
+    def one_line_scalar(entry: FrontmatterEntry) -> bool:
+        return (
+            entry.style in ("plain", "single", "double")
+            and entry.value_span.start.line == entry.value_span.end.line
+            and entry.key_span.start.line == entry.value_span.start.line
+        )
+
+    def insert_line_after(self, entry: FrontmatterEntry | None) -> Position:
+        assert self.frontmatter is not None
+        if entry is None:
+            return self.frontmatter.yaml_span.start
+        end = entry.value_span.end
+        return Position(end.line if end.character == 0 else end.line + 1, 0)
+
+    # rules ---------------------------------------------------------------------------
+
+    def check(self) -> None:
+        fm = self.frontmatter
+        assert fm is not None
+        self.check_name(fm)
+        self.check_description(fm)
+        self.check_invocation(fm)
+        self.check_optional(fm)
+        if self.settings.profile == "agentskills":
+            self.check_agentskills(fm)
+
+    def check_name(self, fm: Frontmatter) -> None:
+        entry = fm.get("name")
+        if entry is None:
+            fixes: tuple[Fix, ...] = ()
+            if self.expected_name is not None and is_skill_name(self.expected_name):
+                at = fm.yaml_span.start
+                fixes = (
+                    Fix(
+                        f"Add 'name: {self.expected_name}'",
+                        (TextEdit(Span(at, at), f"name: {self.expected_name}{self.newline}"),),
+                    ),
+                )
+            self.findings.append(rule("SD201").finding(fm.span, fixes=fixes))
+            return
+        value = entry.value
+        if not isinstance(value, str) or not value:
+            self.findings.append(
+                rule("SD202").finding(self.value_or_key_span(entry), found=describe_value(value))
+            )
+            return
+        self.name = value
+        if not is_skill_name(value):
+            fixes = ()
+            suggestion = kebab_case(value)
+            if suggestion and suggestion != value and self.one_line_scalar(entry):
+                fixes = (
+                    Fix(f"Rename to '{suggestion}'", (TextEdit(entry.value_span, suggestion),)),
+                )
+            self.findings.append(
+                rule("SD203").finding(
+                    entry.value_span,
+                    fixes=fixes,
+                    name=display_text(value),
+                    reason=name_problem(value),
+                )
+            )
+            return
+        expected = self.expected_name
+        if expected is not None and value != expected:
+            fixes = ()
+            if is_skill_name(expected) and self.one_line_scalar(entry):
+                fixes = (Fix(f"Rename to '{expected}'", (TextEdit(entry.value_span, expected),)),)
+            container = "folder" if PurePath(self.path).name == "SKILL.md" else "file name"
+            self.findings.append(
+                rule("SD206").finding(
+                    entry.value_span,
+                    fixes=fixes,
+                    name=value,
+                    container=container,
+                    expected=display_text(expected),
+                )
+            )
+
+    def check_description(self, fm: Frontmatter) -> None:
+        entry = fm.get("description")
+        if entry is None:
+            at = self.insert_line_after(fm.get("name"))
+            fix = Fix(
+                "Add a description",
+                (TextEdit(Span(at, at), f"description: {_DESCRIPTION_PLACEHOLDER}{self.newline}"),),
+            )
+            self.findings.append(rule("SD204").finding(fm.span, fixes=(fix,)))
+            return
+        value = entry.value
+        if not isinstance(value, str) or not value.strip():
+            self.findings.append(
+                rule("SD205").finding(self.value_or_key_span(entry), found=describe_value(value))
+            )
+            return
+        self.description = value
+        cap = self.settings.catalog_max_description_length
+        collapsed = collapse_whitespace(value)
+        if len(collapsed) > cap:
+            self.findings.append(
+                rule("SD501").finding(
+                    entry.value_span,
+                    length=len(collapsed),
+                    cap=cap,
+                    shown=catalog_description(value, cap),
+                )
+            )
+        if self.settings.profile == "agentskills" and len(value) > 1024:
+            self.findings.append(rule("SD602").finding(entry.value_span, length=len(value)))
+
+    def check_invocation(self, fm: Frontmatter) -> None:
+        for entry in fm.entries:
+            canonical = _LEGACY_KEYS.get(entry.key)
+            if canonical is None:
+                continue
+            inverted = entry.key == "modelInvocable"
+            fixes: tuple[Fix, ...] = ()
+            if fm.get(canonical) is None:
+                if not inverted:
+                    fixes = (
+                        Fix(f"Rename to '{canonical}'", (TextEdit(entry.key_span, canonical),)),
+                    )
+                else:
+                    flag = invocation_boolean(entry.value)
+                    if flag is not None and self.one_line_scalar(entry):
+                        new = f"{canonical}: {'false' if flag else 'true'}"
+                        fixes = (Fix(f"Replace with '{new}'", (TextEdit(entry.span, new),)),)
+            note = " with the opposite value" if inverted else ""
+            self.findings.append(
+                rule("SD301").finding(
+                    entry.key_span, fixes=fixes, key=entry.key, canonical=canonical, note=note
+                )
+            )
+        values: dict[str, bool] = {}
+        for key in _INVOCATION_KEYS:
+            option = fm.get(key)
+            if option is None:
+                continue
+            flag = invocation_boolean(option.value)
+            if flag is None:
+                self.findings.append(
+                    rule("SD302").finding(
+                        self.value_or_key_span(option), key=key, found=describe_value(option.value)
+                    )
+                )
+            else:
+                values[key] = flag
+        self.invocation = InvocationPolicy(
+            model_invocable=not values.get("disable-model-invocation", False),
+            user_invocable=values.get("user-invocable", True),
+        )
+
+    def check_optional(self, fm: Frontmatter) -> None:
+        entry = fm.get("whenToUse")
+        if entry is not None:
+            if isinstance(entry.value, str) and entry.value:
+                self.when_to_use = entry.value
+            else:
+                self.findings.append(
+                    rule("SD401").finding(
+                        self.value_or_key_span(entry), found=describe_value(entry.value)
+                    )
+                )
+        entry = fm.get("metadata")
+        if entry is not None:
+            if isinstance(entry.value, dict):
+                self.metadata = MappingProxyType(entry.value)
+            else:
+                self.findings.append(
+                    rule("SD402").finding(
+                        self.value_or_key_span(entry), found=describe_value(entry.value)
+                    )
+                )
+        for entry in fm.entries:
+            effect = DEFERRED_EFFECTS.get(entry.key)
+            if effect is not None:
+                self.findings.append(
+                    rule("SD403").finding(entry.key_span, key=entry.key, effect=effect)
+                )
+
+    def check_agentskills(self, fm: Frontmatter) -> None:
+        if self.name is not None and len(self.name) > 64:
+            entry = fm.get("name")
+            assert entry is not None
+            self.findings.append(rule("SD601").finding(entry.value_span, length=len(self.name)))
+        entry = fm.get("compatibility")
+        if entry is not None:
+            value = entry.value
+            if not isinstance(value, str) or len(value) > 500:
+                found = (
+                    f"{len(value)} characters" if isinstance(value, str) else describe_value(value)
+                )
+                self.findings.append(
+                    rule("SD603").finding(self.value_or_key_span(entry), found=found)
+                )
+        entry = fm.get("metadata")
+        if entry is not None and isinstance(entry.value, dict):
+            for key, value in entry.value.items():
+                if not isinstance(value, str):
+                    self.findings.append(
+                        rule("SD604").finding(
+                            self.nested_key_span(entry, key),
+                            key=display_text(key),
+                            found=describe_value(value),
+                        )
+                    )
+        for entry in fm.entries:
+            if entry.key not in _AGENTSKILLS_KEYS:
+                self.findings.append(
+                    rule("SD605").finding(
+                        entry.key_span,
+                        fixes=self.move_to_metadata(fm, entry),
+                        key=display_text(entry.key),
+                    )
+                )
+
+    def nested_key_span(self, entry: FrontmatterEntry, key: str) -> Span:
+        """Best-effort span of ``key`` inside a block mapping value; else the value."""
+        pattern = re.compile(r"^(\s*)(['\"]?)" + re.escape(key) + r"\2\s*:")
+        for number in range(entry.value_span.start.line, entry.value_span.end.line + 1):
+            match = pattern.match(self.line(number))
+            if match:
+                start = match.end(1)
+                return Span.at(number, start, start + len(key) + 2 * len(match.group(2)))
+        return entry.value_span
+
+    def move_to_metadata(self, fm: Frontmatter, entry: FrontmatterEntry) -> tuple[Fix, ...]:
+        if entry.key in _DSH_INTERPRETED or not self.one_line_scalar(entry):
+            return ()
+        raw = self.source(entry.value_span)
+        if raw is None:
+            return ()
+        if entry.style == "plain" and not isinstance(entry.value, str):
+            raw = json.dumps(raw, ensure_ascii=False)
+        line = entry.key_span.start.line
+        if entry.key_span.start.character != 0:
+            return ()
+        delete = TextEdit(Span(Position(line, 0), Position(line + 1, 0)), "")
+        key_text = self.source(entry.key_span) or entry.key
+        nl = self.newline
+        metadata = fm.get("metadata")
+        if metadata is None:
+            at = fm.yaml_span.end
+            insert = TextEdit(Span(at, at), f"metadata:{nl}  {key_text}: {raw}{nl}")
+        elif (
+            isinstance(metadata.value, dict)
+            and metadata.style == "mapping"
+            and metadata.value_span.start.line > metadata.key_span.start.line
+        ):
+            indent = metadata.value_span.start.character
+            at = Position(metadata.key_span.start.line + 1, 0)
+            insert = TextEdit(Span(at, at), f"{' ' * indent}{key_text}: {raw}{nl}")
+        else:
+            return ()
+        if insert.span.start.line == line:
+            return ()
+        edits = (delete, insert) if delete.span.start < insert.span.start else (insert, delete)
+        return (Fix(f"Move '{entry.key}' under metadata", edits),)
+
+
+def invocation_boolean(value: object) -> bool | None:
+    """The boolean an invocation value spells, or ``None`` when it is not one."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return {1: True, 0: False}.get(value)
+    if isinstance(value, str):
+        lowered = value.lower()
+        if lowered in _TRUE_SPELLINGS:
+            return True
+        if lowered in _FALSE_SPELLINGS:
+            return False
+    return None
+
+
+def kebab_case(value: str) -> str:
+    """The closest kebab-case name to ``value`` (``""`` when nothing is left)."""
+    text = unicodedata.normalize("NFKC", value).translate(_CONFUSABLES)
+    text = _CAMEL.sub("-", text)
+    text = _DASHES.sub("-", text).lower()
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return _NON_KEBAB.sub("-", text).strip("-")
+
+
+def name_problem(value: str) -> str:
+    """Why ``value`` is not kebab-case, naming the first offending character."""
+    if value != value.strip():
+        return "it has leading or trailing whitespace"
+    for index, ch in enumerate(value):
+        if "a" <= ch <= "z" or "0" <= ch <= "9" or ch == "-":
+            continue
+        code = f"U+{ord(ch):04X}"
+        category = unicodedata.category(ch)
+        label = unicodedata.name(ch, "")
+        described = f"{code} {label}".strip()
+        where = f"at position {index + 1}"
+        if category in ("Cc", "Cf", "Zl", "Zp") or ch in "\u00ad":
+            return f"invisible or control character {described} {where}"
+        if ord(ch) > 0x7F:
+            look = ch.translate(_CONFUSABLES)
+            if look != ch and look.isascii():
+                return f"{described} {where} looks like the Latin letter '{look}'"
+            return f"non-ASCII character {described} {where}"
+        if "A" <= ch <= "Z":
+            return f"uppercase letter '{ch}' {where}"
+        if ch == " ":
+            return f"space {where}"
+        return f"character '{ch}' {where}"
+    if value.startswith("-") or value.endswith("-"):
+        return "it starts or ends with a hyphen"
+    return "hyphens must separate words one at a time"
+
+
+# --- JSON -------------------------------------------------------------------------------
+
+
+def _span_to_json(span: Span) -> list[int]:
+    return [span.start.line, span.start.character, span.end.line, span.end.character]
+
+
+def _span_from_json(data: Any) -> Span:
+    if not isinstance(data, list) or len(data) != 4:
+        raise TypeError(f"bad span {data!r}")
+    numbers = [_int(x) for x in data]
+    return Span(Position(numbers[0], numbers[1]), Position(numbers[2], numbers[3]))
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise TypeError(f"bad integer {value!r}")
+    return value
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {value!r}")
+    return value
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else _str(value)
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected a boolean, got {value!r}")
+    return value
+
+
+def _finding_to_json(finding: Finding) -> dict[str, object]:
+    return {
+        "code": finding.code,
+        "severity": finding.severity.value,
+        "message": finding.message,
+        "span": _span_to_json(finding.span),
+        "drops_skill": finding.drops_skill,
+        "related": [
+            {"path": r.path, "span": _span_to_json(r.span), "message": r.message}
+            for r in finding.related
+        ],
+        "fixes": [
+            {
+                "title": fix.title,
+                "edits": [
+                    {"span": _span_to_json(e.span), "new_text": e.new_text} for e in fix.edits
+                ],
+            }
+            for fix in finding.fixes
+        ],
+    }
+
+
+def _finding_from_json(data: Any) -> Finding:
+    code = _str(data["code"])
+    rule(code)
+    return Finding(
+        code=code,
+        severity=Severity(_str(data["severity"])),
+        message=_str(data["message"]),
+        span=_span_from_json(data["span"]),
+        drops_skill=_bool(data["drops_skill"]),
+        related=tuple(
+            RelatedLocation(_str(r["path"]), _span_from_json(r["span"]), _str(r["message"]))
+            for r in data["related"]
+        ),
+        fixes=tuple(
+            Fix(
+                _str(f["title"]),
+                tuple(
+                    TextEdit(_span_from_json(e["span"]), _str(e["new_text"])) for e in f["edits"]
+                ),
+            )
+            for f in data["fixes"]
+        ),
+    )
+
+
+def _check_plain(value: Any, depth: int = 0) -> None:
+    if depth > 100:
+        raise TypeError("metadata nests too deeply")
+    if value is None or isinstance(value, str | bool | int | float):
+        return
+    if isinstance(value, list):
+        for item in value:
+            _check_plain(item, depth + 1)
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _str(key)
+            _check_plain(item, depth + 1)
+        return
+    raise TypeError(f"metadata holds {type(value).__name__}")
+
+
+def _analysis_from_json(data: Any) -> SkillFileAnalysis:
+    if not isinstance(data, dict) or data.get("version") != _JSON_VERSION:
+        raise ValueError("not a skill file analysis (missing or unknown version)")
+    metadata = data["metadata"]
+    if metadata is not None:
+        if not isinstance(metadata, dict):
+            raise TypeError("metadata must be a mapping")
+        _check_plain(metadata)
+        metadata = MappingProxyType(metadata)
+    invocation = data["invocation"]
+    body_start = data["body_start_line"]
+    suppressed = data["suppressed_drops"]
+    if not isinstance(suppressed, list):
+        raise TypeError("suppressed_drops must be a list")
+    findings = data["findings"]
+    if not isinstance(findings, list):
+        raise TypeError("findings must be a list")
+    return SkillFileAnalysis(
+        path=_str(data["path"]),
+        name=_opt_str(data["name"]),
+        description=_opt_str(data["description"]),
+        when_to_use=_opt_str(data["when_to_use"]),
+        metadata=metadata,
+        invocation=InvocationPolicy(
+            model_invocable=_bool(invocation["model_invocable"]),
+            user_invocable=_bool(invocation["user_invocable"]),
+        ),
+        findings=tuple(_finding_from_json(f) for f in findings),
+        frontmatter=None,
+        body_start_line=None if body_start is None else _int(body_start),
+        suppressed_drops=tuple(_str(code) for code in suppressed),
+    )
+
+
+__all__ = [
+    "MAX_FRONTMATTER_BYTES",
+    "MAX_SKILL_FILE_BYTES",
+    "RuleSettings",
+    "SkillFileAnalysis",
+    "SkillReadError",
+    "analyze_skill_bytes",
+    "analyze_skill_file",
+    "analyze_skill_text",
+    "decode_skill_bytes",
+    "read_skill_body",
+    "read_skill_bytes",
+]

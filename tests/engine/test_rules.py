@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skilldeck.engine.findings import Severity
+from skilldeck.engine.positions import Span
+from skilldeck.engine.rules import RULES, render_rules_markdown, rule
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+
+
+def test_codes_and_names_are_unique_and_well_formed():
+    codes = [r.code for r in RULES]
+    names = [r.name for r in RULES]
+    assert len(set(codes)) == len(codes)
+    assert len(set(names)) == len(names)
+    assert all(len(c) == 5 and c.startswith("SD") and c[2:].isdigit() for c in codes)
+    assert codes == sorted(codes)
+
+
+def test_required_rules_exist_with_their_effect():
+    assert rule("SD101").name == "missing-frontmatter"
+    assert rule("legacy-invocation-key").drops_skill
+    assert not rule("invalid-when-to-use").drops_skill
+    assert rule("deferred-key").severity is Severity.INFORMATION
+    assert rule("shadowed-skill").code == "SD701"
+    assert rule("shadows-skill").code == "SD702"
+    assert rule("duplicate-name-in-root").code == "SD703"
+    assert rule("non-standard-key").profiles == frozenset({"agentskills"})
+
+
+def test_lookup_is_case_insensitive_and_unknown_names_explain():
+    assert rule("sd203") is rule("invalid-name") is rule("SD203")
+    with pytest.raises(KeyError, match=r"unknown rule 'SD999'.*skilldeck rules"):
+        rule("SD999")
+
+
+def test_finding_fills_the_message_and_keeps_the_default_effect():
+    span = Span.at(3, 0, 14)
+    finding = rule("SD301").finding(span, key="userInvocable", canonical="user-invocable", note="")
+    assert finding.message == "unsupported key 'userInvocable': use 'user-invocable'"
+    assert finding.span == span
+    assert finding.drops_skill
+    assert finding.severity is Severity.ERROR
+    assert rule("SD701").finding(
+        span, source="project-dsh", path="/p/x/SKILL.md", rank=100
+    ).message == ("shadowed by project-dsh skill at /p/x/SKILL.md (rank 100)")
+    assert not rule("SD103").finding(span, drops_skill=False, problem="x").drops_skill
+
+
+def test_docs_url_points_at_the_generated_heading():
+    item = rule("SD203")
+    assert item.docs_url == (
+        "https://github.com/skilldeck/skilldeck/blob/main/docs/rules.md#sd203-invalid-name"
+    )
+    assert "\n## SD203 invalid-name\n" in render_rules_markdown()
+
+
+def test_every_rule_is_documented():
+    for item in RULES:
+        assert item.summary.endswith(".")
+        assert len(item.docs) > 80, item.code
+        assert "{" in item.message or item.message  # a template or a fixed text
+
+
+def test_docs_rules_md_is_generated_from_the_table():
+    assert DOCS.read_text(encoding="utf-8") == render_rules_markdown(), (
+        "docs/rules.md is stale: regenerate it with "
+        "python -c 'from skilldeck.engine.rules import render_rules_markdown as r; "
+        'open("docs/rules.md", "w").write(r())\''
+    )

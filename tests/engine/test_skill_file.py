@@ -1,0 +1,362 @@
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from skilldeck.engine.findings import Severity
+from skilldeck.engine.positions import FILE_START, Position, Span
+from skilldeck.engine.skill_file import (
+    MAX_SKILL_FILE_BYTES,
+    RuleSettings,
+    SkillFileAnalysis,
+    SkillReadError,
+    analyze_skill_bytes,
+    analyze_skill_file,
+    analyze_skill_text,
+    read_skill_body,
+    read_skill_bytes,
+)
+
+PATH = "/root/pdf-forms/SKILL.md"
+
+
+def analyze(text, expected="pdf-forms", **settings):
+    return analyze_skill_text(
+        text, path=PATH, expected_name=expected, settings=RuleSettings(**settings)
+    )
+
+
+def only(analysis, code):
+    found = [f for f in analysis.findings if f.code == code]
+    assert len(found) == 1, analysis.findings
+    return found[0]
+
+
+def apply(text, fix):
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    for edit in sorted(fix.edits, key=lambda e: e.span.start, reverse=True):
+        start = offsets[edit.span.start.line] + edit.span.start.character
+        end = offsets[edit.span.end.line] + edit.span.end.character
+        text = text[:start] + edit.new_text + text[end:]
+    return text
+
+
+GOOD = "---\nname: pdf-forms\ndescription: Fill PDF forms.\n---\n# Body\n"
+
+
+def test_a_good_skill_is_accepted_with_its_fields(tmp_path):
+    text = (
+        "---\nname: pdf-forms\ndescription: Fill PDF forms.\nwhenToUse: forms\n"
+        "metadata:\n  version: '1'\ndisable-model-invocation: YES\nuser-invocable: 0\n---\nbody\n"
+    )
+    analysis = analyze(text)
+    assert analysis.findings == ()
+    assert analysis.accepted
+    assert (analysis.name, analysis.description, analysis.when_to_use) == (
+        "pdf-forms",
+        "Fill PDF forms.",
+        "forms",
+    )
+    assert dict(analysis.metadata) == {"version": "1"}
+    assert not analysis.invocation.model_invocable
+    assert not analysis.invocation.user_invocable
+    assert analysis.body_start_line == 9
+
+
+def test_missing_name_with_fix():
+    text = "---\ndescription: d\n---\n"
+    finding = only(analyze(text), "SD201")
+    assert finding.message == "missing required key 'name'"
+    assert finding.span == Span(Position(0, 0), Position(2, 3))
+    assert finding.drops_skill
+    assert apply(text, finding.fixes[0]) == "---\nname: pdf-forms\ndescription: d\n---\n"
+
+
+@pytest.mark.parametrize(
+    ("value", "found", "span"),
+    [
+        ("''", "an empty string", Span.at(1, 6, 8)),
+        ("12", "the number 12", Span.at(1, 6, 8)),
+        ("", "null", Span.at(1, 0, 4)),
+        ("[a]", "a list", Span.at(1, 6, 9)),
+    ],
+)
+def test_empty_or_wrong_typed_name(value, found, span):
+    finding = only(analyze(f"---\nname: {value}\ndescription: d\n---\n"), "SD202")
+    assert finding.message == f"'name' must be a non-empty string, found {found}"
+    assert finding.span == span
+
+
+def test_non_kebab_name_with_kebab_fix():
+    text = "---\nname: PdfForms\ndescription: d\n---\n"
+    analysis = analyze(text)
+    finding = only(analysis, "SD203")
+    assert finding.message == (
+        "name 'PdfForms' is not kebab-case (lowercase a-z, digits, single hyphens): "
+        "uppercase letter 'P' at position 1"
+    )
+    assert finding.span == Span.at(1, 6, 14)
+    assert finding.fixes[0].title == "Rename to 'pdf-forms'"
+    assert apply(text, finding.fixes[0]) == "---\nname: pdf-forms\ndescription: d\n---\n"
+    assert not analysis.accepted
+    assert analysis.name == "PdfForms"
+
+
+def test_missing_description_with_fix():
+    text = "---\nname: pdf-forms\nlicense: MIT\n---\n"
+    finding = only(analyze(text), "SD204")
+    assert finding.message == "missing required key 'description'"
+    assert apply(text, finding.fixes[0]) == (
+        "---\nname: pdf-forms\ndescription: Describe what this skill does and when to use it.\n"
+        "license: MIT\n---\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "found"), [("'  '", "a blank string"), ("true", "the boolean true"), ("", "null")]
+)
+def test_empty_or_wrong_typed_description(value, found):
+    analysis = analyze(f"---\nname: pdf-forms\ndescription: {value}\n---\n")
+    assert only(analysis, "SD205").message == (
+        f"'description' must be a non-empty string, found {found}"
+    )
+    assert not analysis.accepted
+
+
+def test_name_differs_from_folder_and_flat_stem():
+    finding = only(analyze("---\nname: pdf\ndescription: d\n---\n"), "SD206")
+    assert finding.message == "name 'pdf' differs from its folder 'pdf-forms'"
+    assert finding.severity is Severity.WARNING
+    assert not finding.drops_skill
+    assert finding.fixes[0].edits[0].new_text == "pdf-forms"
+    flat = analyze_skill_text(
+        "---\nname: pdf\ndescription: d\n---\n", path="/root/forms.md", expected_name="forms"
+    )
+    assert only(flat, "SD206").message == "name 'pdf' differs from its file name 'forms'"
+    assert flat.accepted
+    assert analyze("---\nname: pdf\ndescription: d\n---\n", expected=None).findings == ()
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "fixed"),
+    [
+        (
+            "disableModelInvocation: true",
+            "unsupported key 'disableModelInvocation': use 'disable-model-invocation'",
+            "disable-model-invocation: true",
+        ),
+        (
+            "userInvocable: false",
+            "unsupported key 'userInvocable': use 'user-invocable'",
+            "user-invocable: false",
+        ),
+        (
+            "modelInvocable: false",
+            "unsupported key 'modelInvocable': use 'disable-model-invocation' "
+            "with the opposite value",
+            "disable-model-invocation: true",
+        ),
+    ],
+)
+def test_legacy_invocation_keys_drop_the_skill_and_name_the_right_key(line, message, fixed):
+    text = f"---\nname: pdf-forms\ndescription: d\n{line}\n---\n"
+    analysis = analyze(text)
+    finding = only(analysis, "SD301")
+    assert finding.message == message
+    assert finding.span == Span.at(3, 0, line.index(":"))
+    assert finding.drops_skill and not analysis.accepted
+    fixed_text = apply(text, finding.fixes[0])
+    assert fixed_text == f"---\nname: pdf-forms\ndescription: d\n{fixed}\n---\n"
+    assert analyze(fixed_text).accepted
+
+
+def test_non_boolean_invocation_value_drops_without_a_fix():
+    analysis = analyze("---\nname: pdf-forms\ndescription: d\nuser-invocable: maybe\n---\n")
+    finding = only(analysis, "SD302")
+    assert finding.message == (
+        "'user-invocable' must be a boolean (true/false, yes/no, on/off, 1/0), "
+        "found the string 'maybe'"
+    )
+    assert finding.span == Span.at(3, 16, 21)
+    assert finding.fixes == ()
+    assert not analysis.accepted
+    for spelling in ("'yes'", "On", "OFF", "1", "'0'", "True"):
+        assert analyze(
+            f"---\nname: pdf-forms\ndescription: d\nuser-invocable: {spelling}\n---\n"
+        ).accepted, spelling
+    assert not analyze("---\nname: pdf-forms\ndescription: d\nuser-invocable: 2\n---\n").accepted
+
+
+def test_wrong_typed_optional_fields_are_dropped_with_a_warning():
+    analysis = analyze(
+        "---\nname: pdf-forms\ndescription: d\nwhenToUse: [a]\nmetadata: text\n---\n"
+    )
+    assert only(analysis, "SD401").message == (
+        "'whenToUse' must be a non-empty string, found a list; the field is ignored"
+    )
+    assert only(analysis, "SD401").span == Span.at(3, 11, 14)
+    assert only(analysis, "SD402").message == (
+        "'metadata' must be a mapping, found the string 'text'; the field is ignored"
+    )
+    assert analysis.accepted
+    assert analysis.when_to_use is None and analysis.metadata is None
+
+
+def test_deferred_keys_are_information():
+    analysis = analyze(
+        "---\nname: pdf-forms\ndescription: d\ncontext: fork\narguments: [a]\n"
+        "argument-hint: '[file]'\nallowed-tools: Bash\ndisallowed-tools: Write\n---\n"
+    )
+    found = [(f.code, f.severity, f.span.start.line) for f in analysis.findings]
+    assert found == [("SD403", Severity.INFORMATION, line) for line in range(3, 8)]
+    assert analysis.findings[0].message == (
+        "'context' is not enforced by skilldeck: "
+        "the skill always runs in the current conversation, never in a fork"
+    )
+    assert analysis.accepted
+
+
+def test_description_longer_than_the_catalog_cap_shows_the_catalog_text():
+    description = "word " * 30
+    analysis = analyze(
+        f"---\nname: pdf-forms\ndescription: {description}\n---\n",
+        catalog_max_description_length=20,
+    )
+    finding = only(analysis, "SD501")
+    assert finding.message == (
+        'description is 149 characters; the catalog cuts it to 20: "word word word wo..."'
+    )
+    assert finding.span == Span.at(2, 13, 13 + len(description.rstrip()))
+    assert analysis.accepted
+
+
+def test_overrides_change_severity_and_switching_off_a_drop_still_drops():
+    text = "---\nname: pdf\ndescription: d\nuserInvocable: false\n---\n"
+    default = analyze(text)
+    assert [f.code for f in default.findings] == ["SD206", "SD301"]
+    changed = analyze(text, overrides={"name-mismatch": Severity.ERROR, "SD301": None})
+    assert [(f.code, f.severity) for f in changed.findings] == [("SD206", Severity.ERROR)]
+    assert changed.suppressed_drops == ("SD301",)
+    assert not changed.accepted
+    assert analyze(text, overrides={"SD206": "off"}).findings[0].code == "SD301"
+    with pytest.raises(ValueError, match="unknown rule 'SD999'"):
+        RuleSettings(overrides={"SD999": None})
+    with pytest.raises(ValueError, match="invalid severity 'loud'"):
+        RuleSettings(overrides={"SD206": "loud"})
+    assert hash(RuleSettings(overrides={"SD206": None})) == hash(
+        RuleSettings(overrides={"name-mismatch": "off"})
+    )
+
+
+def test_json_round_trip_is_exact_except_the_frontmatter():
+    text = (
+        "---\nname: pdf\ndescription: d\nname: pdf\nmetadata:\n  n: 1\n  f: 1.5\n  l: [x, null]\n"
+        "  m: {a: true}\n---\n"
+    )
+    analysis = analyze(text, overrides={"SD105": None})
+    data = json.loads(json.dumps(analysis.to_json()))
+    back = SkillFileAnalysis.from_json(data)
+    assert back.frontmatter is None
+    assert back == SkillFileAnalysis(**{**analysis.__dict__, "frontmatter": None})
+    assert back.findings[0].fixes == analysis.findings[0].fixes
+    for garbage in (
+        None,
+        [],
+        {"version": 99},
+        {**data, "findings": [{"code": "SD999"}]},
+        {**data, "metadata": {"x": object()}},
+        {**data, "name": 3},
+    ):
+        with pytest.raises(ValueError):
+            SkillFileAnalysis.from_json(garbage)
+
+
+def test_related_locations_name_the_file():
+    finding = only(analyze("---\nname: pdf-forms\nname: pdf-forms\ndescription: d\n---\n"), "SD105")
+    assert finding.related[0].path == PATH
+
+
+# --- reading ---------------------------------------------------------------------------
+
+
+def test_analyze_skill_file_reads_a_real_file(tmp_path):
+    path = tmp_path / "pdf-forms" / "SKILL.md"
+    path.parent.mkdir()
+    path.write_text(GOOD, encoding="utf-8")
+    analysis = analyze_skill_file(path, expected_name="pdf-forms")
+    assert analysis.accepted and analysis.path == str(path)
+    assert read_skill_body(path) == "# Body\n"
+
+
+def test_missing_and_unreadable_files_become_findings(tmp_path):
+    missing = analyze_skill_file(tmp_path / "nope.md", expected_name="nope")
+    assert missing.findings[0].message == "cannot read skill file: no such file or directory"
+    assert missing.findings[0].span == FILE_START
+    with pytest.raises(SkillReadError) as raised:
+        read_skill_bytes(tmp_path / "nope.md")
+    assert isinstance(raised.value.os_error, FileNotFoundError)
+    if os.geteuid() != 0:
+        locked = tmp_path / "locked.md"
+        locked.write_text(GOOD)
+        locked.chmod(0)
+        assert analyze_skill_file(locked, expected_name=None).findings[0].message == (
+            "cannot read skill file: permission denied"
+        )
+
+
+def test_directories_and_fifos_are_refused_without_opening(tmp_path):
+    assert analyze_skill_file(tmp_path, expected_name=None).findings[0].message == (
+        "skill path is a directory, not a regular file; it was not opened"
+    )
+    fifo = tmp_path / "SKILL.md"
+    os.mkfifo(fifo)
+    analysis = analyze_skill_file(fifo, expected_name=None)  # would block if opened
+    assert analysis.findings[0].message == (
+        "skill path is a FIFO (named pipe), not a regular file; it was not opened"
+    )
+    link = tmp_path / "null.md"
+    link.symlink_to("/dev/null")
+    assert "a character device" in analyze_skill_file(link, expected_name=None).findings[0].message
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_symlinks_to_regular_files_are_followed(tmp_path):
+    target = tmp_path / "real.md"
+    target.write_text(GOOD)
+    link = tmp_path / "pdf-forms.md"
+    link.symlink_to(target)
+    assert analyze_skill_file(link, expected_name="pdf-forms").accepted
+
+
+def test_read_cap_is_enforced_and_reported(tmp_path):
+    path = tmp_path / "big.md"
+    path.write_bytes(b"x" * 2000)
+    with pytest.raises(SkillReadError) as raised:
+        read_skill_bytes(path, max_bytes=1000)
+    assert raised.value.finding.message == (
+        "file is larger than the 1000 bytes cap for skill files; it was not read past the cap"
+    )
+    assert read_skill_bytes(path, max_bytes=2000) == b"x" * 2000
+    assert MAX_SKILL_FILE_BYTES == 1024 * 1024
+
+
+def test_read_skill_body_refuses_a_file_that_lost_its_frontmatter(tmp_path):
+    path = Path(tmp_path / "a.md")
+    path.write_text("no frontmatter\n")
+    with pytest.raises(SkillReadError, match="missing frontmatter"):
+        read_skill_body(path)
+
+
+def test_bytes_entry_point_decodes_utf8_with_bom():
+    analysis = analyze_skill_bytes(
+        b"\xef\xbb\xbf" + GOOD.replace("\n", "\r\n").encode(), path=PATH, expected_name="pdf-forms"
+    )
+    assert analysis.accepted
+    assert analysis.description == "Fill PDF forms."
