@@ -1,0 +1,376 @@
+"""Settings for one skilldeck run: built-in defaults, environment, config file, flags.
+
+Precedence, lowest to highest (a later layer overrides an earlier one, key by key):
+
+1. built-in defaults (the fields of :class:`SkilldeckConfig`);
+2. the environment: ``$DSH_HOME``, ``$DSH_AGENTS_HOME``, ``$DSH_BUNDLED_SKILL_DIR``
+   (:meth:`SkilldeckConfig.from_environment`);
+3. the project's config file: ``skilldeck.toml`` at the project root, else the
+   ``[tool.skilldeck]`` table of the project's ``pyproject.toml`` (:func:`load_config_file`);
+4. command-line flags or editor settings (a :class:`ConfigLayer` given to
+   :meth:`SkilldeckConfig.merged`).
+
+A set value replaces the value below it; ``rule_overrides`` merge per rule (a higher
+layer's entry for a rule replaces the lower layer's entry for that rule only).
+``custom_skill_dirs`` is replaced as a whole. Relative ``custom-skill-dirs`` and
+``bundled-skill-dir`` in a file are relative to that file's folder.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from skilldeck.engine.findings import Severity
+
+if TYPE_CHECKING:
+    from skilldeck.engine.skill_file import RuleSettings
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
+
+#: File names searched at the project root, in order; the first one that configures
+#: skilldeck wins.
+CONFIG_FILE_NAMES = ("skilldeck.toml", "pyproject.toml")
+
+#: The words a rule override may use; ``off`` disables the rule.
+SEVERITY_WORDS: Mapping[str, Severity | None] = {
+    "error": Severity.ERROR,
+    "warning": Severity.WARNING,
+    "information": Severity.INFORMATION,
+    "hint": Severity.HINT,
+    "off": None,
+}
+
+MIN_CATALOG_DESCRIPTION_LENGTH = 3
+
+_FILE_KEYS = (
+    "profile",
+    "custom-skill-dirs",
+    "bundled-skill-dir",
+    "catalog-description-max-length",
+    "rules",
+    "ignore",
+    "project-root",
+)
+
+
+class ConfigError(Exception):
+    """A configuration file or value skilldeck cannot use.
+
+    ``path`` is the file (or ``None`` for values that came from flags), ``key`` the
+    offending key as written by the user.
+    """
+
+    def __init__(self, message: str, *, path: str | None = None, key: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.key = key
+
+
+@dataclass(frozen=True)
+class ConfigLayer:
+    """A partial configuration: ``None`` (or an empty mapping) means "not set here".
+
+    The CLI builds one from its flags; :func:`load_config_file` returns one for a file.
+    ``origin`` names where it came from, for messages.
+    """
+
+    profile: str | None = None
+    custom_skill_dirs: tuple[str, ...] | None = None
+    dsh_home: str | None = None
+    agents_home: str | None = None
+    bundled_skill_dir: str | None = None
+    include_default_roots: bool | None = None
+    include_user_roots: bool | None = None
+    catalog_max_description_length: int | None = None
+    rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
+    origin: str | None = None
+
+
+@dataclass(frozen=True)
+class SkilldeckConfig:
+    """Everything that decides which roots are scanned and how files are judged.
+
+    ``dsh_home`` / ``agents_home`` default to ``~/.dsh`` / ``~/.agents`` when ``None``
+    (see :mod:`skilldeck.engine.roots`). ``rule_overrides`` maps a rule code (``SD101``)
+    to a severity, or ``None`` to turn the rule off. ``config_file`` records the file
+    that was merged in, if any.
+    """
+
+    profile: str = "dsh"
+    custom_skill_dirs: tuple[str, ...] = ()
+    dsh_home: str | None = None
+    agents_home: str | None = None
+    bundled_skill_dir: str | None = None
+    include_default_roots: bool = True
+    include_user_roots: bool = True
+    catalog_max_description_length: int = 500
+    rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
+    config_file: str | None = None
+
+    def rule_settings(self) -> RuleSettings:
+        """The settings the per-file analysis needs (profile, catalog cap, overrides)."""
+        from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
+
+        return RuleSettings(
+            profile=self.profile,
+            catalog_max_description_length=self.catalog_max_description_length,
+            overrides=dict(self.rule_overrides),
+        )
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> SkilldeckConfig:
+        """Defaults plus ``$DSH_HOME``, ``$DSH_AGENTS_HOME`` and ``$DSH_BUNDLED_SKILL_DIR``.
+
+        Empty variables count as unset. ``environ`` defaults to ``os.environ``.
+        """
+        env = os.environ if environ is None else environ
+
+        def get(name: str) -> str | None:
+            value = env.get(name)
+            return os.path.abspath(os.path.expanduser(value)) if value else None
+
+        return cls(
+            dsh_home=get("DSH_HOME"),
+            agents_home=get("DSH_AGENTS_HOME"),
+            bundled_skill_dir=get("DSH_BUNDLED_SKILL_DIR"),
+        )
+
+    def merged(self, layer: ConfigLayer | None) -> SkilldeckConfig:
+        """This config with every value ``layer`` sets replacing ours (see module doc)."""
+        if layer is None:
+            return self
+        changes: dict[str, Any] = {}
+        for f in fields(ConfigLayer):
+            if f.name in ("origin", "rule_overrides"):
+                continue
+            value = getattr(layer, f.name)
+            if value is not None:
+                changes[f.name] = value
+        if layer.rule_overrides:
+            changes["rule_overrides"] = {**self.rule_overrides, **layer.rule_overrides}
+        if layer.catalog_max_description_length is not None:
+            _check_cap(
+                layer.catalog_max_description_length, "catalog-description-max-length", layer.origin
+            )
+        return replace(self, **changes)
+
+
+def find_config_file(project_root: str | os.PathLike[str]) -> Path | None:
+    """The config file that applies to ``project_root``, or ``None``.
+
+    ``skilldeck.toml`` wins when present; ``pyproject.toml`` counts only when it has a
+    ``[tool.skilldeck]`` table.
+    """
+    root = Path(project_root)
+    own = root / "skilldeck.toml"
+    if own.is_file():
+        return own
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            data = _read_toml(pyproject)
+        except ConfigError:
+            raise
+        tool = data.get("tool")
+        if isinstance(tool, dict) and "skilldeck" in tool:
+            return pyproject
+    return None
+
+
+def declares_project_root(path: str | os.PathLike[str]) -> bool:
+    """True when ``path`` is a ``skilldeck.toml`` whose top level says ``project-root = true``.
+
+    Unreadable or invalid files say nothing here (loading them reports the error).
+    """
+    file = Path(path)
+    if not file.is_file():
+        return False
+    try:
+        data = _read_toml(file)
+    except ConfigError:
+        return False
+    return data.get("project-root") is True
+
+
+def load_config_file(path: str | os.PathLike[str]) -> ConfigLayer:
+    """Read one config file into a :class:`ConfigLayer`.
+
+    Raises :class:`ConfigError` naming the file and key for syntax errors, unknown
+    keys, wrong types, unknown rules and bad severities.
+    """
+    file = Path(path).absolute()
+    data = _read_toml(file)
+    if file.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        table = tool.get("skilldeck", {}) if isinstance(tool, dict) else {}
+        prefix = "tool.skilldeck."
+    else:
+        table = data
+        prefix = ""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{file}: [{prefix.rstrip('.')}] must be a table", path=str(file))
+    return _parse_table(table, file, prefix)
+
+
+def load_project_config(
+    project_root: str | os.PathLike[str],
+    *,
+    base: SkilldeckConfig | None = None,
+) -> SkilldeckConfig:
+    """``base`` (default: :meth:`SkilldeckConfig.from_environment`) merged with the file."""
+    config = SkilldeckConfig.from_environment() if base is None else base
+    file = find_config_file(project_root)
+    if file is None:
+        return config
+    return replace(config.merged(load_config_file(file)), config_file=str(file))
+
+
+def parse_rule_overrides(
+    table: Mapping[str, object], *, origin: str | None, prefix: str = "rules."
+) -> dict[str, Severity | None]:
+    """Turn ``{code-or-name: "error" | ... | "off"}`` into ``{code: Severity | None}``."""
+    result: dict[str, Severity | None] = {}
+    for key, value in table.items():
+        code = _rule_code(key, origin=origin, shown=f"{prefix}{key}")
+        if not isinstance(value, str) or value.lower() not in SEVERITY_WORDS:
+            raise ConfigError(
+                f"{_where(origin)}'{prefix}{key}' must be one of "
+                f"{', '.join(repr(w) for w in SEVERITY_WORDS)}, not {value!r}",
+                path=origin,
+                key=f"{prefix}{key}",
+            )
+        result[code] = SEVERITY_WORDS[value.lower()]
+    return result
+
+
+def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> ConfigLayer:
+    origin = str(file)
+    base = file.parent
+    values: dict[str, Any] = {}
+    overrides: dict[str, Severity | None] = {}
+    for key, value in table.items():
+        shown = f"{prefix}{key}"
+        if key not in _FILE_KEYS:
+            raise ConfigError(
+                f"{origin}: unknown key '{shown}' (known keys: {', '.join(_FILE_KEYS)})",
+                path=origin,
+                key=shown,
+            )
+        if key == "profile":
+            values["profile"] = _profile(value, origin, shown)
+        elif key == "custom-skill-dirs":
+            if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+                raise ConfigError(
+                    f"{origin}: '{shown}' must be a list of folder paths", path=origin, key=shown
+                )
+            values["custom_skill_dirs"] = tuple(_resolve(base, v) for v in value)
+        elif key == "bundled-skill-dir":
+            if not isinstance(value, str) or not value:
+                raise ConfigError(
+                    f"{origin}: '{shown}' must be a folder path", path=origin, key=shown
+                )
+            values["bundled_skill_dir"] = _resolve(base, value)
+        elif key == "catalog-description-max-length":
+            values["catalog_max_description_length"] = _check_cap(value, shown, origin)
+        elif key == "rules":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{origin}: '{shown}' must be a table", path=origin, key=shown)
+            overrides.update(parse_rule_overrides(value, origin=origin, prefix=f"{shown}."))
+        elif key == "project-root":
+            if file.name != "skilldeck.toml" or not isinstance(value, bool):
+                raise ConfigError(
+                    f"{origin}: '{shown}' must be true or false, and only in skilldeck.toml",
+                    path=origin,
+                    key=shown,
+                )
+        elif key == "ignore":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(
+                    f"{origin}: '{shown}' must be a list of rule codes or names",
+                    path=origin,
+                    key=shown,
+                )
+            for item in value:
+                overrides[_rule_code(item, origin=origin, shown=f"{shown}: {item}")] = None
+    return ConfigLayer(**values, rule_overrides=overrides, origin=origin)
+
+
+def _read_toml(file: Path) -> dict[str, Any]:
+    try:
+        with file.open("rb") as handle:
+            data: dict[str, Any] = tomllib.load(handle)
+            return data
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{file}: invalid TOML: {error}", path=str(file)) from error
+    except OSError as error:
+        raise ConfigError(f"{file}: cannot read: {error.strerror}", path=str(file)) from error
+
+
+def _resolve(base: Path, value: str) -> str:
+    return os.path.normpath(os.path.join(base, os.path.expanduser(value)))
+
+
+def _profile(value: object, origin: str | None, shown: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise ConfigError(
+            f"{_where(origin)}'{shown}' must be a profile name", path=origin, key=shown
+        )
+    known = _known_profiles()
+    if known is not None and value not in known:
+        raise ConfigError(
+            f"{_where(origin)}unknown profile {value!r} in '{shown}' "
+            f"(known: {', '.join(sorted(known))})",
+            path=origin,
+            key=shown,
+        )
+    return value
+
+
+def _check_cap(value: object, shown: str, origin: str | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigError(f"{_where(origin)}'{shown}' must be an integer", path=origin, key=shown)
+    if value < MIN_CATALOG_DESCRIPTION_LENGTH:
+        raise ConfigError(
+            f"{_where(origin)}'{shown}' must be at least {MIN_CATALOG_DESCRIPTION_LENGTH}, "
+            f"not {value}",
+            path=origin,
+            key=shown,
+        )
+    return value
+
+
+def _rule_code(key: str, *, origin: str | None, shown: str) -> str:
+    """Map a rule code or kebab name to its code, or raise naming the key."""
+    from skilldeck.engine.rules import rule  # noqa: PLC0415
+
+    try:
+        return rule(key).code
+    except KeyError:
+        raise ConfigError(
+            f"{_where(origin)}unknown rule '{shown}' (`skilldeck rules` lists them)",
+            path=origin,
+            key=shown,
+        ) from None
+
+
+def _known_profiles() -> frozenset[str] | None:
+    try:
+        from skilldeck.engine import profiles  # noqa: PLC0415
+    except ImportError:
+        return None
+    names = getattr(profiles, "PROFILES", None)
+    if names is None:
+        return None
+    return frozenset(names)
+
+
+def _where(origin: str | None) -> str:
+    return f"{origin}: " if origin else ""

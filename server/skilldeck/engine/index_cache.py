@@ -1,0 +1,211 @@
+"""A persistent cache of per-file analyses, so a warm scan does not re-parse YAML.
+
+One JSON file per (skill root, version key) under the cache directory
+(``$SKILLDECK_CACHE_DIR``, else ``platformdirs.user_cache_dir("skilldeck")``). Each
+entry maps a child path relative to the root to the file's identity (device, inode,
+size, mtime in ns) and its :meth:`SkillFileAnalysis.to_json`. The version key digests
+the skilldeck version, the cache format and the rule settings, so a changed profile
+or override never reads another setting's verdicts.
+
+Guarantees: JSON only (never pickle); a cache file is replaced atomically (temporary
+file plus ``os.replace``), so concurrent processes see either the old or the new file;
+an unreadable, corrupt or foreign cache file is a miss and is rewritten; an entry is
+used only when the file's identity is unchanged, and a file modified within
+:data:`RACY_WINDOW_NS` of the scan is never stored (its mtime cannot prove a later
+same-size edit). Skill bodies are never cached. ``cache=None`` everywhere means no cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import skilldeck
+from skilldeck.engine.positions import Position, Span
+
+if TYPE_CHECKING:
+    from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis
+
+#: Bump when the on-disk shape or the meaning of cached analyses changes.
+CACHE_FORMAT = 1
+
+#: Files modified this recently (relative to the scan start) are not stored.
+RACY_WINDOW_NS = 2_000_000_000
+
+CACHE_DIR_ENV = "SKILLDECK_CACHE_DIR"
+
+
+@dataclass(frozen=True, slots=True)
+class FileIdentity:
+    """What must be unchanged for a cached analysis to stand."""
+
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> FileIdentity:
+        """The identity of a ``stat`` result."""
+        return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def as_list(self) -> list[int]:
+        """JSON form."""
+        return [self.device, self.inode, self.size, self.mtime_ns]
+
+
+def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """``$SKILLDECK_CACHE_DIR`` when set and non-empty, else the platform's user cache dir."""
+    env = os.environ if environ is None else environ
+    override = env.get(CACHE_DIR_ENV)
+    if override:
+        return Path(os.path.expanduser(override))
+    import platformdirs  # noqa: PLC0415
+
+    return Path(platformdirs.user_cache_dir("skilldeck", appauthor=False))
+
+
+def version_key(settings: RuleSettings) -> str:
+    """A digest of everything that changes an analysis besides the file's bytes."""
+    overrides = sorted(
+        (str(code), None if sev is None else str(getattr(sev, "value", sev)))
+        for code, sev in settings.overrides.items()
+    )
+    material = json.dumps(
+        [
+            CACHE_FORMAT,
+            skilldeck.__version__,
+            settings.profile,
+            settings.catalog_max_description_length,
+            overrides,
+        ]
+    )
+    return hashlib.sha256(material.encode()).hexdigest()[:32]
+
+
+class IndexCache:
+    """The cache directory; hands out one :class:`RootCache` per root and settings."""
+
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
+        self.directory = Path(directory)
+
+    @classmethod
+    def default(cls, environ: Mapping[str, str] | None = None) -> IndexCache:
+        """A cache in :func:`default_cache_dir`."""
+        return cls(default_cache_dir(environ))
+
+    def file_for(self, root_path: str, settings: RuleSettings) -> Path:
+        """Where the entries of ``root_path`` under ``settings`` are stored."""
+        key = version_key(settings)
+        digest = hashlib.sha256(f"{key}\0{root_path}".encode("utf-8", "surrogateescape"))
+        return self.directory / f"root-{digest.hexdigest()[:40]}.json"
+
+    def open_root(self, root_path: str, settings: RuleSettings) -> RootCache:
+        """Load (or start empty) the cache of one root; a bad file is an empty cache."""
+        file = self.file_for(root_path, settings)
+        key = version_key(settings)
+        entries = _load(file, key, root_path)
+        return RootCache(
+            file=file,
+            key=key,
+            root_path=root_path,
+            _stored=entries if entries is not None else {},
+            _dirty=entries is None,
+        )
+
+
+@dataclass
+class RootCache:
+    """The cached entries of one root during one scan. Not thread-safe: one scan owns it.
+
+    ``lookup`` marks an entry as still present; ``flush`` writes what was looked up or
+    stored during this scan (entries of vanished files are dropped).
+    """
+
+    file: Path
+    key: str
+    root_path: str
+    _stored: dict[str, Any]
+    _dirty: bool
+    _kept: dict[str, Any] = field(default_factory=dict)
+    _scan_started_ns: int = field(default_factory=time.time_ns)
+
+    def lookup(self, child: str, identity: FileIdentity) -> tuple[SkillFileAnalysis, Span] | None:
+        """The cached analysis (and ``name`` value span) of ``child`` if its identity is
+        unchanged, else ``None``."""
+        from skilldeck.engine.skill_file import SkillFileAnalysis  # noqa: PLC0415
+
+        raw = self._stored.get(child)
+        if not isinstance(raw, dict) or raw.get("id") != identity.as_list():
+            return None
+        try:
+            analysis = SkillFileAnalysis.from_json(raw["analysis"])
+            line0, char0, line1, char1 = (int(n) for n in raw["name_span"])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            self._dirty = True
+            return None
+        self._kept[child] = raw
+        return analysis, Span(Position(line0, char0), Position(line1, char1))
+
+    def store(
+        self, child: str, identity: FileIdentity, analysis: SkillFileAnalysis, name_span: Span
+    ) -> None:
+        """Remember ``analysis`` for ``child`` (skipped for racily fresh files)."""
+        if identity.mtime_ns >= self._scan_started_ns - RACY_WINDOW_NS:
+            return
+        span = [name_span.start.line, name_span.start.character]
+        span += [name_span.end.line, name_span.end.character]
+        self._kept[child] = {
+            "id": identity.as_list(),
+            "name_span": span,
+            "analysis": analysis.to_json(),
+        }
+        self._dirty = True
+
+    def flush(self) -> None:
+        """Write the entries seen in this scan if anything changed; errors are ignored."""
+        if not self._dirty and self._kept.keys() == self._stored.keys():
+            return
+        payload = {"key": self.key, "root": self.root_path, "entries": self._kept}
+        try:
+            data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.file.parent, prefix=".tmp-", suffix=".json")
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
+                    handle.write(data)
+                os.replace(tmp, self.file)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+        except (OSError, ValueError, TypeError):
+            return
+        self._stored = dict(self._kept)
+        self._dirty = False
+
+
+def _load(file: Path, key: str, root_path: str) -> dict[str, Any] | None:
+    """Entries of a cache file, or ``None`` when it is missing, corrupt or foreign."""
+    try:
+        with file.open("r", encoding="utf-8", errors="surrogateescape") as handle:
+            payload = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if (
+        not isinstance(payload, dict)
+        or payload.get("key") != key
+        or payload.get("root") != root_path
+        or not isinstance(payload.get("entries"), dict)
+    ):
+        return None
+    entries: dict[str, Any] = payload["entries"]
+    return entries

@@ -1,0 +1,256 @@
+"""Watching skill roots with watchfiles (SPEC section 6).
+
+- An existing root is watched recursively; a missing root is followed from its nearest
+  existing ancestor (watched non-recursively) until it appears, one segment at a time.
+- Deleting a root switches back to following its ancestor, so delete-and-recreate
+  stays observable; an event on the root itself always re-opens the watch.
+- Only changes that can alter the catalog count (:func:`is_relevant_change`): a direct
+  child folder or ``.md`` file of a root appearing or disappearing, a ``SKILL.md``
+  directly inside a bundle, a flat ``.md`` file. Edits below a bundle's resources do not.
+- A burst (everything within one watchfiles batch, across all roots, plus a short
+  coalescing delay) is one ``on_change`` call.
+- A watcher that fails is retried; until it runs again :attr:`RootWatcher.healthy` is
+  False (observations become incomplete) and ``on_error`` is told.
+- :meth:`RootWatcher.aclose` stops every task and its worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import AsyncGenerator, Callable, Iterable
+from types import TracebackType
+from typing import Any
+
+from watchfiles import awatch
+
+from skilldeck.engine.roots import SkillRoot
+
+_log = logging.getLogger(__name__)
+
+BUNDLE_FILE = "SKILL.md"
+FLAT_SUFFIX = ".md"
+
+#: How long an idle watcher waits before re-checking its mode (and proving it is alive).
+IDLE_CHECK_MS = 500
+#: Delay before retrying a failed watcher.
+RETRY_DELAY_S = 0.5
+
+
+def is_relevant_change(path: str, roots: Iterable[SkillRoot]) -> bool:
+    """Whether a change at ``path`` can change the catalog of ``roots``.
+
+    True for: a root itself or one of its missing ancestors; a direct child of a root
+    that is a folder, an ``.md`` file, or no longer exists (a removed bundle or flat
+    file); ``<root>/<name>/SKILL.md``. Children named in ``skip_names`` never count.
+    """
+    target = os.path.normpath(os.path.abspath(path))
+    for root in roots:
+        root_path = os.path.normpath(root.path)
+        if target == root_path or root_path.startswith(target.rstrip(os.sep) + os.sep):
+            return True
+        prefix = root_path.rstrip(os.sep) + os.sep
+        if not target.startswith(prefix):
+            continue
+        parts = target[len(prefix) :].split(os.sep)
+        if parts[0] in root.skip_names:
+            continue
+        if len(parts) == 1:
+            if parts[0].endswith(FLAT_SUFFIX):
+                return True
+            # A folder (bundle) appearing, or something gone: we cannot tell a removed
+            # bundle from a removed stray file, so a removal counts.
+            if os.path.isdir(target) or not os.path.lexists(target):
+                return True
+            continue
+        if len(parts) == 2 and parts[1] == BUNDLE_FILE:
+            return True
+    return False
+
+
+def _watch_mode(root_path: str) -> tuple[str, bool]:
+    """``(anchor, True)`` to watch an existing root, else ``(nearest ancestor, False)``."""
+    candidate = root_path
+    while True:
+        if os.path.isdir(candidate):
+            return candidate, candidate == root_path
+        parent = os.path.dirname(candidate)
+        if parent == candidate:
+            return candidate, False
+        candidate = parent
+
+
+class RootWatcher:
+    """Watch skill roots and call ``on_change(paths)`` once per burst of relevant changes.
+
+    Use ``async with RootWatcher(...)`` or :meth:`start` / :meth:`aclose` inside a
+    running event loop. ``on_error(exc)`` (optional) is told when a watcher fails;
+    :attr:`healthy` is False until it runs again (then ``on_change`` is called with the
+    root, so consumers re-read a now complete view). ``watch_impl`` is
+    ``watchfiles.awatch`` (replaceable to inject faults in tests).
+    """
+
+    def __init__(
+        self,
+        roots: Iterable[SkillRoot],
+        on_change: Callable[[set[str]], None],
+        *,
+        debounce_ms: int = 200,
+        step_ms: int = 50,
+        on_error: Callable[[BaseException], None] | None = None,
+        watch_impl: Callable[..., AsyncGenerator[set[tuple[Any, str]], None]] = awatch,
+    ) -> None:
+        self._watch_impl = watch_impl
+        self._roots: dict[str, SkillRoot] = {}
+        self._on_change = on_change
+        self._on_error = on_error
+        self._debounce_ms = debounce_ms
+        self._step_ms = step_ms
+        self._stop = asyncio.Event()
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._failed: set[str] = set()
+        self._pending: set[str] = set()
+        self._flush_handle: asyncio.TimerHandle | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._closing_tasks: set[asyncio.Task[None]] = set()
+        for root in roots:
+            self._roots.setdefault(root.path, root)
+
+    @property
+    def healthy(self) -> bool:
+        """False while any root's watcher has failed and not yet recovered."""
+        return not self._failed
+
+    @property
+    def roots(self) -> tuple[SkillRoot, ...]:
+        """The roots being watched."""
+        return tuple(self._roots.values())
+
+    def start(self) -> None:
+        """Start watching (needs a running event loop)."""
+        self._loop = asyncio.get_running_loop()
+        for path in self._roots:
+            self._spawn(path)
+
+    def add_roots(self, roots: Iterable[SkillRoot]) -> None:
+        """Watch more roots (roots already watched are ignored)."""
+        for root in roots:
+            if root.path not in self._roots:
+                self._roots[root.path] = root
+                if self._loop is not None and not self._stop.is_set():
+                    self._spawn(root.path)
+
+    async def aclose(self) -> None:
+        """Stop every watcher and wait for its task (and worker thread) to end."""
+        self._stop.set()
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
+        tasks = list(self._tasks.values())
+        if tasks:
+            _done, pending = await asyncio.wait(tasks, timeout=2.0)
+            for task in pending:
+                task.cancel()
+            if pending:
+                await asyncio.wait(pending, timeout=2.0)
+        self._tasks.clear()
+
+    def stop_nowait(self) -> None:
+        """Ask every watcher to stop without waiting (from synchronous code)."""
+        self._stop.set()
+
+    def keep_closing_task(self, task: asyncio.Task[None]) -> None:
+        """Hold a reference to a background close task until it finishes."""
+        self._closing_tasks.add(task)
+        task.add_done_callback(self._closing_tasks.discard)
+
+    async def __aenter__(self) -> RootWatcher:
+        self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    # ----------------------------------------------------------------- internals
+
+    def _spawn(self, path: str) -> None:
+        assert self._loop is not None
+        self._tasks[path] = self._loop.create_task(self._follow(self._roots[path]))
+
+    async def _follow(self, root: SkillRoot) -> None:
+        while not self._stop.is_set():
+            mode = _watch_mode(root.path)
+            anchor, is_root = mode
+            try:
+                async with contextlib.aclosing(
+                    self._watch_impl(
+                        anchor,
+                        watch_filter=None,
+                        debounce=self._debounce_ms,
+                        step=self._step_ms,
+                        stop_event=self._stop,
+                        rust_timeout=IDLE_CHECK_MS,
+                        yield_on_timeout=True,
+                        recursive=is_root,
+                        ignore_permission_denied=True,
+                    )
+                ) as batches:
+                    async for changes in batches:
+                        self._recovered(root.path)
+                        paths = {os.path.normpath(path) for _, path in changes}
+                        relevant = {p for p in paths if is_relevant_change(p, (root,))}
+                        now = _watch_mode(root.path)
+                        reopen = now != mode or (is_root and root.path in paths)
+                        if reopen and now != mode:
+                            relevant.add(root.path)
+                        if relevant:
+                            self._emit(relevant)
+                        if reopen:
+                            break
+            except Exception as error:  # watcher failures must not escape the task
+                if self._stop.is_set():
+                    return
+                if _watch_mode(root.path) != mode:
+                    self._emit({root.path})
+                    continue  # the tree changed under us: re-open, not a failure
+                self._fail(root.path, error)
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._stop.wait(), RETRY_DELAY_S)
+
+    def _fail(self, path: str, error: BaseException) -> None:
+        _log.warning("skilldeck: watching %s failed: %s", path, error)
+        self._failed.add(path)
+        if self._on_error is not None:
+            try:
+                self._on_error(error)
+            except Exception:  # a failing listener is contained
+                _log.exception("skilldeck: watcher error callback failed")
+
+    def _recovered(self, path: str) -> None:
+        if path in self._failed:
+            self._failed.discard(path)
+            self._emit({path})
+
+    def _emit(self, paths: set[str]) -> None:
+        if self._stop.is_set() or self._loop is None:
+            return
+        self._pending.update(paths)
+        if self._flush_handle is None:
+            self._flush_handle = self._loop.call_later(self._step_ms / 1000, self._flush)
+
+    def _flush(self) -> None:
+        self._flush_handle = None
+        paths, self._pending = self._pending, set()
+        if not paths or self._stop.is_set():
+            return
+        try:
+            self._on_change(paths)
+        except Exception:  # a failing listener is contained
+            _log.exception("skilldeck: watcher change callback failed")

@@ -1,0 +1,156 @@
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.fs_provider import scan_deck
+from skilldeck.engine.index_cache import IndexCache, default_cache_dir
+from skilldeck.engine.roots import SkillRoot
+from skilldeck.engine.skill_file import RuleSettings
+
+OLD = time.time() - 3600  # files older than the racy window are cacheable
+
+
+def _write(path: Path, text: str, *, old: bool = True) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    if old:
+        os.utime(path, (OLD, OLD))
+    return path
+
+
+def _skill(root: Path, name: str, description: str = "d", *, old: bool = True) -> Path:
+    text = f"---\nname: {name}\ndescription: {description}\n---\nbody\n"
+    return _write(root / name / "SKILL.md", text, old=old)
+
+
+def _scan(root: Path, cache: IndexCache | None, **config: object):  # type: ignore[no-untyped-def]
+    roots = [SkillRoot(300, "custom", str(root), True)]
+    return scan_deck(SkilldeckConfig(**config), None, roots=roots, cache=cache)  # type: ignore[arg-type]
+
+
+def _summary(scan) -> list[tuple[str, str, list[str]]]:  # type: ignore[no-untyped-def]
+    found = scan.findings_by_path()
+    return [
+        (e.path, str(e.analysis.description), [f"{f.code}@{f.span}" for f in found[e.path]])
+        for e in scan.entries()
+    ]
+
+
+def test_default_dir_honours_env(tmp_path: Path) -> None:
+    assert default_cache_dir({"SKILLDECK_CACHE_DIR": str(tmp_path)}) == tmp_path
+    assert "skilldeck" in str(default_cache_dir({}))
+
+
+def test_warm_scan_equals_cold_and_reads_no_yaml(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    for i in range(5):
+        _skill(root, f"s{i}")
+    _write(root / "dup.md", "---\nname: s1\ndescription: again\n---\n")
+    _write(root / "bad.md", "---\nname: Bad Name\ndescription: x\n---\n")
+    cache = IndexCache(tmp_path / "cache")
+    cold = _summary(_scan(root, cache))
+    files = list((tmp_path / "cache").glob("root-*.json"))
+    assert len(files) == 1
+    stored = json.loads(files[0].read_text())
+    assert len(stored["entries"]) == 7
+    warm_scan = _scan(root, cache)
+    assert _summary(warm_scan) == cold  # including SD703 spans from cached entries
+    # proof the warm scan used the cache: poison one cached description
+    stored["entries"]["s0/SKILL.md"]["analysis"]["description"] = "from-cache"
+    files[0].write_text(json.dumps(stored))
+    descriptions = {e.expected_name: e.analysis.description for e in _scan(root, cache).entries()}
+    assert descriptions["s0"] == "from-cache"
+
+
+def test_changed_file_is_a_miss(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    path = _skill(root, "s")
+    cache = IndexCache(tmp_path / "cache")
+    _scan(root, cache)
+    _write(path, "---\nname: s\ndescription: changed!\n---\n")
+    assert _scan(root, cache).entries()[0].analysis.description == "changed!"
+
+
+def test_fresh_files_are_not_cached(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    _skill(root, "fresh", old=False)
+    cache = IndexCache(tmp_path / "cache")
+    _scan(root, cache)
+    (file,) = (tmp_path / "cache").glob("root-*.json")
+    assert json.loads(file.read_text())["entries"] == {}
+
+
+def test_settings_change_uses_another_cache(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    _skill(root, "s", description="x" * 50)
+    cache = IndexCache(tmp_path / "cache")
+    assert _summary(_scan(root, cache))[0][2] == []
+    capped = _summary(_scan(root, cache, catalog_max_description_length=10))
+    assert [f.split("@")[0] for f in capped[0][2]] != []
+    assert cache.file_for(str(root), RuleSettings()) != cache.file_for(
+        str(root), RuleSettings(catalog_max_description_length=10)
+    )
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [b"", b"\x00\xff garbage", b"[]", b'{"key": 1}', b"{" * 10],
+)
+def test_corrupt_cache_is_a_miss_and_is_rewritten(tmp_path: Path, garbage: bytes) -> None:
+    root = tmp_path / "skills"
+    _skill(root, "s")
+    cache = IndexCache(tmp_path / "cache")
+    cold = _summary(_scan(root, cache))
+    (file,) = (tmp_path / "cache").glob("root-*.json")
+    file.write_bytes(garbage)
+    assert _summary(_scan(root, cache)) == cold
+    assert json.loads(file.read_text())["entries"].keys() == {"s/SKILL.md"}
+
+
+def test_garbage_entry_is_a_miss(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    _skill(root, "s")
+    cache = IndexCache(tmp_path / "cache")
+    cold = _summary(_scan(root, cache))
+    (file,) = (tmp_path / "cache").glob("root-*.json")
+    stored = json.loads(file.read_text())
+    stored["entries"]["s/SKILL.md"]["analysis"] = {"version": 1, "nonsense": True}
+    file.write_text(json.dumps(stored))
+    assert _summary(_scan(root, cache)) == cold
+
+
+def test_unwritable_cache_dir_still_scans(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    _skill(root, "s")
+    blocker = tmp_path / "cache-is-a-file"
+    blocker.write_text("x")
+    assert [c.name for c in _scan(root, IndexCache(blocker)).candidates()] == ["s"]
+
+
+def _worker(args: tuple[str, str, int]) -> list[str]:
+    root, cache_dir, rounds = args
+    out = []
+    for _ in range(rounds):
+        scan = _scan(Path(root), IndexCache(cache_dir))
+        out.append(",".join(sorted(c.name for c in scan.candidates())))
+    return out
+
+
+def test_concurrent_processes(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    for i in range(30):
+        _skill(root, f"s{i:02}")
+    expected = ",".join(sorted(f"s{i:02}" for i in range(30)))
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        results = pool.map(_worker, [(str(root), str(tmp_path / "cache"), 5)] * 4)
+    assert all(r == expected for rs in results for r in rs)
+    leftovers = [p.name for p in (tmp_path / "cache").iterdir() if p.name.startswith(".tmp")]
+    assert leftovers == []

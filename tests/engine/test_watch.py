@@ -1,0 +1,194 @@
+from __future__ import annotations
+
+import asyncio
+import errno
+import shutil
+import threading
+from collections.abc import AsyncGenerator
+from pathlib import Path
+from typing import Any
+
+from watchfiles import awatch
+
+from skilldeck.engine.roots import SkillRoot
+from skilldeck.engine.watch import RootWatcher, is_relevant_change
+
+WAIT = 5.0  # seconds: the most any single expectation may take
+
+
+def _root(path: Path, skip: frozenset[str] = frozenset()) -> SkillRoot:
+    return SkillRoot(400, "user-dsh", str(path), path.is_dir(), skip)
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.batches: list[set[str]] = []
+        self.event = asyncio.Event()
+
+    def __call__(self, paths: set[str]) -> None:
+        self.batches.append(paths)
+        self.event.set()
+
+    async def next(self) -> set[str]:
+        await asyncio.wait_for(self.event.wait(), WAIT)
+        self.event.clear()
+        return self.batches[-1]
+
+    async def quiet(self, seconds: float = 0.6) -> None:
+        self.event.clear()
+        await asyncio.sleep(seconds)
+        assert self.batches == [] or not self.event.is_set(), self.batches[-1]
+
+
+def _skill(folder: Path, name: str, description: str = "d") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "SKILL.md"
+    path.write_text(f"---\nname: {name}\ndescription: {description}\n---\nbody\n")
+    return path
+
+
+async def _settle() -> None:
+    await asyncio.sleep(0.3)  # let the native watch attach before touching files
+
+
+def test_relevance_filter(tmp_path: Path) -> None:
+    root_path = tmp_path / "skills"
+    (root_path / "bundle" / "references").mkdir(parents=True)
+    (root_path / "notes.txt").write_text("x")
+    root = _root(root_path, frozenset({".system"}))
+    assert is_relevant_change(str(root_path), [root])
+    assert is_relevant_change(str(tmp_path), [root])  # an ancestor of the root
+    assert is_relevant_change(str(root_path / "bundle"), [root])
+    assert is_relevant_change(str(root_path / "gone"), [root])  # removed child
+    assert is_relevant_change(str(root_path / "flat.md"), [root])
+    assert is_relevant_change(str(root_path / "bundle" / "SKILL.md"), [root])
+    assert not is_relevant_change(str(root_path / "notes.txt"), [root])
+    assert not is_relevant_change(str(root_path / "bundle" / "references" / "a.md"), [root])
+    assert not is_relevant_change(str(root_path / "bundle" / "notes.md"), [root])
+    assert not is_relevant_change(str(root_path / ".system" / "SKILL.md"), [root])
+    assert not is_relevant_change(str(tmp_path / "elsewhere.md"), [root])
+
+
+async def test_add_change_delete_and_resource_edits(tmp_path: Path) -> None:
+    root_path = tmp_path / "skills"
+    root_path.mkdir()
+    rec = Recorder()
+    async with RootWatcher([_root(root_path)], rec, debounce_ms=100, step_ms=30):
+        await _settle()
+        skill = _skill(root_path / "alpha", "alpha")
+        assert str(root_path / "alpha") in await rec.next() or rec.batches
+
+        skill.write_text("---\nname: alpha\ndescription: changed\n---\n")
+        assert str(skill) in await rec.next()
+
+        (root_path / "flat.md").write_text("---\nname: flat\ndescription: d\n---\n")
+        assert str(root_path / "flat.md") in await rec.next()
+
+        refs = root_path / "alpha" / "references"
+        refs.mkdir()
+        (refs / "guide.md").write_text("resource")
+        (root_path / "alpha" / "notes.txt").write_text("resource")
+        before = len(rec.batches)
+        await asyncio.sleep(0.6)
+        assert len(rec.batches) == before  # resource edits do not count
+
+        shutil.rmtree(root_path / "alpha")
+        assert str(root_path / "alpha") in await rec.next()
+
+
+async def test_a_burst_is_one_notification(tmp_path: Path) -> None:
+    root_path = tmp_path / "skills"
+    root_path.mkdir()
+    rec = Recorder()
+    async with RootWatcher([_root(root_path)], rec, debounce_ms=300, step_ms=100):
+        await _settle()
+        for i in range(40):
+            _skill(root_path / f"s{i}", f"s{i}")
+        await rec.next()
+        await asyncio.sleep(0.5)
+    assert len(rec.batches) == 1
+    assert {str(root_path / f"s{i}") for i in range(40)} <= rec.batches[0]
+
+
+async def test_missing_root_is_followed_until_it_appears(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    root_path = home / ".agents" / "skills"
+    rec = Recorder()
+    async with RootWatcher([_root(root_path)], rec, debounce_ms=100, step_ms=30):
+        await _settle()
+        (home / ".agents").mkdir()
+        await rec.next()  # the next segment appeared
+        await _settle()
+        root_path.mkdir()
+        assert str(root_path) in await rec.next()
+        await _settle()
+        _skill(root_path / "late", "late")
+        assert str(root_path / "late") in await rec.next()
+
+
+async def test_root_deleted_and_recreated_stays_observable(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    root_path = home / ".agents" / "skills"
+    _skill(root_path / "first", "first")
+    rec = Recorder()
+    async with RootWatcher([_root(root_path)], rec, debounce_ms=100, step_ms=30):
+        await _settle()
+        shutil.rmtree(home / ".agents")
+        assert str(root_path) in await rec.next() | set(rec.batches[0])
+        await _settle()
+        rec.batches.clear()
+        _skill(root_path / "again", "again")
+        await rec.next()  # recreating the root (and its first skill) is observed
+        # and the recreated root is watched as a root again
+        await _settle()
+        (root_path / "again" / "SKILL.md").write_text("---\nname: again\ndescription: 2\n---\n")
+        while str(root_path / "again" / "SKILL.md") not in await rec.next():
+            pass
+
+
+async def test_close_leaves_no_task_or_thread(tmp_path: Path) -> None:
+    root_path = tmp_path / "skills"
+    root_path.mkdir()
+    before = set(threading.enumerate())
+    watcher = RootWatcher([_root(root_path), _root(tmp_path / "missing" / "x")], lambda _p: None)
+    watcher.start()
+    await _settle()
+    await asyncio.wait_for(watcher.aclose(), WAIT)
+    others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    assert others == []
+    # anyio keeps idle worker threads for reuse; nothing else may remain running
+    extra = [t for t in threading.enumerate() if t not in before]
+    assert all(t.name.startswith("AnyIO worker thread") for t in extra), extra
+
+
+async def test_watcher_failure_is_reported_then_recovers(tmp_path: Path) -> None:
+    root_path = tmp_path / "skills"
+    root_path.mkdir()
+    calls = 0
+
+    def flaky_awatch(*args: Any, **kwargs: Any) -> AsyncGenerator[set[tuple[Any, str]], None]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise OSError(errno.ENOSPC, "inotify watch limit reached")
+        return awatch(*args, **kwargs)
+
+    errors: list[BaseException] = []
+    got_error = asyncio.Event()
+
+    def on_error(error: BaseException) -> None:
+        errors.append(error)
+        got_error.set()
+
+    rec = Recorder()
+    watcher = RootWatcher(
+        [_root(root_path)], rec, on_error=on_error, watch_impl=flaky_awatch, step_ms=30
+    )
+    async with watcher:
+        await asyncio.wait_for(got_error.wait(), WAIT)
+        assert not watcher.healthy
+        assert "inotify watch limit reached" in str(errors[0])
+        # the retry succeeds: healthy again, and consumers are told to re-read
+        assert await rec.next() == {str(root_path)}
+        assert watcher.healthy
