@@ -1,0 +1,115 @@
+"""``skilldeck list [--json]``: every skill the engine resolved, with what each shadows.
+
+JSON: ``{"complete": bool, "skills": [...]}`` sorted by name; each skill is the winner
+of its name: ``{name, description, source, rank, provider, path, modelInvocable,
+userInvocable, shadowed: [{source, rank, path}]}`` (``shadowed`` lists the candidates of
+the same name it wins over, best first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+from skilldeck.cli.display import display_path
+from skilldeck.cli.registry_setup import build_registry
+from skilldeck.cli.settings import (
+    add_cache_option,
+    add_location_options,
+    add_profile_option,
+    build_config,
+    lookup_cwd,
+)
+from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.registry import NameResolution, Resolution
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``list`` subcommand."""
+    parser = subparsers.add_parser(
+        "list",
+        help="list the skills the engine sees",
+        description="Every skill the engine resolved for the lookup directory, sorted by "
+        "name, with its source, rank, provider, path, invocation policy and the "
+        "candidates of the same name it shadows.",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    add_profile_option(parser)
+    add_cache_option(parser)
+    add_location_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the skills; exits 0 (an incomplete view is noted on stderr)."""
+    cwd = lookup_cwd(args)
+    config = build_config(args, cwd)
+    cache = None if args.no_cache else IndexCache.default()
+    resolution = asyncio.run(build_registry(config, cache=cache).resolve(cwd=cwd))
+    if args.json:
+        print(json.dumps(resolution_json(resolution), indent=2, ensure_ascii=False))
+    else:
+        for line in resolution_lines(resolution, cwd):
+            print(line)
+    if not resolution.complete:
+        print(
+            "skilldeck: warning: discovery was incomplete; some skills may be missing",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def resolution_json(resolution: Resolution) -> dict[str, object]:
+    """The ``list --json`` document."""
+    return {
+        "complete": resolution.complete,
+        "skills": [_skill_json(resolution.names[name]) for name in sorted(resolution.names)],
+    }
+
+
+def _skill_json(entry: NameResolution) -> dict[str, object]:
+    winner = entry.winner
+    candidate = winner.candidate
+    return {
+        "name": candidate.name,
+        "description": candidate.description,
+        "source": candidate.source,
+        "rank": candidate.rank,
+        "provider": winner.provider,
+        "path": candidate.path,
+        "modelInvocable": candidate.invocation.model_invocable,
+        "userInvocable": candidate.invocation.user_invocable,
+        "shadowed": [
+            {"source": s.candidate.source, "rank": s.candidate.rank, "path": s.candidate.path}
+            for s in entry.shadowed
+        ],
+    }
+
+
+def resolution_lines(resolution: Resolution, cwd: str) -> list[str]:
+    """Human lines: ``name  source/rank  path  [flags]  description``, shadowed indented."""
+    lines: list[str] = []
+    names = sorted(resolution.names)
+    width = max((len(name) for name in names), default=0)
+    for name in names:
+        entry = resolution.names[name]
+        candidate = entry.winner.candidate
+        flags = []
+        if not candidate.invocation.model_invocable:
+            flags.append("not model-invocable")
+        if not candidate.invocation.user_invocable:
+            flags.append("not user-invocable")
+        where = display_path(candidate.path, cwd) if candidate.path else entry.winner.provider
+        shown_flags = f"  [{', '.join(flags)}]" if flags else ""
+        lines.append(
+            f"{name:<{width}}  {candidate.source} ({candidate.rank})  {where}{shown_flags}"
+        )
+        lines.append(f"{'':<{width}}  {' '.join(candidate.description.split())}")
+        for shadowed in entry.shadowed:
+            other = shadowed.candidate
+            other_where = display_path(other.path, cwd) if other.path else shadowed.provider
+            lines.append(f"{'':<{width}}  shadows {other.source} ({other.rank})  {other_where}")
+    return lines

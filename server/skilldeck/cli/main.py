@@ -1,0 +1,114 @@
+"""``skilldeck``: the command-line front end over the engine.
+
+Exit status: 0 clean; 1 findings at or above ``--fail-on`` (``check``) or an error
+result (``load``); 2 usage, configuration or internal error (one line on stderr; the
+traceback too when ``SKILLDECK_DEBUG=1``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Callable
+
+import skilldeck
+from skilldeck.cli import (
+    catalog_cmd,
+    check,
+    list_cmd,
+    load_cmd,
+    roots_cmd,
+    rules_cmd,
+    schema_cmd,
+    serve_cmd,
+)
+from skilldeck.cli.errors import CliError
+from skilldeck.engine.config import ConfigError
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+
+Command = Callable[[argparse.Namespace], int]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with exit status 2 and a one-line ``skilldeck: ...`` error."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full ``skilldeck`` parser with every subcommand."""
+    parser = _Parser(
+        prog="skilldeck",
+        description="Layered agent skills: check skill files, show the catalog the model "
+        "sees, load a skill, run the language server.",
+    )
+    parser.add_argument("--version", action="version", version=f"skilldeck {skilldeck.__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    subparsers.required = True
+    for module in (
+        check,
+        list_cmd,
+        catalog_cmd,
+        load_cmd,
+        roots_cmd,
+        rules_cmd,
+        schema_cmd,
+        serve_cmd,
+    ):
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``skilldeck`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else EXIT_ERROR
+    command: Command = args.run
+    try:
+        return command(args)
+    except KeyboardInterrupt:
+        print("skilldeck: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_OK
+    except (CliError, ConfigError) as error:
+        _debug_traceback()
+        print(f"skilldeck: {_one_line(str(error))}", file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as error:
+        _debug_traceback()
+        print(
+            f"skilldeck: internal error: {type(error).__name__}: {_one_line(str(error))} "
+            "(set SKILLDECK_DEBUG=1 for the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+
+
+def _debug_traceback() -> None:
+    if os.environ.get("SKILLDECK_DEBUG") == "1":
+        traceback.print_exc(file=sys.stderr)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe (``skilldeck list | head``), stop Python's exit-time flush error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

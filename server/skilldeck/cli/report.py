@@ -1,0 +1,95 @@
+"""What ``skilldeck check`` hands to its output formats: findings with their files.
+
+The report only carries what the engine decided; formats render it and never judge.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from skilldeck.engine.findings import Finding, Severity
+
+#: Severity words for counts in the summary line (singular, plural).
+_SEVERITY_WORDS = {
+    Severity.ERROR: ("error", "errors"),
+    Severity.WARNING: ("warning", "warnings"),
+    Severity.INFORMATION: ("info", "infos"),
+    Severity.HINT: ("hint", "hints"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ReportedFinding:
+    """One engine finding and the absolute path of the file it is about."""
+
+    path: str
+    finding: Finding
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    """Everything one ``check`` run found.
+
+    ``findings`` are sorted by path, position and code. ``files_checked`` counts the
+    skill files analysed; ``skills_dropped`` counts those the engine refused (a finding
+    with ``drops_skill``). ``cwd`` is the directory paths are shown relative to.
+    """
+
+    cwd: str
+    findings: tuple[ReportedFinding, ...]
+    files_checked: int
+    skills_dropped: int
+
+    @staticmethod
+    def build(
+        cwd: str,
+        findings: Iterable[ReportedFinding],
+        *,
+        files_checked: int,
+        skills_dropped: int,
+    ) -> CheckReport:
+        """Sort ``findings`` into a report."""
+        ordered = tuple(
+            sorted(
+                findings,
+                key=lambda item: (
+                    item.path,
+                    item.finding.span.start.line,
+                    item.finding.span.start.character,
+                    item.finding.code,
+                    item.finding.message,
+                ),
+            )
+        )
+        return CheckReport(
+            cwd=cwd, findings=ordered, files_checked=files_checked, skills_dropped=skills_dropped
+        )
+
+    def counts(self) -> Counter[Severity]:
+        """How many findings of each severity."""
+        return Counter(item.finding.severity for item in self.findings)
+
+    def fails(self, fail_on: Severity) -> bool:
+        """True when a finding is at least as severe as ``fail_on``."""
+        return any(item.finding.severity.rank <= fail_on.rank for item in self.findings)
+
+    def summary(self) -> str:
+        """One line, e.g. ``Found 3 problems (1 error, 2 warnings) in 12 skill files; ...``."""
+        files = _plural(self.files_checked, "skill file", "skill files")
+        dropped = _plural(self.skills_dropped, "skill", "skills")
+        if not self.findings:
+            return f"No problems found in {files}."
+        counts = self.counts()
+        parts = [
+            _plural(counts[severity], *_SEVERITY_WORDS[severity])
+            for severity in Severity
+            if counts[severity]
+        ]
+        problems = _plural(len(self.findings), "problem", "problems")
+        return f"Found {problems} ({', '.join(parts)}) in {files}; {dropped} dropped."
+
+
+def _plural(count: int, singular: str, plural: str) -> str:
+    return f"{count} {singular if count == 1 else plural}"

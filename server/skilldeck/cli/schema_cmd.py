@@ -1,0 +1,43 @@
+"""``skilldeck schema [--profile P]``: the frontmatter JSON Schema of a profile."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from skilldeck.cli.errors import CliError
+from skilldeck.cli.settings import add_location_options, build_config, lookup_cwd
+from skilldeck.engine.frontmatter_schema import frontmatter_schema
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``schema`` subcommand."""
+    parser = subparsers.add_parser(
+        "schema",
+        help="print the frontmatter JSON Schema",
+        description="Print a JSON Schema (draft-07) of skill frontmatter under a profile, "
+        "for editors with a YAML language server.",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="P",
+        default=None,
+        help="dsh, agentskills, claude-code, codex (default: the config file's, else dsh)",
+    )
+    add_location_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the schema as indented JSON."""
+    profile = args.profile
+    if profile is None:
+        cwd = lookup_cwd(args)
+        profile = build_config(args, cwd).profile
+    try:
+        schema = frontmatter_schema(profile)
+    except ValueError as error:
+        raise CliError(f"--profile: {error}") from error
+    print(json.dumps(schema, indent=2, ensure_ascii=False))
+    return 0

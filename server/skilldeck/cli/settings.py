@@ -1,0 +1,140 @@
+"""Shared options of every subcommand and the configuration they produce.
+
+Precedence (lowest first): built-in defaults, the environment (``$DSH_HOME``,
+``$DSH_AGENTS_HOME``, ``$DSH_BUNDLED_SKILL_DIR``), the project's config file (or
+``--config FILE``), then flags.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import replace
+
+from skilldeck.cli.errors import CliError
+from skilldeck.engine.config import (
+    ConfigLayer,
+    SkilldeckConfig,
+    find_config_file,
+    load_config_file,
+)
+from skilldeck.engine.roots import find_project_root
+
+
+def add_cwd_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """``--cwd DIR``: the lookup directory (default: the current directory)."""
+    parser.add_argument(
+        "--cwd",
+        metavar="DIR",
+        default=None,
+        help="the lookup directory; its project root is the nearest ancestor with .git "
+        "(default: the current directory)",
+    )
+
+
+def add_location_options(parser: argparse.ArgumentParser) -> None:
+    """``--cwd``, ``--custom-skill-dir``, ``--bundled-skill-dir`` and ``--config``."""
+    group = parser.add_argument_group("where to look")
+    add_cwd_option(group)
+    group.add_argument(
+        "--custom-skill-dir",
+        metavar="DIR",
+        action="append",
+        dest="custom_skill_dirs",
+        default=None,
+        help="a custom skill root (rank 300); repeatable; replaces the config file's list",
+    )
+    group.add_argument(
+        "--bundled-skill-dir",
+        metavar="DIR",
+        default=None,
+        help="the bundled skill root (rank 600); overrides $DSH_BUNDLED_SKILL_DIR",
+    )
+    group.add_argument(
+        "--config",
+        metavar="FILE",
+        default=None,
+        help="read settings from FILE (skilldeck.toml or pyproject.toml) instead of the "
+        "project's own config file",
+    )
+
+
+def add_profile_option(parser: argparse.ArgumentParser) -> None:
+    """``--profile P``: the rule profile files are judged with."""
+    parser.add_argument(
+        "--profile",
+        metavar="P",
+        default=None,
+        help="rule profile: dsh (default), agentskills, claude-code, codex",
+    )
+
+
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
+    """``--no-cache``: bypass the persistent index cache."""
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the index cache ($SKILLDECK_CACHE_DIR or the user "
+        "cache directory)",
+    )
+
+
+def lookup_cwd(args: argparse.Namespace) -> str:
+    """The absolute ``--cwd`` (default: the process's cwd); it must be a directory."""
+    raw = getattr(args, "cwd", None)
+    cwd = os.path.abspath(raw) if raw else os.getcwd()
+    if not os.path.isdir(cwd):
+        raise CliError(f"--cwd: not a directory: {raw}")
+    return cwd
+
+
+def build_config(
+    args: argparse.Namespace,
+    project_dir: str,
+    *,
+    include_user_roots: bool | None = None,
+    catalog_max_description_length: int | None = None,
+) -> SkilldeckConfig:
+    """The configuration for the project at ``project_dir`` (a lookup directory).
+
+    The config file is ``--config FILE`` when given, else the one at ``project_dir``'s
+    project root (``skilldeck.toml``, else ``[tool.skilldeck]`` in ``pyproject.toml``).
+    Raises :class:`skilldeck.engine.config.ConfigError` for a bad file or value.
+    """
+    config = SkilldeckConfig.from_environment()
+    explicit = getattr(args, "config", None)
+    file: str | None
+    if explicit:
+        if not os.path.isfile(explicit):
+            raise CliError(f"--config: no such file: {explicit}")
+        file = os.path.abspath(explicit)
+    else:
+        found = find_config_file(find_project_root(project_dir))
+        file = str(found) if found is not None else None
+    if file is not None:
+        config = replace(config.merged(load_config_file(file)), config_file=file)
+    cwd = lookup_cwd(args)
+    custom = getattr(args, "custom_skill_dirs", None)
+    bundled = getattr(args, "bundled_skill_dir", None)
+    flags = ConfigLayer(
+        profile=getattr(args, "profile", None),
+        custom_skill_dirs=(
+            tuple(os.path.normpath(os.path.join(cwd, d)) for d in custom) if custom else None
+        ),
+        bundled_skill_dir=os.path.normpath(os.path.join(cwd, bundled)) if bundled else None,
+        include_user_roots=include_user_roots,
+        catalog_max_description_length=catalog_max_description_length,
+        origin=None,
+    )
+    merged = config.merged(flags)
+    _check_profile(merged.profile)
+    return merged
+
+
+def _check_profile(name: str) -> None:
+    from skilldeck.engine.profiles import PROFILES  # noqa: PLC0415
+
+    if name not in PROFILES:
+        raise CliError(
+            f"--profile: unknown profile {name!r} (known: {', '.join(sorted(PROFILES))})"
+        )
