@@ -13,7 +13,6 @@ import json
 import sys
 from typing import Any
 
-from skilldeck.cli.registry_setup import build_registry
 from skilldeck.cli.settings import (
     add_cache_option,
     add_location_options,
@@ -22,6 +21,7 @@ from skilldeck.cli.settings import (
     lookup_cwd,
 )
 from skilldeck.engine.catalog import catalog_entries, render_entries
+from skilldeck.engine.defaults import default_registry
 from skilldeck.engine.index_cache import IndexCache
 
 
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     cwd = lookup_cwd(args)
     config = build_config(args, cwd, catalog_max_description_length=args.max_description_length)
     cache = None if args.no_cache else IndexCache.default()
-    snapshot = asyncio.run(build_registry(config, cache=cache).snapshot(cwd=cwd))
+    snapshot = asyncio.run(default_registry(config, cache=cache).snapshot(cwd=cwd))
     entries = catalog_entries(snapshot.skills, config.catalog_max_description_length)
     if args.json:
         payload = {

@@ -15,7 +15,6 @@ import sys
 from typing import Any
 
 from skilldeck.cli.display import display_path
-from skilldeck.cli.registry_setup import build_registry
 from skilldeck.cli.settings import (
     add_cache_option,
     add_location_options,
@@ -23,6 +22,7 @@ from skilldeck.cli.settings import (
     build_config,
     lookup_cwd,
 )
+from skilldeck.engine.defaults import default_registry
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.registry import NameResolution, Resolution
 
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     cwd = lookup_cwd(args)
     config = build_config(args, cwd)
     cache = None if args.no_cache else IndexCache.default()
-    resolution = asyncio.run(build_registry(config, cache=cache).resolve(cwd=cwd))
+    resolution = asyncio.run(default_registry(config, cache=cache).resolve(cwd=cwd))
     if args.json:
         print(json.dumps(resolution_json(resolution), indent=2, ensure_ascii=False))
     else:

@@ -6,7 +6,6 @@ import argparse
 import asyncio
 from typing import Any
 
-from skilldeck.cli.registry_setup import build_registry
 from skilldeck.cli.settings import (
     add_cache_option,
     add_location_options,
@@ -14,6 +13,7 @@ from skilldeck.cli.settings import (
     build_config,
     lookup_cwd,
 )
+from skilldeck.engine.defaults import default_registry
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.skill_tool import SkillToolResult, execute_skill_tool
 
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     cwd = lookup_cwd(args)
     config = build_config(args, cwd)
     cache = None if args.no_cache else IndexCache.default()
-    registry = build_registry(config, cache=cache)
+    registry = default_registry(config, cache=cache)
     result: SkillToolResult = asyncio.run(
         execute_skill_tool(registry, {"name": args.name}, cwd=cwd)
     )

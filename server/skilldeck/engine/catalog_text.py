@@ -31,7 +31,9 @@ def collapse_whitespace(value: str) -> str:
     return _WHITESPACE.sub(" ", value).strip()
 
 
-def catalog_description(value: str, max_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH) -> str:
+def catalog_description(
+    value: str, max_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH
+) -> str:
     """The description exactly as the catalog publishes it, *before* escaping.
 
     Whitespace is collapsed; longer than ``max_length`` code points is cut to

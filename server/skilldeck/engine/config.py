@@ -54,6 +54,7 @@ _FILE_KEYS = (
     "profile",
     "custom-skill-dirs",
     "bundled-skill-dir",
+    "bundled-skills",
     "catalog-description-max-length",
     "rules",
     "ignore",
@@ -87,6 +88,7 @@ class ConfigLayer:
     dsh_home: str | None = None
     agents_home: str | None = None
     bundled_skill_dir: str | None = None
+    bundled_skills: bool | None = None
     include_default_roots: bool | None = None
     include_user_roots: bool | None = None
     catalog_max_description_length: int | None = None
@@ -109,6 +111,7 @@ class SkilldeckConfig:
     dsh_home: str | None = None
     agents_home: str | None = None
     bundled_skill_dir: str | None = None
+    bundled_skills: bool = False
     include_default_roots: bool = True
     include_user_roots: bool = True
     catalog_max_description_length: int = 500
@@ -278,6 +281,12 @@ def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> Config
                     f"{origin}: '{shown}' must be a folder path", path=origin, key=shown
                 )
             values["bundled_skill_dir"] = _resolve(base, value)
+        elif key == "bundled-skills":
+            if not isinstance(value, bool):
+                raise ConfigError(
+                    f"{origin}: '{shown}' must be true or false", path=origin, key=shown
+                )
+            values["bundled_skills"] = value
         elif key == "catalog-description-max-length":
             values["catalog_max_description_length"] = _check_cap(value, shown, origin)
         elif key == "rules":
