@@ -1,0 +1,281 @@
+// Drives VS Code (code-server) in headless Chromium and checks what a user sees.
+// Started by scripts/e2e-vscode.sh, which passes everything in the environment.
+// Exits non-zero on the first infrastructure failure, or after all checks when any failed.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const url = need('SKILLDECK_E2E_URL');
+const out = need('SKILLDECK_E2E_OUT');
+const executablePath = process.env.SKILLDECK_E2E_CHROMIUM ?? '/usr/bin/chromium';
+const t0 = Date.now();
+const results = [];
+const consoleLines = [];
+
+function need(name) {
+  const value = process.env[name];
+  if (!value) {
+    console.error(`missing ${name}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+function log(message) {
+  console.log(`[e2e-browser ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${message}`);
+}
+
+/** Text as the user reads it (Monaco renders spaces as U+00A0). */
+function clean(text) {
+  return (text ?? '').replace(/\u00a0/g, ' ').replace(/[ \t]+/g, ' ').trim();
+}
+
+mkdirSync(out, { recursive: true });
+const browser = await chromium.launch({
+  executablePath,
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+page.setDefaultTimeout(15000);
+page.on('console', (msg) => consoleLines.push(`[${msg.type()}] ${msg.text()}`));
+page.on('pageerror', (error) => consoleLines.push(`[pageerror] ${error.message}`));
+
+async function screenshot(name) {
+  const file = join(out, `${name}.png`);
+  try {
+    await page.screenshot({ path: file });
+    log(`screenshot ${file}`);
+  } catch (error) {
+    log(`screenshot failed: ${error.message}`);
+  }
+}
+
+async function finish(code) {
+  writeFileSync(join(out, 'browser-console.log'), consoleLines.join('\n') + '\n');
+  await browser.close().catch(() => {});
+  console.log('\nsummary:');
+  for (const r of results) {
+    console.log(`  ${r.ok ? 'PASS' : 'FAIL'} ${r.name} (${r.seconds.toFixed(1)}s)${r.ok ? '' : ` - ${r.error}`}`);
+  }
+  process.exit(code);
+}
+
+/** Run one check; `fatal` checks abort the run (the editor is unusable without them). */
+async function check(name, fn, { fatal = false } = {}) {
+  const start = Date.now();
+  log(`-> ${name}`);
+  try {
+    const detail = await fn();
+    results.push({ name, ok: true, seconds: (Date.now() - start) / 1000 });
+    log(`PASS ${name}${detail ? `: ${detail}` : ''}`);
+    return true;
+  } catch (error) {
+    const message = String(error?.message ?? error).split('\n')[0];
+    results.push({ name, ok: false, seconds: (Date.now() - start) / 1000, error: message });
+    log(`FAIL ${name}: ${message}`);
+    await screenshot(`fail-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`);
+    await page.keyboard.press('Escape').catch(() => {});
+    if (fatal) {
+      await finish(1);
+    }
+    return false;
+  }
+}
+
+/** Poll `probe` until it returns a truthy value, or throw `what` after `ms`. */
+async function until(what, ms, probe) {
+  const deadline = Date.now() + ms;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      last = await probe();
+      if (last) {
+        return last;
+      }
+    } catch (error) {
+      last = error.message;
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`timed out after ${ms / 1000}s waiting for ${what}${last ? ` (last seen: ${String(last).slice(0, 300)})` : ''}`);
+}
+
+async function runCommand(label) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${label}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ state: 'visible' });
+  await input.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+}
+
+async function openFile(relativePath) {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(relativePath);
+  const base = relativePath.split('/').pop();
+  const dir = relativePath.split('/').slice(0, -1).join('/');
+  // Pick the row whose description is the file's folder (two skills may share a file name).
+  const rows = page.locator('.quick-input-list .monaco-list-row');
+  await until(`quick open to list ${relativePath}`, 20000, async () => {
+    const texts = await rows.allInnerTexts();
+    const index = texts.findIndex((text) => clean(text).includes(base) && clean(text).includes(dir));
+    if (index < 0) {
+      return false;
+    }
+    await rows.nth(index).click();
+    return true;
+  });
+  await page.locator('.tab.active', { hasText: base }).first().waitFor({ state: 'visible' });
+  await page.locator('.editor-instance .view-lines').first().waitFor({ state: 'visible' });
+}
+
+async function statusText() {
+  const items = await page.locator('.statusbar-item').allInnerTexts();
+  return items.map(clean).find((text) => /\bskills?\b/i.test(text)) ?? '';
+}
+
+await check(
+  'workbench loads',
+  async () => {
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60000 });
+    await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
+    await page.locator('.explorer-folders-view').first().waitFor({ state: 'visible', timeout: 60000 });
+    await until('the workspace files in the Explorer', 30000, async () =>
+      (await page.locator('.explorer-folders-view .monaco-list-row').allInnerTexts()).some((t) => clean(t) === 'skilldeck.toml'),
+    );
+    await screenshot('workbench');
+    return 'Explorer shows examples/workspace';
+  },
+  { fatal: true },
+);
+
+await check(
+  'extension activates (status bar item)',
+  async () => until('the Skilldeck status bar item', 60000, statusText),
+  { fatal: true },
+);
+
+await check('language server ready (skill count in status bar)', async () =>
+  until('a skill count in the status bar', 90000, async () => {
+    const text = await statusText();
+    return /\d+ skills?/.test(text) ? text : false;
+  }),
+);
+
+await check('hover on name', async () => {
+  await openFile('.dsh/skills/code-review/SKILL.md');
+  await page.locator('.editor-instance .view-lines').first().click();
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget input').fill(':2:2');
+  await page.keyboard.press('Enter');
+  const hover = page.locator('.monaco-hover:not(.hidden)').first();
+  const text = await until('a hover on `name`', 30000, async () => {
+    await runCommand('Show or Focus Hover');
+    await page.waitForTimeout(500);
+    if (!(await hover.isVisible())) {
+      return false;
+    }
+    const content = clean(await hover.innerText());
+    return content.length > 0 ? content : false;
+  });
+  if (!/name/i.test(text)) {
+    throw new Error(`the hover does not explain \`name\`: ${text.slice(0, 200)}`);
+  }
+  await page.keyboard.press('Escape');
+  return text.slice(0, 120);
+});
+
+await check('diagnostic in Problems panel for the broken skill', async () => {
+  await openFile('.agents/skills/legacy-helper.md');
+  await runCommand('View: Focus Problems');
+  const panel = page.locator('.markers-panel');
+  await panel.first().waitFor({ state: 'visible' });
+  const text = await until('a problem reported for legacy-helper.md', 60000, async () => {
+    const rows = (await panel.locator('.monaco-list-row').allInnerTexts()).map(clean);
+    const file = rows.findIndex((row) => row.includes('legacy-helper.md'));
+    if (file < 0) {
+      return false;
+    }
+    const problems = rows.slice(file + 1).filter((row) => !row.includes('.md'));
+    return problems.length > 0 ? problems.join(' | ') : false;
+  });
+  if (!/invocable|SD\d{3}/i.test(text)) {
+    throw new Error(`the problem does not name the bad key or a rule code: ${text.slice(0, 200)}`);
+  }
+  return text.slice(0, 160);
+});
+
+await check('catalog preview document', async () => {
+  await runCommand('Skilldeck: Preview Catalog');
+  const tab = page.locator('.tab', { hasText: 'catalog' }).first();
+  await tab.waitFor({ state: 'visible' });
+  const header = await until('the catalog header with skill names', 30000, async () => {
+    const texts = (await page.locator('.editor-instance .view-lines').allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' '));
+    const line = texts.join('\n').split('\n').find((l) => l.startsWith('# Skills:'));
+    return line ?? false;
+  });
+  for (const name of ['code-review', 'release-notes', 'commit-message', 'changelog-style']) {
+    if (!header.includes(name)) {
+      throw new Error(`catalog lacks ${name}: ${header}`);
+    }
+  }
+  for (const name of ['legacy-helper', 'deploy-checklist']) {
+    if (header.includes(name)) {
+      throw new Error(`catalog should leave out ${name}: ${header}`);
+    }
+  }
+  const title = clean(await tab.innerText());
+  const summary = await until('the token estimate', 10000, async () => {
+    const texts = (await page.locator('.editor-instance .view-lines').allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' '));
+    return texts.join('\n').split('\n').find((l) => /^# Skill catalog: .*~[\d,]+ tokens/.test(l)) ?? false;
+  });
+  return `${title}; ${summary}; ${header}`;
+});
+
+await check('Skills tree in the Explorer', async () => {
+  await runCommand('View: Show Explorer');
+  const header = page.locator('.pane-header', { hasText: /^Skills/ }).first();
+  await header.waitFor({ state: 'visible', timeout: 30000 });
+  if ((await header.getAttribute('aria-expanded')) === 'false') {
+    await header.click();
+  }
+  // Give the Skills view room: collapse the folder view.
+  const folders = page.locator('.pane-header[aria-expanded="true"]', { hasText: /examples|workspace/i }).first();
+  if (await folders.isVisible().catch(() => false)) {
+    await folders.click();
+  }
+  const pane = page.locator('.pane', { has: header });
+  const rows = await until('skills in the tree', 30000, async () => {
+    const texts = (await pane.locator('.monaco-list-row').allInnerTexts()).map(clean);
+    return texts.filter((t) => t.includes('code-review')).length >= 2 ? texts : false;
+  });
+  const shadowed = rows.find((t) => t.includes('code-review') && /shadowed/.test(t));
+  if (shadowed === undefined) {
+    throw new Error(`no shadowed code-review row: ${rows.join(' | ')}`);
+  }
+  const rootIndex = rows.findIndex((t) => /\.dsh/.test(t));
+  const agentsIndex = rows.findIndex((t) => /\.agents/.test(t));
+  if (rootIndex < 0 || agentsIndex < 0 || rootIndex > agentsIndex) {
+    throw new Error(`roots are not in rank order (.dsh before .agents): ${rows.join(' | ')}`);
+  }
+  await screenshot('skills-tree');
+  return rows.join(' | ').slice(0, 300);
+});
+
+await check('LSP trace in the "Skilldeck Trace" output (skilldeck.trace.server)', async () => {
+  const userDir = need('SKILLDECK_E2E_USER_DIR');
+  const files = readdirSync(join(userDir, 'logs'), { recursive: true }).map(String).filter((f) => f.includes('Skilldeck Trace'));
+  const text = await until('a trace log with the initialize request', 15000, async () => {
+    const all = files.map((f) => readFileSync(join(userDir, 'logs', f), 'utf8')).join('\n');
+    return /Sending request 'initialize/.test(all) ? all : false;
+  });
+  return `${files.length} file(s), ${text.split('\n').length} lines`;
+});
+
+await screenshot('final');
+await finish(results.every((r) => r.ok) ? 0 : 1);

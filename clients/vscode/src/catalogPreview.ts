@@ -1,0 +1,117 @@
+/**
+ * Adapter: the read-only catalog preview document and the status bar item.
+ */
+import * as vscode from 'vscode';
+import { previewContent, previewError, previewPath, previewTitle, PREVIEW_SCHEME } from './preview';
+import { CATALOG_REQUEST, type CatalogChangedParams, type CatalogResult } from './protocol';
+import type { ServerController } from './server';
+import { statusView, type StatusInput } from './status';
+
+function sameUri(a: string, b: string): boolean {
+  try {
+    return vscode.Uri.parse(a).toString() === vscode.Uri.parse(b).toString();
+  } catch {
+    return a === b;
+  }
+}
+
+/** The workspace folder (or document) the catalog is asked for. */
+export function currentTarget(): string | undefined {
+  const document = vscode.window.activeTextEditor?.document;
+  if (document !== undefined && document.uri.scheme === 'file') {
+    const folder = vscode.workspace.getWorkspaceFolder(document.uri);
+    return (folder?.uri ?? document.uri).toString();
+  }
+  return vscode.workspace.workspaceFolders?.[0]?.uri.toString();
+}
+
+/** Provides `skilldeck-catalog:` documents and keeps them fresh. */
+export class CatalogPreview implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changes = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changes.event;
+
+  constructor(private readonly server: ServerController) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const folder = uri.query;
+    try {
+      const result = await this.server.request<CatalogResult>(CATALOG_REQUEST, { uri: folder });
+      return previewContent(result);
+    } catch (error) {
+      return previewError(folder, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** Re-render open previews for `folderUri` (all of them when undefined). */
+  refresh(folderUri?: string): void {
+    for (const document of vscode.workspace.textDocuments) {
+      if (document.uri.scheme === PREVIEW_SCHEME && (folderUri === undefined || sameUri(document.uri.query, folderUri))) {
+        this.changes.fire(document.uri);
+      }
+    }
+  }
+
+  /** Open the preview beside the active editor. */
+  async open(): Promise<void> {
+    const target = currentTarget();
+    if (target === undefined) {
+      void vscode.window.showWarningMessage('Skilldeck: open a folder to preview its skill catalog.');
+      return;
+    }
+    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: previewPath(target), query: target });
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
+  }
+
+  dispose(): void {
+    this.changes.dispose();
+  }
+}
+
+/** The status bar item: skill count, token estimate, incomplete warning. */
+export class CatalogStatus implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('skilldeck.status', vscode.StatusBarAlignment.Right, 100);
+
+  constructor(private readonly server: ServerController) {
+    this.item.name = 'Skilldeck';
+    this.item.command = 'skilldeck.previewCatalog';
+  }
+
+  show(input: StatusInput, title?: string): void {
+    const view = statusView(input);
+    this.item.text = view.text;
+    this.item.tooltip = title === undefined ? view.tooltip : `${title}\n${view.tooltip}`;
+    this.item.backgroundColor =
+      view.level === 'normal' ? undefined : new vscode.ThemeColor(view.level === 'error' ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground');
+    this.item.show();
+  }
+
+  /** Ask the server for the current folder's catalog and show its numbers. */
+  async refresh(): Promise<void> {
+    const target = currentTarget();
+    if (target === undefined || this.server.running === undefined) {
+      return;
+    }
+    try {
+      const result = await this.server.request<CatalogResult>(CATALOG_REQUEST, { uri: target });
+      this.show({ state: 'ready', skillCount: result.skillCount, tokenEstimate: result.tokenEstimate, complete: result.complete }, previewTitle(result));
+    } catch (error) {
+      this.show({ state: 'stopped', reason: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** Apply a `skilldeck/catalogChanged` when it is about the current folder. */
+  changed(params: CatalogChangedParams): void {
+    const target = currentTarget();
+    if (target === undefined || sameUri(target, params.folderUri)) {
+      this.show(
+        { state: 'ready', skillCount: params.skillCount, tokenEstimate: params.tokenEstimate, complete: params.complete },
+        previewTitle({ ...params }),
+      );
+    }
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The skilldeck/* protocol extensions spoken by `python -m skilldeck serve`.
+ *
+ * Types only; no runtime code and no `vscode` import.
+ */
+
+/** Params of the `skilldeck/catalog` request. */
+export interface CatalogParams {
+  /** A document URI or a workspace-folder URI. */
+  uri: string;
+}
+
+/** One skill as the model sees it in the catalog. */
+export interface CatalogEntry {
+  name: string;
+  description: string;
+}
+
+/** Result of the `skilldeck/catalog` request. */
+export interface CatalogResult {
+  text: string;
+  entries: CatalogEntry[];
+  complete: boolean;
+  tokenEstimate: number;
+  skillCount: number;
+  folderUri: string;
+}
+
+/** Params of the `skilldeck/catalogChanged` notification (server to client). */
+export interface CatalogChangedParams {
+  folderUri: string;
+  complete: boolean;
+  tokenEstimate: number;
+  skillCount: number;
+}
+
+/** A pointer from one skill candidate to another (shadowing). */
+export interface SkillRef {
+  source: string;
+  rank: number;
+  uri: string;
+}
+
+/** One skill candidate found in a root. */
+export interface SkillInfo {
+  name: string;
+  description: string;
+  uri: string;
+  layout: 'bundle' | 'flat';
+  winner: boolean;
+  accepted: boolean;
+  shadowedBy: SkillRef | null;
+  shadows: SkillRef[];
+  modelInvocable: boolean;
+  userInvocable: boolean;
+  errorCount: number;
+  warningCount: number;
+}
+
+/** One discovery root, in rank order. */
+export interface RootInfo {
+  rank: number;
+  source: string;
+  path: string;
+  uri: string;
+  exists: boolean;
+  skills: SkillInfo[];
+}
+
+/** The roots seen from one workspace folder. */
+export interface FolderInfo {
+  folderUri: string;
+  roots: RootInfo[];
+}
+
+/** Params of the `skilldeck/skills` request. */
+export interface SkillsParams {
+  uri?: string;
+}
+
+/** Result of the `skilldeck/skills` request. */
+export interface SkillsResult {
+  complete: boolean;
+  folders: FolderInfo[];
+}
+
+export const CATALOG_REQUEST = 'skilldeck/catalog';
+export const SKILLS_REQUEST = 'skilldeck/skills';
+export const CATALOG_CHANGED_NOTIFICATION = 'skilldeck/catalogChanged';

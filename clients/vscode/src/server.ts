@@ -1,0 +1,224 @@
+/**
+ * The language client's lifecycle: choose the interpreter, check that
+ * skilldeck imports, start `python -m skilldeck serve`, restart on change.
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  checkSkilldeckImport,
+  chooseInterpreter,
+  describeSource,
+  importFailureMessage,
+  installCommand,
+  type InterpreterChoice,
+} from './interpreter';
+import { CATALOG_CHANGED_NOTIFICATION, type CatalogChangedParams } from './protocol';
+import { documentSelector, initializationOptions, readSettings, serverLaunch, type ClientSettings } from './settings';
+import type { StatusInput } from './status';
+import { createTraceChannel } from './traceChannel';
+
+interface PythonEnvironmentsApi {
+  getActiveEnvironmentPath(resource?: vscode.Uri): { id: string; path: string };
+  resolveEnvironment?(env: { id: string; path: string } | string): Promise<{ executable?: { uri?: vscode.Uri } } | undefined>;
+  onDidChangeActiveEnvironmentPath?: vscode.Event<unknown>;
+}
+
+interface PythonExtensionApi {
+  environments?: PythonEnvironmentsApi;
+}
+
+/** Read the current `skilldeck` settings. */
+export function currentSettings(): ClientSettings {
+  const config = vscode.workspace.getConfiguration('skilldeck');
+  return readSettings((key) => config.get(key));
+}
+
+/** The document filters for the current settings. */
+export function currentSelector(settings: ClientSettings): vscode.DocumentFilter[] {
+  return documentSelector(settings.server.customSkillDirs, os.homedir());
+}
+
+/** Owns the LanguageClient; serialises start, stop and restart. */
+export class ServerController implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private queue: Promise<void> = Promise.resolve();
+  private readonly disposables: vscode.Disposable[] = [];
+  private pythonListener: vscode.Disposable | undefined;
+  private readonly stateEmitter = new vscode.EventEmitter<StatusInput>();
+  private readonly catalogEmitter = new vscode.EventEmitter<CatalogChangedParams>();
+  private readonly readyEmitter = new vscode.EventEmitter<void>();
+
+  /** Fires with starting / stopped states (the ready state comes from catalog requests). */
+  readonly onDidChangeState = this.stateEmitter.event;
+  /** Fires on `skilldeck/catalogChanged`. */
+  readonly onDidChangeCatalog = this.catalogEmitter.event;
+  /** Fires each time a server is up and initialized. */
+  readonly onDidStart = this.readyEmitter.event;
+
+  private readonly trace: vscode.LogOutputChannel = createTraceChannel();
+
+  constructor(private readonly output: vscode.LogOutputChannel) {}
+
+  /** The running client, if the server is up. */
+  get running(): LanguageClient | undefined {
+    return this.client !== undefined && this.client.state === State.Running ? this.client : undefined;
+  }
+
+  /** Send a request to the server; rejects when it is not running. */
+  async request<R>(method: string, params: unknown): Promise<R> {
+    const client = this.running;
+    if (client === undefined) {
+      throw new Error('The skilldeck language server is not running.');
+    }
+    return client.sendRequest<R>(method, params);
+  }
+
+  start(): Promise<void> {
+    return this.enqueue(() => this.doStart());
+  }
+
+  restart(): Promise<void> {
+    return this.enqueue(async () => {
+      await this.doStop();
+      await this.doStart();
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.enqueue(() => this.doStop());
+  }
+
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(step).catch((error: unknown) => {
+      this.output.error(`Skilldeck: ${String(error)}`);
+    });
+    return this.queue;
+  }
+
+  private async pythonFromExtension(): Promise<string | undefined> {
+    const extension = vscode.extensions.getExtension<PythonExtensionApi>('ms-python.python');
+    if (extension === undefined) {
+      return undefined;
+    }
+    try {
+      const api = extension.isActive ? extension.exports : await extension.activate();
+      const environments = api?.environments;
+      if (environments === undefined) {
+        return undefined;
+      }
+      if (this.pythonListener === undefined && environments.onDidChangeActiveEnvironmentPath !== undefined) {
+        this.pythonListener = environments.onDidChangeActiveEnvironmentPath(() => {
+          this.output.info('Python interpreter changed; restarting the skilldeck server.');
+          void this.restart();
+        });
+      }
+      const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const active = environments.getActiveEnvironmentPath(resource);
+      if (environments.resolveEnvironment !== undefined) {
+        const resolved = await environments.resolveEnvironment(active);
+        const executable = resolved?.executable?.uri?.fsPath;
+        if (executable !== undefined && executable !== '') {
+          return executable;
+        }
+      }
+      return active.path;
+    } catch (error) {
+      this.output.warn(`Could not ask the Python extension for an interpreter: ${String(error)}`);
+      return undefined;
+    }
+  }
+
+  private async doStart(): Promise<void> {
+    if (this.client !== undefined) {
+      return;
+    }
+    this.stateEmitter.fire({ state: 'starting' });
+    const settings = currentSettings();
+    const choice = chooseInterpreter({ pythonExtension: await this.pythonFromExtension(), setting: settings.pythonPath });
+    this.output.info(`Using Python ${choice.command} (from ${describeSource(choice.source)}).`);
+    const check = await checkSkilldeckImport(choice.command);
+    if (!check.ok) {
+      const message = importFailureMessage(choice, check);
+      this.output.error(`${message} [${check.detail}]`);
+      this.stateEmitter.fire({ state: 'stopped', reason: message });
+      void this.offerFix(choice, message, check.reason === 'not-installed');
+      return;
+    }
+    const launch = serverLaunch(choice.command);
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const serverOptions: ServerOptions = {
+      command: launch.command,
+      args: launch.args,
+      transport: TransportKind.stdio,
+      options: cwd === undefined ? {} : { cwd },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: documentSelector(settings.server.customSkillDirs, os.homedir()),
+      initializationOptions: initializationOptions(settings),
+      outputChannel: this.output,
+      traceOutputChannel: this.trace,
+    };
+    const client = new LanguageClient('skilldeck', 'Skilldeck', serverOptions, clientOptions);
+    this.client = client;
+    client.onNotification(CATALOG_CHANGED_NOTIFICATION, (params: CatalogChangedParams) => {
+      this.catalogEmitter.fire(params);
+    });
+    try {
+      await client.start();
+    } catch (error) {
+      this.client = undefined;
+      const message = `Skilldeck: the language server failed to start: ${String(error)}`;
+      this.output.error(message);
+      this.stateEmitter.fire({ state: 'stopped', reason: message });
+      void this.offerFix(choice, message, false);
+      return;
+    }
+    this.output.info(`skilldeck language server started: ${launch.command} ${launch.args.join(' ')}`);
+    await vscode.commands.executeCommand('setContext', 'skilldeck.active', true);
+    this.readyEmitter.fire();
+  }
+
+  private async doStop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client === undefined) {
+      return;
+    }
+    try {
+      if (client.state !== State.Stopped) {
+        await client.stop(5000);
+      }
+    } finally {
+      await client.dispose();
+    }
+  }
+
+  private async offerFix(choice: InterpreterChoice, message: string, installable: boolean): Promise<void> {
+    const copy = 'Copy Install Command';
+    const settings = 'Open Settings';
+    const output = 'Show Output';
+    const actions = installable ? [copy, settings, output] : [settings, output];
+    const picked = await vscode.window.showErrorMessage(message, ...actions);
+    if (picked === copy) {
+      await vscode.env.clipboard.writeText(installCommand(choice.command));
+      void vscode.window.showInformationMessage(`Copied: ${installCommand(choice.command)}`);
+    } else if (picked === settings) {
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'skilldeck.server.pythonPath');
+    } else if (picked === output) {
+      this.output.show(true);
+    }
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.pythonListener?.dispose();
+    for (const disposable of this.disposables) {
+      disposable.dispose();
+    }
+    this.trace.dispose();
+    this.stateEmitter.dispose();
+    this.catalogEmitter.dispose();
+    this.readyEmitter.dispose();
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The `skilldeck` settings: reading them defensively, turning them into the
+ * server's initializationOptions and launch command, and deciding which
+ * documents belong to the server. No `vscode` import.
+ */
+
+/** Rule profiles the server knows. */
+export const PROFILES = ['dsh', 'agentskills', 'claude-code', 'codex'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+/** Severities a rule may be overridden to. */
+export const RULE_LEVELS = ['error', 'warning', 'information', 'hint', 'off'] as const;
+export type RuleLevel = (typeof RULE_LEVELS)[number];
+
+export const TRACE_LEVELS = ['off', 'messages', 'verbose'] as const;
+export type TraceLevel = (typeof TRACE_LEVELS)[number];
+
+/** The server settings (section `skilldeck`), exactly the shape the server receives. */
+export interface ServerSettings {
+  profile: Profile;
+  customSkillDirs: string[];
+  dshHome: string | null;
+  agentsHome: string | null;
+  bundledSkillDir: string | null;
+  catalogDescriptionMaxLength: number;
+  includeUserRoots: boolean;
+  rules: Record<string, RuleLevel>;
+}
+
+/** Server settings plus the client-only ones. */
+export interface ClientSettings {
+  server: ServerSettings;
+  pythonPath: string;
+  trace: TraceLevel;
+}
+
+export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
+  profile: 'dsh',
+  customSkillDirs: [],
+  dshHome: null,
+  agentsHome: null,
+  bundledSkillDir: null,
+  catalogDescriptionMaxLength: 500,
+  includeUserRoots: true,
+  rules: {},
+};
+
+/** Reads one key below `skilldeck.` (e.g. `profile`, `server.pythonPath`). */
+export type SettingGetter = (key: string) => unknown;
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+}
+
+function optionalPath(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+function stringList(value: unknown): string[] {
+  if (!Array.isArray(value)) {
+    return [];
+  }
+  return value.filter((item): item is string => typeof item === 'string' && item.trim() !== '').map((item) => item.trim());
+}
+
+function rules(value: unknown): Record<string, RuleLevel> {
+  const result: Record<string, RuleLevel> = {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return result;
+  }
+  for (const [key, level] of Object.entries(value as Record<string, unknown>)) {
+    if (key.trim() !== '' && typeof level === 'string' && (RULE_LEVELS as readonly string[]).includes(level)) {
+      result[key.trim()] = level as RuleLevel;
+    }
+  }
+  return result;
+}
+
+function maxLength(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    return DEFAULT_SERVER_SETTINGS.catalogDescriptionMaxLength;
+  }
+  return Math.max(3, Math.floor(value));
+}
+
+/**
+ * Read and normalise all settings. Invalid values fall back to defaults, so the
+ * server always receives the documented shape.
+ */
+export function readSettings(get: SettingGetter): ClientSettings {
+  const includeUserRoots = get('includeUserRoots');
+  return {
+    server: {
+      profile: oneOf(get('profile'), PROFILES, 'dsh'),
+      customSkillDirs: stringList(get('customSkillDirs')),
+      dshHome: optionalPath(get('dshHome')),
+      agentsHome: optionalPath(get('agentsHome')),
+      bundledSkillDir: optionalPath(get('bundledSkillDir')),
+      catalogDescriptionMaxLength: maxLength(get('catalogDescriptionMaxLength')),
+      includeUserRoots: typeof includeUserRoots === 'boolean' ? includeUserRoots : true,
+      rules: rules(get('rules')),
+    },
+    pythonPath: typeof get('server.pythonPath') === 'string' ? String(get('server.pythonPath')).trim() : '',
+    trace: oneOf(get('trace.server'), TRACE_LEVELS, 'off'),
+  };
+}
+
+/** The `initializationOptions` sent with `initialize` (same shape as the settings section). */
+export function initializationOptions(settings: ClientSettings): ServerSettings {
+  const server = settings.server;
+  return { ...server, customSkillDirs: [...server.customSkillDirs], rules: { ...server.rules } };
+}
+
+/** How to launch the server process. */
+export interface ServerLaunch {
+  command: string;
+  args: string[];
+}
+
+/** `python -m skilldeck serve` over stdio. */
+export function serverLaunch(python: string): ServerLaunch {
+  return { command: python, args: ['-m', 'skilldeck', 'serve'] };
+}
+
+/** Keys below `skilldeck.` whose change needs a server restart (everything but the trace level). */
+export const RESTART_KEYS: readonly string[] = [
+  'server.pythonPath',
+  'profile',
+  'customSkillDirs',
+  'dshHome',
+  'agentsHome',
+  'bundledSkillDir',
+  'catalogDescriptionMaxLength',
+  'includeUserRoots',
+  'rules',
+];
+
+/** True when a configuration change (tested with `affects('skilldeck.<key>')`) needs a restart. */
+export function needsRestart(affects: (section: string) => boolean): boolean {
+  return RESTART_KEYS.some((key) => affects(`skilldeck.${key}`));
+}
+
+/** A `DocumentFilter` as plain data (the adapter passes it to the client unchanged). */
+export interface DocumentFilterData {
+  scheme: 'file';
+  language: 'markdown';
+  pattern: string;
+}
+
+/** The fixed skill-file patterns: never all Markdown. */
+export const SKILL_PATTERNS: readonly string[] = ['**/.dsh/skills/**', '**/.agents/skills/**', '**/SKILL.md'];
+
+function toSlashes(path: string): string {
+  return path.replace(/\\/g, '/').replace(/\/+$/, '');
+}
+
+/**
+ * The glob for a custom skill dir: absolute and `~/` paths anchor at that
+ * directory; relative ones match under any workspace folder.
+ */
+export function customDirPattern(dir: string, home: string): string | null {
+  let path = toSlashes(dir.trim());
+  if (path === '' || path === '.') {
+    return null;
+  }
+  if (path === '~' || path.startsWith('~/')) {
+    path = toSlashes(home) + path.slice(1);
+  }
+  if (path.startsWith('/') || /^[A-Za-z]:\//.test(path)) {
+    return `${path}/**`;
+  }
+  path = path.replace(/^(\.\/)+/, '');
+  return `**/${path}/**`;
+}
+
+/** The document selector: skill patterns plus one per custom dir, deduplicated. */
+export function documentSelector(customSkillDirs: readonly string[], home: string): DocumentFilterData[] {
+  const patterns: string[] = [...SKILL_PATTERNS];
+  for (const dir of customSkillDirs) {
+    const pattern = customDirPattern(dir, home);
+    if (pattern !== null && !patterns.includes(pattern)) {
+      patterns.push(pattern);
+    }
+  }
+  return patterns.map((pattern) => ({ scheme: 'file', language: 'markdown', pattern }));
+}

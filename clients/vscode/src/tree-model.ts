@@ -1,0 +1,260 @@
+/**
+ * The Skills view as plain data, built from a `skilldeck/skills` response.
+ * The `vscode` adapter maps each node to a TreeItem one to one.
+ */
+import type { FolderInfo, RootInfo, SkillInfo, SkillRef, SkillsResult } from './protocol';
+
+/** A command a node runs when clicked. */
+export interface NodeCommand {
+  id: string;
+  title: string;
+  args: unknown[];
+}
+
+/** One row of the Skills view. */
+export interface TreeNode {
+  kind: 'folder' | 'root' | 'skill' | 'link' | 'message';
+  /** Stable id (keeps expansion state across refreshes). */
+  id: string;
+  label: string;
+  description: string;
+  tooltip: string;
+  /** A codicon id, e.g. `error`, `pass`. */
+  icon: string;
+  /** The file or folder the row stands for, if any. */
+  resourceUri: string | null;
+  /** `viewItem` for menus: `skill.winner`, `skill.shadowed`, `skill.rejected`, `root`, ... */
+  contextValue: string;
+  command: NodeCommand | null;
+  expanded: boolean;
+  children: TreeNode[];
+}
+
+/** Command ids the model refers to (registered by the adapter). */
+export const OPEN_COMMAND = 'vscode.open';
+export const OPEN_WINNER_COMMAND = 'skilldeck.openWinner';
+
+function node(partial: Partial<TreeNode> & Pick<TreeNode, 'kind' | 'id' | 'label'>): TreeNode {
+  return {
+    description: '',
+    tooltip: '',
+    icon: '',
+    resourceUri: null,
+    contextValue: partial.kind,
+    command: null,
+    expanded: false,
+    children: [],
+    ...partial,
+  };
+}
+
+/** Invocation flags as a short description: who may start the skill. */
+export function invocationLabel(skill: Pick<SkillInfo, 'modelInvocable' | 'userInvocable'>): string {
+  if (skill.modelInvocable && skill.userInvocable) {
+    return 'model + /user';
+  }
+  if (skill.modelInvocable) {
+    return 'model only';
+  }
+  if (skill.userInvocable) {
+    return '/user only';
+  }
+  return 'not invocable';
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+function refLabel(ref: SkillRef): string {
+  return `${ref.source} (rank ${ref.rank})`;
+}
+
+function skillState(skill: SkillInfo): 'winner' | 'shadowed' | 'rejected' {
+  if (!skill.accepted) {
+    return 'rejected';
+  }
+  return skill.winner ? 'winner' : 'shadowed';
+}
+
+function skillIcon(skill: SkillInfo, state: 'winner' | 'shadowed' | 'rejected'): string {
+  if (state === 'rejected' || skill.errorCount > 0) {
+    return 'error';
+  }
+  if (state === 'shadowed') {
+    return 'eye-closed';
+  }
+  if (skill.warningCount > 0) {
+    return 'warning';
+  }
+  if (!skill.modelInvocable) {
+    return 'person';
+  }
+  return 'sparkle';
+}
+
+function skillDescription(skill: SkillInfo, state: 'winner' | 'shadowed' | 'rejected'): string {
+  const parts: string[] = [];
+  if (state === 'shadowed') {
+    parts.push(skill.shadowedBy === null ? 'shadowed' : `shadowed by ${skill.shadowedBy.source}`);
+  } else if (state === 'rejected') {
+    parts.push('not loaded');
+  } else {
+    parts.push(invocationLabel(skill));
+  }
+  if (skill.errorCount > 0) {
+    parts.push(plural(skill.errorCount, 'error'));
+  }
+  if (skill.warningCount > 0) {
+    parts.push(plural(skill.warningCount, 'warning'));
+  }
+  return parts.join(' · ');
+}
+
+function skillTooltip(skill: SkillInfo, state: 'winner' | 'shadowed' | 'rejected'): string {
+  const lines = [skill.name, skill.description.trim() === '' ? '(no description)' : skill.description];
+  lines.push(`Invocation: ${invocationLabel(skill)}`);
+  lines.push(`Layout: ${skill.layout === 'bundle' ? 'folder with SKILL.md' : 'single file'}`);
+  if (state === 'shadowed' && skill.shadowedBy !== null) {
+    lines.push(`Shadowed by ${refLabel(skill.shadowedBy)}`);
+  }
+  if (state === 'rejected') {
+    lines.push('Not loaded: fix the errors in this file.');
+  }
+  for (const ref of skill.shadows) {
+    lines.push(`Shadows ${refLabel(ref)}`);
+  }
+  return lines.join('\n');
+}
+
+function linkNode(parentId: string, verb: 'shadowed by' | 'shadows', ref: SkillRef): TreeNode {
+  return node({
+    kind: 'link',
+    id: `${parentId}|${verb}|${ref.uri}`,
+    label: `${verb} ${ref.source}`,
+    description: `rank ${ref.rank}`,
+    tooltip: `${verb === 'shadowed by' ? 'Open the winning skill' : 'Open the shadowed skill'}: ${ref.uri}`,
+    icon: verb === 'shadowed by' ? 'arrow-up' : 'arrow-down',
+    resourceUri: ref.uri,
+    contextValue: 'link',
+    command: { id: OPEN_COMMAND, title: 'Open', args: [ref.uri] },
+  });
+}
+
+/** One skill row with its shadowing links as children. */
+export function skillNode(skill: SkillInfo, parentId: string): TreeNode {
+  const state = skillState(skill);
+  const id = `${parentId}|skill|${skill.uri}`;
+  const children: TreeNode[] = [];
+  if (state === 'shadowed' && skill.shadowedBy !== null) {
+    children.push(linkNode(id, 'shadowed by', skill.shadowedBy));
+  }
+  for (const ref of skill.shadows) {
+    children.push(linkNode(id, 'shadows', ref));
+  }
+  return node({
+    kind: 'skill',
+    id,
+    label: skill.name,
+    description: skillDescription(skill, state),
+    tooltip: skillTooltip(skill, state),
+    icon: skillIcon(skill, state),
+    resourceUri: skill.uri,
+    contextValue: `skill.${state}`,
+    command: { id: OPEN_COMMAND, title: 'Open Skill', args: [skill.uri] },
+    children,
+  });
+}
+
+/** One root row (rank, source, path) with its skills sorted by name. */
+export function rootNode(root: RootInfo, parentId: string): TreeNode {
+  const id = `${parentId}|root|${root.rank}|${root.uri}`;
+  const skills = [...root.skills].sort((a, b) => a.name.localeCompare(b.name) || a.uri.localeCompare(b.uri));
+  const children = skills.map((skill) => skillNode(skill, id));
+  const count = root.exists ? plural(root.skills.length, 'skill') : 'missing';
+  return node({
+    kind: 'root',
+    id,
+    label: `${root.rank}. ${root.source}`,
+    description: `${count} · ${root.path}`,
+    tooltip: `${root.source} (rank ${root.rank})\n${root.path}${root.exists ? '' : '\n(directory does not exist)'}`,
+    icon: root.exists ? 'folder' : 'folder-library',
+    resourceUri: root.exists ? root.uri : null,
+    contextValue: root.exists ? 'root' : 'root.missing',
+    expanded: root.exists && root.skills.length > 0,
+    children,
+  });
+}
+
+function folderLabel(folderUri: string): string {
+  const trimmed = folderUri.replace(/\/+$/, '');
+  const last = trimmed.slice(trimmed.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(last) || folderUri;
+  } catch {
+    return last || folderUri;
+  }
+}
+
+function folderRoots(folder: FolderInfo, parentId: string): TreeNode[] {
+  return [...folder.roots].sort((a, b) => a.rank - b.rank).map((root) => rootNode(root, parentId));
+}
+
+/**
+ * The whole view. With one workspace folder the roots are top level; with
+ * several, each folder is a top-level node. An incomplete discovery adds a
+ * warning row first; an empty answer yields one explanatory row.
+ */
+export function buildTree(result: SkillsResult): TreeNode[] {
+  const top: TreeNode[] = [];
+  if (!result.complete) {
+    top.push(
+      node({
+        kind: 'message',
+        id: 'incomplete',
+        label: 'Discovery incomplete',
+        description: 'some roots could not be read',
+        tooltip: 'Some skill roots could not be fully scanned; the list may be missing skills. See the Skilldeck output.',
+        icon: 'warning',
+      }),
+    );
+  }
+  if (result.folders.length === 1) {
+    top.push(...folderRoots(result.folders[0], 'f0'));
+  } else {
+    result.folders.forEach((folder, index) => {
+      top.push(
+        node({
+          kind: 'folder',
+          id: `f${index}|${folder.folderUri}`,
+          label: folderLabel(folder.folderUri),
+          description: plural(folder.roots.length, 'root'),
+          tooltip: folder.folderUri,
+          icon: 'root-folder',
+          resourceUri: folder.folderUri,
+          expanded: true,
+          children: folderRoots(folder, `f${index}`),
+        }),
+      );
+    });
+  }
+  if (top.length === 0 || top.every((item) => item.kind === 'message')) {
+    top.push(node({ kind: 'message', id: 'empty', label: 'No skill roots', icon: 'info' }));
+  }
+  return top;
+}
+
+/** Every skill node, depth first (for reveal and tests). */
+export function allSkillNodes(nodes: readonly TreeNode[]): TreeNode[] {
+  const found: TreeNode[] = [];
+  const walk = (items: readonly TreeNode[]): void => {
+    for (const item of items) {
+      if (item.kind === 'skill') {
+        found.push(item);
+      }
+      walk(item.children);
+    }
+  };
+  walk(nodes);
+  return found;
+}
