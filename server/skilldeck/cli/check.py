@@ -13,7 +13,6 @@ import argparse
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,11 +33,8 @@ from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.findings import Finding, Severity
 from skilldeck.engine.fs_provider import (
     BUNDLE_FILE,
-    DeckScan,
-    RootScan,
-    SkillFileEntry,
     classify_path,
-    scan_root,
+    scan_deck,
 )
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.model import RANK_CUSTOM, SOURCE_CUSTOM
@@ -206,28 +202,19 @@ class _Checker:
     def _check_roots(
         self, roots: Sequence[SkillRoot], config: SkilldeckConfig, progress: Progress
     ) -> None:
-        settings = config.rule_settings()
-        scans: list[RootScan] = []
-        with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-            for number, root in enumerate(roots, start=1):
-                progress.update(
-                    f"Indexing {root.source} root {number}/{len(roots)}: "
-                    f"{display_path(root.path, self._cwd)}"
-                )
-                scans.append(scan_root(root, settings, cache=self._cache, executor=pool))
-        deck = DeckScan(
-            roots=tuple(roots),
-            scans=tuple(scans),
-            complete=all(scan.complete for scan in scans),
-            settings=settings,
-        )
+        def on_root(index: int, root: SkillRoot) -> None:
+            progress.update(
+                f"Indexing {root.source} root {index + 1}/{len(roots)}: "
+                f"{display_path(root.path, self._cwd)}"
+            )
+
+        deck = scan_deck(config, self._cwd, cache=self._cache, roots=roots, on_root=on_root)
         by_path = deck.findings_by_path()
-        entries: list[SkillFileEntry] = deck.entries()
-        for entry in entries:
+        for entry in deck.entries():
             self.collected.add(
                 entry.path, by_path.get(entry.path, ()), accepted=entry.analysis.accepted
             )
-        for scan in scans:
+        for scan in deck.scans:
             self.collected.warnings.extend(scan.problems)
 
 

@@ -432,18 +432,23 @@ def scan_deck(
     overlay: Mapping[str, str] | None = None,
     roots: Sequence[SkillRoot] | None = None,
     provider_name: str = PROVIDER_NAME,
+    on_root: Callable[[int, SkillRoot], None] | None = None,
 ) -> DeckScan:
-    """Scan every root of ``config`` for ``cwd`` (or the given ``roots``) in rank order."""
+    """Scan every root of ``config`` for ``cwd`` (or the given ``roots``) in rank order.
+
+    ``on_root(index, root)`` is called before each root is scanned (progress reporting).
+    """
     deck_roots = tuple(roots) if roots is not None else resolve_roots(config, cwd)
     settings = config.rule_settings()
+    scans: list[RootScan] = []
     with _gc_paused(), ThreadPoolExecutor(max_workers=_workers()) as pool:
-        scans = tuple(
-            scan_root(root, settings, cache=cache, overlay=overlay, executor=pool)
-            for root in deck_roots
-        )
+        for index, root in enumerate(deck_roots):
+            if on_root is not None:
+                on_root(index, root)
+            scans.append(scan_root(root, settings, cache=cache, overlay=overlay, executor=pool))
     return DeckScan(
         roots=deck_roots,
-        scans=scans,
+        scans=tuple(scans),
         complete=all(scan.complete for scan in scans),
         provider_name=provider_name,
         settings=settings,
