@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from pathlib import Path
+
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def display_path(path: str | os.PathLike[str], cwd: str | os.PathLike[str]) -> str:
@@ -19,3 +22,26 @@ def display_path(path: str | os.PathLike[str], cwd: str | os.PathLike[str]) -> s
     except ValueError:
         return absolute.as_posix()
     return relative.as_posix() or "."
+
+
+def printable(text: str) -> str:
+    """``text`` safe for one line of terminal output.
+
+    Control characters (newlines included) and undecodable bytes (surrogate escapes) become
+    visible escapes, so a crafted file name can neither break a finding over two lines nor
+    forge a line of its own.
+    """
+    if text.isprintable():
+        return text
+    out: list[str] = []
+    for char in text:
+        code = ord(char)
+        if char in _NAMED_ESCAPES:
+            out.append(_NAMED_ESCAPES[char])
+        elif 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif unicodedata.category(char) in ("Cc", "Cs", "Zl", "Zp"):
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(char)
+    return "".join(out)

@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``skilldeck`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    _escape_undecodable_output()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -94,6 +95,18 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_ERROR
+
+
+def _escape_undecodable_output() -> None:
+    """Write a path's undecodable bytes (surrogate escapes) as ``\\udcNN``, never raw.
+
+    Raw bytes would make JSON and SARIF output invalid UTF-8; in JSON the escape is a valid
+    ``\\u`` sequence that round-trips to the same Python string.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
 
 
 def _debug_traceback() -> None:

@@ -7,7 +7,7 @@ the engine. Paths are relative to the working directory when inside it.
 from __future__ import annotations
 
 from skilldeck.cli.color import Palette
-from skilldeck.cli.display import display_path
+from skilldeck.cli.display import display_path, printable
 from skilldeck.cli.report import CheckReport
 from skilldeck.engine.findings import Severity
 
@@ -18,10 +18,11 @@ def render(report: CheckReport, palette: Palette) -> str:
     for item in report.findings:
         finding = item.finding
         start = finding.span.start
-        location = f"{display_path(item.path, report.cwd)}:{start.line + 1}:{start.character + 1}:"
+        path = printable(display_path(item.path, report.cwd))
+        location = f"{path}:{start.line + 1}:{start.character + 1}:"
         lines.append(
             f"{palette.bold(location)} {_styled_code(finding.code, finding.severity, palette)} "
-            f"{_styled_severity(finding.severity, palette)} {finding.message}"
+            f"{_styled_severity(finding.severity, palette)} {printable(finding.message)}"
         )
     summary = report.summary()
     if report.findings:
