@@ -1,0 +1,97 @@
+"""Engine findings as LSP diagnostics: ranges, codes, docs links, related information.
+
+``Diagnostic.data`` carries what the code-action feature needs without re-running the
+rules: ``{"code": "SD101", "fixes": [{"title", "edits": [{"range", "newText"}]}]}`` with
+ranges already in the negotiated encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
+
+from skilldeck.engine.findings import Finding, Severity
+from skilldeck.lsp.positions import Encoding, LineSource, to_lsp_range
+
+SOURCE = "skilldeck"
+
+_SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFORMATION: types.DiagnosticSeverity.Information,
+    Severity.HINT: types.DiagnosticSeverity.Hint,
+}
+
+#: ``path -> LineSource`` for the files a finding's related locations point at.
+LinesFor = Callable[[str], LineSource]
+
+
+def docs_url(code: str) -> str | None:
+    """The rule's documentation URL, when the rules table knows the code."""
+    try:
+        from skilldeck.engine.rules import rule  # noqa: PLC0415
+
+        url = rule(code).docs_url
+    except Exception:  # an unknown code (or a rules table mid-edit) gets no link
+        return None
+    return str(url) if url else None
+
+
+def uri_of(path: str) -> str:
+    """The ``file:`` URI of an absolute path."""
+    return from_fs_path(path) or f"file://{path}"
+
+
+def to_diagnostic(
+    finding: Finding, lines: LineSource, encoding: Encoding, lines_for: LinesFor
+) -> types.Diagnostic:
+    """One finding as a diagnostic (``lines`` is the finding's own file)."""
+    href = docs_url(finding.code)
+    related = [
+        types.DiagnosticRelatedInformation(
+            location=types.Location(
+                uri=uri_of(item.path), range=to_lsp_range(item.span, lines_for(item.path), encoding)
+            ),
+            message=item.message,
+        )
+        for item in finding.related
+    ]
+    fixes = [
+        {
+            "title": fix.title,
+            "edits": [
+                {
+                    "range": _range_json(to_lsp_range(edit.span, lines, encoding)),
+                    "newText": edit.new_text,
+                }
+                for edit in fix.edits
+            ],
+        }
+        for fix in finding.fixes
+    ]
+    return types.Diagnostic(
+        range=to_lsp_range(finding.span, lines, encoding),
+        message=finding.message,
+        severity=_SEVERITY[finding.severity],
+        code=finding.code,
+        code_description=types.CodeDescription(href=href) if href else None,
+        source=SOURCE,
+        related_information=related or None,
+        data={"code": finding.code, "dropsSkill": finding.drops_skill, "fixes": fixes},
+    )
+
+
+def to_diagnostics(
+    findings: Iterable[Finding], lines: LineSource, encoding: Encoding, lines_for: LinesFor
+) -> list[types.Diagnostic]:
+    """Every finding of one file, in the engine's order."""
+    return [to_diagnostic(f, lines, encoding, lines_for) for f in findings]
+
+
+def _range_json(value: types.Range) -> dict[str, dict[str, int]]:
+    return {
+        "start": {"line": value.start.line, "character": value.start.character},
+        "end": {"line": value.end.line, "character": value.end.character},
+    }

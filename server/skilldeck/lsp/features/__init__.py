@@ -1,0 +1,28 @@
+"""The server's capabilities, one module each.
+
+Every module here exposes ``register(server: SkilldeckServer) -> None`` which adds its
+handlers with ``server.feature(...)`` and reads ``server.session`` (the shared index).
+Adding a capability is one new module plus one line in :data:`FEATURES`.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from skilldeck.lsp.features import catalog, skills
+
+if TYPE_CHECKING:
+    from skilldeck.lsp.server import SkilldeckServer
+
+#: Feature modules, in registration order.
+FEATURES: tuple[ModuleType, ...] = (
+    catalog,
+    skills,
+)
+
+
+def register_all(server: SkilldeckServer) -> None:
+    """Register every feature module's handlers on ``server``."""
+    for module in FEATURES:
+        module.register(server)

@@ -1,0 +1,507 @@
+"""The server's state: one :class:`FolderIndex` per workspace folder, kept true.
+
+Owns the lifecycle handlers (initialize, text sync, configuration, file events) and
+routes every change to the folder indexes, then to the :class:`Publisher` and the
+catalog notifier. Full scans run in a worker thread (``asyncio.to_thread``) and are
+applied on the event loop in one step; edits to one document are re-judged in place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_project_config
+from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry
+from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
+from skilldeck.engine.skill_file import analyze_skill_file
+from skilldeck.lsp.diagnostics import uri_of
+from skilldeck.lsp.index import (
+    FolderIndex,
+    FolderScan,
+    build_catalog,
+    read_wide_lines,
+    scan_folder,
+)
+from skilldeck.lsp.positions import Encoding, LineSource, line_source, sparse_line_source
+from skilldeck.lsp.publisher import Publisher
+from skilldeck.lsp.settings import ParsedSettings, anchored, parse_settings
+from skilldeck.lsp.watching import Watching
+
+if TYPE_CHECKING:
+    from skilldeck.engine.findings import Finding
+    from skilldeck.lsp.server import SkilldeckServer
+
+CATALOG_CHANGED = "skilldeck/catalogChanged"
+#: Delay before a burst of file events becomes a rescan of the folder.
+RESCAN_DELAY_S = 0.05
+#: Delay before catalogs are re-digested after a change (off the diagnostics path).
+CATALOG_DELAY_S = 0.15
+
+
+class Session:
+    """Everything the server knows (see the module doc)."""
+
+    def __init__(self, server: SkilldeckServer) -> None:
+        self.server = server
+        self.folders: dict[str, FolderIndex] = {}
+        self.encoding = Encoding.UTF16
+        self.settings = ParsedSettings()
+        self.publisher = Publisher(server, self)
+        self.watching = Watching(server, self)
+        self._pending_docs: set[str] = set()
+        self._flush_handle: asyncio.Handle | None = None
+        self._catalog_handle: asyncio.TimerHandle | None = None
+        self._rescan_handle: asyncio.TimerHandle | None = None
+        self._generation = 0
+        self._indexed: asyncio.Event | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._config_supported = False
+
+    # -- registration --------------------------------------------------------------
+
+    def register_core(self) -> None:
+        """Register lifecycle, text sync, configuration and file-event handlers."""
+        for method, handler in (
+            (types.INITIALIZE, self.on_initialize),
+            (types.INITIALIZED, self.on_initialized),
+            (types.TEXT_DOCUMENT_DID_OPEN, self.on_document),
+            (types.TEXT_DOCUMENT_DID_CHANGE, self.on_document),
+            (types.TEXT_DOCUMENT_DID_CLOSE, self.on_close),
+            (types.WORKSPACE_DID_CHANGE_CONFIGURATION, self.on_configuration),
+            (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, self.on_watched_files),
+            (types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, self.on_folders),
+            (types.SHUTDOWN, self.on_shutdown),
+        ):
+            self.server.feature(method)(as_handler(handler))
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    def on_initialize(self, params: types.InitializeParams) -> None:
+        """Negotiated encoding, push/pull choice, initial settings."""
+        self.encoding = Encoding.of(self.server.workspace.position_encoding)
+        self.publisher.configure(params.capabilities)
+        self.watching.configure(params.capabilities)
+        workspace = params.capabilities.workspace
+        self._config_supported = bool(workspace and workspace.configuration)
+        options = params.initialization_options
+        raw = options.get("skilldeck", options) if isinstance(options, dict) else options
+        self._apply_settings(parse_settings(raw))
+
+    async def on_initialized(self, params: types.InitializedParams) -> None:
+        """Fetch settings, then index every folder."""
+        self._indexed = asyncio.Event()
+        await self._fetch_configuration()
+        for path in self._folder_paths():
+            self.folders.setdefault(path, FolderIndex(path, SkilldeckConfig()))
+        await self.reindex()
+
+    def on_shutdown(self, params: None) -> None:
+        """Stop watchers and background work."""
+        self.close()
+
+    def close(self) -> None:
+        """Stop everything this session started (idempotent)."""
+        self._generation += 1
+        self.watching.close()
+        for task in list(self._tasks):
+            task.cancel()
+
+    async def wait_indexed(self) -> None:
+        """Return once the first index of every folder has been applied."""
+        if self._indexed is not None:
+            await self._indexed.wait()
+
+    # -- settings ------------------------------------------------------------------
+
+    def _apply_settings(self, parsed: ParsedSettings) -> None:
+        self.settings = parsed
+        for warning in parsed.warnings:
+            self.server.warn_user(warning)
+
+    async def _fetch_configuration(self) -> None:
+        if not self._config_supported:
+            return
+        try:
+            result = await self.server.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section="skilldeck")])
+            )
+        except Exception as error:  # a client that cannot answer keeps the old settings
+            self.server.log(f"skilldeck: workspace/configuration failed: {error}")
+            return
+        if result and result[0] is not None:
+            self._apply_settings(parse_settings(result[0]))
+
+    async def on_configuration(self, params: types.DidChangeConfigurationParams) -> None:
+        """Settings changed: re-read them and re-index."""
+        raw = params.settings
+        if self._config_supported:
+            await self._fetch_configuration()
+        elif isinstance(raw, dict):
+            self._apply_settings(parse_settings(raw.get("skilldeck", raw)))
+        await self.reindex()
+
+    def config_for(self, folder: str) -> SkilldeckConfig:
+        """Environment, then the project's config file, then editor settings (blocking)."""
+        base = SkilldeckConfig.from_environment()
+        layer = anchored(self.settings.layer, folder)
+        try:
+            return load_project_config(find_project_root(folder), base=base).merged(layer)
+        except ConfigError as error:
+            self.server.warn_user(f"skilldeck: {error}; using the defaults.")
+            return base.merged(layer)
+
+    # -- folders and indexing ------------------------------------------------------
+
+    def _folder_paths(self) -> list[str]:
+        folders = [to_fs_path(f.uri) for f in self.server.workspace.folders.values()]
+        paths = [p for p in folders if p]
+        root = self.server.workspace.root_path
+        if not paths and root:
+            paths.append(root)
+        return paths
+
+    async def on_folders(self, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        """Workspace folders added or removed: adjust and re-index."""
+        for removed in params.event.removed:
+            path = to_fs_path(removed.uri)
+            if path:
+                self.folders.pop(path, None)
+        for added in params.event.added:
+            path = to_fs_path(added.uri)
+            if path:
+                self.folders.setdefault(path, FolderIndex(path, SkilldeckConfig()))
+        await self.reindex()
+
+    async def reindex(self) -> None:
+        """Scan every folder off the loop and apply each result atomically.
+
+        Roots are resolved and watched *before* the scan, so a change made while the
+        scan runs is not lost (it triggers a rescan).
+        """
+        self._generation += 1
+        generation = self._generation
+        progress = await self._progress_begin()
+        try:
+            indexes = list(self.folders.values())
+            plans = [await asyncio.to_thread(self._plan, index.folder) for index in indexes]
+            if generation != self._generation:
+                return
+            self.watching.update(
+                (i.folder, roots) for i, (_, roots) in zip(indexes, plans, strict=True)
+            )
+            for number, (index, (config, roots)) in enumerate(
+                zip(indexes, plans, strict=True), start=1
+            ):
+                self._progress_report(progress, f"{index.folder}", number)
+                overlay = self.overlay()
+                scan = await asyncio.to_thread(
+                    scan_folder,
+                    index.folder,
+                    config,
+                    overlay,
+                    roots=roots,
+                    head_lines=self._needs_lines(),
+                )
+                if generation != self._generation:
+                    return
+                self._apply_scan(index, scan)
+        finally:
+            self._progress_end(progress)
+        # The index is long-lived: keep the collector from re-walking it on every GC pass.
+        gc.collect()
+        gc.freeze()
+        if self._indexed is not None:
+            self._indexed.set()
+        self.schedule_catalog_check()
+
+    def _plan(self, folder: str) -> tuple[SkilldeckConfig, tuple[SkillRoot, ...]]:
+        config = self.config_for(folder)
+        return config, resolve_roots(config, folder)
+
+    def _apply_scan(self, index: FolderIndex, scan: FolderScan) -> None:
+        changed = index.apply_scan(scan)
+        for uri, document in list(self.server.workspace.text_documents.items()):
+            path = to_fs_path(uri)
+            if path and index.classify(path) is not None:
+                changed |= index.update_text(path, document.source)
+        self.publisher.changed(changed)
+
+    def _needs_lines(self) -> bool:
+        return self.encoding is not Encoding.UTF32
+
+    def overlay(self) -> dict[str, str]:
+        """Unsaved text of every open document, by path."""
+        result: dict[str, str] = {}
+        for uri, document in list(self.server.workspace.text_documents.items()):
+            path = to_fs_path(uri)
+            if path:
+                result[os.path.normpath(path)] = document.source
+        return result
+
+    # -- documents -----------------------------------------------------------------
+
+    def on_document(
+        self, params: types.DidOpenTextDocumentParams | types.DidChangeTextDocumentParams
+    ) -> None:
+        """A buffer opened or changed: re-judge it soon (bursts coalesce)."""
+        uri = params.text_document.uri
+        if not self.folders:
+            path = to_fs_path(uri)
+            if path:
+                folder = os.path.dirname(path)
+                self.folders[folder] = FolderIndex(folder, SkilldeckConfig())
+                self._spawn(self.reindex())
+            return
+        self._pending_docs.add(uri)
+        if self._flush_handle is None:
+            self._flush_handle = asyncio.get_running_loop().call_soon(self._flush_documents)
+
+    def _flush_documents(self) -> None:
+        self._flush_handle = None
+        uris, self._pending_docs = self._pending_docs, set()
+        for uri in uris:
+            document = self.server.workspace.text_documents.get(uri)
+            path = to_fs_path(uri)
+            if document is None or not path:
+                continue
+            changed: set[str] = set()
+            for index in self.folders.values():
+                if index.ready and index.classify(path) is not None:
+                    changed |= index.update_text(os.path.normpath(path), document.source)
+            self.publisher.changed(changed, by_client=True)
+        self.schedule_catalog_check()
+
+    def on_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        """A buffer closed: the file on disk is the truth again."""
+        path = to_fs_path(params.text_document.uri)
+        if path:
+            self.on_paths_changed({os.path.normpath(path)})
+
+    # -- file events ---------------------------------------------------------------
+
+    def on_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
+        """The client saw files change on disk."""
+        paths = {to_fs_path(change.uri) for change in params.changes}
+        self.on_paths_changed({os.path.normpath(p) for p in paths if p})
+
+    def on_paths_changed(self, paths: set[str]) -> None:
+        """Files changed on disk: refresh those skill files, or rescan when roots moved."""
+        open_paths = set(self.overlay())
+        files: set[str] = set()
+        rescan = False
+        for index in self.folders.values():
+            for path in paths:
+                if path in open_paths:
+                    continue
+                if index.classify(path) is not None:
+                    files.add(path)
+                elif _is_root_child(path, index) and index.classify(
+                    os.path.join(path, BUNDLE_FILE)
+                ):
+                    files.add(os.path.join(path, BUNDLE_FILE))
+                elif any(_inside_or_equal(root.path, path) for root in index.roots):
+                    rescan = True
+        if rescan:
+            self.schedule_rescan()
+        elif files:
+            self._spawn(self._refresh_files(files))
+
+    def schedule_rescan(self) -> None:
+        """Re-index every folder shortly (a burst of events is one rescan)."""
+        if self._rescan_handle is None:
+            loop = asyncio.get_running_loop()
+            self._rescan_handle = loop.call_later(RESCAN_DELAY_S, self._start_rescan)
+
+    def _start_rescan(self) -> None:
+        self._rescan_handle = None
+        self._spawn(self.reindex())
+
+    async def _refresh_files(self, paths: set[str]) -> None:
+        generation = self._generation
+        for index in list(self.folders.values()):
+            wanted = [(p, index.classify(p)) for p in paths]
+            fresh = await asyncio.to_thread(_read_entries, index, wanted, self._needs_lines())
+            if generation != self._generation:
+                return
+            changed: set[str] = set()
+            open_paths = set(self.overlay())
+            for path, entry, wide in fresh:
+                if path in open_paths:
+                    continue
+                changed |= index.remove(path) if entry is None else index.replace_entry(entry, wide)
+            self.publisher.changed(changed)
+        self.schedule_catalog_check()
+
+    # -- queries used by features --------------------------------------------------
+
+    def findings(self, path: str) -> tuple[Finding, ...]:
+        """Findings of ``path`` from the first folder that indexes it."""
+        path = os.path.normpath(path)
+        for index in self.folders.values():
+            if index.entry(path) is not None:
+                return index.findings(path)
+        return ()
+
+    def all_paths(self) -> set[str]:
+        """Every indexed skill file path across folders."""
+        return {entry.path for index in self.folders.values() for entry in index.entries()}
+
+    def lines(self, path: str) -> LineSource:
+        """Line text for position conversion: the open buffer, else the cached head lines."""
+        document = self.server.workspace.text_documents.get(uri_of(path))
+        if document is not None:
+            return line_source(document.source)
+        for index in self.folders.values():
+            wide = index.wide_lines(path)
+            if wide:
+                return sparse_line_source(wide)
+        return sparse_line_source({})
+
+    def folder_for(self, uri: str) -> FolderIndex | None:
+        """The folder index for a document or folder URI (the deepest containing folder)."""
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        if not path:
+            return None
+        path = os.path.normpath(path)
+        for index in self.folders.values():
+            if index.entry(path) is not None:
+                return index
+        best: FolderIndex | None = None
+        for index in self.folders.values():
+            if _inside_or_equal(path, index.folder) and (
+                best is None or len(index.folder) > len(best.folder)
+            ):
+                best = index
+        return best
+
+    # -- catalog -------------------------------------------------------------------
+
+    def schedule_catalog_check(self) -> None:
+        """Re-digest catalogs shortly; notify ``skilldeck/catalogChanged`` on a change."""
+        if self._catalog_handle is None:
+            loop = asyncio.get_running_loop()
+            self._catalog_handle = loop.call_later(CATALOG_DELAY_S, self._check_catalogs)
+
+    def _check_catalogs(self) -> None:
+        self._catalog_handle = None
+        self._spawn(self._notify_catalogs())
+
+    async def _notify_catalogs(self) -> None:
+        for index in list(self.folders.values()):
+            if not index.ready:
+                continue
+            state = index.cached_catalog()
+            if state is None:
+                version, entries = index.catalog_snapshot()
+                state = await asyncio.to_thread(build_catalog, entries, index.complete)
+                index.store_catalog(version, state)
+            if state.digest == index.catalog_digest:
+                continue
+            index.catalog_digest = state.digest
+            self.server.protocol.notify(
+                CATALOG_CHANGED,
+                {
+                    "folderUri": uri_of(index.folder),
+                    "complete": state.complete,
+                    "tokenEstimate": state.token_estimate,
+                    "skillCount": state.skill_count,
+                },
+            )
+
+    # -- progress and tasks --------------------------------------------------------
+
+    async def _progress_begin(self) -> str | None:
+        window = self.server.client_capabilities.window
+        if not (window and window.work_done_progress):
+            return None
+        token = f"skilldeck-index-{self._generation}"
+        try:
+            await self.server.work_done_progress.create_async(token)
+        except Exception:
+            return None
+        self.server.work_done_progress.begin(
+            token, types.WorkDoneProgressBegin(title="Indexing skills", percentage=0)
+        )
+        return token
+
+    def _progress_report(self, token: str | None, message: str, number: int) -> None:
+        if token is None:
+            return
+        total = max(1, len(self.folders))
+        self.server.work_done_progress.report(
+            token,
+            types.WorkDoneProgressReport(
+                message=message, percentage=int(100 * (number - 1) / total)
+            ),
+        )
+
+    def _progress_end(self, token: str | None) -> None:
+        if token is not None:
+            self.server.work_done_progress.end(
+                token, types.WorkDoneProgressEnd(message="Skills indexed")
+            )
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            error = task.exception()
+            if isinstance(error, Exception):
+                self.server.report_server_error(error, None)
+
+
+def as_handler(method: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A plain function calling ``method`` (pygls tags handlers; bound methods refuse)."""
+    if asyncio.iscoroutinefunction(method):
+
+        async def handle_async(params: Any) -> Any:
+            return await method(params)
+
+        return handle_async
+
+    def handle(params: Any) -> Any:
+        return method(params)
+
+    return handle
+
+
+def _is_root_child(path: str, index: FolderIndex) -> bool:
+    parent = os.path.dirname(os.path.normpath(path))
+    return any(os.path.normpath(root.path) == parent for root in index.roots)
+
+
+def _inside_or_equal(path: str, ancestor: str) -> bool:
+    path = os.path.normpath(path)
+    ancestor = os.path.normpath(ancestor)
+    return path == ancestor or path.startswith(ancestor.rstrip(os.sep) + os.sep)
+
+
+def _read_entries(
+    index: FolderIndex, wanted: Iterable[tuple[str, Any]], head_lines: bool
+) -> list[tuple[str, SkillFileEntry | None, dict[int, str]]]:
+    """Re-analyse skill files from disk (blocking: runs in a worker thread)."""
+    settings = index.config.rule_settings()
+    result: list[tuple[str, SkillFileEntry | None, dict[int, str]]] = []
+    for path, hit in wanted:
+        if hit is None:
+            continue
+        root, layout, expected = hit
+        if not os.path.isfile(path):
+            result.append((path, None, {}))
+            continue
+        analysis = analyze_skill_file(path, expected_name=expected, settings=settings)
+        folder = os.path.dirname(path) if layout == "bundle" else None
+        entry = SkillFileEntry(root, layout, path, folder, expected, analysis)
+        result.append((path, entry, read_wide_lines(path) if head_lines else {}))
+    return result

@@ -1,0 +1,123 @@
+"""The client's ``skilldeck`` settings, validated into an engine ``ConfigLayer``.
+
+Settings come from ``initializationOptions`` and ``workspace/configuration`` (section
+``skilldeck``). They sit above the environment and the project's config file. A bad value
+is reported by its setting name and ignored (the file's value or the default is used);
+it never stops the server.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from skilldeck.engine.config import ConfigError, ConfigLayer, parse_rule_overrides
+from skilldeck.engine.findings import Severity
+
+
+@dataclass(frozen=True)
+class ParsedSettings:
+    """Validated settings plus one human-readable warning per rejected value."""
+
+    layer: ConfigLayer = field(default_factory=lambda: ConfigLayer(origin="editor settings"))
+    warnings: tuple[str, ...] = ()
+
+
+def _string(raw: Mapping[str, object], key: str, warnings: list[str]) -> str | None:
+    value = raw.get(key)
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        return value
+    warnings.append(f"skilldeck.{key} must be a string, got {value!r}; using the default.")
+    return None
+
+
+def parse_settings(raw: object) -> ParsedSettings:
+    """Validate a ``skilldeck`` settings object; unknown keys are ignored."""
+    if raw is None:
+        return ParsedSettings()
+    if not isinstance(raw, Mapping):
+        message = f"skilldeck settings must be an object, got {raw!r}; using the defaults."
+        return ParsedSettings(warnings=(message,))
+    warnings: list[str] = []
+
+    dirs: tuple[str, ...] | None = None
+    raw_dirs = raw.get("customSkillDirs")
+    if raw_dirs is not None:
+        if isinstance(raw_dirs, list) and all(isinstance(item, str) for item in raw_dirs):
+            dirs = tuple(item for item in raw_dirs if item)
+        else:
+            warnings.append(
+                f"skilldeck.customSkillDirs must be a list of paths, got {raw_dirs!r}; "
+                "using the default."
+            )
+
+    max_length: int | None = None
+    raw_length = raw.get("catalogDescriptionMaxLength")
+    if raw_length is not None:
+        if isinstance(raw_length, int) and not isinstance(raw_length, bool) and raw_length >= 3:
+            max_length = raw_length
+        else:
+            warnings.append(
+                "skilldeck.catalogDescriptionMaxLength must be an integer of at least 3, "
+                f"got {raw_length!r}; using the default."
+            )
+
+    include_user: bool | None = None
+    raw_include = raw.get("includeUserRoots")
+    if raw_include is not None:
+        if isinstance(raw_include, bool):
+            include_user = raw_include
+        else:
+            warnings.append(
+                f"skilldeck.includeUserRoots must be true or false, got {raw_include!r}; "
+                "using the default."
+            )
+
+    overrides: dict[str, Severity | None] = {}
+    raw_rules = raw.get("rules")
+    if isinstance(raw_rules, Mapping):
+        for key, level in raw_rules.items():
+            try:
+                overrides.update(
+                    parse_rule_overrides({str(key): level}, origin=None, prefix="skilldeck.rules.")
+                )
+            except ConfigError as error:
+                warnings.append(f"{error}; ignored.")
+    elif raw_rules is not None:
+        warnings.append(f"skilldeck.rules must be an object, got {raw_rules!r}; ignored.")
+
+    layer = ConfigLayer(
+        profile=_string(raw, "profile", warnings),
+        custom_skill_dirs=dirs,
+        dsh_home=_string(raw, "dshHome", warnings),
+        agents_home=_string(raw, "agentsHome", warnings),
+        bundled_skill_dir=_string(raw, "bundledSkillDir", warnings),
+        catalog_max_description_length=max_length,
+        include_user_roots=include_user,
+        rule_overrides=overrides,
+        origin="editor settings",
+    )
+    return ParsedSettings(layer, tuple(warnings))
+
+
+def _absolute(folder: str, value: str | None) -> str | None:
+    if value is None:
+        return None
+    return os.path.normpath(os.path.join(folder, os.path.expanduser(value)))
+
+
+def anchored(layer: ConfigLayer, folder: str) -> ConfigLayer:
+    """``layer`` with ``~`` expanded and relative paths made relative to ``folder``."""
+    dirs = layer.custom_skill_dirs
+    return replace(
+        layer,
+        custom_skill_dirs=None
+        if dirs is None
+        else tuple(path for path in (_absolute(folder, item) for item in dirs) if path is not None),
+        dsh_home=_absolute(folder, layer.dsh_home),
+        agents_home=_absolute(folder, layer.agents_home),
+        bundled_skill_dir=_absolute(folder, layer.bundled_skill_dir),
+    )

@@ -1,0 +1,131 @@
+"""Keeping the index true when files change on disk.
+
+Roots inside a workspace folder are watched by the client when it can register
+``workspace/didChangeWatchedFiles`` dynamically (editors already watch the workspace);
+every other root (user roots, custom dirs) — or every root, for a client that cannot —
+is watched with the engine's :class:`~skilldeck.engine.watch.RootWatcher` (watchfiles),
+which also follows a missing root until it appears.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from skilldeck.engine.roots import SkillRoot
+from skilldeck.engine.watch import RootWatcher
+from skilldeck.lsp.diagnostics import uri_of
+
+if TYPE_CHECKING:
+    from skilldeck.lsp.server import SkilldeckServer
+    from skilldeck.lsp.session import Session
+
+REGISTRATION_ID = "skilldeck-watch-roots"
+DEBOUNCE_MS = 50
+
+
+class Watching:
+    """Which roots the client watches, and the watchfiles watcher for the rest."""
+
+    def __init__(self, server: SkilldeckServer, session: Session) -> None:
+        self.server = server
+        self.session = session
+        self.client_watches = False
+        self.relative_patterns = False
+        self._registered: frozenset[str] = frozenset()
+        self._watcher: RootWatcher | None = None
+        self._watched: frozenset[str] = frozenset()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def configure(self, capabilities: types.ClientCapabilities) -> None:
+        """Read whether the client can watch files for us."""
+        workspace = capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace is not None else None
+        self.client_watches = bool(watched and watched.dynamic_registration)
+        self.relative_patterns = bool(watched and watched.relative_pattern_support)
+
+    def update(self, folders: Iterable[tuple[str, Sequence[SkillRoot]]]) -> None:
+        """Watch the roots of each ``(folder, roots)`` (called before every re-index)."""
+        client_roots: dict[str, SkillRoot] = {}
+        own_roots: dict[str, SkillRoot] = {}
+        for folder, roots in folders:
+            for root in roots:
+                inside = _inside(root.path, folder)
+                target = client_roots if (self.client_watches and inside) else own_roots
+                target[root.path] = root
+        self._register_client(frozenset(client_roots))
+        self._watch_own(own_roots)
+
+    def close(self) -> None:
+        """Stop the watchfiles watcher (idempotent)."""
+        watcher, self._watcher = self._watcher, None
+        self._watched = frozenset()
+        if watcher is not None:
+            watcher.stop_nowait()
+            try:
+                task = asyncio.get_running_loop().create_task(watcher.aclose())
+            except RuntimeError:
+                return
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _watch_own(self, roots: dict[str, SkillRoot]) -> None:
+        paths = frozenset(roots)
+        if paths == self._watched:
+            return
+        self.close()
+        self._watched = paths
+        if not roots:
+            return
+        self._watcher = RootWatcher(
+            roots.values(),
+            self.session.on_paths_changed,
+            debounce_ms=DEBOUNCE_MS,
+            step_ms=20,
+            on_error=lambda error: self.server.log(f"skilldeck: watching failed: {error}"),
+        )
+        self._watcher.start()
+
+    def _register_client(self, roots: frozenset[str]) -> None:
+        if not self.client_watches or roots == self._registered:
+            return
+        self._registered = roots
+        watchers = [
+            types.FileSystemWatcher(glob_pattern=pattern)
+            for root in sorted(roots)
+            for pattern in self._patterns(root)
+        ]
+        params = types.RegistrationParams(
+            registrations=[
+                types.Registration(
+                    id=REGISTRATION_ID,
+                    method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                    register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                        watchers=watchers
+                    ),
+                )
+            ]
+        )
+        self.server.client_register_capability(params)
+
+    def _patterns(self, root: str) -> list[types.GlobPattern]:
+        if self.relative_patterns:
+            parent = os.path.dirname(root)
+            base = uri_of(parent)
+            name = os.path.basename(root)
+            return [
+                types.RelativePattern(base_uri=base, pattern=f"{name}"),
+                types.RelativePattern(base_uri=base, pattern=f"{name}/*"),
+                types.RelativePattern(base_uri=base, pattern=f"{name}/*/SKILL.md"),
+            ]
+        return [root, f"{root}/*", f"{root}/*/SKILL.md"]
+
+
+def _inside(path: str, folder: str) -> bool:
+    path = os.path.normpath(path)
+    folder = os.path.normpath(folder)
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)

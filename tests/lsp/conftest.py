@@ -1,0 +1,89 @@
+"""Fixtures for language-server tests (helpers live in ``lsp_harness.py``).
+
+``deck`` builds a layered workspace in ``tmp_path`` (a project with ``.git``, a private
+``DSH_HOME`` / ``DSH_AGENTS_HOME``); ``start_server`` launches ``python -m skilldeck.lsp``
+as a subprocess over stdio with a chosen capability set and initialises it; every client
+it started is shut down at the end of the test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsp_harness import SERVER_COMMAND, Deck, StartServer, plain, push_capabilities, uri
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+
+@pytest.fixture
+def deck(tmp_path: Path) -> Deck:
+    """An empty layered workspace in ``tmp_path``."""
+    return Deck(tmp_path)
+
+
+@pytest.fixture
+async def start_server(deck: Deck) -> AsyncIterator[StartServer]:
+    """``await start_server(capabilities=..., settings=..., folders=[...])`` -> client."""
+    clients: list[LanguageClient] = []
+
+    async def start(
+        *,
+        capabilities: types.ClientCapabilities | None = None,
+        settings: dict[str, Any] | None = None,
+        initialization_options: Any = None,
+        folders: list[Path] | None = None,
+    ) -> LanguageClient:
+        config = ClientServerConfig(server_command=SERVER_COMMAND, server_env=deck.env())
+        client = await config.start()
+        assert isinstance(client, LanguageClient)
+        clients.append(client)
+        changes: list[Any] = []
+
+        def on_catalog_changed(params: Any) -> None:
+            changes.append(plain(params))
+
+        client.feature("skilldeck/catalogChanged")(on_catalog_changed)
+        registrations: list[types.Registration] = []
+
+        def on_register(params: types.RegistrationParams) -> None:
+            registrations.extend(params.registrations)
+
+        client.feature(types.CLIENT_REGISTER_CAPABILITY)(on_register)
+        setattr(client, "skilldeck_registrations", registrations)  # noqa: B010
+        setattr(client, "skilldeck_catalog_changes", changes)  # noqa: B010
+        if settings is not None:
+            client.set_configuration(settings, section="skilldeck")
+        roots = folders if folders is not None else [deck.project]
+        await client.initialize_session(
+            types.InitializeParams(
+                capabilities=capabilities or push_capabilities(),
+                workspace_folders=[types.WorkspaceFolder(uri=uri(p), name=p.name) for p in roots],
+                initialization_options=initialization_options,
+            )
+        )
+        return client
+
+    yield start
+    for client in clients:
+        await stop_client(client)
+
+
+async def stop_client(client: LanguageClient) -> None:
+    """Shut the server down politely; close its stdin if it does not go; kill as a last resort."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(client.shutdown_session(), 10)
+    process = client._server
+    if process is not None and process.returncode is None:
+        if process.stdin is not None:
+            process.stdin.close()
+        try:
+            await asyncio.wait_for(process.wait(), 5)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+    await asyncio.wait_for(client.stop(), 5)

@@ -1,0 +1,147 @@
+"""Diagnostics end to end: initial index, live typing, shadowing by a buffer, pull mode."""
+
+from __future__ import annotations
+
+from lsp_harness import (
+    Deck,
+    StartServer,
+    codes,
+    diagnostics_of,
+    indexed,
+    pull_capabilities,
+    skill_text,
+    uri,
+)
+from lsprotocol import types
+
+DOCS = "https://github.com/skilldeck/skilldeck/blob/main/docs/rules.md#"
+
+
+async def test_initial_index_reports_every_root(deck: Deck, start_server: StartServer) -> None:
+    winner = deck.write(deck.project_dsh, "review")
+    shadowed = deck.write(deck.user_agents, "review")
+    broken = deck.write(deck.user_dsh, "broken", "---\nname: broken\n---\n")
+    custom = deck.base / "custom"
+    odd = deck.write(custom, "odd", skill_text("Odd_Name"))
+    client = await start_server(settings={"customSkillDirs": [str(custom)]})
+
+    lost = await diagnostics_of(client, shadowed, lambda d: codes(d) == ["SD701"])
+    assert lost[0].severity == types.DiagnosticSeverity.Information
+    assert lost[0].source == "skilldeck"
+    assert lost[0].range == types.Range(types.Position(1, 6), types.Position(1, 12))
+    assert lost[0].code_description is not None
+    assert lost[0].code_description.href == DOCS + "sd701-shadowed-skill"
+    related = lost[0].related_information
+    assert related is not None and related[0].location.uri == uri(winner)
+    assert related[0].location.range == types.Range(types.Position(1, 6), types.Position(1, 12))
+
+    won = await diagnostics_of(client, winner, lambda d: codes(d) == ["SD702"])
+    assert won[0].data["code"] == "SD702"
+
+    missing = await diagnostics_of(client, broken, lambda d: "SD204" in codes(d))
+    assert [d.severity for d in missing if d.code == "SD204"] == [types.DiagnosticSeverity.Error]
+    await diagnostics_of(client, odd, lambda d: "SD203" in codes(d))
+    (reports,) = client.progress_reports.values()
+    assert isinstance(reports[0], types.WorkDoneProgressBegin)
+    assert isinstance(reports[-1], types.WorkDoneProgressEnd)
+
+
+async def test_typing_an_error_then_fixing_it(deck: Deck, start_server: StartServer) -> None:
+    path = deck.write(deck.project_agents, "notes")
+    client = await start_server()
+    await indexed(client)
+    text = path.read_text(encoding="utf-8")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=uri(path), language_id="markdown", version=1, text=text)
+        )
+    )
+    # Type "Bad_" in front of the name: line 1 is "name: notes".
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(path), version=2),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(types.Position(1, 6), types.Position(1, 6)), text="Bad_"
+                )
+            ],
+        )
+    )
+    bad = await diagnostics_of(client, path, lambda d: "SD203" in codes(d))
+    invalid = next(d for d in bad if d.code == "SD203")
+    assert invalid.range == types.Range(types.Position(1, 6), types.Position(1, 15))
+    assert invalid.severity == types.DiagnosticSeverity.Error
+
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(path), version=3),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(types.Position(1, 6), types.Position(1, 10)), text=""
+                )
+            ],
+        )
+    )
+    await diagnostics_of(client, path, lambda d: d == [])
+
+
+async def test_renaming_in_a_buffer_moves_shadowing(deck: Deck, start_server: StartServer) -> None:
+    project = deck.write(deck.project_dsh, "draft", skill_text("draft"))
+    user = deck.write(deck.user_dsh, "deploy")
+    client = await start_server()
+    await indexed(client)
+
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(
+                uri=uri(project),
+                language_id="markdown",
+                version=1,
+                text=skill_text("deploy"),
+            )
+        )
+    )
+    shadowed = await diagnostics_of(client, user, lambda d: codes(d) == ["SD701"])
+    assert shadowed[0].related_information is not None
+    assert shadowed[0].related_information[0].location.uri == uri(project)
+    await diagnostics_of(client, project, lambda d: codes(d) == ["SD206", "SD702"])
+
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(project), version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(skill_text("draft"))],
+        )
+    )
+    await diagnostics_of(client, user, lambda d: d == [])
+    await diagnostics_of(client, project, lambda d: d == [])
+
+
+async def test_utf16_columns_after_astral_characters(deck: Deck, start_server: StartServer) -> None:
+    path = deck.write(deck.project_dsh, "emoji", "---\nname: \U0001f600bad\ndescription: x\n---\n")
+    client = await start_server()
+    found = await diagnostics_of(client, path, lambda d: "SD203" in codes(d))
+    invalid = next(d for d in found if d.code == "SD203")
+    # One astral character is two UTF-16 code units: "😀bad" spans columns 6..11.
+    assert invalid.range == types.Range(types.Position(1, 6), types.Position(1, 11))
+
+
+async def test_pull_client_gets_reports_and_no_pushes(
+    deck: Deck, start_server: StartServer
+) -> None:
+    bad = deck.write(deck.project_dsh, "bad", "---\nname: bad\n---\n")
+    good = deck.write(deck.project_dsh, "good")
+    client = await start_server(capabilities=pull_capabilities())
+
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri(bad)))
+    )
+    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
+    assert codes(list(report.items)) == ["SD204"]
+
+    workspace = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    )
+    by_uri = {item.uri: codes(list(item.items)) for item in workspace.items}
+    assert by_uri[uri(bad)] == ["SD204"]
+    assert uri(good) not in by_uri
+    assert client.diagnostics == {}

@@ -1,0 +1,117 @@
+"""Files changing on disk behind the editor's back: created, changed, deleted; new roots."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+
+from lsp_harness import (
+    Deck,
+    StartServer,
+    codes,
+    diagnostics_of,
+    indexed,
+    request,
+    skill_text,
+    wait_for,
+)
+from lsprotocol import types
+
+
+async def skills_named(client, name: str) -> list[dict]:
+    result = await request(client, "skilldeck/skills", {})
+    return [
+        skill
+        for folder in result["folders"]
+        for root in folder["roots"]
+        for skill in root["skills"]
+        if skill["name"] == name
+    ]
+
+
+async def test_external_create_change_delete(deck: Deck, start_server: StartServer) -> None:
+    deck.write(deck.project_dsh, "anchor")
+    client = await start_server()
+    await indexed(client)
+
+    created = deck.write(deck.user_agents, "ghost", "---\nname: ghost\n---\n")
+    await diagnostics_of(client, created, lambda d: codes(d) == ["SD204"])
+
+    created.write_text(skill_text("ghost"), encoding="utf-8")
+    await diagnostics_of(client, created, lambda d: d == [])
+
+    shadow = deck.write(deck.project_agents, "ghost")
+    await diagnostics_of(client, created, lambda d: codes(d) == ["SD701"])
+    shutil.rmtree(shadow.parent)
+    await diagnostics_of(client, created, lambda d: d == [])
+
+    created.unlink()
+
+    async def gone() -> bool:
+        return not await skills_named(client, "ghost")
+
+    for _ in range(100):
+        if await gone():
+            break
+        await wait_for(lambda: True)
+    assert await gone()
+
+
+async def test_root_created_after_start(deck: Deck, start_server: StartServer) -> None:
+    client = await start_server()
+    await indexed(client)
+    assert not deck.project_dsh.exists()
+
+    late = deck.write(deck.project_dsh, "late", "---\nname: late\n---\n")
+    await diagnostics_of(client, late, lambda d: codes(d) == ["SD204"])
+
+
+async def test_client_file_events_refresh_the_index(deck: Deck, start_server: StartServer) -> None:
+    path = deck.write(deck.project_dsh, "evented")
+    client = await start_server()
+    await indexed(client)
+    path.write_text("---\nname: evented\n---\n", encoding="utf-8")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=path.as_uri(), type=types.FileChangeType.Changed)]
+        )
+    )
+    await diagnostics_of(client, path, lambda d: codes(d) == ["SD204"])
+
+
+async def test_root_deleted_and_recreated(deck: Deck, start_server: StartServer) -> None:
+    first = deck.write(deck.project_dsh, "phoenix", "---\nname: phoenix\n---\n")
+    client = await start_server()
+    await diagnostics_of(client, first, lambda d: codes(d) == ["SD204"])
+    await asyncio.sleep(0.3)  # let the watcher settle on the existing root
+    shutil.rmtree(deck.project_dsh)
+    await diagnostics_of(client, first, lambda d: d == [])
+    again = deck.write(deck.project_dsh, "phoenix", "---\nname: phoenix\ndescription: 1\n---\n")
+    assert again == first
+    await diagnostics_of(client, first, lambda d: codes(d) == ["SD205"] or codes(d) == [])
+    deck.write(deck.project_dsh, "phoenix", "---\nname: Phoenix\ndescription: back\n---\n")
+    await diagnostics_of(client, first, lambda d: "SD203" in codes(d))
+
+
+async def test_client_watches_workspace_roots_server_watches_the_rest(
+    deck: Deck, start_server: StartServer
+) -> None:
+    capabilities = types.ClientCapabilities(
+        workspace=types.WorkspaceClientCapabilities(
+            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
+                dynamic_registration=True
+            )
+        )
+    )
+    client = await start_server(capabilities=capabilities)
+    await indexed(client)
+    registrations = getattr(client, "skilldeck_registrations")  # noqa: B009
+    (registration,) = registrations
+    assert registration.method == "workspace/didChangeWatchedFiles"
+    globs = [w["globPattern"] for w in registration.register_options["watchers"]]
+    assert f"{deck.project_dsh}/*/SKILL.md" in globs
+    assert f"{deck.project_agents}/*" in globs
+    assert not any(str(deck.user_dsh) in glob for glob in globs)
+
+    outside = deck.write(deck.user_dsh, "home-made", "---\nname: home-made\n---\n")
+    await diagnostics_of(client, outside, lambda d: codes(d) == ["SD204"])
