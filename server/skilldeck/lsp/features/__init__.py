@@ -10,7 +10,19 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from skilldeck.lsp.features import catalog, skills
+from skilldeck.lsp.features import (
+    catalog,
+    code_actions,
+    code_lens,
+    completion,
+    definition,
+    folding,
+    hover,
+    links,
+    rename,
+    skills,
+    symbols,
+)
 
 if TYPE_CHECKING:
     from skilldeck.lsp.server import SkilldeckServer
@@ -19,6 +31,15 @@ if TYPE_CHECKING:
 FEATURES: tuple[ModuleType, ...] = (
     catalog,
     skills,
+    completion,
+    hover,
+    definition,
+    code_lens,
+    code_actions,
+    rename,
+    symbols,
+    links,
+    folding,
 )
 
 

@@ -1,0 +1,142 @@
+"""``textDocument/codeAction``: the engine's fixes as quick fixes, plus fix-all for a file.
+
+Every :class:`~skilldeck.engine.findings.Fix` of a finding under the requested range
+becomes one ``quickfix`` action with its exact edits and the finding's diagnostic
+attached (``isPreferred`` when the finding has exactly one fix). ``source.fixAll.skilldeck``
+applies the first fix of every finding in the file whose edits do not overlap an
+earlier one. Edits carry the open document's version (when the client supports
+``documentChanges``), so a client never applies them to text that changed since.
+Nothing is written by the server: the client applies what the user accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from skilldeck.engine.findings import Finding, TextEdit
+from skilldeck.engine.positions import Position, Span
+from skilldeck.lsp.diagnostics import to_diagnostic
+from skilldeck.lsp.skill_document import SkillDocument, load_document
+
+if TYPE_CHECKING:
+    from skilldeck.lsp.server import SkilldeckServer
+
+FIX_ALL = "source.fixAll.skilldeck"
+FIX_ALL_TITLE = "Fix all skilldeck problems"
+
+
+def register(server: SkilldeckServer) -> None:
+    """Register ``textDocument/codeAction``."""
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL]),
+    )
+    async def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        doc = await load_document(server.session, params.text_document.uri)
+        if doc is None:
+            return None
+        session = server.session
+        workspace = server.client_capabilities.workspace
+        edit_caps = workspace.workspace_edit if workspace is not None else None
+        versioned = bool(edit_caps and edit_caps.document_changes)
+
+        def diagnostic(finding: Finding) -> types.Diagnostic:
+            return to_diagnostic(finding, doc.line_source, session.encoding, session.lines)
+
+        return actions(doc, params, versioned=versioned, diagnostic=diagnostic)
+
+
+def _kind(kind: types.CodeActionKind | str) -> str:
+    return kind.value if isinstance(kind, types.CodeActionKind) else kind
+
+
+def _wanted(kind: str, only: list[str] | None) -> bool:
+    if not only:
+        return True
+    return any(kind == want or kind.startswith(want + ".") for want in only)
+
+
+def _touches(span: Span, start: Position, end: Position) -> bool:
+    return span.start <= end and start <= span.end
+
+
+def actions(
+    doc: SkillDocument,
+    params: types.CodeActionParams,
+    *,
+    versioned: bool,
+    diagnostic: Callable[[Finding], types.Diagnostic],
+) -> list[types.CodeAction]:
+    """The quick fixes under ``params.range`` and the file's fix-all."""
+    only = [_kind(kind) for kind in params.context.only] if params.context.only else None
+    start = doc.position(params.range.start)
+    end = doc.position(params.range.end)
+    findings = [f for f in doc.analysis.findings if f.fixes]
+    result: list[types.CodeAction] = []
+    if _wanted(types.CodeActionKind.QuickFix.value, only):
+        for finding in findings:
+            if not _touches(finding.span, start, end):
+                continue
+            attached = diagnostic(finding)
+            for fix in finding.fixes:
+                result.append(
+                    types.CodeAction(
+                        title=fix.title,
+                        kind=types.CodeActionKind.QuickFix,
+                        diagnostics=[attached],
+                        is_preferred=len(finding.fixes) == 1,
+                        edit=workspace_edit(doc, fix.edits, versioned=versioned),
+                    )
+                )
+    if findings and _wanted(FIX_ALL, only):
+        chosen: list[TextEdit] = []
+        fixed: list[Finding] = []
+        for finding in findings:
+            edits = finding.fixes[0].edits
+            if any(_overlap(a, b) for a in edits for b in chosen):
+                continue
+            chosen.extend(edits)
+            fixed.append(finding)
+        result.append(
+            types.CodeAction(
+                title=FIX_ALL_TITLE,
+                kind=FIX_ALL,
+                diagnostics=[diagnostic(f) for f in fixed],
+                edit=workspace_edit(doc, chosen, versioned=versioned),
+            )
+        )
+    return result
+
+
+def _overlap(a: TextEdit, b: TextEdit) -> bool:
+    """True when two edits touch the same text (two inserts at one point count)."""
+    if a.span.start == a.span.end == b.span.start == b.span.end:
+        return True
+    return a.span.start < b.span.end and b.span.start < a.span.end
+
+
+def workspace_edit(
+    doc: SkillDocument, edits: tuple[TextEdit, ...] | list[TextEdit], *, versioned: bool
+) -> types.WorkspaceEdit:
+    """``edits`` of ``doc`` as a workspace edit (versioned ``documentChanges`` if allowed)."""
+    ordered = sorted(edits, key=lambda edit: (edit.span.start, edit.span.end))
+    text_edits: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = [
+        types.TextEdit(range=doc.range(edit.span), new_text=edit.new_text) for edit in ordered
+    ]
+    if versioned:
+        return types.WorkspaceEdit(
+            document_changes=[
+                types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(
+                        uri=doc.uri, version=doc.version
+                    ),
+                    edits=text_edits,
+                )
+            ]
+        )
+    plain = [types.TextEdit(range=doc.range(e.span), new_text=e.new_text) for e in ordered]
+    return types.WorkspaceEdit(changes={doc.uri: plain})

@@ -1,0 +1,73 @@
+"""``textDocument/codeLens`` on the ``name`` line: who this skill shadows, or who wins.
+
+A winning skill with same-named skills in other roots gets ``shadows N``; a shadowed
+skill gets ``shadowed by <source> (rank R)``. Each lens carries the client-side command
+:data:`SHOW_SHADOWING` (``skilldeck.showShadowing``) with one argument shaped like the
+arguments of VS Code's ``editor.action.showReferences``, as plain LSP JSON::
+
+    {"uri": <this document>, "position": <start of the name value>,
+     "locations": [<Location of each other skill of the name, winner first>]}
+
+The client opens those locations (the extension converts them for VS Code's peek view).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from skilldeck.lsp.navigation import entry_location, own_name_span
+from skilldeck.lsp.skill_document import SkillDocument, load_document
+
+if TYPE_CHECKING:
+    from skilldeck.lsp.server import SkilldeckServer
+    from skilldeck.lsp.session import Session
+
+SHOW_SHADOWING = "skilldeck.showShadowing"
+
+
+def register(server: SkilldeckServer) -> None:
+    """Register ``textDocument/codeLens``."""
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
+    async def code_lens(params: types.CodeLensParams) -> list[types.CodeLens] | None:
+        doc = await load_document(server.session, params.text_document.uri)
+        return None if doc is None else lenses(server.session, doc)
+
+
+def lenses(session: Session, doc: SkillDocument) -> list[types.CodeLens]:
+    """The shadowing lens of ``doc`` (none when its name is unique across the roots)."""
+    span = own_name_span(doc)
+    group = doc.group()
+    paths = [entry.path for entry in group]
+    if span is None or doc.path not in paths or len(group) < 2:
+        return []
+    others = [entry for entry in group if entry.path != doc.path]
+    if paths[0] == doc.path:
+        count = len(others)
+        title = f"shadows {count} skill" + ("" if count == 1 else "s")
+    else:
+        winner = group[0]
+        title = f"shadowed by {winner.root.source} (rank {winner.root.rank})"
+    value_range = doc.range(span)
+    locations = [entry_location(session, entry) for entry in others]
+    argument: dict[str, Any] = {
+        "uri": doc.uri,
+        "position": _position_json(value_range.start),
+        "locations": [{"uri": loc.uri, "range": _range_json(loc.range)} for loc in locations],
+    }
+    return [
+        types.CodeLens(
+            range=value_range,
+            command=types.Command(title=title, command=SHOW_SHADOWING, arguments=[argument]),
+        )
+    ]
+
+
+def _position_json(position: types.Position) -> dict[str, int]:
+    return {"line": position.line, "character": position.character}
+
+
+def _range_json(value: types.Range) -> dict[str, dict[str, int]]:
+    return {"start": _position_json(value.start), "end": _position_json(value.end)}

@@ -1,0 +1,322 @@
+"""``textDocument/completion`` for skill files.
+
+In the frontmatter: the active profile's keys not yet written (documentation, default
+and the surface each controls, all from :mod:`skilldeck.engine.profiles`), values for a
+key (the profile's values, e.g. ``true``/``false``; the folder or file name for
+``name``), and a snippet with the profile's required keys in an empty skill file. In the
+body: ``/name`` of user-invocable skills (winners of the deck), and the relative paths of
+files inside a bundle's folder. Trigger character: ``/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from skilldeck.engine.catalog_text import catalog_description
+from skilldeck.engine.fs_provider import BUNDLE_FILE
+from skilldeck.engine.model import is_skill_name
+from skilldeck.engine.positions import Position, Span
+from skilldeck.engine.resources import resolve_resource
+from skilldeck.lsp.frontmatter_cursor import Slot, slot_at, top_level_keys
+from skilldeck.lsp.key_docs import key_detail, key_markdown, markup
+from skilldeck.lsp.skill_document import SkillDocument, load_document
+
+if TYPE_CHECKING:
+    from skilldeck.lsp.index import FolderIndex
+    from skilldeck.lsp.server import SkilldeckServer
+
+#: Most ``/name`` items in one answer; more make the list incomplete (re-asked as typed).
+MENTION_LIMIT = 50
+#: Most path items in one answer.
+PATH_LIMIT = 500
+#: The description placeholder of the frontmatter snippet.
+DESCRIPTION_PLACEHOLDER = "Describe what this skill does and when to use it."
+
+_MENTION_HEAD = re.compile(r"(?:^|(?<=\s))/([a-z0-9-]*)$")
+_PATH_HEAD = re.compile(r"[^\s()\[\]<>\"'`]*$")
+
+
+def register(server: SkilldeckServer) -> None:
+    """Register ``textDocument/completion``."""
+
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["/"])
+    )
+    async def completion(params: types.CompletionParams) -> types.CompletionList | None:
+        doc = await load_document(server.session, params.text_document.uri)
+        if doc is None:
+            return None
+        snippets, formats = _item_support(server)
+        invoked = params.context is None or (
+            params.context.trigger_kind == types.CompletionTriggerKind.Invoked
+        )
+        return await complete(
+            doc, params.position, snippets=snippets, invoked=invoked, formats=formats
+        )
+
+
+def _item_support(server: SkilldeckServer) -> tuple[bool, list[types.MarkupKind]]:
+    text = server.client_capabilities.text_document
+    completion = text.completion if text is not None else None
+    item = completion.completion_item if completion is not None else None
+    formats = list(item.documentation_format or []) if item is not None else []
+    return bool(item and item.snippet_support), formats
+
+
+async def complete(
+    doc: SkillDocument,
+    at: types.Position,
+    *,
+    snippets: bool,
+    invoked: bool,
+    formats: list[types.MarkupKind] | None = None,
+) -> types.CompletionList | None:
+    """The completion list at ``at`` in ``doc`` (``None`` when nothing applies)."""
+    position = doc.position(at)
+    frontmatter = doc.frontmatter_lines()
+    if frontmatter is None:
+        if position.line == 0 and _blank_start(doc):
+            item = _snippet(doc, snippets, formats)
+            return types.CompletionList(is_incomplete=False, items=[item])
+        return await _body(doc, position, invoked)
+    first, closing = frontmatter
+    if first < position.line < closing:
+        items = _frontmatter(doc, position, closing, formats)
+        return types.CompletionList(is_incomplete=False, items=items) if items else None
+    if position.line > closing:
+        return await _body(doc, position, invoked)
+    return None
+
+
+# -- frontmatter -------------------------------------------------------------------------
+
+
+def _blank_start(doc: SkillDocument) -> bool:
+    """An empty file, or one whose only text is the start of ``---`` on line 0."""
+    first = doc.line(0).lstrip("\ufeff").strip()
+    return "---".startswith(first) and not any(line.strip() for line in doc.lines[1:])
+
+
+def _snippet(
+    doc: SkillDocument, snippets: bool, formats: list[types.MarkupKind] | None
+) -> types.CompletionItem:
+    """The whole-frontmatter item: the profile's required keys, then the body."""
+    name = doc.expected_name if is_skill_name(doc.expected_name) else "my-skill"
+    rows_snippet: list[str] = []
+    rows_plain: list[str] = []
+    stop = 1
+    for info in doc.profile.keys:
+        if not info.required:
+            continue
+        example = name if info.key == "name" else DESCRIPTION_PLACEHOLDER
+        rows_snippet.append(f"{info.key}: ${{{stop}:{_snippet_escape(example)}}}")
+        rows_plain.append(f"{info.key}: {example}")
+        stop += 1
+    snippet = "---\n" + "\n".join(rows_snippet) + "\n---\n\n# ${1}\n\n$0"
+    plain = "---\n" + "\n".join(rows_plain) + f"\n---\n\n# {name}\n\n"
+    line = doc.line(0)
+    return types.CompletionItem(
+        label="skill frontmatter",
+        kind=types.CompletionItemKind.Snippet,
+        detail=f"New skill ({doc.profile.name} profile)",
+        documentation=markup("```markdown\n" + plain + "```", formats),
+        filter_text="---",
+        insert_text_format=(
+            types.InsertTextFormat.Snippet if snippets else types.InsertTextFormat.PlainText
+        ),
+        text_edit=types.TextEdit(
+            range=doc.range(Span.at(0, 0, len(line))), new_text=snippet if snippets else plain
+        ),
+    )
+
+
+def _snippet_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
+
+
+def _frontmatter(
+    doc: SkillDocument, position: Position, closing: int, formats: list[types.MarkupKind] | None
+) -> list[types.CompletionItem]:
+    slot = slot_at(doc.line(position.line), position.line, position.character)
+    if slot is None:
+        return []
+    if slot.kind == "key":
+        return _keys(doc, slot, closing, formats)
+    return _values(doc, slot)
+
+
+def _keys(
+    doc: SkillDocument, slot: Slot, closing: int, formats: list[types.MarkupKind] | None
+) -> list[types.CompletionItem]:
+    lines = list(doc.lines)
+    present = top_level_keys(lines[: slot.line], 1, slot.line) | top_level_keys(
+        lines, slot.line + 1, closing
+    )
+    edit_range = doc.range(Span.at(slot.line, slot.start, slot.end))
+    items: list[types.CompletionItem] = []
+    for order, info in enumerate(doc.profile.keys):
+        if info.key in present:
+            continue
+        items.append(
+            types.CompletionItem(
+                label=info.key,
+                kind=types.CompletionItemKind.Property,
+                detail=key_detail(info),
+                documentation=markup(key_markdown(info, doc.profile), formats),
+                sort_text=f"{0 if info.required else 1}{order:03d}",
+                text_edit=types.TextEdit(
+                    range=edit_range, new_text=info.key if slot.has_colon else f"{info.key}: "
+                ),
+            )
+        )
+    return items
+
+
+def _values(doc: SkillDocument, slot: Slot) -> list[types.CompletionItem]:
+    assert slot.key is not None
+    info = doc.profile.key(slot.key)
+    edit_range = doc.range(Span.at(slot.line, slot.start, slot.end))
+    choices: list[tuple[str, str]] = []
+    if slot.key == "name" and is_skill_name(doc.expected_name):
+        where = "folder" if doc.layout == "bundle" else "file"
+        choices.append((doc.expected_name, f"the skill's {where} name"))
+    if info is not None:
+        for value in info.values:
+            choices.append((value, "default" if value == info.default else info.key))
+    return [
+        types.CompletionItem(
+            label=value,
+            kind=types.CompletionItemKind.Value,
+            detail=detail,
+            sort_text=f"{order:03d}",
+            text_edit=types.TextEdit(range=edit_range, new_text=value),
+        )
+        for order, (value, detail) in enumerate(choices)
+    ]
+
+
+# -- body -----------------------------------------------------------------------------------
+
+
+async def _body(
+    doc: SkillDocument, position: Position, invoked: bool
+) -> types.CompletionList | None:
+    head = doc.line(position.line)[: position.character]
+    mention = _MENTION_HEAD.search(head)
+    if mention is not None and doc.index is not None:
+        return _mentions(doc, doc.index, position, mention.start(), mention.group(1))
+    return await _paths(doc, position, head, invoked)
+
+
+def _mentions(
+    doc: SkillDocument, index: FolderIndex, position: Position, start: int, typed: str
+) -> types.CompletionList:
+    names = index.names()
+    if typed:
+        prefixed = sorted(name for name in names if name.startswith(typed))
+        inside = sorted(name for name in names if typed in name and not name.startswith(typed))
+    else:
+        prefixed, inside = sorted(names), []
+    edit_range = doc.range(Span.at(position.line, start, position.character))
+    items: list[types.CompletionItem] = []
+    incomplete = False
+    for name in prefixed + inside:
+        if len(items) >= MENTION_LIMIT:
+            incomplete = True
+            break
+        group = index.group(name)
+        if not group or not group[0].analysis.invocation.user_invocable:
+            continue
+        winner = group[0]
+        description = winner.analysis.description or ""
+        detail = f"{winner.root.source} (rank {winner.root.rank})"
+        if not winner.analysis.invocation.model_invocable:
+            detail += " · only by /name"
+        items.append(
+            types.CompletionItem(
+                label=f"/{name}",
+                kind=types.CompletionItemKind.Function,
+                detail=detail,
+                documentation=catalog_description(
+                    description, doc.config.catalog_max_description_length
+                ),
+                sort_text=f"{len(items):04d}",
+                text_edit=types.TextEdit(range=edit_range, new_text=f"/{name}"),
+            )
+        )
+    return types.CompletionList(is_incomplete=incomplete, items=items)
+
+
+async def _paths(
+    doc: SkillDocument, position: Position, head: str, invoked: bool
+) -> types.CompletionList | None:
+    if doc.layout != "bundle":
+        return None
+    match = _PATH_HEAD.search(head)
+    token = match.group() if match else ""
+    before = head[: len(head) - len(token)]
+    in_link = before.endswith("](") or before.endswith("`")
+    if token.startswith(("/", "~")) or ":" in token:
+        return None
+    if not (invoked or in_link or "/" in token):
+        return None
+    directory = token[: token.rfind("/") + 1]
+    partial = token[len(directory) :]
+    relative = directory[2:] if directory.startswith("./") else directory
+    children = await asyncio.to_thread(_children, doc, relative)
+    if children is None:
+        return None
+    edit_range = doc.range(
+        Span.at(position.line, position.character - len(partial), position.character)
+    )
+    items: list[types.CompletionItem] = []
+    for name, is_dir in children:
+        if name.startswith(".") and not partial.startswith("."):
+            continue
+        if len(items) >= PATH_LIMIT:
+            break
+        text = name + "/" if is_dir else name
+        items.append(
+            types.CompletionItem(
+                label=text,
+                kind=types.CompletionItemKind.Folder if is_dir else types.CompletionItemKind.File,
+                detail=relative + text,
+                sort_text=f"{0 if is_dir else 1}{name}",
+                text_edit=types.TextEdit(range=edit_range, new_text=text),
+                command=types.Command("Suggest", "editor.action.triggerSuggest")
+                if is_dir
+                else None,
+            )
+        )
+    return types.CompletionList(is_incomplete=len(items) >= PATH_LIMIT, items=items)
+
+
+def _children(doc: SkillDocument, relative: str) -> list[tuple[str, bool]] | None:
+    """Blocking: the entries of ``relative`` inside the skill folder, never outside it."""
+    summary = doc.resource_summary()
+    if relative.rstrip("/"):
+        resolved = resolve_resource(summary, relative.rstrip("/"))
+        if resolved is None or resolved.kind != "path" or not os.path.isdir(resolved.location):
+            return None
+        folder = resolved.location
+    else:
+        folder = doc.resource_dir
+    try:
+        with os.scandir(folder) as listing:
+            names = sorted(entry.name for entry in listing)
+    except OSError:
+        return None
+    result: list[tuple[str, bool]] = []
+    for name in names:
+        if not relative and name == BUNDLE_FILE:
+            continue
+        target = resolve_resource(summary, relative + name)
+        if target is None or target.kind != "path":
+            continue
+        result.append((name, os.path.isdir(target.location)))
+    return result

@@ -1,0 +1,108 @@
+"""Go to definition / declaration / references across the deck's layers.
+
+- Anywhere in a skill's frontmatter: every accepted skill of the same name in every
+  root, winner first, so the user jumps between overriding skills.
+- On a ``/name`` mention: the winning skill's ``name``.
+- On a relative resource path in the body: that file (only inside the skill's folder,
+  resolved by the engine's :func:`~skilldeck.engine.resources.resolve_resource`).
+- References (frontmatter or mention): every same-named skill, winner first, then every
+  ``/name`` mention in every skill body of the deck.
+
+Declaration answers like definition.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from skilldeck.engine.positions import Position
+from skilldeck.engine.resources import resolve_resource
+from skilldeck.lsp.deck_mentions import deck_mentions
+from skilldeck.lsp.diagnostics import uri_of
+from skilldeck.lsp.markdown_body import reference_at
+from skilldeck.lsp.navigation import entry_location, in_frontmatter, name_target
+from skilldeck.lsp.positions import to_lsp_range
+from skilldeck.lsp.skill_document import SkillDocument, load_document
+
+if TYPE_CHECKING:
+    from skilldeck.lsp.server import SkilldeckServer
+    from skilldeck.lsp.session import Session
+
+
+def register(server: SkilldeckServer) -> None:
+    """Register definition, declaration and references."""
+    session = server.session
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    async def definition(params: types.DefinitionParams) -> list[types.Location] | None:
+        doc = await load_document(session, params.text_document.uri)
+        return None if doc is None else await definitions(session, doc, params.position)
+
+    @server.feature(types.TEXT_DOCUMENT_DECLARATION)
+    async def declaration(params: types.DeclarationParams) -> list[types.Location] | None:
+        doc = await load_document(session, params.text_document.uri)
+        return None if doc is None else await definitions(session, doc, params.position)
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    async def references(params: types.ReferenceParams) -> list[types.Location] | None:
+        doc = await load_document(session, params.text_document.uri)
+        if doc is None:
+            return None
+        include = params.context.include_declaration
+        return await find_references(session, doc, params.position, include_declaration=include)
+
+
+async def definitions(
+    session: Session, doc: SkillDocument, at: types.Position
+) -> list[types.Location] | None:
+    """Where the thing at ``at`` is defined (see the module doc)."""
+    position = doc.position(at)
+    target = name_target(doc, position)
+    if target is not None and doc.index is not None:
+        group = doc.index.group(target.name)
+        if target.kind == "mention":
+            group = group[:1]
+        return [entry_location(session, entry) for entry in group] or None
+    if in_frontmatter(doc, position) or position.line < doc.body_start_line():
+        return None
+    return await _resource(doc, position)
+
+
+async def _resource(doc: SkillDocument, position: Position) -> list[types.Location] | None:
+    ref = reference_at(doc.line(position.line), position.line, position.character)
+    if ref is None or ref.kind != "path":
+        return None
+    resolved = resolve_resource(doc.resource_summary(), ref.target)
+    if resolved is None or resolved.kind != "path":
+        return None
+    if not await asyncio.to_thread(os.path.isfile, resolved.location):
+        return None
+    start = types.Position(line=0, character=0)
+    return [types.Location(uri=uri_of(resolved.location), range=types.Range(start, start))]
+
+
+async def find_references(
+    session: Session, doc: SkillDocument, at: types.Position, *, include_declaration: bool
+) -> list[types.Location] | None:
+    """Same-named skills (winner first), then every ``/name`` mention across the deck."""
+    position = doc.position(at)
+    target = name_target(doc, position)
+    if target is None or doc.index is None:
+        return None
+    locations: list[types.Location] = []
+    for entry in doc.index.group(target.name):
+        if not include_declaration and target.kind == "own" and entry.path == doc.path:
+            continue
+        locations.append(entry_location(session, entry))
+    for mention in await deck_mentions(session, doc.index, target.name):
+        locations.append(
+            types.Location(
+                uri=uri_of(mention.path),
+                range=to_lsp_range(mention.span, mention.line_source, session.encoding),
+            )
+        )
+    return locations

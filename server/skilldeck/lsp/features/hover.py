@@ -1,0 +1,238 @@
+"""``textDocument/hover`` for skill files.
+
+- On a frontmatter key: the profile's documentation of it (what it does, values,
+  default, what it controls, whether skilldeck enforces it).
+- On ``name`` (key or value): the catalog line exactly as the model sees it (rendered by
+  the engine's catalog renderer), the skill's layer, source and rank, and the skills it
+  shadows or is shadowed by.
+- On ``description``: its collapsed length against the catalog cap and the text the
+  catalog publishes (collapsed, escaped, cut).
+- On a ``/name`` mention in the body: the mentioned skill's summary.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from skilldeck.engine.catalog import CatalogEntry, catalog_entries, render_entries
+from skilldeck.engine.catalog_text import catalog_description, collapse_whitespace, escape_text
+from skilldeck.engine.fs_provider import SkillFileEntry
+from skilldeck.engine.model import DirectoryResourceBase, SkillSummary
+from skilldeck.engine.positions import Span
+from skilldeck.lsp.diagnostics import uri_of
+from skilldeck.lsp.frontmatter_cursor import entry_at
+from skilldeck.lsp.key_docs import key_markdown, markup, unknown_key_markdown
+from skilldeck.lsp.markdown_body import mention_at
+from skilldeck.lsp.navigation import in_frontmatter
+from skilldeck.lsp.skill_document import SkillDocument, load_document
+
+if TYPE_CHECKING:
+    from skilldeck.engine.frontmatter import FrontmatterEntry
+    from skilldeck.lsp.server import SkilldeckServer
+
+#: The Agent Skills standard's description limit (shown under that profile).
+AGENTSKILLS_DESCRIPTION_LIMIT = 1024
+_LAYER = "global"
+
+
+def register(server: SkilldeckServer) -> None:
+    """Register ``textDocument/hover``."""
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def hover(params: types.HoverParams) -> types.Hover | None:
+        doc = await load_document(server.session, params.text_document.uri)
+        if doc is None:
+            return None
+        text = server.client_capabilities.text_document
+        caps = text.hover if text is not None else None
+        formats = list(caps.content_format or []) if caps is not None else []
+        return hover_at(doc, params.position, formats)
+
+
+def hover_at(
+    doc: SkillDocument, at: types.Position, formats: list[types.MarkupKind] | None = None
+) -> types.Hover | None:
+    """The hover at ``at`` in ``doc`` (Markdown when the client lists it in ``formats``)."""
+    position = doc.position(at)
+    if in_frontmatter(doc, position):
+        fm = doc.frontmatter
+        hit = entry_at(fm, position) if fm is not None else None
+        if hit is None:
+            return None
+        entry = hit.entry
+        span = entry.key_span if hit.part == "key" else entry.value_span
+        sections: list[str] = []
+        if entry.key == "name":
+            sections.append(name_markdown(doc))
+        elif entry.key == "description" and hit.part == "value":
+            sections.append(description_markdown(doc, entry))
+        if hit.part == "key" or not sections:
+            info = doc.profile.key(entry.key)
+            if entry.key == "description" and hit.part == "key":
+                sections.append(description_markdown(doc, entry))
+            sections.append(
+                key_markdown(info, doc.profile)
+                if info is not None
+                else unknown_key_markdown(entry.key, doc.profile)
+            )
+        return _hover(doc, "\n\n---\n\n".join(sections), span, formats)
+    if position.line < doc.body_start_line():
+        return None
+    mention = mention_at(doc.line(position.line), position.line, position.character)
+    if mention is None:
+        return None
+    return _hover(doc, mention_markdown(doc, mention.name), mention.span, formats)
+
+
+def _hover(
+    doc: SkillDocument, value: str, span: Span, formats: list[types.MarkupKind] | None
+) -> types.Hover:
+    return types.Hover(contents=markup(value, formats), range=doc.range(span))
+
+
+def fenced(text: str, language: str = "text") -> str:
+    """``text`` in a Markdown code fence longer than any backtick run inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{text}\n{fence}"
+
+
+def catalog_line(summary: SkillSummary, max_length: int) -> str | None:
+    """The catalog line of ``summary`` as the engine renders it; ``None`` when not listed."""
+    entries = catalog_entries([summary], max_length)
+    return _rendered_line(entries[0]) if entries else None
+
+
+def _rendered_line(entry: CatalogEntry) -> str:
+    text = render_entries([entry], kind="initial")
+    lines = text.split("\n")
+    start = lines.index("<available_skills>") + 1
+    end = lines.index("</available_skills>")
+    return "\n".join(lines[start:end])
+
+
+def _summary(doc: SkillDocument) -> SkillSummary:
+    analysis = doc.analysis
+    return SkillSummary(
+        name=analysis.name or "",
+        description=analysis.description or "",
+        source=doc.entry.root.source if doc.entry is not None else "",
+        provider="filesystem",
+        invocation=analysis.invocation,
+        resource_base=DirectoryResourceBase(doc.resource_dir),
+    )
+
+
+def _entry_summary(entry: SkillFileEntry) -> SkillSummary:
+    analysis = entry.analysis
+    return SkillSummary(
+        name=analysis.name or "",
+        description=analysis.description or "",
+        source=entry.root.source,
+        provider="filesystem",
+        invocation=analysis.invocation,
+    )
+
+
+def _where(entry: SkillFileEntry) -> str:
+    return f"{entry.root.source} (rank {entry.root.rank})"
+
+
+def _link(entry: SkillFileEntry) -> str:
+    return f"[{_where(entry)}]({uri_of(entry.path)})"
+
+
+def name_markdown(doc: SkillDocument) -> str:
+    """Catalog line, layer/source/rank and shadowing of this document's skill."""
+    analysis = doc.analysis
+    name = analysis.name or doc.expected_name
+    cap = doc.config.catalog_max_description_length
+    parts: list[str] = []
+    if doc.entry is not None:
+        root = doc.entry.root
+        parts.append(
+            f"**`{name}`** · layer {_LAYER} · source `{root.source}` · rank {root.rank} · "
+            f"{doc.layout}"
+        )
+    else:
+        parts.append(f"**`{name}`** · not in any skill root of this workspace")
+    if not analysis.accepted:
+        reasons = [f.message for f in analysis.findings if f.drops_skill]
+        why = f": {reasons[0]}" if reasons else ""
+        parts.append(f"Not loaded{why}. The model does not see this skill.")
+        return "\n\n".join(parts)
+    group = doc.group()
+    winner = group[0] if group else None
+    if winner is not None and winner.path != doc.path:
+        parts.append(f"Shadowed by {_link(winner)}: the model never sees this skill.")
+        line = catalog_line(_entry_summary(winner), cap)
+        if line is not None:
+            parts.append("The catalog lists the winner instead:\n\n" + fenced(line))
+        others = [e for e in group[1:] if e.path != doc.path]
+        if others:
+            parts.append("Also shadowed: " + ", ".join(_link(e) for e in others))
+        return "\n\n".join(parts)
+    line = catalog_line(_summary(doc), cap)
+    if line is None:
+        if analysis.invocation.user_invocable:
+            parts.append(
+                "Not in the model's catalog (`disable-model-invocation`); users run it "
+                f"with `/{name}`."
+            )
+        else:
+            parts.append("Not in the model's catalog and not user-invocable: nobody can run it.")
+    else:
+        parts.append("Catalog line, as the model sees it:\n\n" + fenced(line))
+    shadowed = group[1:]
+    if shadowed:
+        parts.append(f"Shadows {len(shadowed)}: " + ", ".join(_link(entry) for entry in shadowed))
+    return "\n\n".join(parts)
+
+
+def description_markdown(doc: SkillDocument, entry: FrontmatterEntry) -> str:
+    """Length against the catalog cap, and the text the catalog publishes."""
+    value = entry.value
+    if not isinstance(value, str) or not value.strip():
+        return "The description is empty or not text: the skill is not loaded."
+    cap = doc.config.catalog_max_description_length
+    length = len(collapse_whitespace(value))
+    shown = escape_text(catalog_description(value, cap))
+    parts = [f"**Catalog length:** {length} of {cap} characters (whitespace collapsed)"]
+    if length > cap:
+        parts.append(f"Cut to {cap} characters: the catalog shows the first {cap - 3} and `...`.")
+    if doc.profile.name == "agentskills":
+        parts.append(
+            f"Agent Skills limit: {len(value)} of {AGENTSKILLS_DESCRIPTION_LIMIT} characters."
+        )
+    parts.append("The model sees:\n\n" + fenced(shown))
+    return "\n\n".join(parts)
+
+
+def mention_markdown(doc: SkillDocument, name: str) -> str:
+    """The summary of the skill a ``/name`` mention names."""
+    group = doc.index.group(name) if doc.index is not None else []
+    if not group:
+        return f"**`/{name}`**: no skill named `{name}` in this workspace."
+    winner = group[0]
+    analysis = winner.analysis
+    cap = doc.config.catalog_max_description_length
+    invocation = analysis.invocation
+    if invocation.user_invocable and invocation.model_invocable:
+        who = "the model and users (`/name`)"
+    elif invocation.user_invocable:
+        who = "users only (`/name`); it is not in the model's catalog"
+    elif invocation.model_invocable:
+        who = "the model only: `user-invocable: false`, so `/name` does not load it"
+    else:
+        who = "nobody (neither the model nor `/name`)"
+    parts = [
+        f"**`/{name}`** → {_link(winner)}",
+        fenced(catalog_description(analysis.description or "", cap)),
+        f"Invocable by {who}.",
+    ]
+    if len(group) > 1:
+        parts.append("Shadows: " + ", ".join(_link(entry) for entry in group[1:]))
+    return "\n\n".join(parts)

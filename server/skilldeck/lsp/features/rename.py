@@ -1,0 +1,235 @@
+"""Renaming a skill: ``textDocument/prepareRename`` and ``textDocument/rename``.
+
+Works on a skill's ``name`` value (that skill) or on a ``/name`` mention (the winning
+skill of that name). The answer is one ``WorkspaceEdit`` with ``documentChanges``:
+
+1. a ``RenameFile`` of the bundle folder (or the flat ``<name>.md``) to the new name,
+   never overwriting (``overwrite: false``);
+2. the ``name`` value edit, and every ``/name`` mention edit in every skill body of the
+   deck, addressed to the files' URIs *after* step 1 (versioned for open documents that
+   did not move).
+
+Mentions follow the winner: they are renamed only when the renamed skill is the one a
+``/name`` gesture resolves to. The server writes nothing; the client applies the edit
+as one unit. The file operation comes first so that its failure (the likely one: the
+target appeared meanwhile, permission denied) leaves every file untouched even for a
+client whose failure handling is ``abort``; clients with ``transactional`` or ``undo``
+failure handling make the whole edit all-or-nothing.
+
+Refusals are JSON-RPC errors (code ``-32803`` RequestFailed) with a message saying why:
+not on a name, an invalid new name, a name already taken in the skill's root (by an
+indexed skill or by a file or folder on disk), an unknown skill, or a client that cannot
+rename files through workspace edits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+
+from skilldeck.engine.fs_provider import FLAT_SUFFIX, SkillFileEntry
+from skilldeck.engine.model import is_skill_name
+from skilldeck.engine.positions import Span
+from skilldeck.engine.skill_file import name_problem
+from skilldeck.lsp.deck_mentions import deck_mentions
+from skilldeck.lsp.diagnostics import uri_of
+from skilldeck.lsp.navigation import NameTarget, name_target, own_name_span
+from skilldeck.lsp.positions import to_lsp_range
+from skilldeck.lsp.skill_document import SkillDocument, load_document
+
+if TYPE_CHECKING:
+    from skilldeck.lsp.index import FolderIndex
+    from skilldeck.lsp.server import SkilldeckServer
+    from skilldeck.lsp.session import Session
+
+#: LSP ``RequestFailed``: the request was valid but could not be carried out.
+REQUEST_FAILED = -32803
+
+
+class RenameRefused(JsonRpcException):
+    """A rename the server will not propose; the message says why and what to do."""
+
+    CODE = REQUEST_FAILED
+
+
+@dataclass(frozen=True)
+class RenamePlan:
+    """What a rename touches: the skill's entry, its current name, and its index."""
+
+    entry: SkillFileEntry
+    old_name: str
+    index: FolderIndex
+
+
+def register(server: SkilldeckServer) -> None:
+    """Register ``textDocument/prepareRename`` and ``textDocument/rename``."""
+    session = server.session
+
+    @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+    async def prepare_rename(
+        params: types.PrepareRenameParams,
+    ) -> types.PrepareRenamePlaceholder | None:
+        _check_client(server)
+        doc = await load_document(session, params.text_document.uri)
+        if doc is None:
+            raise RenameRefused(_NOT_A_NAME)
+        target = _target(doc, params.position)
+        _plan(doc, target)
+        span = target.span
+        if target.kind == "mention":  # the name without its slash
+            span = Span.at(span.start.line, span.start.character + 1, span.end.character)
+        return types.PrepareRenamePlaceholder(range=doc.range(span), placeholder=target.name)
+
+    @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+    async def rename(params: types.RenameParams) -> types.WorkspaceEdit | None:
+        _check_client(server)
+        doc = await load_document(session, params.text_document.uri)
+        if doc is None:
+            raise RenameRefused(_NOT_A_NAME)
+        plan = _plan(doc, _target(doc, params.position))
+        return await rename_edit(session, plan, params.new_name)
+
+
+_NOT_A_NAME = "Rename works on a skill's 'name' value or on a '/name' mention in a skill body."
+
+
+def _target(doc: SkillDocument, at: types.Position) -> NameTarget:
+    target = name_target(doc, doc.position(at))
+    if target is None:
+        raise RenameRefused(_NOT_A_NAME)
+    return target
+
+
+def _plan(doc: SkillDocument, target: NameTarget) -> RenamePlan:
+    if doc.index is None:
+        raise RenameRefused(f"{doc.path} is not in a skill root of this workspace.")
+    if target.kind == "own":
+        if doc.entry is None:
+            raise RenameRefused(f"{doc.path} is not in a skill root of this workspace.")
+        return RenamePlan(doc.entry, target.name, doc.index)
+    group = doc.index.group(target.name)
+    if not group:
+        raise RenameRefused(f"No skill named '{target.name}' in this workspace.")
+    return RenamePlan(group[0], target.name, doc.index)
+
+
+def _check_client(server: SkilldeckServer) -> None:
+    workspace = server.client_capabilities.workspace
+    caps = workspace.workspace_edit if workspace is not None else None
+    operations = list(caps.resource_operations or []) if caps is not None else []
+    if not (caps and caps.document_changes and types.ResourceOperationKind.Rename in operations):
+        raise RenameRefused(
+            "Renaming a skill renames its folder or file, and this editor does not accept "
+            "file renames in workspace edits (documentChanges with RenameFile)."
+        )
+
+
+def _destination(entry: SkillFileEntry, new_name: str) -> str:
+    if entry.folder is not None:
+        return os.path.join(entry.root.path, new_name)
+    return os.path.join(entry.root.path, new_name + FLAT_SUFFIX)
+
+
+def _taken_on_disk(entry: SkillFileEntry, new_name: str) -> str | None:
+    """Blocking: a path in the root that already carries ``new_name``."""
+    for candidate in (
+        os.path.join(entry.root.path, new_name),
+        os.path.join(entry.root.path, new_name + FLAT_SUFFIX),
+    ):
+        if os.path.lexists(candidate):
+            return candidate
+    return None
+
+
+async def rename_edit(
+    session: Session, plan: RenamePlan, new_name: str
+) -> types.WorkspaceEdit | None:
+    """The workspace edit renaming ``plan.entry`` to ``new_name`` (see the module doc)."""
+    entry = plan.entry
+    if not is_skill_name(new_name):
+        raise RenameRefused(
+            f"'{new_name}' is not a valid skill name: {name_problem(new_name)}. Use lowercase "
+            "letters, digits and single hyphens, e.g. 'pdf-forms'."
+        )
+    if new_name == plan.old_name and entry.expected_name == new_name:
+        return None
+    root = entry.root
+    for other in plan.index.entries():
+        if other.root.path != root.path or other.path == entry.path:
+            continue
+        if new_name in (other.analysis.name, other.expected_name):
+            raise RenameRefused(
+                f"'{new_name}' is already taken in the {root.source} root ({root.path}) "
+                f"by {other.path}."
+            )
+    moves = entry.expected_name != new_name
+    if moves:
+        existing = await asyncio.to_thread(_taken_on_disk, entry, new_name)
+        if existing is not None:
+            raise RenameRefused(
+                f"'{new_name}' is already taken in the {root.source} root: {existing} exists."
+            )
+    skill_doc = await load_document(session, uri_of(entry.path))
+    span = own_name_span(skill_doc) if skill_doc is not None else None
+    if skill_doc is None or span is None:
+        raise RenameRefused(f"Cannot read the 'name' of {entry.path}.")
+
+    old_dir = entry.folder if entry.folder is not None else entry.path
+    new_dir = _destination(entry, new_name)
+
+    def moved(path: str) -> str:
+        if not moves:
+            return path
+        if path == old_dir or path.startswith(old_dir + os.sep):
+            return new_dir + path[len(old_dir) :]
+        return path
+
+    edits: dict[str, list[types.TextEdit]] = {}
+    edits.setdefault(entry.path, []).append(
+        types.TextEdit(range=skill_doc.range(span), new_text=new_name)
+    )
+    group = plan.index.group(plan.old_name)
+    if group and group[0].path == entry.path:
+        for mention in await deck_mentions(session, plan.index, plan.old_name):
+            name_only = Span.at(
+                mention.span.start.line,
+                mention.span.start.character + 1,
+                mention.span.end.character,
+            )
+            edits.setdefault(mention.path, []).append(
+                types.TextEdit(
+                    range=to_lsp_range(name_only, mention.line_source, session.encoding),
+                    new_text=new_name,
+                )
+            )
+    changes: list[
+        types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
+    ] = []
+    if moves:
+        changes.append(
+            types.RenameFile(
+                old_uri=uri_of(old_dir),
+                new_uri=uri_of(new_dir),
+                options=types.RenameFileOptions(overwrite=False, ignore_if_exists=False),
+            )
+        )
+    documents = session.server.workspace.text_documents
+    for path, file_edits in edits.items():
+        target = moved(path)
+        open_doc = documents.get(uri_of(path))
+        version = open_doc.version if open_doc is not None and target == path else None
+        file_edits.sort(key=lambda e: (e.range.start.line, e.range.start.character))
+        changes.append(
+            types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(
+                    uri=uri_of(target), version=version
+                ),
+                edits=list(file_edits),
+            )
+        )
+    return types.WorkspaceEdit(document_changes=changes)

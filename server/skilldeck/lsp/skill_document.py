@@ -1,0 +1,243 @@
+"""One skill document as the editing features see it: text, analysis, place in the deck.
+
+Every editing feature (completion, hover, navigation, code lens, rename, symbols,
+links, folding) starts from a :class:`SkillDocument`: the current text (the unsaved
+buffer when the document is open, else the file read in a worker thread), the engine's
+analysis of *that* text, the folder index and entry that place it in a root, and the
+profile in force. Conversions between engine positions (code points) and LSP positions
+go through :mod:`skilldeck.lsp.positions`, never anywhere else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.frontmatter import Frontmatter, FrontmatterBounds, find_frontmatter
+from skilldeck.engine.fs_provider import BUNDLE_FILE, Layout, SkillFileEntry
+from skilldeck.engine.model import DirectoryResourceBase, SkillSummary
+from skilldeck.engine.positions import Position, Span
+from skilldeck.engine.profiles import Profile, get_profile
+from skilldeck.engine.skill_file import (
+    SkillFileAnalysis,
+    SkillReadError,
+    analyze_skill_text,
+    decode_skill_bytes,
+    read_skill_bytes,
+)
+from skilldeck.lsp.positions import (
+    Encoding,
+    LineSource,
+    from_lsp_position,
+    line_source,
+    to_lsp_range,
+)
+
+if TYPE_CHECKING:
+    from skilldeck.lsp.index import FolderIndex
+    from skilldeck.lsp.session import Session
+
+
+@dataclass(frozen=True)
+class SkillDocument:
+    """A skill file's current text and everything the engine says about it.
+
+    ``entry`` is the folder index's entry (root, layout, expected name) when the file
+    lies in one of the folder's roots; ``None`` for a skill file outside every root,
+    which still gets frontmatter completion and hover under the folder's profile.
+    ``analysis`` is always computed from ``text``.
+    """
+
+    uri: str
+    path: str
+    text: str
+    version: int | None
+    encoding: Encoding
+    index: FolderIndex | None
+    entry: SkillFileEntry | None
+    layout: Layout
+    expected_name: str
+    analysis: SkillFileAnalysis
+    profile: Profile
+    config: SkilldeckConfig
+    lines: tuple[str, ...]
+
+    # -- text ----------------------------------------------------------------------
+
+    @property
+    def frontmatter(self) -> Frontmatter | None:
+        """The parsed frontmatter (``None`` when the YAML is missing or invalid)."""
+        return self.analysis.frontmatter
+
+    @property
+    def bounds(self) -> FrontmatterBounds | str | None:
+        """The textual frontmatter bounds (see :func:`find_frontmatter`)."""
+        return find_frontmatter(self.text)
+
+    def line(self, number: int) -> str:
+        """Line ``number`` without its line break (``""`` past the end)."""
+        return self.lines[number] if 0 <= number < len(self.lines) else ""
+
+    def frontmatter_lines(self) -> tuple[int, int] | None:
+        """``(first, closing)``: the opening ``---`` line and the closing line.
+
+        An unterminated frontmatter (the user is still typing it) runs to the end of
+        the document; ``None`` when the first line is not ``---``.
+        """
+        if not self.lines or self.lines[0].lstrip("\ufeff") != "---":
+            return None
+        for number in range(1, len(self.lines)):
+            if self.lines[number] == "---":
+                return 0, number
+        return 0, len(self.lines)
+
+    def body_start_line(self) -> int:
+        """The first line of the Markdown body (0 when there is no frontmatter)."""
+        fm = self.frontmatter_lines()
+        if fm is None:
+            return 0
+        return min(fm[1] + 1, len(self.lines))
+
+    # -- positions -----------------------------------------------------------------
+
+    @property
+    def line_source(self) -> LineSource:
+        """Line text for position conversion."""
+        return line_source(self.text)
+
+    def position(self, position: types.Position) -> Position:
+        """An LSP position in this document as an engine position."""
+        return from_lsp_position(position, self.line_source, self.encoding)
+
+    def range(self, span: Span) -> types.Range:
+        """An engine span in this document as an LSP range."""
+        return to_lsp_range(span, self.line_source, self.encoding)
+
+    # -- skill ---------------------------------------------------------------------
+
+    @property
+    def resource_dir(self) -> str:
+        """Where relative resources resolve (the engine's rule: bundle folder, or root)."""
+        if self.entry is not None:
+            return self.entry.resource_dir
+        return os.path.dirname(self.path)
+
+    def resource_summary(self) -> SkillSummary:
+        """A summary carrying this skill's resource base, for ``resolve_resource``."""
+        return SkillSummary(
+            name=self.analysis.name or self.expected_name,
+            description=self.analysis.description or "",
+            source=self.entry.root.source if self.entry is not None else "",
+            provider="filesystem",
+            resource_base=DirectoryResourceBase(self.resource_dir),
+        )
+
+    def group(self) -> list[SkillFileEntry]:
+        """Accepted entries sharing this skill's name, winner first (empty when none)."""
+        name = self.analysis.name
+        if self.index is None or not name:
+            return []
+        return self.index.group(name)
+
+
+def path_of(uri: str) -> str | None:
+    """The normalised file-system path of a ``file:`` URI (``None`` for other schemes)."""
+    if not uri.startswith("file:"):
+        return None
+    try:
+        path = to_fs_path(uri)
+    except Exception:
+        return None
+    return os.path.normpath(path) if path else None
+
+
+def _read_text(path: str) -> str | None:
+    """The decoded text of a skill file (blocking: run it in a worker thread)."""
+    try:
+        return decode_skill_bytes(read_skill_bytes(path))
+    except SkillReadError:
+        return None
+
+
+def _locate(
+    session: Session, path: str, uri: str
+) -> tuple[FolderIndex | None, SkillFileEntry | None]:
+    for index in session.folders.values():
+        entry = index.entry(path)
+        if entry is not None:
+            return index, entry
+    for index in session.folders.values():
+        if index.ready and index.classify(path) is not None:
+            return index, None
+    return session.folder_for(uri), None
+
+
+def _layout_of(path: str) -> tuple[Layout, str] | None:
+    """Outside every root only a ``SKILL.md`` is known to be a skill (a bundle)."""
+    if os.path.basename(path) == BUNDLE_FILE:
+        return "bundle", os.path.basename(os.path.dirname(path))
+    return None
+
+
+async def load_document(session: Session, uri: str) -> SkillDocument | None:
+    """The :class:`SkillDocument` of ``uri``; ``None`` when it is no Markdown skill file.
+
+    Waits for the first index, lets pending buffer edits reach the index, and reads an
+    unopened file in a worker thread (the event loop never waits on disk).
+    """
+    await session.wait_indexed()
+    await asyncio.sleep(0)  # let a just-received didChange reach the index first
+    path = path_of(uri)
+    if path is None:
+        return None
+    document = session.server.workspace.text_documents.get(uri)
+    if document is not None:
+        text: str | None = document.source
+        version: int | None = document.version
+    else:
+        text = await asyncio.to_thread(_read_text, path)
+        version = None
+    if text is None:
+        return None
+    index, entry = _locate(session, path, uri)
+    hit = index.classify(path) if index is not None and entry is None else None
+    if entry is not None:
+        layout: Layout = entry.layout
+        expected = entry.expected_name
+    elif hit is not None:
+        layout, expected = hit[1], hit[2]
+    else:
+        guessed = _layout_of(path)
+        if guessed is None:
+            return None
+        layout, expected = guessed
+    config = index.config if index is not None else SkilldeckConfig()
+    settings = config.rule_settings()
+    analysis = analyze_skill_text(text, path=path, expected_name=expected, settings=settings)
+    if entry is not None:
+        entry = replace(entry, analysis=analysis)
+    elif hit is not None:
+        folder = os.path.dirname(path) if layout == "bundle" else None
+        entry = SkillFileEntry(hit[0], layout, path, folder, expected, analysis)
+    lines = tuple(line.removesuffix("\r") for line in text.split("\n"))
+    return SkillDocument(
+        uri=uri,
+        path=path,
+        text=text,
+        version=version,
+        encoding=session.encoding,
+        index=index,
+        entry=entry,
+        layout=layout,
+        expected_name=expected,
+        analysis=analysis,
+        profile=get_profile(settings.profile),
+        config=config,
+        lines=lines,
+    )

@@ -1,0 +1,116 @@
+"""Quick fixes from the engine's fixes, fix-all for a file, and the agentskills move."""
+
+from __future__ import annotations
+
+from editing_fixtures import doc_id, open_doc, rng, start_editor
+from lsp_harness import Deck, StartServer, uri
+from lsprotocol import types
+
+BROKEN = "---\nname: Review_Notes\nuserInvocable: false\n---\n\nBody.\n"
+
+
+async def actions(client, path, value, only=None):
+    return list(
+        await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=doc_id(path),
+                range=value,
+                context=types.CodeActionContext(diagnostics=[], only=only),
+            )
+        )
+        or []
+    )
+
+
+def edits_of(action: types.CodeAction, path, version) -> list[types.TextEdit]:
+    assert action.edit is not None and action.edit.document_changes is not None
+    [change] = action.edit.document_changes
+    assert isinstance(change, types.TextDocumentEdit)
+    assert change.text_document == types.OptionalVersionedTextDocumentIdentifier(
+        uri=uri(path), version=version
+    )
+    return list(change.edits)
+
+
+async def test_quick_fixes_on_an_unsaved_buffer(deck: Deck, start_server: StartServer) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    client = await start_editor(start_server)
+    open_doc(client, path, BROKEN, version=7)
+
+    on_name = await actions(client, path, rng(1, 8, 1, 8))
+    titles = [(a.title, a.kind, a.is_preferred) for a in on_name]
+    assert titles[:2] == [
+        ("Add a description", types.CodeActionKind.QuickFix, True),
+        ("Rename to 'review-notes'", types.CodeActionKind.QuickFix, True),
+    ]
+    assert titles[2] == ("Fix all skilldeck problems", "source.fixAll.skilldeck", None)
+    add, rename = on_name[0], on_name[1]
+    assert edits_of(add, path, 7) == [
+        types.TextEdit(
+            range=rng(2, 0, 2, 0),
+            new_text="description: Describe what this skill does and when to use it.\n",
+        )
+    ]
+    assert edits_of(rename, path, 7) == [
+        types.TextEdit(range=rng(1, 6, 1, 18), new_text="review-notes")
+    ]
+    assert rename.diagnostics is not None
+    [diagnostic] = rename.diagnostics
+    assert (diagnostic.code, diagnostic.range) == ("SD203", rng(1, 6, 1, 18))
+
+    on_key = await actions(client, path, rng(2, 3, 2, 3), only=[types.CodeActionKind.QuickFix])
+    assert [a.title for a in on_key] == ["Add a description", "Rename to 'user-invocable'"]
+    assert edits_of(on_key[1], path, 7) == [
+        types.TextEdit(range=rng(2, 0, 2, 13), new_text="user-invocable")
+    ]
+
+
+async def test_fix_all_applies_every_first_fix(deck: Deck, start_server: StartServer) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    client = await start_editor(start_server)
+    open_doc(client, path, BROKEN)
+
+    [fix_all] = await actions(client, path, rng(0, 0, 0, 0), only=["source.fixAll"])
+
+    assert fix_all.kind == "source.fixAll.skilldeck"
+    assert edits_of(fix_all, path, 1) == [
+        types.TextEdit(range=rng(1, 6, 1, 18), new_text="review-notes"),
+        types.TextEdit(
+            range=rng(2, 0, 2, 0),
+            new_text="description: Describe what this skill does and when to use it.\n",
+        ),
+        types.TextEdit(range=rng(2, 0, 2, 13), new_text="user-invocable"),
+    ]
+    assert sorted(str(d.code) for d in fix_all.diagnostics or []) == ["SD203", "SD204", "SD301"]
+    assert path.read_text(encoding="utf-8") != BROKEN  # the server never wrote the file
+
+
+async def test_agentskills_moves_vendor_keys_under_metadata(
+    deck: Deck, start_server: StartServer
+) -> None:
+    text = "---\nname: forms\ndescription: Fill forms.\nx-vendor: 1\n---\n"
+    path = deck.write(deck.project_agents, "forms", text)
+    client = await start_editor(start_server, settings={"profile": "agentskills"})
+
+    [move, _] = await actions(client, path, rng(3, 1, 3, 1))
+
+    assert move.title == "Move 'x-vendor' under metadata"
+    assert edits_of(move, path, None) == [
+        types.TextEdit(range=rng(3, 0, 4, 0), new_text=""),
+        types.TextEdit(range=rng(4, 0, 4, 0), new_text='metadata:\n  x-vendor: "1"\n'),
+    ]
+
+
+async def test_plain_changes_for_clients_without_document_changes(
+    deck: Deck, start_server: StartServer
+) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    client = await start_editor(start_server, capabilities=types.ClientCapabilities())
+    open_doc(client, path, BROKEN)
+
+    [_, rename, _] = await actions(client, path, rng(1, 8, 1, 8))
+
+    assert rename.edit is not None and rename.edit.document_changes is None
+    assert {k: list(v) for k, v in (rename.edit.changes or {}).items()} == {
+        uri(path): [types.TextEdit(range=rng(1, 6, 1, 18), new_text="review-notes")]
+    }

@@ -1,0 +1,260 @@
+"""Completion: frontmatter keys and values by profile, the new-file snippet, /name, paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from editing_fixtures import doc_id, editing_capabilities, open_doc, pos, rng, start_editor
+from lsp_harness import Deck, StartServer, skill_text
+from lsprotocol import types
+
+DSH_KEYS = [
+    "name",
+    "description",
+    "whenToUse",
+    "metadata",
+    "disable-model-invocation",
+    "user-invocable",
+    "context",
+    "arguments",
+    "argument-hint",
+    "allowed-tools",
+    "disallowed-tools",
+]
+
+
+async def complete(client, path: Path, line: int, character: int):
+    return await client.text_document_completion_async(
+        types.CompletionParams(text_document=doc_id(path), position=pos(line, character))
+    )
+
+
+async def test_frontmatter_keys_not_yet_present_with_docs(
+    deck: Deck, start_server: StartServer
+) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    client = await start_editor(start_server)
+    text = "---\nname: review\ndescription: Reviews code.\nus\n---\n\nBody.\n"
+    open_doc(client, path, text)
+
+    result = await complete(client, path, 3, 2)
+
+    assert result is not None and not result.is_incomplete
+    labels = [item.label for item in result.items]
+    assert labels == [k for k in DSH_KEYS if k not in ("name", "description")]
+    item = next(i for i in result.items if i.label == "user-invocable")
+    assert item.detail == "boolean · default true"
+    assert item.text_edit == types.TextEdit(range=rng(3, 0, 3, 2), new_text="user-invocable: ")
+    assert isinstance(item.documentation, types.MarkupContent)
+    doc = item.documentation.value
+    assert doc.startswith("**`user-invocable`**\n\nWhen `false`, a user's `/name` gesture")
+    assert "Values: `true`, `false`" in doc
+    assert "Default: `true`" in doc
+    assert "Controls: user /name gesture" in doc
+    assert "Enforced by skilldeck: yes" in doc
+    context = next(i for i in result.items if i.label == "context")
+    assert context.detail == "string · not enforced"
+
+
+async def test_agentskills_profile_offers_only_its_keys(
+    deck: Deck, start_server: StartServer
+) -> None:
+    path = deck.write(deck.project_agents, "forms")
+    client = await start_editor(start_server, settings={"profile": "agentskills"})
+    open_doc(client, path, "---\nname: forms\ndescription: Fill forms.\n\n---\n")
+
+    result = await complete(client, path, 3, 0)
+
+    assert result is not None
+    assert [item.label for item in result.items] == [
+        "license",
+        "compatibility",
+        "metadata",
+        "allowed-tools",
+    ]
+    assert result.items[0].text_edit == types.TextEdit(range=rng(3, 0, 3, 0), new_text="license: ")
+
+
+async def test_key_with_colon_already_written_replaces_only_the_key(
+    deck: Deck, start_server: StartServer
+) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    client = await start_editor(start_server)
+    open_doc(client, path, "---\nname: review\nwhen: x\n---\n")
+
+    result = await complete(client, path, 2, 2)
+
+    assert result is not None
+    item = next(i for i in result.items if i.label == "whenToUse")
+    assert item.text_edit == types.TextEdit(range=rng(2, 0, 2, 4), new_text="whenToUse")
+    assert "description" in [i.label for i in result.items]
+
+
+async def test_values_booleans_and_folder_name(deck: Deck, start_server: StartServer) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    client = await start_editor(start_server)
+    open_doc(
+        client,
+        path,
+        "---\nname: \ndescription: Reviews.\nuser-invocable: tr\ndisable-model-invocation: \n---\n",
+    )
+
+    names = await complete(client, path, 1, 6)
+    assert names is not None
+    assert [(i.label, i.detail) for i in names.items] == [("review", "the skill's folder name")]
+    assert names.items[0].text_edit == types.TextEdit(range=rng(1, 6, 1, 6), new_text="review")
+
+    booleans = await complete(client, path, 3, 18)
+    assert booleans is not None
+    assert [(i.label, i.detail) for i in booleans.items] == [
+        ("true", "default"),
+        ("false", "user-invocable"),
+    ]
+    assert booleans.items[0].text_edit == types.TextEdit(range=rng(3, 16, 3, 18), new_text="true")
+
+    disable = await complete(client, path, 4, 26)
+    assert disable is not None
+    assert [(i.label, i.detail) for i in disable.items] == [
+        ("true", "disable-model-invocation"),
+        ("false", "default"),
+    ]
+
+
+async def test_flat_skill_name_value_is_the_file_stem(
+    deck: Deck, start_server: StartServer
+) -> None:
+    path = deck.write(deck.project_dsh, "notes", flat=True)
+    client = await start_editor(start_server)
+    open_doc(client, path, "---\nname: n\ndescription: Notes.\n---\n")
+
+    result = await complete(client, path, 1, 7)
+
+    assert result is not None
+    assert [(i.label, i.detail) for i in result.items] == [("notes", "the skill's file name")]
+    assert result.items[0].text_edit == types.TextEdit(range=rng(1, 6, 1, 7), new_text="notes")
+
+
+async def test_snippet_for_an_unsaved_empty_skill_file(
+    deck: Deck, start_server: StartServer, tmp_path: Path
+) -> None:
+    deck.write(deck.project_dsh, "review")
+    path = deck.project_dsh / "new-skill" / "SKILL.md"  # never written to disk
+    client = await start_editor(start_server)
+    open_doc(client, path, "--")
+
+    result = await complete(client, path, 0, 2)
+
+    assert result is not None
+    [item] = result.items
+    assert item.label == "skill frontmatter"
+    assert item.insert_text_format == types.InsertTextFormat.Snippet
+    assert item.text_edit == types.TextEdit(
+        range=rng(0, 0, 0, 2),
+        new_text="---\nname: ${1:new-skill}\n"
+        "description: ${2:Describe what this skill does and when to use it.}\n---\n\n# ${1}\n\n$0",
+    )
+    assert not path.exists()
+
+
+async def test_plain_frontmatter_without_snippet_support(
+    deck: Deck, start_server: StartServer
+) -> None:
+    path = deck.project_agents / "fresh" / "SKILL.md"
+    client = await start_editor(start_server, capabilities=editing_capabilities(snippets=False))
+    open_doc(client, path, "")
+
+    result = await complete(client, path, 0, 0)
+
+    assert result is not None
+    [item] = result.items
+    assert item.insert_text_format == types.InsertTextFormat.PlainText
+    assert item.text_edit is not None
+    assert item.text_edit.new_text == (
+        "---\nname: fresh\ndescription: Describe what this skill does and when to use it.\n"
+        "---\n\n# fresh\n\n"
+    )
+
+
+async def test_mentions_offer_user_invocable_winners(deck: Deck, start_server: StartServer) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    deck.write(deck.user_agents, "review", skill_text("review", "An older review."))
+    deck.write(deck.user_dsh, "deploy", skill_text("deploy", "Ships   it."))
+    deck.write(
+        deck.project_agents,
+        "manual",
+        skill_text("manual", "Only by hand.", extra="disable-model-invocation: true\n"),
+    )
+    deck.write(
+        deck.project_agents,
+        "hidden",
+        skill_text("hidden", "Model only.", extra="user-invocable: false\n"),
+    )
+    client = await start_editor(start_server)
+    open_doc(client, path, skill_text("review") + "Then run /\n")
+
+    result = await complete(client, path, 8, 10)
+
+    assert result is not None and not result.is_incomplete
+    assert [(i.label, i.detail) for i in result.items] == [
+        ("/deploy", "user-dsh (rank 400)"),
+        ("/manual", "project-agents (rank 200) · only by /name"),
+        ("/review", "project-dsh (rank 100)"),
+    ]
+    deploy = result.items[0]
+    assert deploy.text_edit == types.TextEdit(range=rng(8, 9, 8, 10), new_text="/deploy")
+    assert deploy.documentation == "Ships it."
+
+    open_doc(client, path, skill_text("review") + "Then run /de\n", version=2)
+    typed = await complete(client, path, 8, 12)
+    assert typed is not None
+    assert [i.label for i in typed.items] == ["/deploy"]
+    assert typed.items[0].text_edit == types.TextEdit(range=rng(8, 9, 8, 12), new_text="/deploy")
+
+
+def _bundle_with_resources(deck: Deck, outside: Path) -> Path:
+    path = deck.write(deck.project_dsh, "forms")
+    folder = path.parent
+    (folder / "reference.md").write_text("ref\n", encoding="utf-8")
+    (folder / "scripts").mkdir()
+    (folder / "scripts" / "fill.py").write_text("print()\n", encoding="utf-8")
+    (folder / ".hidden").write_text("x\n", encoding="utf-8")
+    outside.mkdir()
+    (outside / "secret.txt").write_text("no\n", encoding="utf-8")
+    (folder / "escape").symlink_to(outside, target_is_directory=True)
+    return path
+
+
+async def test_paths_inside_the_skill_folder_only(
+    deck: Deck, start_server: StartServer, tmp_path: Path
+) -> None:
+    path = _bundle_with_resources(deck, tmp_path / "outside")
+    client = await start_editor(start_server)
+    body = skill_text("forms") + "See [the reference](\nRun scripts/\nUp ../\n"
+    open_doc(client, path, body)
+
+    top = await complete(client, path, 8, 20)
+    assert top is not None
+    assert [(i.label, i.kind) for i in top.items] == [
+        ("reference.md", types.CompletionItemKind.File),
+        ("scripts/", types.CompletionItemKind.Folder),
+    ]
+    assert top.items[0].text_edit == types.TextEdit(
+        range=rng(8, 20, 8, 20), new_text="reference.md"
+    )
+
+    scripts = await complete(client, path, 9, 12)
+    assert scripts is not None
+    assert [i.label for i in scripts.items] == ["fill.py"]
+    assert scripts.items[0].detail == "scripts/fill.py"
+    assert scripts.items[0].text_edit == types.TextEdit(range=rng(9, 12, 9, 12), new_text="fill.py")
+
+    assert await complete(client, path, 10, 6) is None
+
+
+async def test_no_path_completion_for_flat_skills(deck: Deck, start_server: StartServer) -> None:
+    path = deck.write(deck.project_dsh, "notes", flat=True)
+    deck.write(deck.project_dsh, "other", flat=True)
+    client = await start_editor(start_server)
+    open_doc(client, path, skill_text("notes") + "See [x](\n")
+
+    assert await complete(client, path, 8, 8) is None
