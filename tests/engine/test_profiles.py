@@ -31,6 +31,9 @@ def test_key_documentation_is_usable_for_completion_and_hover():
     assert dsh.key("name").required and dsh.key("description").required
     context = dsh.key("context")
     assert context is not None and not context.enforced and context.surface == "not enforced"
+    assert context.values == ("fork",)  # completion offers `fork` for `context:`
+    for profile in ("dsh", "claude-code", "codex"):
+        assert get_profile(profile).key("context") == context
     assert get_profile("agentskills").key_names == {
         "name",
         "description",

@@ -71,3 +71,29 @@ def test_docs_rules_md_is_generated_from_the_table():
         "python -c 'from skilldeck.engine.rules import render_rules_markdown as r; "
         'open("docs/rules.md", "w").write(r())\''
     )
+
+
+def test_non_canonical_boolean_is_a_fixable_hint_that_keeps_the_skill():
+    item = rule("non-canonical-boolean")
+    assert (item.code, item.severity, item.drops_skill, item.fixable) == (
+        "SD303",
+        Severity.HINT,
+        False,
+        True,
+    )
+    finding = item.finding(Span.at(3, 16, 21), key="user-invocable", raw='"yes"', canonical="true")
+    assert finding.message == (
+        "'user-invocable' is \"yes\", which skilldeck reads as true; "
+        "write true so every YAML tool reads the same boolean"
+    )
+    assert finding.severity is Severity.HINT and not finding.drops_skill
+    row = "| [SD303](#sd303-non-canonical-boolean) | `non-canonical-boolean` | hint | no | yes |"
+    assert f"\n{row}" in render_rules_markdown()
+
+
+def test_rules_whose_misread_values_get_a_quote_fix_say_so():
+    for code in ("SD202", "SD205", "SD401"):
+        item = rule(code)
+        assert item.fixable, code
+        assert "{hint}" in item.message, code
+        assert "quick fix quotes it" in item.docs, code

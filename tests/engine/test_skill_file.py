@@ -57,7 +57,11 @@ def test_a_good_skill_is_accepted_with_its_fields(tmp_path):
         "metadata:\n  version: '1'\ndisable-model-invocation: YES\nuser-invocable: 0\n---\nbody\n"
     )
     analysis = analyze(text)
-    assert analysis.findings == ()
+    # Only the non-canonical spellings are hinted at; nothing that affects loading.
+    assert [(f.code, f.severity) for f in analysis.findings] == [
+        ("SD303", Severity.HINT),
+        ("SD303", Severity.HINT),
+    ]
     assert analysis.accepted
     assert (analysis.name, analysis.description, analysis.when_to_use) == (
         "pdf-forms",
@@ -83,15 +87,127 @@ def test_missing_name_with_fix():
     ("value", "found", "span"),
     [
         ("''", "an empty string", Span.at(1, 6, 8)),
-        ("12", "the number 12", Span.at(1, 6, 8)),
+        (
+            "12",
+            "the number 12 (YAML read the unquoted '12' as a number; quote it to keep the text)",
+            Span.at(1, 6, 8),
+        ),
         ("", "null", Span.at(1, 0, 4)),
         ("[a]", "a list", Span.at(1, 6, 9)),
+        ("!!str", "an empty string", Span.at(1, 6, 11)),
     ],
 )
 def test_empty_or_wrong_typed_name(value, found, span):
     finding = only(analyze(f"---\nname: {value}\ndescription: d\n---\n"), "SD202")
     assert finding.message == f"'name' must be a non-empty string, found {found}"
     assert finding.span == span
+
+
+QUOTE_CASES = [
+    # (key line as written, expected message tail, value span, key line after the fix)
+    (
+        "name: 2024",
+        "'name' must be a non-empty string, found the number 2024 "
+        "(YAML read the unquoted '2024' as a number; quote it to keep the text)",
+        Span.at(1, 6, 10),
+        'name: "2024"',
+    ),
+    (
+        "name: true",
+        "'name' must be a non-empty string, found the boolean true "
+        "(YAML read the unquoted 'true' as a boolean; quote it to keep the text)",
+        Span.at(1, 6, 10),
+        'name: "true"',
+    ),
+    (
+        "description: 3.10",
+        "'description' must be a non-empty string, found the number 3.1 "
+        "(YAML read the unquoted '3.10' as a number; quote it to keep the text)",
+        Span.at(1, 13, 17),
+        'description: "3.10"',
+    ),
+    (
+        "description: null  # not yet",
+        "'description' must be a non-empty string, found null "
+        "(YAML read the unquoted 'null' as null; quote it to keep the text)",
+        Span.at(1, 13, 17),
+        'description: "null"  # not yet',
+    ),
+    (
+        "description: FALSE",
+        "'description' must be a non-empty string, found the boolean false "
+        "(YAML read the unquoted 'FALSE' as a boolean; quote it to keep the text)",
+        Span.at(1, 13, 18),
+        'description: "FALSE"',
+    ),
+    (
+        "description: 0x1F",
+        "'description' must be a non-empty string, found the number 31 "
+        "(YAML read the unquoted '0x1F' as a number; quote it to keep the text)",
+        Span.at(1, 13, 17),
+        'description: "0x1F"',
+    ),
+    (
+        "whenToUse: ~",
+        "'whenToUse' must be a non-empty string, found null "
+        "(YAML read the unquoted '~' as null; quote it to keep the text); the field is ignored",
+        Span.at(1, 11, 12),
+        'whenToUse: "~"',
+    ),
+    (
+        "whenToUse: -.inf",
+        "'whenToUse' must be a non-empty string, found the number -inf "
+        "(YAML read the unquoted '-.inf' as a number; quote it to keep the text); "
+        "the field is ignored",
+        Span.at(1, 11, 16),
+        'whenToUse: "-.inf"',
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "message", "span", "fixed"), QUOTE_CASES)
+def test_a_value_yaml_misreads_gets_a_quote_fix(line, message, span, fixed):
+    key = line.split(":")[0]
+    rest = {"name": "name: pdf-forms", "description": "description: d", "whenToUse": ""}
+    others = "".join(f"{v}\n" for k, v in rest.items() if k != key and v)
+    text = f"---\n{line}\n{others}---\nbody\n"
+    code = {"name": "SD202", "description": "SD205", "whenToUse": "SD401"}[key]
+    finding = only(analyze(text), code)
+    assert finding.message == message
+    assert finding.span == span
+    [fix] = finding.fixes
+    assert fix.title == "Quote the value"
+    fixed_text = apply(text, fix)
+    assert fixed_text == f"---\n{fixed}\n{others}---\nbody\n"
+    after = analyze(fixed_text, expected=None)
+    assert after.findings == ()
+    assert after.accepted
+
+
+def test_quote_fix_in_a_flow_mapping_keeps_the_yaml_valid():
+    text = "---\n{name: pdf-forms, description: 1e3}\n---\n"
+    finding = only(analyze(text), "SD205")
+    assert finding.span == Span.at(1, 31, 34)
+    assert apply(text, finding.fixes[0]) == '---\n{name: pdf-forms, description: "1e3"}\n---\n'
+    assert analyze(apply(text, finding.fixes[0])).description == "1e3"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "description: !!int 3",  # tagged on purpose: quoting would change the intent
+        "description: !!null ''",
+        "description: ''",  # already text
+        "description:",  # nothing written to quote
+        "description: [3]",  # a collection, not a scalar
+        "description: |\n  ",  # a blank block scalar
+    ],
+)
+def test_no_quote_fix_when_yaml_did_not_misread_a_plain_scalar(line):
+    text = f"---\nname: pdf-forms\n{line}\n---\n"
+    finding = only(analyze(text), "SD205")
+    assert finding.fixes == ()
+    assert "quote it" not in finding.message
 
 
 def test_non_kebab_name_with_kebab_fix():
@@ -120,7 +236,16 @@ def test_missing_description_with_fix():
 
 
 @pytest.mark.parametrize(
-    ("value", "found"), [("'  '", "a blank string"), ("true", "the boolean true"), ("", "null")]
+    ("value", "found"),
+    [
+        ("'  '", "a blank string"),
+        (
+            "true",
+            "the boolean true "
+            "(YAML read the unquoted 'true' as a boolean; quote it to keep the text)",
+        ),
+        ("", "null"),
+    ],
 )
 def test_empty_or_wrong_typed_description(value, found):
     analysis = analyze(f"---\nname: pdf-forms\ndescription: {value}\n---\n")
@@ -192,6 +317,67 @@ def test_non_boolean_invocation_value_drops_without_a_fix():
             f"---\nname: pdf-forms\ndescription: d\nuser-invocable: {spelling}\n---\n"
         ).accepted, spelling
     assert not analyze("---\nname: pdf-forms\ndescription: d\nuser-invocable: 2\n---\n").accepted
+
+
+@pytest.mark.parametrize(
+    ("value", "shown", "canonical", "span"),
+    [
+        ('"yes"', '"yes"', "true", Span.at(3, 16, 21)),
+        ("on", "on", "true", Span.at(3, 16, 18)),
+        ("1", "1", "true", Span.at(3, 16, 17)),
+        ('"True"', '"True"', "true", Span.at(3, 16, 22)),
+        ("'false'", "'false'", "false", Span.at(3, 16, 23)),
+        ("NO  # later", "NO", "false", Span.at(3, 16, 18)),
+        ("0", "0", "false", Span.at(3, 16, 17)),
+    ],
+)
+def test_non_canonical_boolean_is_a_fixable_hint(value, shown, canonical, span):
+    text = f"---\nname: pdf-forms\ndescription: d\nuser-invocable: {value}\n---\n"
+    analysis = analyze(text)
+    finding = only(analysis, "SD303")
+    assert finding.message == (
+        f"'user-invocable' is {shown}, which skilldeck reads as {canonical}; "
+        f"write {canonical} so every YAML tool reads the same boolean"
+    )
+    assert finding.span == span
+    assert finding.severity is Severity.HINT
+    assert not finding.drops_skill and analysis.accepted
+    assert analysis.invocation.user_invocable is (canonical == "true")
+    [fix] = finding.fixes
+    assert fix.title == f"Replace with '{canonical}'"
+    fixed = apply(text, fix)
+    comment = "  # later" if "#" in value else ""
+    assert fixed == (
+        f"---\nname: pdf-forms\ndescription: d\nuser-invocable: {canonical}{comment}\n---\n"
+    )
+    after = analyze(fixed)
+    assert after.findings == ()
+    assert after.invocation == analysis.invocation
+
+
+@pytest.mark.parametrize("value", ["true", "false", "True", "FALSE", "!!bool true"])
+def test_yaml_booleans_need_no_canonical_hint(value):
+    analysis = analyze(
+        f"---\nname: pdf-forms\ndescription: d\ndisable-model-invocation: {value}\n---\n"
+    )
+    assert analysis.findings == ()
+
+
+def test_non_canonical_boolean_hint_in_a_block_scalar_has_no_fix():
+    text = "---\nname: pdf-forms\ndescription: d\ndisable-model-invocation: >-\n  yes\n---\n"
+    analysis = analyze(text)
+    finding = only(analysis, "SD303")
+    assert finding.message == (
+        "'disable-model-invocation' is the string 'yes', which skilldeck reads as true; "
+        "write true so every YAML tool reads the same boolean"
+    )
+    assert finding.fixes == ()
+    assert not analysis.invocation.model_invocable
+
+
+def test_non_canonical_boolean_can_be_switched_off():
+    text = "---\nname: pdf-forms\ndescription: d\nuser-invocable: off\n---\n"
+    assert analyze(text, overrides={"non-canonical-boolean": "off"}).findings == ()
 
 
 def test_wrong_typed_optional_fields_are_dropped_with_a_warning():

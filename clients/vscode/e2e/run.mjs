@@ -190,6 +190,27 @@ await check('hover on name', async () => {
   return text.slice(0, 120);
 });
 
+await check('code lens on name opens the shadowed skill (skilldeck.showShadowing)', async () => {
+  // Still in .dsh/skills/code-review/SKILL.md, which shadows .agents/skills/code-review.
+  const lens = page.locator('.contentWidgets .codelens-decoration a, .codelens-decoration a', { hasText: /shadow/ }).first();
+  const title = clean(await until('the shadowing code lens', 30000, async () => ((await lens.isVisible()) ? lens.innerText() : false)));
+  if (!/^shadows \d+ skills?$/.test(title)) {
+    throw new Error(`unexpected lens title: ${title}`);
+  }
+  await lens.click();
+  const peek = page.locator('.zone-widget .reference-zone-widget, .peekview-widget').first();
+  const text = await until('the references peek with the shadowed skill', 20000, async () => {
+    if (!(await peek.isVisible())) {
+      return false;
+    }
+    const content = clean(await peek.innerText());
+    return /SKILL\.md/.test(content) && /\.agents/.test(content) ? content : false;
+  });
+  await screenshot('code-lens-peek');
+  await page.keyboard.press('Escape');
+  return `${title} -> ${text.slice(0, 160)}`;
+});
+
 await check('diagnostic in Problems panel for the broken skill', async () => {
   await openFile('.agents/skills/legacy-helper.md');
   await runCommand('View: Focus Problems');

@@ -7,6 +7,7 @@ import { CatalogPreview, CatalogStatus } from './catalogPreview';
 import { PREVIEW_SCHEME } from './preview';
 import { currentSelector, currentSettings, ServerController } from './server';
 import { needsRestart, SKILL_PATTERNS } from './settings';
+import { registerShowShadowing } from './shadowingCommand';
 import { SkillsView } from './skillsView';
 import type { TreeNode } from './tree-model';
 
@@ -45,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('skilldeck.refreshSkills', () => skills.refresh()),
     vscode.commands.registerCommand('skilldeck.openWinner', (node: TreeNode | undefined) => skills.openWinner(node)),
     vscode.commands.registerCommand('skilldeck.showOutput', () => output.show(true)),
+    registerShowShadowing(server),
     server.onDidChangeState((state) => {
       status.show(state);
       skills.refresh();

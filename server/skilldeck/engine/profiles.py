@@ -123,12 +123,13 @@ USER_INVOCABLE = KeyInfo(
 )
 
 
-def _deferred(key: str, value_type: str, what: str) -> KeyInfo:
+def _deferred(key: str, value_type: str, what: str, values: tuple[str, ...] = ()) -> KeyInfo:
     return KeyInfo(
         key,
         f"{what} Reserved by the skill-system design and used by some agents; "
         "**skilldeck accepts it but does not enforce it**.",
         value_type,
+        values=values,
         surface="not enforced",
         enforced=False,
     )
@@ -146,7 +147,10 @@ DEFERRED_EFFECTS: Mapping[str, str] = MappingProxyType(
 )
 
 CONTEXT = _deferred(
-    "context", "string", "Where the skill runs, e.g. `fork` for a separate sub-agent context."
+    "context",
+    "string",
+    "Where the skill runs, e.g. `fork` for a separate sub-agent context.",
+    values=("fork",),
 )
 ARGUMENTS = _deferred("arguments", "list", "Declared arguments the skill accepts.")
 ARGUMENT_HINT = _deferred(

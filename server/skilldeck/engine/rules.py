@@ -86,6 +86,7 @@ class Rule:
 _E = Severity.ERROR
 _W = Severity.WARNING
 _I = Severity.INFORMATION
+_H = Severity.HINT
 _AGENTSKILLS = frozenset({"agentskills"})
 
 RULES: tuple[Rule, ...] = (
@@ -294,11 +295,15 @@ RULES: tuple[Rule, ...] = (
         "empty-name",
         _E,
         True,
-        "'name' must be a non-empty string, found {found}",
+        "'name' must be a non-empty string, found {found}{hint}",
         "The `name` is empty or not a string.",
         "`name` must be a non-empty string. Values YAML reads as numbers, booleans, null, "
-        "lists or mappings are refused. The skill is skipped.\n\n**Fix:** write a "
-        "kebab-case name, e.g. `name: release-notes`.",
+        "lists or mappings are refused. The skill is skipped. An unquoted `2024`, `true` "
+        "or `null` is such a value: YAML reads it as a number, a boolean or null, not as "
+        "text.\n\n**Fix:** write a kebab-case name, e.g. `name: release-notes`. When YAML "
+        "misread an unquoted value, the quick fix quotes it as written "
+        '(`name: 2024` → `name: "2024"`).',
+        fixable=True,
     ),
     Rule(
         "SD203",
@@ -333,11 +338,15 @@ RULES: tuple[Rule, ...] = (
         "empty-description",
         _E,
         True,
-        "'description' must be a non-empty string, found {found}",
+        "'description' must be a non-empty string, found {found}{hint}",
         "The `description` is empty, blank or not a string.",
         "`description` must be a string with visible text; a blank description would "
-        "publish an empty catalog line. The skill is skipped.\n\n**Fix:** write one "
-        "sentence saying what the skill does and when to use it.",
+        "publish an empty catalog line. The skill is skipped. An unquoted value such as "
+        "`3.10`, `true` or `null` is not text to YAML: it reads a number, a boolean or "
+        "null.\n\n**Fix:** write one sentence saying what the skill does and when to use "
+        "it. When YAML misread an unquoted value, the quick fix quotes it as written "
+        '(`description: 3.10` → `description: "3.10"`).',
+        fixable=True,
     ),
     Rule(
         "SD206",
@@ -382,17 +391,37 @@ RULES: tuple[Rule, ...] = (
         "value is ambiguous about who may invoke the skill, so the skill is skipped "
         "(fail closed).\n\n**Fix:** write `true` or `false`.",
     ),
+    Rule(
+        "SD303",
+        "non-canonical-boolean",
+        _H,
+        False,
+        "'{key}' is {raw}, which skilldeck reads as {canonical}; write {canonical} so "
+        "every YAML tool reads the same boolean",
+        "An invocation key is spelled other than plain `true`/`false`.",
+        "skilldeck reads `yes`/`no`, `on`/`off`, `1`/`0` and quoted or differently "
+        'cased spellings such as `"True"` as booleans for `disable-model-invocation` '
+        "and `user-invocable`. Other YAML tools do not agree: a YAML 1.2 loader reads "
+        '`yes` and `"true"` as text and `1` as a number, so another agent or linter may '
+        "see something else. The skill still loads; this hint only asks for the one "
+        'spelling everyone reads alike.\n\n**Example:** `user-invocable: "no"` → '
+        "`user-invocable: false`.\n\n**Fix:** the quick fix writes `true` or `false`.",
+        fixable=True,
+    ),
     # --- SD4xx: optional and deferred keys --------------------------------------------
     Rule(
         "SD401",
         "invalid-when-to-use",
         _W,
         False,
-        "'whenToUse' must be a non-empty string, found {found}; the field is ignored",
+        "'whenToUse' must be a non-empty string, found {found}{hint}; the field is ignored",
         "`whenToUse` is not a string; it is dropped.",
         "`whenToUse` is an optional routing hint for hosts; it is never shown in the "
         "catalog. A value that is not a non-empty string is dropped; the skill still "
-        "loads.\n\n**Fix:** write the hint as one string, or remove the key.",
+        "loads.\n\n**Fix:** write the hint as one string, or remove the key. When YAML "
+        "misread an unquoted value (a number, a boolean, null), the quick fix quotes it "
+        "as written.",
+        fixable=True,
     ),
     Rule(
         "SD402",

@@ -40,6 +40,7 @@ from skilldeck.engine.frontmatter import (
     find_frontmatter,
     first_line_span,
     parse_frontmatter,
+    resolve_plain,
 )
 from skilldeck.engine.model import InvocationPolicy, is_skill_name
 from skilldeck.engine.positions import FILE_START, Position, Span
@@ -548,8 +549,14 @@ class _Checker:
             return
         value = entry.value
         if not isinstance(value, str) or not value:
+            hint, fixes = self.misread(entry)
             self.findings.append(
-                rule("SD202").finding(self.value_or_key_span(entry), found=describe_value(value))
+                rule("SD202").finding(
+                    self.value_or_key_span(entry),
+                    fixes=fixes,
+                    found=describe_value(value),
+                    hint=hint,
+                )
             )
             return
         self.name = value
@@ -597,8 +604,14 @@ class _Checker:
             return
         value = entry.value
         if not isinstance(value, str) or not value.strip():
+            hint, fixes = self.misread(entry)
             self.findings.append(
-                rule("SD205").finding(self.value_or_key_span(entry), found=describe_value(value))
+                rule("SD205").finding(
+                    self.value_or_key_span(entry),
+                    fixes=fixes,
+                    found=describe_value(value),
+                    hint=hint,
+                )
             )
             return
         self.description = value
@@ -653,10 +666,49 @@ class _Checker:
                 )
             else:
                 values[key] = flag
+                self.check_canonical_boolean(option, flag)
         self.invocation = InvocationPolicy(
             model_invocable=not values.get("disable-model-invocation", False),
             user_invocable=values.get("user-invocable", True),
         )
+
+    def check_canonical_boolean(self, entry: FrontmatterEntry, flag: bool) -> None:
+        """SD303: an accepted invocation value that is not a YAML boolean."""
+        if isinstance(entry.value, bool):
+            return
+        canonical = "true" if flag else "false"
+        raw = self.source(entry.value_span)
+        fixes: tuple[Fix, ...] = ()
+        if raw and entry.style in ("plain", "single", "double"):
+            fixes = (Fix(f"Replace with '{canonical}'", (TextEdit(entry.value_span, canonical),)),)
+        self.findings.append(
+            rule("SD303").finding(
+                self.value_or_key_span(entry),
+                fixes=fixes,
+                key=entry.key,
+                raw=display_text(raw) if raw else describe_value(entry.value),
+                canonical=canonical,
+            )
+        )
+
+    def misread(self, entry: FrontmatterEntry) -> tuple[str, tuple[Fix, ...]]:
+        """For text YAML resolved to a bool, number or null: message hint and quote fix.
+
+        Only an unquoted, untagged one-line scalar qualifies; the fix wraps its source
+        text, exactly as written, in double quotes.
+        """
+        if entry.style not in ("plain", "null") or isinstance(entry.value, str):
+            return "", ()
+        raw = self.source(entry.value_span)
+        if not raw or isinstance(resolve_plain(raw), str):
+            return "", ()  # empty, tagged or an alias: not a misread plain scalar
+        value = entry.value
+        kind = "null" if value is None else "a boolean" if isinstance(value, bool) else "a number"
+        hint = (
+            f" (YAML read the unquoted '{display_text(raw)}' as {kind}; quote it to keep the text)"
+        )
+        quoted = '"' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return hint, (Fix("Quote the value", (TextEdit(entry.value_span, quoted),)),)
 
     def check_optional(self, fm: Frontmatter) -> None:
         entry = fm.get("whenToUse")
@@ -664,9 +716,13 @@ class _Checker:
             if isinstance(entry.value, str) and entry.value:
                 self.when_to_use = entry.value
             else:
+                hint, fixes = self.misread(entry)
                 self.findings.append(
                     rule("SD401").finding(
-                        self.value_or_key_span(entry), found=describe_value(entry.value)
+                        self.value_or_key_span(entry),
+                        fixes=fixes,
+                        found=describe_value(entry.value),
+                        hint=hint,
                     )
                 )
         entry = fm.get("metadata")
