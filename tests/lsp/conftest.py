@@ -8,14 +8,20 @@ it started is shut down at the end of the test.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from lsp_harness import SERVER_COMMAND, Deck, StartServer, plain, push_capabilities, uri
+from lsp_harness import (
+    SERVER_COMMAND,
+    Deck,
+    StartServer,
+    plain,
+    push_capabilities,
+    stop_client,
+    uri,
+)
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -71,19 +77,3 @@ async def start_server(deck: Deck) -> AsyncIterator[StartServer]:
     yield start
     for client in clients:
         await stop_client(client)
-
-
-async def stop_client(client: LanguageClient) -> None:
-    """Shut the server down politely; close its stdin if it does not go; kill as a last resort."""
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(client.shutdown_session(), 10)
-    process = client._server
-    if process is not None and process.returncode is None:
-        if process.stdin is not None:
-            process.stdin.close()
-        try:
-            await asyncio.wait_for(process.wait(), 5)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
-    await asyncio.wait_for(client.stop(), 5)

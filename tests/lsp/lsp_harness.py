@@ -6,6 +6,7 @@ The fixtures using them (``deck``, ``start_server``) are in ``conftest.py``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -192,3 +193,19 @@ async def raw_request(client: LanguageClient, method: str, params: Any, *, msg_i
     assert writer is not None
     writer.write(data)
     return plain(await asyncio.wait_for(future, 10))
+
+
+async def stop_client(client: LanguageClient) -> None:
+    """Shut the server down politely; close its stdin if it does not go; kill as a last resort."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(client.shutdown_session(), 10)
+    process = client._server
+    if process is not None and process.returncode is None:
+        if process.stdin is not None:
+            process.stdin.close()
+        try:
+            await asyncio.wait_for(process.wait(), 5)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+    await asyncio.wait_for(client.stop(), 5)

@@ -104,7 +104,7 @@ async def test_deferred_key_under_dsh(deck: Deck, start_server: StartServer) -> 
         "**`context`**\n\nWhere the skill runs, e.g. `fork` for a separate sub-agent context. "
         "Reserved by the skill-system design and used by some agents; **skilldeck accepts it "
         "but does not enforce it**.\n\n"
-        "Type: string  \nControls: not enforced  \n"
+        "Type: string  \nValues: `fork`  \nControls: not enforced  \n"
         "Enforced by skilldeck: no (accepted, not acted on)  \nProfile: `dsh`"
     )
 

@@ -5,8 +5,16 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from conftest import stop_client
-from lsp_harness import Deck, StartServer, indexed, raw_request, request, skill_text, uri
+from lsp_harness import (
+    Deck,
+    StartServer,
+    indexed,
+    raw_request,
+    request,
+    skill_text,
+    stop_client,
+    uri,
+)
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 

@@ -19,9 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lsp"))
-
 from lsp_harness import (
     SERVER_COMMAND,
     Deck,
