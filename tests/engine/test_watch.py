@@ -192,3 +192,21 @@ async def test_watcher_failure_is_reported_then_recovers(tmp_path: Path) -> None
         # the retry succeeds: healthy again, and consumers are told to re-read
         assert await rec.next() == {str(root_path)}
         assert watcher.healthy
+
+
+async def test_a_change_before_the_watch_is_live_is_reported_once_it_is(tmp_path: Path) -> None:
+    """Listing, then a change, then the watch opens: the change is still reported."""
+    root_path = tmp_path / "skills"
+    _skill(root_path / "alpha", "alpha")
+    target = root_path / "alpha" / "SKILL.md"
+
+    def late_awatch(*args: Any, **kwargs: Any) -> AsyncGenerator[set[tuple[Any, str]], None]:
+        # Runs after the listing and before the watch exists: no event can see this.
+        target.write_text("---\nname: alpha\ndescription: changed meanwhile\n---\n")
+        return awatch(*args, **kwargs)
+
+    rec = Recorder()
+    watcher = RootWatcher([_root(root_path)], rec, watch_impl=late_awatch, step_ms=30)
+    async with watcher:
+        await asyncio.wait_for(watcher.wait_listed(), WAIT)
+        assert str(target) in await rec.next()

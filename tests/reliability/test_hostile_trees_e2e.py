@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import run_cli, server_env
 from lsp_harness import Deck, skill_text, uri
 from lsprotocol import types
 from raw_lsp import processes_marked
+from reliability_harness import run_cli, server_env
 
 BAD = "---\nname: Bad_Name\ndescription: d\n---\nbody\n"
 
@@ -36,7 +36,7 @@ def check_bytes(deck: Deck, *args: str) -> subprocess.CompletedProcess[bytes]:
     )
 
 
-@pytest.mark.slow  # the server needs ~14 s here (the CLI 0.2 s): see SECURITY.md
+@pytest.mark.slow  # ~0.7 s: roots are watched one level deep, never walked
 @pytest.mark.timeout(60)
 async def test_a_root_symlinked_to_slash_is_scanned_one_level_and_served(
     deck: Deck, start_server, mark
@@ -56,7 +56,7 @@ async def test_a_root_symlinked_to_slash_is_scanned_one_level_and_served(
     result = await client.protocol.send_request_async(
         "skilldeck/catalog", {"uri": uri(deck.project)}
     )
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < 5  # was ~10-25 s with a recursive watch of /
     assert "`alpha`" in json.dumps(result)
     [pid] = processes_marked(mark)
     with open(f"/proc/{pid}/status") as status:
@@ -156,12 +156,6 @@ async def test_newline_and_space_folder_names_become_percent_encoded_uris(deck: 
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: lsp/diagnostics.py uri_of() calls pygls from_fs_path, which raises "
-    "UnicodeEncodeError for a path holding a surrogate-escaped byte; Publisher.changed "
-    "then aborts its loop, so that file *and every file after it* get no diagnostics",
-)
 @pytest.mark.timeout(60)
 async def test_non_utf8_folder_names_become_percent_encoded_uris(deck: Deck, start_server):
     _odd_folders(deck.project_dsh)

@@ -16,10 +16,10 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import check_json
 from lsp_harness import Deck, skill_text, uri, wait_for
 from lsprotocol import types
 from raw_lsp import RawServer, frame, processes_marked
+from reliability_harness import check_json
 
 BAD = "---\nname: Bad_Name\ndescription: d\n---\nbody\n"
 OTHER_BAD = "---\nname: Other_Bad\ndescription: d\n---\nbody\n"
@@ -83,7 +83,7 @@ async def test_wrong_versions_and_out_of_range_edits_never_stop_the_server(
 
 
 @pytest.mark.timeout(60)
-async def test_out_of_order_changes_are_applied_in_arrival_order(deck: Deck, start_server):
+async def test_a_stale_out_of_order_change_is_ignored_and_logged(deck: Deck, start_server):
     path = deck.write(deck.project_dsh, "alpha")
     client = await start_server()
     client.text_document_did_open(
@@ -91,12 +91,18 @@ async def test_out_of_order_changes_are_applied_in_arrival_order(deck: Deck, sta
     )
     await published(client, path, lambda d: len(d) == 1)
     did_change(client, path, 3, [whole(skill_text("alpha"))])
-    did_change(client, path, 2, [whole(OTHER_BAD)])  # late, older version: applied last
-    [diagnostic] = await published(
-        client, path, lambda d: len(d) == 1 and "Other_Bad" in d[0].message
-    )
+    assert await published(client, path, lambda d: d == []) == []
+    did_change(client, path, 2, [whole(OTHER_BAD)])  # late, older version: dropped
+    # An incremental edit on top of version 3: "name: alpha" -> "name: Alpha_Bad". Had
+    # the stale text been applied, the name would read "Alpha_Bad_Bad".
+    did_change(client, path, 4, [edit(1, 6, 1, 11, "Alpha_Bad")])
+    [diagnostic] = await published(client, path, lambda d: len(d) == 1)
     assert diagnostic.code == "SD203"
+    assert "Alpha_Bad" in diagnostic.message and "Alpha_Bad_Bad" not in diagnostic.message
     assert diagnostic.range == types.Range(types.Position(1, 6), types.Position(1, 15))
+    assert f"skilldeck: ignored stale didChange for {uri(path)}: version 2 after 3" in [
+        m.message for m in client.log_messages
+    ]
 
 
 @pytest.mark.timeout(30)

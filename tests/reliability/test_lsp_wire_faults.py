@@ -135,13 +135,20 @@ def test_unknown_methods_get_method_not_found(started):
     assert response["error"]["code"] == METHOD_NOT_FOUND
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: a request for an unknown method without 'params' is answered with "
-    "InvalidParams (-32602), not MethodNotFound (-32601); JSON-RPC makes params optional "
-    "(pygls structures it as JsonRPCRequestMessage, which requires params; "
-    "SkilldeckProtocol.structure_message in lsp/server.py turns that into InvalidParams)",
-)
+@pytest.mark.timeout(30)
+def test_an_unknown_method_is_logged_as_one_quiet_line_without_a_traceback(started):
+    server, path = started
+    ping(server)
+    open_and_expect_bad_name(server, path)  # everything the ping caused has arrived
+    server.drain()
+    logs = [m["params"] for m in server.seen if m.get("method") == "window/logMessage"]
+    about_ping = [log for log in logs if "skilldeck/noSuchMethod" in log["message"]]
+    assert about_ping == [
+        {"type": 4, "message": "skilldeck: Method Not Found: skilldeck/noSuchMethod"}
+    ]
+    assert not [log for log in logs if log["type"] == 1 or "Traceback" in log["message"]]
+
+
 @pytest.mark.timeout(30)
 def test_an_unknown_method_without_params_gets_method_not_found(started):
     server, _ = started
@@ -173,11 +180,6 @@ def test_a_length_larger_than_the_stream_then_eof_ends_the_server(started, mark)
     assert processes_marked(mark) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: 'exit' before 'shutdown' ends the server with status 0; the LSP spec "
-    "asks for 1 (lsp/server.py serve() returns normally whatever the shutdown state)",
-)
 @pytest.mark.timeout(30)
 def test_exit_without_shutdown_ends_the_server_with_status_1(started, mark):
     server, _ = started

@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import check_json, run_cli, snapshot
-from lsp_harness import Deck, skill_text, uri
+from lsp_harness import Deck, push_capabilities, skill_text, uri
 from lsprotocol import types
 from pygls.exceptions import JsonRpcMethodNotFound
+from reliability_harness import check_json, run_cli, snapshot
 
 BAD = "---\nname: Bad_Name\ndescription: d\n---\nbody\n"
 OLD = time.time() - 3600  # older than the cache's racy window, so analyses are stored
@@ -71,7 +71,15 @@ def test_cli_commands_never_write_inside_the_workspace(deck: Deck):
 async def test_a_server_session_never_writes_inside_the_workspace(deck: Deck, start_server):
     build(deck)
     before = snapshot(deck.project)
-    client = await start_server()
+    capabilities = push_capabilities()
+    assert capabilities.workspace is not None
+    # A client that could apply a rename (file operations included): the server must still
+    # only *return* edits, never apply them itself.
+    capabilities.workspace.workspace_edit = types.WorkspaceEditClientCapabilities(
+        document_changes=True,
+        resource_operations=[types.ResourceOperationKind.Rename],
+    )
+    client = await start_server(capabilities=capabilities)
     applied: list[object] = []
 
     @client.feature(types.WORKSPACE_APPLY_EDIT)

@@ -1,7 +1,11 @@
 """Watching skill roots with watchfiles (SPEC section 6).
 
-- An existing root is watched recursively; a missing root is followed from its nearest
-  existing ancestor (watched non-recursively) until it appears, one segment at a time.
+- An existing root is watched one level deep: the root and each of its direct child
+  folders (bundles), each non-recursively, so a root holding a huge tree (a symlink to
+  ``/``) costs one watch per child, never a walk of the tree. A child folder appearing
+  or disappearing re-opens the watch with the new set of folders. A missing root is
+  followed from its nearest existing ancestor (non-recursively) until it appears, one
+  segment at a time.
 - Deleting a root switches back to following its ancestor, so delete-and-recreate
   stays observable; an event on the root itself always re-opens the watch.
 - Only changes that can alter the catalog count (:func:`is_relevant_change`): a direct
@@ -24,6 +28,7 @@ from collections.abc import AsyncGenerator, Callable, Iterable
 from types import TracebackType
 from typing import Any
 
+import anyio.to_thread
 from watchfiles import awatch
 
 from skilldeck.engine.roots import SkillRoot
@@ -82,6 +87,56 @@ def _watch_mode(root_path: str) -> tuple[str, bool]:
         candidate = parent
 
 
+#: ``(mtime_ns, ctime_ns, size, inode)`` of each skill file, by path.
+Identities = dict[str, tuple[int, int, int, int]]
+
+
+def _bundle_folders(root: SkillRoot) -> tuple[tuple[str, ...], Identities]:
+    """The root's direct child folders (sorted) and the identity of each skill file in
+    it (``<child>/SKILL.md``, ``<root>/<name>.md``); blocking."""
+    found: list[str] = []
+    files: list[str] = []
+    try:
+        with os.scandir(root.path) as entries:
+            for entry in entries:
+                if entry.name in root.skip_names:
+                    continue
+                try:
+                    if entry.is_dir():  # follows a symlinked bundle, as the scan does
+                        found.append(os.path.normpath(entry.path))
+                        files.append(os.path.join(found[-1], BUNDLE_FILE))
+                    elif entry.name.endswith(FLAT_SUFFIX):
+                        files.append(os.path.normpath(entry.path))
+                except OSError:
+                    continue
+    except OSError:
+        return (), {}
+    identities: Identities = {}
+    for path in files:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        identities[path] = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+    return tuple(sorted(found)), identities
+
+
+async def _list_bundles(root: SkillRoot) -> tuple[tuple[str, ...], Identities]:
+    # anyio's worker threads (which watchfiles already uses), not the loop's executor.
+    return await anyio.to_thread.run_sync(_bundle_folders, root)
+
+
+def _changed_files(before: Identities, after: Identities) -> set[str]:
+    """Skill files that appeared, disappeared or changed identity."""
+    return {path for path in before.keys() | after.keys() if before.get(path) != after.get(path)}
+
+
+def _children_moved(paths: set[str], root: SkillRoot) -> bool:
+    """Whether a change touched a direct child of the root (a bundle may come or go)."""
+    root_path = os.path.normpath(root.path)
+    return any(os.path.dirname(path) == root_path for path in paths)
+
+
 class RootWatcher:
     """Watch skill roots and call ``on_change(paths)`` once per burst of relevant changes.
 
@@ -115,6 +170,8 @@ class RootWatcher:
         self._flush_handle: asyncio.TimerHandle | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closing_tasks: set[asyncio.Task[None]] = set()
+        self._unlisted: set[str] = set()
+        self._all_listed = asyncio.Event()
         for root in roots:
             self._roots.setdefault(root.path, root)
 
@@ -131,8 +188,27 @@ class RootWatcher:
     def start(self) -> None:
         """Start watching (needs a running event loop)."""
         self._loop = asyncio.get_running_loop()
+        self._unlisted = set(self._roots)
+        if not self._unlisted:
+            self._all_listed.set()
         for path in self._roots:
             self._spawn(path)
+
+    async def wait_listed(self) -> None:
+        """Return once every root's first listing is taken (or the watcher stopped).
+
+        A consumer that scans the roots after this loses no change: whatever changes
+        between the listing and the moment the watch is live is reported once it is.
+        """
+        waits = [
+            asyncio.ensure_future(self._stop.wait()),
+            asyncio.ensure_future(self._all_listed.wait()),
+        ]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in waits:
+                waiting.cancel()
 
     def add_roots(self, roots: Iterable[SkillRoot]) -> None:
         """Watch more roots (roots already watched are ignored)."""
@@ -188,20 +264,24 @@ class RootWatcher:
         while not self._stop.is_set():
             mode = _watch_mode(root.path)
             anchor, is_root = mode
+            bundles, identities = await _list_bundles(root) if is_root else ((), {})
+            self._listed(root.path)
             try:
                 async with contextlib.aclosing(
                     self._watch_impl(
                         anchor,
+                        *bundles,
                         watch_filter=None,
                         debounce=self._debounce_ms,
                         step=self._step_ms,
                         stop_event=self._stop,
                         rust_timeout=IDLE_CHECK_MS,
                         yield_on_timeout=True,
-                        recursive=is_root,
+                        recursive=False,
                         ignore_permission_denied=True,
                     )
                 ) as batches:
+                    first = True
                     async for changes in batches:
                         self._recovered(root.path)
                         paths = {os.path.normpath(path) for _, path in changes}
@@ -210,6 +290,18 @@ class RootWatcher:
                         reopen = now != mode or (is_root and root.path in paths)
                         if reopen and now != mode:
                             relevant.add(root.path)
+                        if is_root and not reopen and (first or _children_moved(paths, root)):
+                            # The watch is live. Anything that changed between the listing
+                            # (taken before the consumer's scan) and now is re-read, and a
+                            # bundle folder that came or went re-opens the watch.
+                            current, now_ids = await _list_bundles(root)
+                            if first:
+                                relevant.update(_changed_files(identities, now_ids))
+                            if current != bundles:
+                                reopen = True
+                                relevant.update(set(current) ^ set(bundles))
+                            identities = now_ids
+                        first = False
                         if relevant:
                             self._emit(relevant)
                         if reopen:
@@ -220,9 +312,17 @@ class RootWatcher:
                 if _watch_mode(root.path) != mode:
                     self._emit({root.path})
                     continue  # the tree changed under us: re-open, not a failure
+                if is_root and (await _list_bundles(root))[0] != bundles:
+                    self._emit({root.path})
+                    continue  # a bundle folder vanished before its watch was added
                 self._fail(root.path, error)
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._stop.wait(), RETRY_DELAY_S)
+
+    def _listed(self, path: str) -> None:
+        self._unlisted.discard(path)
+        if not self._unlisted:
+            self._all_listed.set()
 
     def _fail(self, path: str, error: BaseException) -> None:
         _log.warning("skilldeck: watching %s failed: %s", path, error)

@@ -7,10 +7,11 @@ ranges already in the negotiated encoding.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
+from urllib.parse import quote_from_bytes, unquote_to_bytes, urlsplit
 
 from lsprotocol import types
-from pygls.uris import from_fs_path
 
 from skilldeck.engine.findings import Finding, Severity
 from skilldeck.lsp.positions import Encoding, LineSource, to_lsp_range
@@ -40,8 +41,33 @@ def docs_url(code: str) -> str | None:
 
 
 def uri_of(path: str) -> str:
-    """The ``file:`` URI of an absolute path."""
-    return from_fs_path(path) or f"file://{path}"
+    """The ``file:`` URI of an absolute path, percent-encoding the path's bytes.
+
+    Built from ``os.fsencode(path)``, so a name that is not valid UTF-8 (held as
+    surrogate escapes, ``caf\\udce9``) becomes ``caf%E9`` instead of raising; for
+    every valid path this is the URI pygls' ``from_fs_path`` gives.
+    """
+    raw = os.fsencode(path)
+    if not raw.startswith(b"/"):
+        raw = b"/" + raw
+    return "file://" + quote_from_bytes(raw, safe="/")
+
+
+def path_of(uri: str) -> str | None:
+    """The filesystem path of a ``file:`` URI (the inverse of :func:`uri_of`).
+
+    Percent-escapes are decoded to bytes, then to a path with ``os.fsdecode``, so
+    ``caf%E9`` is the folder ``caf\\udce9`` again. None for any other scheme or a
+    URI naming a remote host.
+    """
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        return None
+    if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    path = os.fsdecode(unquote_to_bytes(parts.path))
+    return path or None
 
 
 def to_diagnostic(

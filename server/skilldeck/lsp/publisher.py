@@ -8,17 +8,19 @@ cause; every other client gets ``textDocument/publishDiagnostics`` for each chan
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.uris import to_fs_path
 
-from skilldeck.lsp.diagnostics import to_diagnostics, uri_of
+from skilldeck.lsp.diagnostics import path_of, to_diagnostics, uri_of
 
 if TYPE_CHECKING:
     from skilldeck.lsp.server import SkilldeckServer
     from skilldeck.lsp.session import Session
+
+logger = logging.getLogger(__name__)
 
 
 def as_handler(method: Any) -> Any:
@@ -72,11 +74,17 @@ class Publisher:
                 self.server.workspace_diagnostic_refresh(None)
             return
         for path in paths:
-            uri = uri_of(path)
-            diagnostics = self.diagnostics_for(uri)
-            if not diagnostics and uri not in self._nonempty:
-                continue
-            self._publish(uri, diagnostics)
+            # One bad entry (an odd path, a rule failing on a hostile file) must never
+            # keep the files after it from being published.
+            try:
+                uri = uri_of(path)
+                diagnostics = self.diagnostics_for(uri)
+                if not diagnostics and uri not in self._nonempty:
+                    continue
+                self._publish(uri, diagnostics)
+            except Exception as error:
+                logger.exception("skilldeck: publishing diagnostics of %r failed", path)
+                self.server.log(f"skilldeck: publishing diagnostics of {path!r} failed: {error}")
 
     def _publish(self, uri: str, diagnostics: list[types.Diagnostic]) -> None:
         if diagnostics:
@@ -109,7 +117,11 @@ class Publisher:
         reported = {uri_of(path) for path in self.session.all_paths()}
         items: list[types.WorkspaceDocumentDiagnosticReport] = []
         for uri in sorted(reported | self._nonempty):
-            diagnostics = self.diagnostics_for(uri)
+            try:
+                diagnostics = self.diagnostics_for(uri)
+            except Exception:  # one bad entry never hides the others
+                logger.exception("skilldeck: diagnostics of %s failed", uri)
+                continue
             if not diagnostics and uri not in self._nonempty:
                 continue
             if diagnostics:
@@ -129,6 +141,6 @@ class Publisher:
 
 def _path_of(uri: str) -> str | None:
     try:
-        return to_fs_path(uri)
+        return path_of(uri)
     except Exception:
         return None

@@ -9,8 +9,11 @@ in :mod:`skilldeck.lsp.features`.
 from __future__ import annotations
 
 import logging
+import sys
 import traceback
+from collections.abc import Generator
 from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import (
@@ -18,9 +21,11 @@ from pygls.exceptions import (
     FeatureRequestError,
     JsonRpcException,
     JsonRpcInvalidParams,
+    JsonRpcMethodNotFound,
 )
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 
 from skilldeck import __version__
 
@@ -31,11 +36,50 @@ class SkilldeckProtocol(LanguageServerProtocol):
     """LSP protocol that answers a request whose params cannot be read.
 
     pygls drops such a request silently, which leaves the client waiting forever; we
-    answer it with ``InvalidParams`` and keep serving.
+    answer it with ``InvalidParams`` and keep serving. A message of a method lsprotocol
+    does not know may leave out ``params`` (JSON-RPC makes them optional): it is read
+    with ``params: null``, so an unknown request is answered ``MethodNotFound``.
+
+    A ``didChange`` older than the version last applied to its document (stale or out
+    of order), or for a document that is not open, is ignored with a log line: pygls
+    would apply it as received and corrupt the buffer.
     """
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(
+        self, params: types.DidChangeTextDocumentParams
+    ) -> Generator[Any, Any, None]:
+        """Apply a change in version order; drop a stale one (logged)."""
+        identifier = params.text_document
+        document = self.workspace.text_documents.get(unquote(identifier.uri))
+        if document is None:
+            self._server_log(f"skilldeck: ignored didChange for {identifier.uri}: not open")
+            return
+        last = document.version
+        if last is not None and identifier.version is not None and identifier.version < last:
+            self._server_log(
+                f"skilldeck: ignored stale didChange for {identifier.uri}: version "
+                f"{identifier.version} after {last}"
+            )
+            return
+        yield from super().lsp_text_document__did_change(params)
+
+    def _server_log(self, message: str) -> None:
+        logger.info("%s", message)
+        server = self._server
+        if isinstance(server, SkilldeckServer):
+            server.log(message)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         """Deserialize one message; a malformed request gets an error response."""
+        if (
+            isinstance(data, dict)
+            and "jsonrpc" in data
+            and isinstance(data.get("method"), str)
+            and "params" not in data
+            and self.get_message_type(data["method"]) is None
+        ):
+            data = {**data, "params": None}
         try:
             return super().structure_message(data)
         except JsonRpcException as error:
@@ -60,6 +104,12 @@ class SkilldeckServer(LanguageServer):
         from skilldeck.lsp.session import Session  # noqa: PLC0415
 
         self.session = Session(self)
+        #: Set by ``exit``; None while the client has not sent it.
+        self.exit_status: int | None = None
+
+    def note_exit(self, params: None) -> None:
+        """``exit``: remember the status (0 after ``shutdown``, else 1; LSP spec)."""
+        self.exit_status = 0 if getattr(self.protocol, "_shutdown", False) else 1
 
     def log(self, message: str, level: types.MessageType = types.MessageType.Log) -> None:
         """Send ``window/logMessage`` (never raises: the client may be gone)."""
@@ -79,7 +129,14 @@ class SkilldeckServer(LanguageServer):
             logger.debug("could not show message: %s", message)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
-        """Contain a failure: log it to the client; the server keeps serving."""
+        """Contain a failure: log it to the client; the server keeps serving.
+
+        A request for a method we do not serve is routine (clients probe): it is
+        already answered ``MethodNotFound`` and gets one log-level line, no traceback.
+        """
+        if isinstance(error, JsonRpcMethodNotFound):
+            self.log(f"skilldeck: {error}", types.MessageType.Log)
+            return
         detail = "".join(traceback.format_exception(error)).rstrip()
         kind = (
             "request"
@@ -95,6 +152,11 @@ def build_server() -> SkilldeckServer:
 
     server = SkilldeckServer()
     server.session.register_core()
+
+    @server.feature(types.EXIT)
+    def on_exit(params: None) -> None:
+        server.note_exit(params)
+
     register_all(server)
     return server
 
@@ -102,7 +164,8 @@ def build_server() -> SkilldeckServer:
 def serve(*, tcp: tuple[str, int] | None = None) -> None:
     """Run the language server on stdio (default) or on ``tcp=(host, port)``.
 
-    Returns when the client sends ``exit`` or goes away (end of stdin / closed socket).
+    Returns when the client goes away (end of stdin / closed socket) or sends ``exit``
+    after ``shutdown``; ``exit`` before ``shutdown`` ends the process with status 1.
     """
     server = build_server()
     try:
@@ -112,3 +175,5 @@ def serve(*, tcp: tuple[str, int] | None = None) -> None:
             server.start_tcp(*tcp)
     finally:
         server.session.close()
+    if server.exit_status:
+        sys.exit(server.exit_status)

@@ -15,13 +15,12 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.uris import to_fs_path
 
 from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_project_config
 from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.skill_file import analyze_skill_file
-from skilldeck.lsp.diagnostics import uri_of
+from skilldeck.lsp.diagnostics import path_of, uri_of
 from skilldeck.lsp.index import (
     FolderIndex,
     FolderScan,
@@ -160,7 +159,7 @@ class Session:
     # -- folders and indexing ------------------------------------------------------
 
     def _folder_paths(self) -> list[str]:
-        folders = [to_fs_path(f.uri) for f in self.server.workspace.folders.values()]
+        folders = [path_of(f.uri) for f in self.server.workspace.folders.values()]
         paths = [p for p in folders if p]
         root = self.server.workspace.root_path
         if not paths and root:
@@ -170,11 +169,11 @@ class Session:
     async def on_folders(self, params: types.DidChangeWorkspaceFoldersParams) -> None:
         """Workspace folders added or removed: adjust and re-index."""
         for removed in params.event.removed:
-            path = to_fs_path(removed.uri)
+            path = path_of(removed.uri)
             if path:
                 self.folders.pop(path, None)
         for added in params.event.added:
-            path = to_fs_path(added.uri)
+            path = path_of(added.uri)
             if path:
                 self.folders.setdefault(path, FolderIndex(path, SkilldeckConfig()))
         await self.reindex()
@@ -196,6 +195,9 @@ class Session:
             self.watching.update(
                 (i.folder, roots) for i, (_, roots) in zip(indexes, plans, strict=True)
             )
+            await self.watching.wait_listed()
+            if generation != self._generation:
+                return
             for number, (index, (config, roots)) in enumerate(
                 zip(indexes, plans, strict=True), start=1
             ):
@@ -228,7 +230,7 @@ class Session:
     def _apply_scan(self, index: FolderIndex, scan: FolderScan) -> None:
         changed = index.apply_scan(scan)
         for uri, document in list(self.server.workspace.text_documents.items()):
-            path = to_fs_path(uri)
+            path = path_of(uri)
             if path and index.classify(path) is not None:
                 changed |= index.update_text(path, document.source)
         self.publisher.changed(changed)
@@ -240,7 +242,7 @@ class Session:
         """Unsaved text of every open document, by path."""
         result: dict[str, str] = {}
         for uri, document in list(self.server.workspace.text_documents.items()):
-            path = to_fs_path(uri)
+            path = path_of(uri)
             if path:
                 result[os.path.normpath(path)] = document.source
         return result
@@ -253,7 +255,7 @@ class Session:
         """A buffer opened or changed: re-judge it soon (bursts coalesce)."""
         uri = params.text_document.uri
         if not self.folders:
-            path = to_fs_path(uri)
+            path = path_of(uri)
             if path:
                 folder = os.path.dirname(path)
                 self.folders[folder] = FolderIndex(folder, SkilldeckConfig())
@@ -268,7 +270,7 @@ class Session:
         uris, self._pending_docs = self._pending_docs, set()
         for uri in uris:
             document = self.server.workspace.text_documents.get(uri)
-            path = to_fs_path(uri)
+            path = path_of(uri)
             if document is None or not path:
                 continue
             changed: set[str] = set()
@@ -280,7 +282,7 @@ class Session:
 
     def on_close(self, params: types.DidCloseTextDocumentParams) -> None:
         """A buffer closed: the file on disk is the truth again."""
-        path = to_fs_path(params.text_document.uri)
+        path = path_of(params.text_document.uri)
         if path:
             self.on_paths_changed({os.path.normpath(path)})
 
@@ -288,7 +290,7 @@ class Session:
 
     def on_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
         """The client saw files change on disk."""
-        paths = {to_fs_path(change.uri) for change in params.changes}
+        paths = {path_of(change.uri) for change in params.changes}
         self.on_paths_changed({os.path.normpath(p) for p in paths if p})
 
     def on_paths_changed(self, paths: set[str]) -> None:
@@ -366,7 +368,7 @@ class Session:
 
     def folder_for(self, uri: str) -> FolderIndex | None:
         """The folder index for a document or folder URI (the deepest containing folder)."""
-        path = to_fs_path(uri) if uri.startswith("file:") else None
+        path = path_of(uri) if uri.startswith("file:") else None
         if not path:
             return None
         path = os.path.normpath(path)

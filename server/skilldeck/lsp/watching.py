@@ -60,6 +60,16 @@ class Watching:
         self._register_client(frozenset(client_roots))
         self._watch_own(own_roots)
 
+    async def wait_listed(self, timeout: float = 5.0) -> None:
+        """Return once our watcher has listed every root it watches (see
+        :meth:`RootWatcher.wait_listed`): a scan started after this loses no change."""
+        if self._watcher is None:
+            return
+        try:
+            await asyncio.wait_for(self._watcher.wait_listed(), timeout)
+        except asyncio.TimeoutError:  # a stuck listing must not stall indexing
+            self.server.log("skilldeck: watcher not ready; indexing without waiting")
+
     def close(self) -> None:
         """Stop the watchfiles watcher (idempotent)."""
         watcher, self._watcher = self._watcher, None
