@@ -116,6 +116,40 @@ async def test_renaming_in_a_buffer_moves_shadowing(deck: Deck, start_server: St
     await diagnostics_of(client, project, lambda d: d == [])
 
 
+async def test_shadowing_follows_the_name_when_a_buffer_moves_it(
+    deck: Deck, start_server: StartServer
+) -> None:
+    winner = deck.write(deck.project_dsh, "review")
+    shadowed = deck.write(deck.user_agents, "review")
+    client = await start_server()
+    await diagnostics_of(client, shadowed, lambda d: codes(d) == ["SD701"])
+
+    # Two lines above the name and a longer indent: "name: review" becomes line 3.
+    moved = "---\nlicense: MIT\nversion: 1\nname:   review\ndescription: Does a thing.\n---\n"
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=uri(shadowed), language_id="markdown", version=1, text=moved)
+        )
+    )
+    name_range = types.Range(types.Position(3, 8), types.Position(3, 14))
+    lost = await diagnostics_of(
+        client, shadowed, lambda d: codes(d) == ["SD701"] and d[0].range == name_range
+    )
+    assert lost[0].range == name_range
+    won = await diagnostics_of(
+        client,
+        winner,
+        lambda d: (
+            codes(d) == ["SD702"]
+            and d[0].related_information is not None
+            and d[0].related_information[0].location.range == name_range
+        ),
+    )
+    assert won[0].range == types.Range(types.Position(1, 6), types.Position(1, 12))
+    related = won[0].related_information
+    assert related is not None and related[0].location.uri == uri(shadowed)
+
+
 async def test_utf16_columns_after_astral_characters(deck: Deck, start_server: StartServer) -> None:
     path = deck.write(deck.project_dsh, "emoji", "---\nname: \U0001f600bad\ndescription: x\n---\n")
     client = await start_server()

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from lsp_harness import Deck, skill_text, uri
+from lsp_harness import Deck, pull_capabilities, skill_text, uri
 from lsprotocol import types
 from raw_lsp import processes_marked
 from reliability_harness import run_cli, server_env
@@ -191,3 +191,85 @@ async def test_a_hundred_thousand_entries_in_one_root_under_the_server(
     with open(f"/proc/{pid}/status") as status:
         peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
     assert peak_kb < 500 * 1024, f"server peak RSS {peak_kb / 1024:.0f} MiB"
+
+
+ASTRAL_BAD = "---\nname: \U0001f600Bad\ndescription: d\n---\nbody\n"
+
+
+def _open_odd(client, target: str, text: str) -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=target, language_id="markdown", version=1, text=text)
+        )
+    )
+
+
+@pytest.mark.parametrize("folder", ["sp%20ace", "caf%E9"])
+@pytest.mark.timeout(60)
+async def test_an_open_document_in_an_odd_folder_is_judged_by_its_buffer(
+    deck: Deck, start_server, folder: str
+):
+    _odd_folders(deck.project_dsh)
+    client = await start_server()
+    target = f"{uri(deck.project_dsh)}/{folder}/SKILL.md"
+    await _published_uris(deck, client, 3)
+
+    def published(version: int, end: int) -> bool:
+        params = [p for p in client.published if p.uri == target]
+        if not params or params[-1].version != version:
+            return False
+        return [(d.code, d.range.end.character) for d in params[-1].diagnostics] == [("SD203", end)]
+
+    client.published = []
+    original = client.protocol.fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def on_publish(params: types.PublishDiagnosticsParams) -> None:
+        client.published.append(params)
+        original(client, params)
+
+    client.protocol.fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
+    _open_odd(client, target, ASTRAL_BAD)
+    # The buffer's line (not the file's) converts columns: the emoji is two UTF-16 units
+    # (code points 6..10 of "😀Bad" are UTF-16 columns 6..11).
+    deadline = time.monotonic() + 10
+    while not published(1, 11) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert published(1, 11), [p for p in client.published if p.uri == target]
+
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=target, version=2),
+            content_changes=[
+                types.TextDocumentContentChangeWholeDocument(
+                    ASTRAL_BAD.replace("Bad", "\U0001f600Bad")
+                )
+            ],
+        )
+    )
+    deadline = time.monotonic() + 10
+    while not published(2, 13) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert published(2, 13), [p for p in client.published if p.uri == target]
+
+
+@pytest.mark.timeout(60)
+async def test_pulled_workspace_diagnostics_carry_the_version_of_an_odd_open_document(
+    deck: Deck, start_server
+):
+    _odd_folders(deck.project_dsh)
+    client = await start_server(capabilities=pull_capabilities())
+    targets = [f"{uri(deck.project_dsh)}/{name}/SKILL.md" for name in ("sp%20ace", "caf%E9")]
+    for target in targets:
+        _open_odd(client, target, ASTRAL_BAD)
+    await asyncio.sleep(0.3)
+    report = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    )
+    items = {item.uri: item for item in report.items}
+    for target in targets:
+        assert items[target].version == 1
+        [diagnostic] = items[target].items
+        assert diagnostic.range == types.Range(types.Position(1, 6), types.Position(1, 11))
+    untouched = items[f"{uri(deck.project_dsh)}/new%0Aline/SKILL.md"]
+    assert untouched.version is None
+    assert [d.range.end.character for d in untouched.items] == [14]

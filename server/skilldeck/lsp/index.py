@@ -27,6 +27,7 @@ from skilldeck.engine.fs_provider import (
     Layout,
     SkillFileEntry,
     classify_path,
+    name_span,
     scan_deck,
     shadowing_findings,
     to_candidate,
@@ -269,7 +270,8 @@ class FolderIndex:
         else:
             analysis = self.analyze(text, path, entry.expected_name)
         self._wide[path] = _wide_head(text, analysis.body_start_line)
-        return self._replace(path, replace(entry, analysis=analysis))
+        # The name's span moves with the text: shadowing findings and navigation use it.
+        return self._replace(path, replace(entry, analysis=analysis, name_span=name_span(analysis)))
 
     def analyze(self, text: str, path: str, expected_name: str) -> SkillFileAnalysis:
         """The engine's verdict on ``text`` as the skill file ``path``."""

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from skilldeck.lsp.diagnostics import path_of, to_diagnostics, uri_of
+from skilldeck.lsp.diagnostics import to_diagnostics, uri_of
+from skilldeck.lsp.open_documents import normal_path
 
 if TYPE_CHECKING:
     from skilldeck.lsp.server import SkilldeckServer
@@ -81,17 +82,17 @@ class Publisher:
                 diagnostics = self.diagnostics_for(uri)
                 if not diagnostics and uri not in self._nonempty:
                     continue
-                self._publish(uri, diagnostics)
+                self._publish(uri, path, diagnostics)
             except Exception as error:
                 logger.exception("skilldeck: publishing diagnostics of %r failed", path)
                 self.server.log(f"skilldeck: publishing diagnostics of {path!r} failed: {error}")
 
-    def _publish(self, uri: str, diagnostics: list[types.Diagnostic]) -> None:
+    def _publish(self, uri: str, path: str, diagnostics: list[types.Diagnostic]) -> None:
         if diagnostics:
             self._nonempty.add(uri)
         else:
             self._nonempty.discard(uri)
-        document = self.server.workspace.text_documents.get(uri)
+        document = self.session.documents.get(path)
         self.server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=uri,
@@ -128,7 +129,7 @@ class Publisher:
                 self._nonempty.add(uri)
             else:
                 self._nonempty.discard(uri)
-            document = self.server.workspace.text_documents.get(uri)
+            document = self.session.documents.by_uri(uri)
             items.append(
                 types.WorkspaceFullDocumentDiagnosticReport(
                     uri=uri,
@@ -140,7 +141,4 @@ class Publisher:
 
 
 def _path_of(uri: str) -> str | None:
-    try:
-        return path_of(uri)
-    except Exception:
-        return None
+    return normal_path(uri)

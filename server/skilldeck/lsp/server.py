@@ -31,6 +31,11 @@ from skilldeck import __version__
 
 logger = logging.getLogger(__name__)
 
+#: Requests to the client whose results are read as plain JSON, not lsprotocol types:
+#: cattrs would turn a wrong answer into a plausible one (a string into a list of
+#: characters, an object into a list of its keys).
+RAW_RESULT_METHODS = (types.WORKSPACE_CONFIGURATION,)
+
 
 class SkilldeckProtocol(LanguageServerProtocol):
     """LSP protocol that answers a request whose params cannot be read.
@@ -39,6 +44,11 @@ class SkilldeckProtocol(LanguageServerProtocol):
     answer it with ``InvalidParams`` and keep serving. A message of a method lsprotocol
     does not know may leave out ``params`` (JSON-RPC makes them optional): it is read
     with ``params: null``, so an unknown request is answered ``MethodNotFound``.
+
+    A response whose result cannot be read as the request's result type is delivered
+    as its raw JSON value (the request's type is consumed by the first attempt), so the
+    caller never waits forever on it; a ``workspace/configuration`` result is always
+    delivered raw (see :data:`RAW_RESULT_METHODS`).
 
     A ``didChange`` older than the version last applied to its document (stale or out
     of order), or for a document that is not open, is ignored with a log line: pygls
@@ -64,6 +74,9 @@ class SkilldeckProtocol(LanguageServerProtocol):
             return
         yield from super().lsp_text_document__did_change(params)
 
+    def _raw_result_types(self) -> tuple[Any, ...]:
+        return tuple(self.get_result_type(method) for method in RAW_RESULT_METHODS)
+
     def _server_log(self, message: str) -> None:
         logger.info("%s", message)
         server = self._server
@@ -80,15 +93,28 @@ class SkilldeckProtocol(LanguageServerProtocol):
             and self.get_message_type(data["method"]) is None
         ):
             data = {**data, "params": None}
+        if _is_result(data) and self._result_types.get(data["id"]) in self._raw_result_types():
+            # Read as plain JSON (pygls' generic response): the caller judges the shape.
+            self._result_types.pop(data["id"], None)
         try:
             return super().structure_message(data)
         except JsonRpcException as error:
+            if _is_result(data):
+                # A response whose result does not fit the request's type: hand the raw
+                # value to the waiting request instead of leaving it waiting forever.
+                self._server_log(f"skilldeck: unexpected result for request {data['id']!r}")
+                return super().structure_message(data)
             if "id" in data and "method" in data:
                 invalid = JsonRpcInvalidParams(
                     message=f"Invalid params for {data.get('method')!r}: {error.__cause__ or error}"
                 )
                 self._send_response(data["id"], error=invalid.to_response_error())
             raise
+
+
+def _is_result(data: Any) -> bool:
+    """True for a JSON-RPC success response (an ``id``, no ``method``, no ``error``)."""
+    return isinstance(data, dict) and "id" in data and "method" not in data and "error" not in data
 
 
 class SkilldeckServer(LanguageServer):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_project_config
-from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry
+from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.skill_file import analyze_skill_file
 from skilldeck.lsp.diagnostics import path_of, uri_of
@@ -28,6 +28,7 @@ from skilldeck.lsp.index import (
     read_wide_lines,
     scan_folder,
 )
+from skilldeck.lsp.open_documents import OpenDocuments
 from skilldeck.lsp.positions import Encoding, LineSource, line_source, sparse_line_source
 from skilldeck.lsp.publisher import Publisher
 from skilldeck.lsp.settings import ParsedSettings, anchored, parse_settings
@@ -42,6 +43,8 @@ CATALOG_CHANGED = "skilldeck/catalogChanged"
 RESCAN_DELAY_S = 0.05
 #: Delay before catalogs are re-digested after a change (off the diagnostics path).
 CATALOG_DELAY_S = 0.15
+#: How long the server waits for the client to answer ``workspace/configuration``.
+CONFIGURATION_TIMEOUT_S = 2.0
 
 
 class Session:
@@ -54,6 +57,7 @@ class Session:
         self.settings = ParsedSettings()
         self.publisher = Publisher(server, self)
         self.watching = Watching(server, self)
+        self.documents = OpenDocuments(server)
         self._pending_docs: set[str] = set()
         self._flush_handle: asyncio.Handle | None = None
         self._catalog_handle: asyncio.TimerHandle | None = None
@@ -62,6 +66,8 @@ class Session:
         self._indexed: asyncio.Event | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._config_supported = False
+        #: True from ``initialize`` until ``initialized`` has set up the folder indexes.
+        self._setting_up = False
 
     # -- registration --------------------------------------------------------------
 
@@ -92,13 +98,24 @@ class Session:
         options = params.initialization_options
         raw = options.get("skilldeck", options) if isinstance(options, dict) else options
         self._apply_settings(parse_settings(raw))
+        self._indexed = asyncio.Event()
+        self._setting_up = True
 
     async def on_initialized(self, params: types.InitializedParams) -> None:
-        """Fetch settings, then index every folder."""
-        self._indexed = asyncio.Event()
-        await self._fetch_configuration()
+        """Fetch settings, then index every folder.
+
+        Documents opened meanwhile are not indexed on their own (that would use settings
+        not yet known): the first index applies every open buffer.
+        """
+        self._indexed = self._indexed or asyncio.Event()
+        try:
+            await self._fetch_configuration()
+        finally:
+            self._setting_up = False
         for path in self._folder_paths():
             self.folders.setdefault(path, FolderIndex(path, SkilldeckConfig()))
+        if not self.folders:
+            self._index_open_documents_alone()
         await self.reindex()
 
     def on_shutdown(self, params: None) -> None:
@@ -125,16 +142,48 @@ class Session:
             self.server.warn_user(warning)
 
     async def _fetch_configuration(self) -> None:
+        """Ask the client for the ``skilldeck`` section; keep the settings on any failure.
+
+        A client that does not answer within :data:`CONFIGURATION_TIMEOUT_S`, answers
+        with an error, or answers with something other than a list of one value keeps
+        the settings already known (``initializationOptions`` or the defaults); a
+        warning is logged.
+        """
         if not self._config_supported:
             return
-        try:
-            result = await self.server.workspace_configuration_async(
-                types.ConfigurationParams(items=[types.ConfigurationItem(section="skilldeck")])
+        keeping = "keeping the initialization options or defaults"
+        request: asyncio.Future[Any] = asyncio.ensure_future(
+            self.server.protocol.send_request_async(
+                types.WORKSPACE_CONFIGURATION,
+                types.ConfigurationParams(items=[types.ConfigurationItem(section="skilldeck")]),
             )
-        except Exception as error:  # a client that cannot answer keeps the old settings
-            self.server.log(f"skilldeck: workspace/configuration failed: {error}")
+        )
+        # Not wait_for: cancelling the request would make a late answer an error in pygls.
+        request.add_done_callback(_retrieve)
+        done, _ = await asyncio.wait({request}, timeout=CONFIGURATION_TIMEOUT_S)
+        if not done:
+            self.server.log(
+                f"skilldeck: workspace/configuration got no answer within "
+                f"{CONFIGURATION_TIMEOUT_S:g} s; {keeping}.",
+                types.MessageType.Warning,
+            )
             return
-        if result and result[0] is not None:
+        try:
+            result: Any = _json_value(request.result())
+        except Exception as error:  # a client that cannot answer keeps the old settings
+            self.server.log(
+                f"skilldeck: workspace/configuration failed: {error}; {keeping}.",
+                types.MessageType.Warning,
+            )
+            return
+        if not isinstance(result, list) or len(result) != 1:
+            self.server.log(
+                "skilldeck: workspace/configuration answered "
+                f"{_shorten(result)} instead of a list of one value; {keeping}.",
+                types.MessageType.Warning,
+            )
+            return
+        if result[0] is not None:
             self._apply_settings(parse_settings(result[0]))
 
     async def on_configuration(self, params: types.DidChangeConfigurationParams) -> None:
@@ -229,9 +278,8 @@ class Session:
 
     def _apply_scan(self, index: FolderIndex, scan: FolderScan) -> None:
         changed = index.apply_scan(scan)
-        for uri, document in list(self.server.workspace.text_documents.items()):
-            path = path_of(uri)
-            if path and index.classify(path) is not None:
+        for path, document in self.documents.items():
+            if index.classify(path) is not None:
                 changed |= index.update_text(path, document.source)
         self.publisher.changed(changed)
 
@@ -240,43 +288,52 @@ class Session:
 
     def overlay(self) -> dict[str, str]:
         """Unsaved text of every open document, by path."""
-        result: dict[str, str] = {}
-        for uri, document in list(self.server.workspace.text_documents.items()):
-            path = path_of(uri)
-            if path:
-                result[os.path.normpath(path)] = document.source
-        return result
+        return {path: document.source for path, document in self.documents.items()}
 
     # -- documents -----------------------------------------------------------------
 
     def on_document(
         self, params: types.DidOpenTextDocumentParams | types.DidChangeTextDocumentParams
     ) -> None:
-        """A buffer opened or changed: re-judge it soon (bursts coalesce)."""
+        """A buffer opened or changed: re-judge it soon (bursts coalesce).
+
+        Before ``initialized`` has set up the folder indexes the buffer waits: the first
+        index applies it.
+        """
         uri = params.text_document.uri
+        if self._setting_up:
+            return
         if not self.folders:
-            path = path_of(uri)
-            if path:
-                folder = os.path.dirname(path)
-                self.folders[folder] = FolderIndex(folder, SkilldeckConfig())
+            if self._index_open_documents_alone():
                 self._spawn(self.reindex())
             return
         self._pending_docs.add(uri)
         if self._flush_handle is None:
             self._flush_handle = asyncio.get_running_loop().call_soon(self._flush_documents)
 
+    def _index_open_documents_alone(self) -> bool:
+        """Without workspace folders, index each open document's own folder instead."""
+        added = False
+        for path, _ in self.documents.items():
+            folder = os.path.dirname(path)
+            if folder not in self.folders:
+                self.folders[folder] = FolderIndex(folder, SkilldeckConfig())
+                added = True
+        return added
+
     def _flush_documents(self) -> None:
         self._flush_handle = None
         uris, self._pending_docs = self._pending_docs, set()
         for uri in uris:
-            document = self.server.workspace.text_documents.get(uri)
+            document = self.documents.by_uri(uri)
             path = path_of(uri)
             if document is None or not path:
                 continue
+            path = os.path.normpath(path)
             changed: set[str] = set()
             for index in self.folders.values():
                 if index.ready and index.classify(path) is not None:
-                    changed |= index.update_text(os.path.normpath(path), document.source)
+                    changed |= index.update_text(path, document.source)
             self.publisher.changed(changed, by_client=True)
         self.schedule_catalog_check()
 
@@ -357,7 +414,7 @@ class Session:
 
     def lines(self, path: str) -> LineSource:
         """Line text for position conversion: the open buffer, else the cached head lines."""
-        document = self.server.workspace.text_documents.get(uri_of(path))
+        document = self.documents.get(path)
         if document is not None:
             return line_source(document.source)
         for index in self.folders.values():
@@ -504,6 +561,29 @@ def _read_entries(
             continue
         analysis = analyze_skill_file(path, expected_name=expected, settings=settings)
         folder = os.path.dirname(path) if layout == "bundle" else None
-        entry = SkillFileEntry(root, layout, path, folder, expected, analysis)
+        entry = SkillFileEntry(root, layout, path, folder, expected, analysis, name_span(analysis))
         result.append((path, entry, read_wide_lines(path) if head_lines else {}))
     return result
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    """Mark a late request's outcome as seen (no "exception never retrieved" noise)."""
+    if not future.cancelled():
+        future.exception()
+
+
+def _json_value(value: Any) -> Any:
+    """A raw JSON-RPC value with pygls' ``Object`` namedtuples turned back into dicts."""
+    if hasattr(value, "_asdict"):
+        return {key: _json_value(item) for key, item in value._asdict().items()}
+    if isinstance(value, list):
+        return [_json_value(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _json_value(item) for key, item in value.items()}
+    return value
+
+
+def _shorten(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters (for a log line)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

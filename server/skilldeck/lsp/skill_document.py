@@ -16,11 +16,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
-from pygls.uris import to_fs_path
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.frontmatter import Frontmatter, FrontmatterBounds, find_frontmatter
-from skilldeck.engine.fs_provider import BUNDLE_FILE, Layout, SkillFileEntry
+from skilldeck.engine.fs_provider import BUNDLE_FILE, Layout, SkillFileEntry, name_span
 from skilldeck.engine.model import DirectoryResourceBase, SkillSummary
 from skilldeck.engine.positions import Position, Span
 from skilldeck.engine.profiles import Profile, get_profile
@@ -31,6 +30,7 @@ from skilldeck.engine.skill_file import (
     decode_skill_bytes,
     read_skill_bytes,
 )
+from skilldeck.lsp.open_documents import normal_path
 from skilldeck.lsp.positions import (
     Encoding,
     LineSource,
@@ -146,17 +146,6 @@ class SkillDocument:
         return self.index.group(name)
 
 
-def path_of(uri: str) -> str | None:
-    """The normalised file-system path of a ``file:`` URI (``None`` for other schemes)."""
-    if not uri.startswith("file:"):
-        return None
-    try:
-        path = to_fs_path(uri)
-    except Exception:
-        return None
-    return os.path.normpath(path) if path else None
-
-
 def _read_text(path: str) -> str | None:
     """The decoded text of a skill file (blocking: run it in a worker thread)."""
     try:
@@ -193,10 +182,10 @@ async def load_document(session: Session, uri: str) -> SkillDocument | None:
     """
     await session.wait_indexed()
     await asyncio.sleep(0)  # let a just-received didChange reach the index first
-    path = path_of(uri)
+    path = normal_path(uri)
     if path is None:
         return None
-    document = session.server.workspace.text_documents.get(uri)
+    document = session.documents.get(path)
     if document is not None:
         text: str | None = document.source
         version: int | None = document.version
@@ -221,10 +210,12 @@ async def load_document(session: Session, uri: str) -> SkillDocument | None:
     settings = config.rule_settings()
     analysis = analyze_skill_text(text, path=path, expected_name=expected, settings=settings)
     if entry is not None:
-        entry = replace(entry, analysis=analysis)
+        entry = replace(entry, analysis=analysis, name_span=name_span(analysis))
     elif hit is not None:
         folder = os.path.dirname(path) if layout == "bundle" else None
-        entry = SkillFileEntry(hit[0], layout, path, folder, expected, analysis)
+        entry = SkillFileEntry(
+            hit[0], layout, path, folder, expected, analysis, name_span(analysis)
+        )
     lines = tuple(line.removesuffix("\r") for line in text.split("\n"))
     return SkillDocument(
         uri=uri,

@@ -218,10 +218,10 @@ async def rename_edit(
                 options=types.RenameFileOptions(overwrite=False, ignore_if_exists=False),
             )
         )
-    documents = session.server.workspace.text_documents
+    documents = session.documents
     for path, file_edits in edits.items():
         target = moved(path)
-        open_doc = documents.get(uri_of(path))
+        open_doc = documents.get(path)
         version = open_doc.version if open_doc is not None and target == path else None
         file_edits.sort(key=lambda e: (e.range.start.line, e.range.start.character))
         changes.append(
