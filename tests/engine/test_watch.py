@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import os
 import shutil
 import threading
 from collections.abc import AsyncGenerator
@@ -210,3 +211,21 @@ async def test_a_change_before_the_watch_is_live_is_reported_once_it_is(tmp_path
     async with watcher:
         await asyncio.wait_for(watcher.wait_listed(), WAIT)
         assert str(target) in await rec.next()
+
+
+async def test_a_bundle_folder_with_undecodable_bytes_does_not_break_the_watch(
+    tmp_path: Path,
+) -> None:
+    root_path = tmp_path / "skills"
+    root_path.mkdir()
+    odd = os.path.join(os.fsencode(root_path), b"caf\xe9")
+    os.mkdir(odd)
+    _skill(root_path / "alpha", "alpha")
+    rec = Recorder()
+    watcher = RootWatcher([_root(root_path)], rec, debounce_ms=100, step_ms=30)
+    async with watcher:
+        await watcher.wait_listed()
+        await _settle()
+        (root_path / "alpha" / "SKILL.md").write_text("---\nname: alpha\ndescription: e\n---\n")
+        assert str(root_path / "alpha" / "SKILL.md") in await rec.next()
+        assert watcher.healthy

@@ -91,6 +91,17 @@ def _watch_mode(root_path: str) -> tuple[str, bool]:
 Identities = dict[str, tuple[int, int, int, int]]
 
 
+def _watchable(path: str) -> bool:
+    """watchfiles takes UTF-8 paths only; a folder name with undecodable bytes (kept as
+    surrogate escapes) cannot get a watch of its own. Its coming and going is still seen
+    through the root's watch; edits inside it are not (documented in SECURITY.md)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _bundle_folders(root: SkillRoot) -> tuple[tuple[str, ...], Identities]:
     """The root's direct child folders (sorted) and the identity of each skill file in
     it (``<child>/SKILL.md``, ``<root>/<name>.md``); blocking."""
@@ -103,8 +114,10 @@ def _bundle_folders(root: SkillRoot) -> tuple[tuple[str, ...], Identities]:
                     continue
                 try:
                     if entry.is_dir():  # follows a symlinked bundle, as the scan does
-                        found.append(os.path.normpath(entry.path))
-                        files.append(os.path.join(found[-1], BUNDLE_FILE))
+                        folder = os.path.normpath(entry.path)
+                        files.append(os.path.join(folder, BUNDLE_FILE))
+                        if _watchable(folder):
+                            found.append(folder)
                     elif entry.name.endswith(FLAT_SUFFIX):
                         files.append(os.path.normpath(entry.path))
                 except OSError:
