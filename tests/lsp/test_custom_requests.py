@@ -103,6 +103,23 @@ async def test_configuration_change_reindexes(deck: Deck, start_server: StartSer
     assert found[0].severity == types.DiagnosticSeverity.Warning
 
 
+async def test_an_unknown_profile_is_a_warning_and_the_default_applies(
+    deck: Deck, start_server: StartServer
+) -> None:
+    path = deck.write(
+        deck.project_dsh, "tidy", "---\nname: tidy\ndescription: Tidy.\nlicense: MIT\n---\n"
+    )
+    client = await start_server(settings={"profile": "default"})
+    await wait_for(lambda: client.messages, what="a settings warning")
+    assert client.messages[0].message == (
+        "skilldeck.profile must be one of agentskills, claude-code, codex, dsh, "
+        "got 'default'; using the default."
+    )
+    await indexed(client)
+    # The dsh profile: an unknown key such as `license` is fine.
+    assert client.diagnostics.get(uri(path), []) == []
+
+
 async def test_initialization_options_are_settings(deck: Deck, start_server: StartServer) -> None:
     custom = deck.base / "opts"
     path = deck.write(custom, "opt", "---\nname: opt\n---\n")

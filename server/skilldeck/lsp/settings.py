@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from skilldeck.engine.config import ConfigError, ConfigLayer, parse_rule_overrides
 from skilldeck.engine.findings import Severity
+from skilldeck.engine.profiles import PROFILES
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,16 @@ def parse_settings(raw: object) -> ParsedSettings:
     elif raw_rules is not None:
         warnings.append(f"skilldeck.rules must be an object, got {raw_rules!r}; ignored.")
 
+    profile = _string(raw, "profile", warnings)
+    if profile is not None and profile not in PROFILES:
+        warnings.append(
+            f"skilldeck.profile must be one of {', '.join(sorted(PROFILES))}, got {profile!r}; "
+            "using the default."
+        )
+        profile = None
+
     layer = ConfigLayer(
-        profile=_string(raw, "profile", warnings),
+        profile=profile,
         custom_skill_dirs=dirs,
         dsh_home=_string(raw, "dshHome", warnings),
         agents_home=_string(raw, "agentsHome", warnings),
