@@ -187,3 +187,28 @@ def test_exit_without_shutdown_ends_the_server_with_status_1(started, mark):
     server.process.wait(timeout=5)
     assert processes_marked(mark) == []
     assert server.process.returncode == 1  # LSP: exit before shutdown is status 1
+
+
+@pytest.mark.timeout(60)
+def test_a_request_before_initialized_is_refused_not_left_waiting(deck: Deck, raw_server):
+    deck.write(deck.project_dsh, "good")
+    server = raw_server()
+    root = deck.project
+    server.request(
+        "initialize",
+        {
+            "processId": None,
+            "rootUri": root.as_uri(),
+            "capabilities": {},
+            "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
+        },
+    )
+    # No `initialized`: indexing never starts, so the request must not wait forever.
+    started = time.monotonic()
+    answer = server.request("skilldeck/catalog", {"uri": root.as_uri()}, timeout=20)
+    assert answer["error"]["code"] == -32002  # ServerNotInitialized
+    assert "'initialized'" in answer["error"]["message"]
+    assert time.monotonic() - started < 15
+    # Once `initialized` arrives, the same request is answered.
+    server.notify("initialized", {})
+    assert server.request("skilldeck/catalog", {"uri": root.as_uri()})["result"]["skillCount"] == 1

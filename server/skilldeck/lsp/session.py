@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcServerNotInitialized
 
 from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_project_config
 from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
@@ -45,6 +46,8 @@ RESCAN_DELAY_S = 0.05
 CATALOG_DELAY_S = 0.15
 #: How long the server waits for the client to answer ``workspace/configuration``.
 CONFIGURATION_TIMEOUT_S = 2.0
+#: How long a request waits for ``initialized`` before it is refused (seconds).
+INITIALIZED_WAIT_S = 5.0
 
 
 class Session:
@@ -68,6 +71,8 @@ class Session:
         self._config_supported = False
         #: True from ``initialize`` until ``initialized`` has set up the folder indexes.
         self._setting_up = False
+        #: Set when ``initialized`` arrives (indexing starts only then).
+        self._initialized_seen = asyncio.Event()
 
     # -- registration --------------------------------------------------------------
 
@@ -108,6 +113,7 @@ class Session:
         not yet known): the first index applies every open buffer.
         """
         self._indexed = self._indexed or asyncio.Event()
+        self._initialized_seen.set()
         try:
             await self._fetch_configuration()
         finally:
@@ -130,9 +136,23 @@ class Session:
             task.cancel()
 
     async def wait_indexed(self) -> None:
-        """Return once the first index of every folder has been applied."""
-        if self._indexed is not None:
-            await self._indexed.wait()
+        """Return once the first index of every folder has been applied.
+
+        Indexing starts with the client's ``initialized`` notification; a request that
+        needs the index and arrives without one within :data:`INITIALIZED_WAIT_S` gets a
+        ServerNotInitialized error instead of waiting forever.
+        """
+        if self._indexed is None:
+            return
+        if not self._initialized_seen.is_set():
+            try:
+                await asyncio.wait_for(self._initialized_seen.wait(), INITIALIZED_WAIT_S)
+            except asyncio.TimeoutError:
+                raise JsonRpcServerNotInitialized(
+                    "skilldeck indexes the workspace after the client's 'initialized' "
+                    "notification, which has not arrived"
+                ) from None
+        await self._indexed.wait()
 
     # -- settings ------------------------------------------------------------------
 
