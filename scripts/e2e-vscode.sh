@@ -63,8 +63,9 @@ if [ ! -x "$CODE_SERVER" ] || ! "$CODE_SERVER" --version 2>/dev/null | grep -q "
   tar -C "$CS_DIR/tmp/rg" -czf "$cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz" rg
   printf '{ "name": "skilldeck-e2e-code-server", "private": true }\n' >"$CS_DIR/package.json"
   # code-server's postinstall runs nested npm installs that build native modules, so install
-  # scripts must run for this one folder (npm 11 blocks them by default).
-  (cd "$CS_DIR" && TMPDIR="$CS_DIR/tmp" npm_config_yes=true \
+  # scripts must run for this one folder (npm 11 blocks them by default). As root, its
+  # postinstall.sh also insists on npm_config_unsafe_perm=true (npm 11 itself ignores it).
+  (cd "$CS_DIR" && TMPDIR="$CS_DIR/tmp" npm_config_yes=true npm_config_unsafe_perm=true \
     npm_config_dangerously_allow_all_scripts=true npm_config_audit=false npm_config_fund=false \
     npm install --no-save "code-server@$CODE_SERVER_VERSION" >"$CS_DIR/install.log" 2>&1) ||
     { tail -40 "$CS_DIR/install.log" >&2; die "npm install code-server@$CODE_SERVER_VERSION failed (log: $CS_DIR/install.log)"; }
