@@ -32,6 +32,7 @@ from skilldeck.engine.fs_provider import (
     shadowing_findings,
     to_candidate,
 )
+from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.skill_file import SkillFileAnalysis, analyze_skill_text
@@ -102,11 +103,19 @@ def scan_folder(
     *,
     roots: Sequence[SkillRoot] | None = None,
     head_lines: bool = True,
+    cache: IndexCache | None = None,
 ) -> FolderScan:
-    """Scan every root of ``folder`` (blocking: call it in a worker thread)."""
-    deck = scan_deck(config, folder, overlay=dict(overlay), roots=roots)
+    """Scan every root of ``folder`` (blocking: call it in a worker thread).
+
+    ``cache`` is the persistent index cache (unchanged files are not parsed again).
+    """
+    deck = scan_deck(config, folder, overlay=dict(overlay), roots=roots, cache=cache)
     entries = tuple(deck.entries())
-    wide = {e.path: read_wide_lines(e.path) for e in entries} if head_lines else {}
+    wide = (
+        {e.path: read_wide_lines(e.path, lines_needed(e.analysis)) for e in entries}
+        if head_lines
+        else {}
+    )
     by_name: dict[str, list[SkillFileEntry]] = {}
     for entry in entries:
         if entry.analysis.name:
@@ -135,17 +144,35 @@ def build_catalog(entries: tuple[CatalogEntry, ...], complete: bool) -> CatalogS
     return CatalogState(entries, text, catalog_digest(entries), complete, len(entries))
 
 
-def read_wide_lines(path: str, limit: int = 256 * 1024) -> dict[int, str]:
-    """The non-ASCII lines among the first ``limit`` bytes of ``path`` (blocking)."""
+def lines_needed(analysis: SkillFileAnalysis) -> int:
+    """How many leading lines of a file positions can point into: the frontmatter (with
+    its closing line) and every line a finding of the file touches."""
+    last = analysis.body_start_line or 0
+    for finding in analysis.findings:
+        last = max(last, finding.span.end.line + 1)
+    return max(last, 1)
+
+
+def read_wide_lines(path: str, upto: int | None = None, limit: int = 256 * 1024) -> dict[int, str]:
+    """The non-ASCII lines among the first ``upto`` lines (all when ``None``) of the first
+    ``limit`` bytes of ``path`` (blocking).
+
+    Only what position conversion needs is kept (see :func:`lines_needed`): holding every
+    non-ASCII line of every file would hold most skill bodies in memory.
+    """
+    first = limit if upto is None else min(limit, 16 * 1024)
     try:
         with open(path, "rb") as handle:
-            head = handle.read(limit)
+            head = handle.read(first)
+            if upto is not None and len(head) == first and head.count(b"\n") < upto:
+                head += handle.read(limit - first)
     except OSError:
         return {}
     if head.isascii():
         return {}
     text = head.decode("utf-8", "replace")
-    return {n: line.rstrip("\r") for n, line in enumerate(text.split("\n")) if not line.isascii()}
+    lines = text.split("\n") if upto is None else text.split("\n", upto)[:upto]
+    return {n: line.rstrip("\r") for n, line in enumerate(lines) if not line.isascii()}
 
 
 class FolderIndex:
@@ -160,6 +187,7 @@ class FolderIndex:
         self._entries: dict[str, SkillFileEntry] = {}
         self._order: dict[str, tuple[int, int]] = {}
         self._by_name: dict[str, set[str]] = {}
+        self._sorted_names: list[str] | None = None
         self._shadow: dict[str, tuple[Finding, ...]] = {}
         self._wide: dict[str, Mapping[int, str]] = {}
         self._winners: dict[str, str] = {}
@@ -199,6 +227,15 @@ class FolderIndex:
     def names(self) -> list[str]:
         """Every name some indexed file carries (accepted or not), unordered."""
         return list(self._by_name)
+
+    def sorted_names(self) -> list[str]:
+        """:meth:`names` in code-point order; kept until a name appears or disappears.
+
+        The list is shared: callers must not modify it.
+        """
+        if self._sorted_names is None:
+            self._sorted_names = sorted(self._by_name)
+        return self._sorted_names
 
     def classify(self, path: str) -> tuple[SkillRoot, Layout, str] | None:
         """``(root, layout, expected_name)`` when ``path`` is a skill file of our roots."""
@@ -241,6 +278,7 @@ class FolderIndex:
         self._entries = {}
         self._order = {}
         self._by_name = {}
+        self._sorted_names = None
         self._shadow = {}
         self._wide = dict(scan.wide_lines)
         for position, entry in enumerate(scan.entries):
@@ -312,14 +350,21 @@ class FolderIndex:
         self._order[path] = position
         if entry.analysis.name:
             names.add(entry.analysis.name)
-            self._by_name.setdefault(entry.analysis.name, set()).add(path)
+            self._index_name(entry.analysis.name, path)
         return {path} | self._recompute_shadowing(names)
 
     def _put(self, entry: SkillFileEntry, position: int) -> None:
         self._entries[entry.path] = entry
         self._order[entry.path] = (self._root_index(entry.root), position)
         if entry.analysis.name:
-            self._by_name.setdefault(entry.analysis.name, set()).add(entry.path)
+            self._index_name(entry.analysis.name, entry.path)
+
+    def _index_name(self, name: str, path: str) -> None:
+        members = self._by_name.get(name)
+        if members is None:
+            members = self._by_name[name] = set()
+            self._sorted_names = None
+        members.add(path)
 
     def _unindex_name(self, entry: SkillFileEntry) -> None:
         name = entry.analysis.name
@@ -327,6 +372,7 @@ class FolderIndex:
             self._by_name[name].discard(entry.path)
             if not self._by_name[name]:
                 del self._by_name[name]
+                self._sorted_names = None
 
     def _root_index(self, root: SkillRoot) -> int:
         for index, candidate in enumerate(self.roots):

@@ -40,6 +40,8 @@ class Publisher:
         self.pull = False
         self.refresh_support = False
         self._nonempty: set[str] = set()
+        #: The same files by path (push mode decides without building URIs).
+        self._nonempty_paths: set[str] = set()
 
     def configure(self, capabilities: types.ClientCapabilities) -> None:
         """Choose push or pull from the client's capabilities; register pull handlers."""
@@ -61,6 +63,9 @@ class Publisher:
         path = _path_of(uri)
         if path is None:
             return []
+        return self._diagnostics_at(path)
+
+    def _diagnostics_at(self, path: str) -> list[types.Diagnostic]:
         findings = self.session.findings(path)
         if not findings:
             return []
@@ -78,11 +83,11 @@ class Publisher:
             # One bad entry (an odd path, a rule failing on a hostile file) must never
             # keep the files after it from being published.
             try:
-                uri = uri_of(path)
-                diagnostics = self.diagnostics_for(uri)
-                if not diagnostics and uri not in self._nonempty:
+                # By path: no URI round trip for the many files without findings.
+                diagnostics = self._diagnostics_at(path)
+                if not diagnostics and path not in self._nonempty_paths:
                     continue
-                self._publish(uri, path, diagnostics)
+                self._publish(uri_of(path), path, diagnostics)
             except Exception as error:
                 logger.exception("skilldeck: publishing diagnostics of %r failed", path)
                 self.server.log(f"skilldeck: publishing diagnostics of {path!r} failed: {error}")
@@ -90,8 +95,10 @@ class Publisher:
     def _publish(self, uri: str, path: str, diagnostics: list[types.Diagnostic]) -> None:
         if diagnostics:
             self._nonempty.add(uri)
+            self._nonempty_paths.add(path)
         else:
             self._nonempty.discard(uri)
+            self._nonempty_paths.discard(path)
         document = self.session.documents.get(path)
         self.server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(

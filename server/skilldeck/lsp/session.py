@@ -19,6 +19,7 @@ from pygls.exceptions import JsonRpcServerNotInitialized
 
 from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_project_config
 from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
+from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.skill_file import analyze_skill_file
 from skilldeck.lsp.diagnostics import path_of, uri_of
@@ -26,6 +27,7 @@ from skilldeck.lsp.index import (
     FolderIndex,
     FolderScan,
     build_catalog,
+    lines_needed,
     read_wide_lines,
     scan_folder,
 )
@@ -42,8 +44,12 @@ if TYPE_CHECKING:
 CATALOG_CHANGED = "skilldeck/catalogChanged"
 #: Delay before a burst of file events becomes a rescan of the folder.
 RESCAN_DELAY_S = 0.05
-#: Delay before catalogs are re-digested after a change (off the diagnostics path).
-CATALOG_DELAY_S = 0.15
+#: Quiet time after the last change before catalogs are re-digested (off the keystroke path).
+CATALOG_DELAY_S = 0.3
+#: Longest a catalog check waits while changes keep coming (seconds).
+CATALOG_MAX_WAIT_S = 1.0
+#: Files whose diagnostics are pushed between two turns of the event loop after a scan.
+PUBLISH_BATCH = 200
 #: How long the server waits for the client to answer ``workspace/configuration``.
 CONFIGURATION_TIMEOUT_S = 2.0
 #: How long a request waits for ``initialized`` before it is refused (seconds).
@@ -56,6 +62,7 @@ class Session:
     def __init__(self, server: SkilldeckServer) -> None:
         self.server = server
         self.folders: dict[str, FolderIndex] = {}
+        self._index_cache: IndexCache | None = None
         self.encoding = Encoding.UTF16
         self.settings = ParsedSettings()
         self.publisher = Publisher(server, self)
@@ -64,6 +71,7 @@ class Session:
         self._pending_docs: set[str] = set()
         self._flush_handle: asyncio.Handle | None = None
         self._catalog_handle: asyncio.TimerHandle | None = None
+        self._catalog_due: float | None = None
         self._rescan_handle: asyncio.TimerHandle | None = None
         self._generation = 0
         self._indexed: asyncio.Event | None = None
@@ -255,6 +263,7 @@ class Session:
         """
         self._generation += 1
         generation = self._generation
+        pending: set[str] = set()
         progress = await self._progress_begin()
         try:
             indexes = list(self.folders.values())
@@ -279,10 +288,11 @@ class Session:
                     overlay,
                     roots=roots,
                     head_lines=self._needs_lines(),
+                    cache=self.index_cache(),
                 )
                 if generation != self._generation:
                     return
-                self._apply_scan(index, scan)
+                pending |= self._apply_scan(index, scan)
         finally:
             self._progress_end(progress)
         # The index is long-lived: keep the collector from re-walking it on every GC pass.
@@ -291,17 +301,56 @@ class Session:
         if self._indexed is not None:
             self._indexed.set()
         self.schedule_catalog_check()
+        await self._publish_in_batches(pending, generation)
+
+    def index_cache(self) -> IndexCache | None:
+        """The persistent index cache (``$SKILLDECK_CACHE_DIR`` or the user cache dir).
+
+        A warm start then parses only what changed since the last session (or the last
+        ``skilldeck check``). ``None`` when the cache directory cannot be determined.
+        """
+        if self._index_cache is None:
+            try:
+                self._index_cache = IndexCache.default()
+            except Exception:  # no usable cache dir: scan without one
+                return None
+        return self._index_cache
 
     def _plan(self, folder: str) -> tuple[SkilldeckConfig, tuple[SkillRoot, ...]]:
         config = self.config_for(folder)
         return config, resolve_roots(config, folder)
 
-    def _apply_scan(self, index: FolderIndex, scan: FolderScan) -> None:
+    def _apply_scan(self, index: FolderIndex, scan: FolderScan) -> set[str]:
+        """Install ``scan``; publish open documents now, return the other changed paths."""
         changed = index.apply_scan(scan)
+        open_paths: set[str] = set()
         for path, document in self.documents.items():
+            open_paths.add(path)
             if index.classify(path) is not None:
                 changed |= index.update_text(path, document.source)
-        self.publisher.changed(changed)
+        opened = changed & open_paths
+        if opened:
+            self.publisher.changed(opened)
+        return changed - opened
+
+    async def _publish_in_batches(self, paths: set[str], generation: int) -> None:
+        """Publish the diagnostics of ``paths`` a batch at a time, yielding in between.
+
+        After a full scan that is every file of the deck: in batches, edits and requests
+        are served while the Problems view fills. A newer index supersedes the rest
+        (it publishes its own changes).
+        """
+        if not paths:
+            return
+        if self.publisher.pull:
+            self.publisher.changed(paths)
+            return
+        ordered = sorted(paths)
+        for start in range(0, len(ordered), PUBLISH_BATCH):
+            if generation != self._generation:
+                return
+            self.publisher.changed(ordered[start : start + PUBLISH_BATCH])
+            await asyncio.sleep(0)
 
     def _needs_lines(self) -> bool:
         return self.encoding is not Encoding.UTF32
@@ -463,13 +512,24 @@ class Session:
     # -- catalog -------------------------------------------------------------------
 
     def schedule_catalog_check(self) -> None:
-        """Re-digest catalogs shortly; notify ``skilldeck/catalogChanged`` on a change."""
-        if self._catalog_handle is None:
-            loop = asyncio.get_running_loop()
-            self._catalog_handle = loop.call_later(CATALOG_DELAY_S, self._check_catalogs)
+        """Re-digest catalogs once changes pause; notify ``skilldeck/catalogChanged``.
+
+        Debounced: each change restarts the ``CATALOG_DELAY_S`` wait, so the whole-deck
+        rebuild stays off the keystroke path while the user types; a steady stream of
+        changes still gets a check every ``CATALOG_MAX_WAIT_S``.
+        """
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self._catalog_due is None:
+            self._catalog_due = now + CATALOG_MAX_WAIT_S
+        if self._catalog_handle is not None:
+            self._catalog_handle.cancel()
+        delay = max(0.0, min(CATALOG_DELAY_S, self._catalog_due - now))
+        self._catalog_handle = loop.call_later(delay, self._check_catalogs)
 
     def _check_catalogs(self) -> None:
         self._catalog_handle = None
+        self._catalog_due = None
         self._spawn(self._notify_catalogs())
 
     async def _notify_catalogs(self) -> None:
@@ -582,7 +642,8 @@ def _read_entries(
         analysis = analyze_skill_file(path, expected_name=expected, settings=settings)
         folder = os.path.dirname(path) if layout == "bundle" else None
         entry = SkillFileEntry(root, layout, path, folder, expected, analysis, name_span(analysis))
-        result.append((path, entry, read_wide_lines(path) if head_lines else {}))
+        wide = read_wide_lines(path, lines_needed(analysis)) if head_lines else {}
+        result.append((path, entry, wide))
     return result
 
 

@@ -11,8 +11,10 @@ files inside a bundle's folder. Trigger character: ``/``.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import re
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -216,16 +218,16 @@ async def _body(
 def _mentions(
     doc: SkillDocument, index: FolderIndex, position: Position, start: int, typed: str
 ) -> types.CompletionList:
-    names = index.names()
-    if typed:
-        prefixed = sorted(name for name in names if name.startswith(typed))
-        inside = sorted(name for name in names if typed in name and not name.startswith(typed))
-    else:
-        prefixed, inside = sorted(names), []
+    names = index.sorted_names()
+    # Names starting with what was typed form one run of the sorted list; the rest are
+    # scanned only if the prefixed ones do not fill the list.
+    first = bisect_left(names, typed)
+    prefixed = itertools.takewhile(lambda name: name.startswith(typed), names[first:])
+    inside = (name for name in names if typed in name and not name.startswith(typed))
     edit_range = doc.range(Span.at(position.line, start, position.character))
     items: list[types.CompletionItem] = []
     incomplete = False
-    for name in prefixed + inside:
+    for name in itertools.chain(prefixed, inside):
         if len(items) >= MENTION_LIMIT:
             incomplete = True
             break
