@@ -13,16 +13,8 @@ import json
 import sys
 from typing import Any
 
-from skilldeck.cli.settings import (
-    add_cache_option,
-    add_location_options,
-    add_profile_option,
-    build_config,
-    lookup_cwd,
-)
+from skilldeck.cli.settings import add_registry_options, registry_session
 from skilldeck.engine.catalog import catalog_entries, render_entries
-from skilldeck.engine.defaults import default_registry
-from skilldeck.engine.index_cache import IndexCache
 
 
 def register(subparsers: Any) -> None:
@@ -40,19 +32,15 @@ def register(subparsers: Any) -> None:
         default=None,
         help="cap descriptions at N characters (minimum 3; default: the config file's, else 500)",
     )
-    add_profile_option(parser)
-    add_cache_option(parser)
-    add_location_options(parser)
+    add_registry_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the catalog; exits 0 (an incomplete view is noted on stderr)."""
-    cwd = lookup_cwd(args)
-    config = build_config(args, cwd, catalog_max_description_length=args.max_description_length)
-    cache = None if args.no_cache else IndexCache.default()
-    snapshot = asyncio.run(default_registry(config, cache=cache).snapshot(cwd=cwd))
-    entries = catalog_entries(snapshot.skills, config.catalog_max_description_length)
+    session = registry_session(args, catalog_max_description_length=args.max_description_length)
+    snapshot = asyncio.run(session.registry.snapshot(cwd=session.cwd))
+    entries = catalog_entries(snapshot.skills, session.config.catalog_max_description_length)
     if args.json:
         payload = {
             "complete": snapshot.complete,

@@ -15,15 +15,7 @@ import sys
 from typing import Any
 
 from skilldeck.cli.display import display_path
-from skilldeck.cli.settings import (
-    add_cache_option,
-    add_location_options,
-    add_profile_option,
-    build_config,
-    lookup_cwd,
-)
-from skilldeck.engine.defaults import default_registry
-from skilldeck.engine.index_cache import IndexCache
+from skilldeck.cli.settings import add_registry_options, registry_session
 from skilldeck.engine.registry import NameResolution, Resolution
 
 
@@ -37,18 +29,15 @@ def register(subparsers: Any) -> None:
         "candidates of the same name it shadows.",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
-    add_profile_option(parser)
-    add_cache_option(parser)
-    add_location_options(parser)
+    add_registry_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the skills; exits 0 (an incomplete view is noted on stderr)."""
-    cwd = lookup_cwd(args)
-    config = build_config(args, cwd)
-    cache = None if args.no_cache else IndexCache.default()
-    resolution = asyncio.run(default_registry(config, cache=cache).resolve(cwd=cwd))
+    session = registry_session(args)
+    cwd = session.cwd
+    resolution = asyncio.run(session.registry.resolve(cwd=cwd))
     if args.json:
         print(json.dumps(resolution_json(resolution), indent=2, ensure_ascii=False))
     else:

@@ -6,15 +6,7 @@ import argparse
 import asyncio
 from typing import Any
 
-from skilldeck.cli.settings import (
-    add_cache_option,
-    add_location_options,
-    add_profile_option,
-    build_config,
-    lookup_cwd,
-)
-from skilldeck.engine.defaults import default_registry
-from skilldeck.engine.index_cache import IndexCache
+from skilldeck.cli.settings import add_registry_options, registry_session
 from skilldeck.engine.skill_tool import SkillToolResult, execute_skill_tool
 
 
@@ -27,20 +19,15 @@ def register(subparsers: Any) -> None:
         "exactly; an error result is printed too and exits 1.",
     )
     parser.add_argument("name", metavar="NAME", help="the skill name")
-    add_profile_option(parser)
-    add_cache_option(parser)
-    add_location_options(parser)
+    add_registry_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the tool result; 0 when it succeeded, 1 for an error result."""
-    cwd = lookup_cwd(args)
-    config = build_config(args, cwd)
-    cache = None if args.no_cache else IndexCache.default()
-    registry = default_registry(config, cache=cache)
+    session = registry_session(args)
     result: SkillToolResult = asyncio.run(
-        execute_skill_tool(registry, {"name": args.name}, cwd=cwd)
+        execute_skill_tool(session.registry, {"name": args.name}, cwd=session.cwd)
     )
     print(result.text)
     return 0 if result.ok else 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from skilldeck.cli.errors import CliError
 from skilldeck.engine.config import (
@@ -18,6 +18,9 @@ from skilldeck.engine.config import (
     find_config_file,
     load_config_file,
 )
+from skilldeck.engine.defaults import default_registry
+from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.registry import SkillRegistry
 from skilldeck.engine.roots import find_project_root
 
 
@@ -77,6 +80,32 @@ def add_cache_option(parser: argparse.ArgumentParser) -> None:
         help="neither read nor write the index cache ($SKILLDECK_CACHE_DIR or the user "
         "cache directory)",
     )
+
+
+def add_registry_options(parser: argparse.ArgumentParser) -> None:
+    """The options of a command that reads the registry: profile, cache and locations."""
+    add_profile_option(parser)
+    add_cache_option(parser)
+    add_location_options(parser)
+
+
+@dataclass(frozen=True)
+class RegistrySession:
+    """What a registry-reading command works with: lookup cwd, config and registry."""
+
+    cwd: str
+    config: SkilldeckConfig
+    registry: SkillRegistry
+
+
+def registry_session(
+    args: argparse.Namespace, *, catalog_max_description_length: int | None = None
+) -> RegistrySession:
+    """The lookup cwd, its configuration and the default registry (cache unless --no-cache)."""
+    cwd = lookup_cwd(args)
+    config = build_config(args, cwd, catalog_max_description_length=catalog_max_description_length)
+    cache = None if args.no_cache else IndexCache.default()
+    return RegistrySession(cwd, config, default_registry(config, cache=cache))
 
 
 def lookup_cwd(args: argparse.Namespace) -> str:
