@@ -154,3 +154,65 @@ def test_concurrent_processes(tmp_path: Path) -> None:
     assert all(r == expected for rs in results for r in rs)
     leftovers = [p.name for p in (tmp_path / "cache").iterdir() if p.name.startswith(".tmp")]
     assert leftovers == []
+
+
+# --- deck memos ---------------------------------------------------------------------------
+
+
+def _deck_key(root: Path, **settings: object):  # type: ignore[no-untyped-def]
+    from skilldeck.engine.fs_provider import deck_key  # noqa: PLC0415
+
+    return deck_key([SkillRoot(300, "custom", str(root), True)], RuleSettings(**settings))  # type: ignore[arg-type]
+
+
+def test_deck_key_follows_every_identity_and_setting(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    skill = _skill(root, "alpha")
+    _write(root / "beta.md", "---\nname: beta\ndescription: d\n---\n")
+    first = _deck_key(root)
+    assert first is not None and _deck_key(root) == first
+    os.utime(skill, (OLD + 1, OLD + 1))
+    touched = _deck_key(root)
+    assert touched is not None and touched.digest != first.digest
+    assert touched.locator == first.locator
+    _write(skill, skill.read_text().replace("d\n", "e\n"))  # same size, old mtime
+    os.utime(skill, (OLD + 2, OLD + 2))
+    assert _deck_key(root) not in (first, touched, None)
+    (root / "empty").mkdir()  # a folder without SKILL.md still changes the listing
+    listed = _deck_key(root)
+    _skill(root, "empty")
+    assert len({listed, _deck_key(root), touched}) == 3
+    other = _deck_key(root, profile="agentskills")
+    assert other is not None and other.locator != first.locator
+
+
+def test_deck_key_refuses_racily_fresh_files(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    _skill(root, "alpha")
+    assert _deck_key(root) is not None
+    _skill(root, "fresh", old=False)
+    assert _deck_key(root) is None
+
+
+def test_deck_memo_round_trip_and_misses(tmp_path: Path) -> None:
+    from skilldeck.engine.findings import Finding, Severity  # noqa: PLC0415
+    from skilldeck.engine.index_cache import DeckMemo, MemoFile  # noqa: PLC0415
+    from skilldeck.engine.positions import FILE_START  # noqa: PLC0415
+
+    root = tmp_path / "skills"
+    _skill(root, "alpha")
+    key = _deck_key(root)
+    assert key is not None
+    cache = IndexCache(tmp_path / "cache")
+    companion = _write(tmp_path / "cache" / "root-x.json", "{}")
+    finding = Finding("SD204", Severity.ERROR, "missing required key 'description'", FILE_START)
+    memo = DeckMemo((MemoFile("/a/SKILL.md", False, (finding,)),), ("a problem",), True)
+    cache.store_deck_memo(key, memo, companions=[companion])
+    assert cache.load_deck_memo(key) == memo
+    os.utime(skill := root / "alpha" / "SKILL.md", (OLD + 9, OLD + 9))
+    assert skill.exists()
+    changed = _deck_key(root)
+    assert changed is not None and cache.load_deck_memo(changed) is None
+    assert cache.load_deck_memo(key) == memo  # the stored key still answers
+    companion.write_text('{"other": 1}')  # the root cache it was built beside changed
+    assert cache.load_deck_memo(key) is None

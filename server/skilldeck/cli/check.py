@@ -10,10 +10,13 @@ engine entry point for each PATH and hands the findings to a format.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from skilldeck.cli.color import Palette, color_enabled
@@ -34,12 +37,13 @@ from skilldeck.engine.findings import Finding, Severity
 from skilldeck.engine.fs_provider import (
     BUNDLE_FILE,
     classify_path,
+    deck_key,
     scan_deck,
 )
-from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.index_cache import DeckKey, DeckMemo, IndexCache, MemoFile, OutputMemo
 from skilldeck.engine.model import RANK_CUSTOM, SOURCE_CUSTOM
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
-from skilldeck.engine.skill_file import analyze_skill_file
+from skilldeck.engine.skill_file import RuleSettings, analyze_skill_file
 
 #: Folders whose presence makes a PATH a project rather than a skill root.
 _PROJECT_MARKERS = (
@@ -112,12 +116,17 @@ def run(args: argparse.Namespace) -> int:
     checker = _Checker(args, cwd, cache)
     targets: Sequence[str] = args.paths or [cwd]
     resolved = [_existing(raw, cwd) for raw in targets]
+    palette = Palette(args.format == "text" and color_enabled(args.color, sys.stdout))
+    # Nothing changed since an identical invocation: print what it printed.
+    output_key = checker.output_key(resolved, palette) if cache is not None else None
+    if cache is not None and output_key is not None:
+        memo = cache.load_output_memo(output_key)
+        if memo is not None:
+            return _emit(memo)
     with Progress(sys.stderr, "Indexing skills") as progress:
         for path in resolved:
             checker.check(path, progress)
     collected = checker.collected
-    for warning in collected.warnings:
-        print(f"skilldeck: warning: {warning}", file=sys.stderr)
     report = CheckReport.build(
         cwd,
         (
@@ -128,10 +137,30 @@ def run(args: argparse.Namespace) -> int:
         files_checked=len(collected.findings),
         skills_dropped=len(collected.dropped),
     )
-    palette = Palette(args.format == "text" and color_enabled(args.color, sys.stdout))
-    sys.stdout.write(FORMATS[args.format](report, palette))
+    memo = OutputMemo(
+        tuple(collected.warnings),
+        FORMATS[args.format](report, palette),
+        1 if report.fails(Severity(args.fail_on)) else 0,
+    )
+    if cache is not None:
+        # Store only what a listing taken after rendering (formats read files) vouches for.
+        checker.relist()
+        if (
+            checker.complete
+            and output_key is not None
+            and checker.output_key(resolved, palette) == output_key
+        ):
+            cache.store_output_memo(output_key, memo, companions=checker.companions)
+        checker.store_deck_memos()
+    return _emit(memo)
+
+
+def _emit(memo: OutputMemo) -> int:
+    for warning in memo.warnings:
+        print(f"skilldeck: warning: {warning}", file=sys.stderr)
+    sys.stdout.write(memo.stdout)
     sys.stdout.flush()
-    return 1 if report.fails(Severity(args.fail_on)) else 0
+    return memo.status
 
 
 def _existing(raw: str, cwd: str) -> str:
@@ -150,6 +179,12 @@ class _Checker:
         self._cache = cache
         self._configs: dict[str, SkilldeckConfig] = {}
         self.collected = _Collected()
+        #: Every deck checked scanned completely (or came from a complete memo).
+        self.complete = True
+        #: Per-root cache files the decks checked were built beside (memo companions).
+        self.companions: list[Path] = []
+        self._keys: dict[tuple[tuple[SkillRoot, ...], RuleSettings], DeckKey | None] = {}
+        self._pending: list[tuple[tuple[SkillRoot, ...], RuleSettings, DeckKey, DeckMemo]] = []
         # Roots of the lookup directory's deck (user roots included) name a PATH's layout.
         self._known_roots = resolve_roots(self._config(cwd, user_roots=True), cwd)
 
@@ -163,20 +198,77 @@ class _Checker:
 
     def check(self, path: str, progress: Progress) -> None:
         """Check one existing PATH (file or folder)."""
+        plan = self._plan(path)
+        if isinstance(plan, str):
+            self._check_file(plan)
+        else:
+            self._check_roots(*plan, progress)
+
+    def _plan(self, path: str) -> str | tuple[Sequence[SkillRoot], SkilldeckConfig]:
+        """The skill file to check for PATH, or the deck (roots and config) to scan."""
         if os.path.isfile(path):
-            self._check_file(path)
-            return
+            return path
         known = next((root for root in self._known_roots if root.path == path), None)
         if known is not None:
-            self._check_roots([known], self._config(self._cwd, user_roots=False), progress)
-        elif os.path.isfile(os.path.join(path, BUNDLE_FILE)):
-            self._check_file(os.path.join(path, BUNDLE_FILE))
-        elif path == self._cwd or _is_project(path):
+            return [known], self._config(self._cwd, user_roots=False)
+        if os.path.isfile(os.path.join(path, BUNDLE_FILE)):
+            return os.path.join(path, BUNDLE_FILE)
+        if path == self._cwd or _is_project(path):
             config = self._config(path, user_roots=self._args.include_user_roots)
-            self._check_roots(resolve_roots(config, path), config, progress)
-        else:
-            root = SkillRoot(RANK_CUSTOM, SOURCE_CUSTOM, path, True)
-            self._check_roots([root], self._config(self._cwd, user_roots=False), progress)
+            return resolve_roots(config, path), config
+        root = SkillRoot(RANK_CUSTOM, SOURCE_CUSTOM, path, True)
+        return [root], self._config(self._cwd, user_roots=False)
+
+    def output_key(self, paths: Sequence[str], palette: Palette) -> DeckKey | None:
+        """The output memo key of checking ``paths``: ``None`` unless every PATH is a deck
+        whose :func:`deck_key` is known. It digests those keys, the format, colour, fail
+        level and the directory paths are shown relative to."""
+        keys: list[DeckKey] = []
+        for path in paths:
+            plan = self._plan(path)
+            if isinstance(plan, str):
+                return None
+            roots, config = plan
+            key = self._deck_key(roots, config.rule_settings())
+            if key is None:
+                return None
+            keys.append(key)
+        material = json.dumps(
+            [
+                self._args.format,
+                palette.enabled,
+                self._args.fail_on,
+                self._cwd,
+                [key.locator for key in keys],
+            ],
+            ensure_ascii=False,
+        ).encode("utf-8", "surrogateescape")
+        locator = hashlib.sha256(material).hexdigest()
+        digest = hashlib.sha256(
+            "\0".join([locator, *(key.digest for key in keys)]).encode()
+        ).hexdigest()
+        return DeckKey(locator, digest)
+
+    def _deck_key(self, roots: Sequence[SkillRoot], settings: RuleSettings) -> DeckKey | None:
+        """:func:`deck_key`, computed once per deck until :meth:`relist`."""
+        ident = (tuple(roots), settings)
+        if ident not in self._keys:
+            self._keys[ident] = deck_key(roots, settings)
+        return self._keys[ident]
+
+    def relist(self) -> None:
+        """Forget the deck keys computed so far: the next ones list and stat again."""
+        self._keys.clear()
+
+    def store_deck_memos(self) -> None:
+        """Store the memos of decks scanned in this run whose key is still the same."""
+        if self._cache is None:
+            return
+        for roots, settings, key, memo in self._pending:
+            if self._deck_key(roots, settings) == key:
+                companions = [self._cache.file_for(root.path, settings) for root in roots]
+                self._cache.store_deck_memo(key, memo, companions=companions)
+        self._pending.clear()
 
     def _check_file(self, path: str) -> None:
         config = self._config(self._cwd, user_roots=False)
@@ -202,6 +294,25 @@ class _Checker:
     def _check_roots(
         self, roots: Sequence[SkillRoot], config: SkilldeckConfig, progress: Progress
     ) -> None:
+        """Check a deck, from its memo when nothing changed since it was stored."""
+        cache = self._cache
+        settings = config.rule_settings()
+        companions = [cache.file_for(root.path, settings) for root in roots] if cache else []
+        self.companions.extend(companions)
+        key = self._deck_key(roots, settings) if cache is not None else None
+        memo = cache.load_deck_memo(key) if cache is not None and key is not None else None
+        if memo is None:
+            memo = self._scan_roots(roots, config, progress)
+            if key is not None and memo.complete:
+                self._pending.append((tuple(roots), settings, key, memo))
+        self.complete = self.complete and memo.complete
+        for item in memo.files:
+            self.collected.add(item.path, item.findings, accepted=item.accepted)
+        self.collected.warnings.extend(memo.problems)
+
+    def _scan_roots(
+        self, roots: Sequence[SkillRoot], config: SkilldeckConfig, progress: Progress
+    ) -> DeckMemo:
         def on_root(index: int, root: SkillRoot) -> None:
             progress.update(
                 f"Indexing {root.source} root {index + 1}/{len(roots)}: "
@@ -210,12 +321,12 @@ class _Checker:
 
         deck = scan_deck(config, self._cwd, cache=self._cache, roots=roots, on_root=on_root)
         by_path = deck.findings_by_path()
-        for entry in deck.entries():
-            self.collected.add(
-                entry.path, by_path.get(entry.path, ()), accepted=entry.analysis.accepted
-            )
-        for scan in deck.scans:
-            self.collected.warnings.extend(scan.problems)
+        files = tuple(
+            MemoFile(entry.path, entry.analysis.accepted, tuple(by_path.get(entry.path, ())))
+            for entry in deck.entries()
+        )
+        problems = tuple(problem for scan in deck.scans for problem in scan.problems)
+        return DeckMemo(files, problems, deck.complete)
 
 
 def _is_project(path: str) -> bool:

@@ -28,15 +28,25 @@ import asyncio
 import contextlib
 import errno
 import gc
+import hashlib
+import json
 import os
 import stat
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.findings import Finding, RelatedLocation
-from skilldeck.engine.index_cache import FileIdentity, IndexCache, RootCache
+from skilldeck.engine.index_cache import (
+    RACY_WINDOW_NS,
+    DeckKey,
+    FileIdentity,
+    IndexCache,
+    RootCache,
+    version_key,
+)
 from skilldeck.engine.model import DirectoryResourceBase, SkillCandidate, SkillDefinition
 from skilldeck.engine.positions import FILE_START, Span
 from skilldeck.engine.provider import (
@@ -429,6 +439,72 @@ def scan_deck(
         provider_name=provider_name,
         settings=settings,
     )
+
+
+def deck_key(
+    roots: Sequence[SkillRoot], settings: RuleSettings, *, provider_name: str = PROVIDER_NAME
+) -> DeckKey | None:
+    """The key of a deck memo for ``roots`` under ``settings``, from a fast pass that lists
+    every root and ``stat``s every skill file discovery would open (never reading one).
+
+    The digest covers the skilldeck version and settings (:func:`version_key`), the
+    roots in order (rank, source, path, skipped names), each root's child names, and per
+    skill file its layout and identity (device, inode, size, mtime). ``None`` means the
+    deck cannot be memoised now: a file was modified within :data:`RACY_WINDOW_NS`
+    (a later same-size edit could keep its identity), or something could not be listed
+    or inspected (the scan would report it; it is never cached).
+    """
+    threshold = time.time_ns() - RACY_WINDOW_NS
+    locator_material = json.dumps(
+        [
+            version_key(settings),
+            provider_name,
+            [[r.rank, r.source, r.path, sorted(r.skip_names)] for r in roots],
+        ],
+        ensure_ascii=False,
+    )
+    locator = hashlib.sha256(locator_material.encode("utf-8", "surrogateescape")).hexdigest()
+    parts: list[str] = [locator]
+    for root in roots:
+        parts.append(f"\x00R{root.path}")
+        try:
+            with os.scandir(root.path) as listing:
+                children = sorted((entry.name, entry) for entry in listing)
+        except (FileNotFoundError, NotADirectoryError):
+            state = "file" if os.path.lexists(root.path) else "missing"
+            parts.append(f"\x00{state}")
+            continue
+        except OSError:
+            return None
+        for name, dirent in children:
+            parts.append(f"\x00c{name}")
+            if name in root.skip_names:
+                continue
+            try:
+                is_dir = dirent.is_dir()
+                is_file = not is_dir and name.endswith(FLAT_SUFFIX) and dirent.is_file()
+            except OSError:
+                return None
+            if is_dir:
+                path = os.path.join(root.path, name, BUNDLE_FILE)
+            elif is_file:
+                path = os.path.join(root.path, name)
+            else:
+                continue
+            try:
+                st = os.stat(path)
+            except (FileNotFoundError, NotADirectoryError):
+                parts.append("\x00-")
+                continue
+            except OSError:
+                return None
+            if not stat.S_ISREG(st.st_mode) or st.st_mtime_ns >= threshold:
+                return None
+            parts.append(
+                f"\x00{'b' if is_dir else 'f'}{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
+            )
+    material = "".join(parts).encode("utf-8", "surrogateescape")
+    return DeckKey(locator, hashlib.sha256(material).hexdigest())
 
 
 def _scan_file(

@@ -13,6 +13,17 @@ an unreadable, corrupt or foreign cache file is a miss and is rewritten; an entr
 used only when the file's identity is unchanged, and a file modified within
 :data:`RACY_WINDOW_NS` of the scan is never stored (its mtime cannot prove a later
 same-size edit). Skill bodies are never cached. ``cache=None`` everywhere means no cache.
+
+Beside the per-root files, a *deck memo* (``deck-<locator>.json``) remembers what
+``skilldeck check`` reported for one deck (its roots under one setting): per skill file
+its findings (deck-level ones included) and whether it was accepted, plus the roots'
+scan problems and completeness. It is used only when the deck's :class:`DeckKey`
+digest (computed by ``fs_provider.deck_key`` from a listing and ``stat`` of every root
+and skill file) is the stored one and the per-root cache files it was built beside are
+unchanged (deleting or corrupting those invalidates it too); the same atomicity and
+corruption rules apply. An *output memo* (``output-<locator>.json``) goes one step
+further for a whole ``check`` invocation made only of decks: the text it printed, keyed
+by those decks' keys and everything else the output depends on.
 """
 
 from __future__ import annotations
@@ -23,7 +34,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +43,7 @@ import skilldeck
 from skilldeck.engine.positions import Position, Span
 
 if TYPE_CHECKING:
+    from skilldeck.engine.findings import Finding
     from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis
 
 #: Bump when the on-disk shape or the meaning of cached analyses changes.
@@ -41,6 +53,48 @@ CACHE_FORMAT = 1
 RACY_WINDOW_NS = 2_000_000_000
 
 CACHE_DIR_ENV = "SKILLDECK_CACHE_DIR"
+
+#: Bump when the shape of a deck memo changes.
+DECK_MEMO_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class DeckKey:
+    """Names a deck memo: ``locator`` picks the file (version, settings, roots) and
+    ``digest`` must match its stored key (``locator`` plus every listing and file
+    identity of the deck)."""
+
+    locator: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class MemoFile:
+    """One skill file of a deck memo: its findings (deck-level included) and verdict."""
+
+    path: str
+    accepted: bool
+    findings: tuple[Finding, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeckMemo:
+    """What ``check`` reports for one deck: its files in scan order, the roots' scan
+    problems, and whether every root scanned completely."""
+
+    files: tuple[MemoFile, ...]
+    problems: tuple[str, ...]
+    complete: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OutputMemo:
+    """What one ``check`` invocation printed: its stderr warnings, its stdout and its exit
+    status (keyed by every deck it checked plus the format, colour, cwd and fail level)."""
+
+    warnings: tuple[str, ...]
+    stdout: str
+    status: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +161,115 @@ class IndexCache:
         key = version_key(settings)
         digest = hashlib.sha256(f"{key}\0{root_path}".encode("utf-8", "surrogateescape"))
         return self.directory / f"root-{digest.hexdigest()[:40]}.json"
+
+    def deck_file_for(self, key: DeckKey) -> Path:
+        """Where the memo of the deck ``key`` names is stored."""
+        return self.directory / f"deck-{key.locator[:40]}.json"
+
+    def output_file_for(self, key: DeckKey) -> Path:
+        """Where the output memo ``key`` names is stored."""
+        return self.directory / f"output-{key.locator[:40]}.json"
+
+    def load_deck_memo(self, key: DeckKey) -> DeckMemo | None:
+        """The memo stored under ``key``; ``None`` when missing, stale, corrupt or foreign."""
+        from skilldeck.engine.analysis_json import finding_from_json  # noqa: PLC0415
+
+        payload = self._load_memo(self.deck_file_for(key), key)
+        if payload is None:
+            return None
+        try:
+            files = tuple(
+                MemoFile(
+                    _str(path),
+                    _bool(accepted),
+                    tuple(finding_from_json(item) for item in findings),
+                )
+                for path, accepted, findings in payload["files"]
+            )
+            problems = tuple(_str(problem) for problem in payload["problems"])
+            complete = _bool(payload["complete"])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+        return DeckMemo(files, problems, complete)
+
+    def store_deck_memo(self, key: DeckKey, memo: DeckMemo, *, companions: Sequence[Path]) -> None:
+        """Write ``memo`` under ``key`` atomically; errors are ignored (a later miss).
+
+        ``companions`` are the per-root cache files the memo was built beside; it stands
+        only while they keep the identity they have now.
+        """
+        from skilldeck.engine.analysis_json import finding_to_json  # noqa: PLC0415
+
+        body = {
+            "files": [
+                [item.path, item.accepted, [finding_to_json(f) for f in item.findings]]
+                for item in memo.files
+            ],
+            "problems": list(memo.problems),
+            "complete": memo.complete,
+        }
+        self._store_memo(self.deck_file_for(key), key, body, companions)
+
+    def load_output_memo(self, key: DeckKey) -> OutputMemo | None:
+        """The output memo stored under ``key``; ``None`` when missing, stale or corrupt."""
+        payload = self._load_memo(self.output_file_for(key), key)
+        if payload is None:
+            return None
+        try:
+            warnings = tuple(_str(line) for line in payload["warnings"])
+            stdout = _str(payload["stdout"])
+            status = payload["status"]
+            if not isinstance(status, int) or isinstance(status, bool):
+                return None
+        except (KeyError, TypeError):
+            return None
+        return OutputMemo(warnings, stdout, status)
+
+    def store_output_memo(
+        self, key: DeckKey, memo: OutputMemo, *, companions: Sequence[Path]
+    ) -> None:
+        """Write ``memo`` under ``key`` atomically (see :meth:`store_deck_memo`)."""
+        body = {"warnings": list(memo.warnings), "stdout": memo.stdout, "status": memo.status}
+        self._store_memo(self.output_file_for(key), key, body, companions)
+
+    def _load_memo(self, file: Path, key: DeckKey) -> dict[str, Any] | None:
+        try:
+            with file.open("rb") as handle:
+                payload = json.loads(handle.read().decode("utf-8", "surrogateescape"))
+        except (OSError, ValueError):
+            return None
+        try:
+            if (
+                payload["format"] != DECK_MEMO_FORMAT
+                or payload["key"] != key.digest
+                or payload["locator"] != key.locator
+            ):
+                return None
+            for name, identity in payload["companions"]:
+                if _identity_of(self.directory / _str(name)) != identity:
+                    return None
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+        return payload if isinstance(payload, dict) else None
+
+    def _store_memo(
+        self, file: Path, key: DeckKey, body: dict[str, Any], companions: Sequence[Path]
+    ) -> None:
+        listed = []
+        for companion in companions:
+            identity = _identity_of(companion)
+            if identity is None or companion.parent != self.directory:
+                return
+            listed.append([companion.name, identity])
+        payload = {
+            "format": DECK_MEMO_FORMAT,
+            "locator": key.locator,
+            "key": key.digest,
+            "companions": listed,
+            **body,
+        }
+        with contextlib.suppress(OSError, ValueError, TypeError):
+            _write_atomically(file, payload)
 
     def open_root(self, root_path: str, settings: RuleSettings) -> RootCache:
         """Load (or start empty) the cache of one root; a bad file is an empty cache."""
@@ -176,21 +339,45 @@ class RootCache:
             return
         payload = {"key": self.key, "root": self.root_path, "entries": self._kept}
         try:
-            data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.file.parent, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
-                    handle.write(data)
-                os.replace(tmp, self.file)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                raise
+            _write_atomically(self.file, payload)
         except (OSError, ValueError, TypeError):
             return
         self._stored = dict(self._kept)
         self._dirty = False
+
+
+def _write_atomically(file: Path, payload: object) -> None:
+    """Write ``payload`` as JSON to a temporary file beside ``file``, then ``os.replace``."""
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    file.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
+            handle.write(data)
+        os.replace(tmp, file)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _identity_of(file: Path) -> list[int] | None:
+    try:
+        return FileIdentity.of(file.stat()).as_list()
+    except OSError:
+        return None
+
+
+def _str(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {value!r}")
+    return value
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected a boolean, got {value!r}")
+    return value
 
 
 def _load(file: Path, key: str, root_path: str) -> dict[str, Any] | None:

@@ -23,12 +23,20 @@ from pathlib import PurePath
 from types import MappingProxyType
 from typing import Any
 
+from skilldeck.engine.analysis_json import (
+    finding_from_json,
+    finding_to_json,
+    json_bool,
+    json_int,
+    json_opt_str,
+    json_str,
+)
 from skilldeck.engine.catalog_text import (
     catalog_description,
     collapse_whitespace,
     validate_max_description_length,
 )
-from skilldeck.engine.findings import Finding, Fix, RelatedLocation, Severity, TextEdit
+from skilldeck.engine.findings import Finding, Fix, Severity, TextEdit
 from skilldeck.engine.frontmatter import (
     MAX_FRONTMATTER_BYTES,
     Frontmatter,
@@ -223,7 +231,7 @@ class SkillFileAnalysis:
                 "model_invocable": self.invocation.model_invocable,
                 "user_invocable": self.invocation.user_invocable,
             },
-            "findings": [_finding_to_json(f) for f in self.findings],
+            "findings": [finding_to_json(f) for f in self.findings],
             "body_start_line": self.body_start_line,
             "suppressed_drops": list(self.suppressed_drops),
         }
@@ -876,88 +884,7 @@ def name_problem(value: str) -> str:
     return "hyphens must separate words one at a time"
 
 
-# --- JSON -------------------------------------------------------------------------------
-
-
-def _span_to_json(span: Span) -> list[int]:
-    return [span.start.line, span.start.character, span.end.line, span.end.character]
-
-
-def _span_from_json(data: Any) -> Span:
-    if not isinstance(data, list) or len(data) != 4:
-        raise TypeError(f"bad span {data!r}")
-    numbers = [_int(x) for x in data]
-    return Span(Position(numbers[0], numbers[1]), Position(numbers[2], numbers[3]))
-
-
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise TypeError(f"bad integer {value!r}")
-    return value
-
-
-def _str(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"expected a string, got {value!r}")
-    return value
-
-
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else _str(value)
-
-
-def _bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"expected a boolean, got {value!r}")
-    return value
-
-
-def _finding_to_json(finding: Finding) -> dict[str, object]:
-    return {
-        "code": finding.code,
-        "severity": finding.severity.value,
-        "message": finding.message,
-        "span": _span_to_json(finding.span),
-        "drops_skill": finding.drops_skill,
-        "related": [
-            {"path": r.path, "span": _span_to_json(r.span), "message": r.message}
-            for r in finding.related
-        ],
-        "fixes": [
-            {
-                "title": fix.title,
-                "edits": [
-                    {"span": _span_to_json(e.span), "new_text": e.new_text} for e in fix.edits
-                ],
-            }
-            for fix in finding.fixes
-        ],
-    }
-
-
-def _finding_from_json(data: Any) -> Finding:
-    code = _str(data["code"])
-    rule(code)
-    return Finding(
-        code=code,
-        severity=Severity(_str(data["severity"])),
-        message=_str(data["message"]),
-        span=_span_from_json(data["span"]),
-        drops_skill=_bool(data["drops_skill"]),
-        related=tuple(
-            RelatedLocation(_str(r["path"]), _span_from_json(r["span"]), _str(r["message"]))
-            for r in data["related"]
-        ),
-        fixes=tuple(
-            Fix(
-                _str(f["title"]),
-                tuple(
-                    TextEdit(_span_from_json(e["span"]), _str(e["new_text"])) for e in f["edits"]
-                ),
-            )
-            for f in data["fixes"]
-        ),
-    )
+# --- JSON (the cache format; the codec of findings lives in analysis_json) ----------
 
 
 def _check_plain(value: Any, depth: int = 0) -> None:
@@ -971,7 +898,7 @@ def _check_plain(value: Any, depth: int = 0) -> None:
         return
     if isinstance(value, dict):
         for key, item in value.items():
-            _str(key)
+            json_str(key)
             _check_plain(item, depth + 1)
         return
     raise TypeError(f"metadata holds {type(value).__name__}")
@@ -995,19 +922,19 @@ def _analysis_from_json(data: Any) -> SkillFileAnalysis:
     if not isinstance(findings, list):
         raise TypeError("findings must be a list")
     return SkillFileAnalysis(
-        path=_str(data["path"]),
-        name=_opt_str(data["name"]),
-        description=_opt_str(data["description"]),
-        when_to_use=_opt_str(data["when_to_use"]),
+        path=json_str(data["path"]),
+        name=json_opt_str(data["name"]),
+        description=json_opt_str(data["description"]),
+        when_to_use=json_opt_str(data["when_to_use"]),
         metadata=metadata,
         invocation=InvocationPolicy(
-            model_invocable=_bool(invocation["model_invocable"]),
-            user_invocable=_bool(invocation["user_invocable"]),
+            model_invocable=json_bool(invocation["model_invocable"]),
+            user_invocable=json_bool(invocation["user_invocable"]),
         ),
-        findings=tuple(_finding_from_json(f) for f in findings),
+        findings=tuple(finding_from_json(f) for f in findings),
         frontmatter=None,
-        body_start_line=None if body_start is None else _int(body_start),
-        suppressed_drops=tuple(_str(code) for code in suppressed),
+        body_start_line=None if body_start is None else json_int(body_start),
+        suppressed_drops=tuple(json_str(code) for code in suppressed),
     )
 
 

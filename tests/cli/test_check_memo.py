@@ -1,0 +1,192 @@
+"""The deck and output memos of ``skilldeck check``: a warm run prints exactly what a
+``--no-cache`` run prints, and any change to the deck or the settings is seen."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import Result, Run, skill, write
+
+OLD = time.time() - 3600  # outside the racy window, so memos are stored
+FORMATS = ("text", "json", "sarif", "github")
+
+
+def age(folder: Path, when: float = OLD) -> None:
+    """Give every file under ``folder`` an old mtime."""
+    for directory, _dirs, files in os.walk(folder):
+        for name in files:
+            os.utime(os.path.join(directory, name), (when, when))
+
+
+@pytest.fixture
+def deck(tmp_path: Path) -> Path:
+    """A project with shadowing, a UTF-16 column shift, a dropped skill and a flat file."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".dsh/skills/good/SKILL.md", skill("good", "Fine."))
+    write(root / ".agents/skills/good/SKILL.md", skill("good", "Fine too."))
+    write(
+        root / ".dsh/skills/emoji/SKILL.md",
+        '---\n{description: "\U0001f600\U0001f600 x", name: Bad_Name}\n---\nbody\n',
+    )
+    write(root / ".dsh/skills/broken.md", "---\nname: broken\n---\n")
+    # An extra key: allowed by the default profile, flagged by the closed agentskills one.
+    write(root / ".dsh/skills/extra/SKILL.md", skill("extra", "Extra.", "bogus-key: 1\n"))
+    age(root)
+    return root
+
+
+def memo_files(tmp_path: Path, prefix: str) -> list[Path]:
+    return sorted((tmp_path / "cache").glob(f"{prefix}-*.json"))
+
+
+def same_as_fresh(run: Run, deck: Path, *args: str) -> Result:
+    """Run ``check ARGS`` with the cache; assert it equals ``--no-cache`` and return it."""
+    warm = run("check", *args, cwd=deck)
+    fresh = run("check", *args, "--no-cache", cwd=deck)
+    assert (warm.code, warm.stdout, warm.stderr) == (fresh.code, fresh.stdout, fresh.stderr)
+    return warm
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_memo_hit_prints_byte_identical_output(
+    run: Run, deck: Path, tmp_path: Path, fmt: str
+) -> None:
+    cold = run("check", "--format", fmt, cwd=deck)
+    assert memo_files(tmp_path, "deck") and memo_files(tmp_path, "output")
+    warm = run("check", "--format", fmt, cwd=deck)
+    fresh = run("check", "--format", fmt, "--no-cache", cwd=deck)
+    assert cold.code == warm.code == fresh.code == 1
+    assert cold.stdout == warm.stdout == fresh.stdout
+    assert cold.stderr == warm.stderr == fresh.stderr
+
+
+def test_the_output_memo_is_what_a_warm_run_prints(run: Run, deck: Path, tmp_path: Path) -> None:
+    run("check", cwd=deck)
+    [output] = memo_files(tmp_path, "output")
+    payload = json.loads(output.read_text(encoding="utf-8"))
+    payload["stdout"] = "from the memo\n"
+    output.write_text(json.dumps(payload), encoding="utf-8")
+    assert run("check", cwd=deck).stdout == "from the memo\n"
+    # Another format misses the output memo and renders from the deck memo.
+    [deck_memo] = memo_files(tmp_path, "deck")
+    payload = json.loads(deck_memo.read_text(encoding="utf-8"))
+    for _path, _accepted, findings in payload["files"]:
+        for finding in findings:
+            finding["message"] = "from the deck memo"
+    deck_memo.write_text(json.dumps(payload), encoding="utf-8")
+    github = run("check", "--format", "github", cwd=deck)
+    assert "from the deck memo" in github.stdout
+
+
+def test_the_exit_status_follows_fail_on(run: Run, deck: Path) -> None:
+    (deck / ".dsh/skills/broken.md").unlink()
+    (deck / ".dsh/skills/emoji/SKILL.md").unlink()
+    for _ in range(2):
+        assert run("check", cwd=deck).code == 0
+        assert run("check", "--fail-on", "information", cwd=deck).code == 1
+
+
+def test_same_size_content_change_is_seen(run: Run, deck: Path) -> None:
+    before = same_as_fresh(run, deck, "--format", "json")
+    target = deck / ".dsh/skills/good/SKILL.md"
+    text = target.read_text(encoding="utf-8").replace("name: good", "name: GOOD")
+    target.write_text(text, encoding="utf-8")
+    os.utime(target, (OLD + 1, OLD + 1))
+    after = same_as_fresh(run, deck, "--format", "json")
+    assert "'GOOD'" in after.stdout
+    assert after.stdout != before.stdout
+
+
+def test_mtime_change_alone_is_a_fresh_run(run: Run, deck: Path, tmp_path: Path) -> None:
+    same_as_fresh(run, deck)
+    [output] = memo_files(tmp_path, "output")
+    stored = output.read_text(encoding="utf-8")
+    os.utime(deck / ".dsh/skills/good/SKILL.md", (OLD + 5, OLD + 5))
+    same_as_fresh(run, deck)
+    # The memo was rewritten under the new key.
+    assert output.read_text(encoding="utf-8") != stored
+
+
+def test_adding_and_removing_a_bundle_is_seen(run: Run, deck: Path) -> None:
+    before = same_as_fresh(run, deck)
+    write(deck / ".dsh/skills/new_one/SKILL.md", skill("new_one", "Added."))
+    age(deck)
+    added = same_as_fresh(run, deck)
+    assert "new_one" in added.stdout and added.stdout != before.stdout
+    shutil.rmtree(deck / ".dsh/skills/new_one")
+    shutil.rmtree(deck / ".agents/skills/good")
+    removed = same_as_fresh(run, deck)
+    assert "SD701" in before.stdout and "SD701" not in removed.stdout
+
+
+def test_a_folder_gaining_its_skill_file_is_seen(run: Run, deck: Path) -> None:
+    (deck / ".dsh/skills/later").mkdir()
+    assert "in 5 skill files" in same_as_fresh(run, deck).stdout
+    write(deck / ".dsh/skills/later/SKILL.md", "---\nname: later\n---\n")
+    age(deck)
+    gained = same_as_fresh(run, deck).stdout
+    assert "in 6 skill files" in gained and ".dsh/skills/later/SKILL.md" in gained
+
+
+def test_changed_settings_are_seen(run: Run, deck: Path) -> None:
+    default = same_as_fresh(run, deck)
+    strict = same_as_fresh(run, deck, "--profile", "agentskills")
+    assert "bogus-key" not in default.stdout and "bogus-key" in strict.stdout
+    write(deck / "skilldeck.toml", '[rules]\nSD701 = "off"\n')
+    age(deck)
+    overridden = same_as_fresh(run, deck)
+    assert "SD701" in default.stdout and "SD701" not in overridden.stdout
+    (deck / "skilldeck.toml").unlink()
+    assert same_as_fresh(run, deck).stdout == default.stdout
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        lambda file: file.write_bytes(file.read_bytes()[: file.stat().st_size // 2]),
+        lambda file: file.write_bytes(b"\x00\xff{not json"),
+        lambda file: file.write_text('{"format": 1, "files": [[1, 2]], "key": 5}'),
+        lambda file: file.write_text("[]"),
+        lambda file: file.unlink(),
+    ],
+    ids=["truncated", "garbage", "wrong-shape", "a-list", "deleted"],
+)
+def test_a_corrupt_memo_is_a_miss(run: Run, deck: Path, tmp_path: Path, corrupt) -> None:  # type: ignore[no-untyped-def]
+    expected = same_as_fresh(run, deck, "--format", "json")
+    for file in memo_files(tmp_path, "deck") + memo_files(tmp_path, "output"):
+        corrupt(file)
+    assert same_as_fresh(run, deck, "--format", "json").stdout == expected.stdout
+    # A corrupt deck memo alone, under a format with no output memo yet.
+    for file in memo_files(tmp_path, "deck"):
+        corrupt(file)
+    assert same_as_fresh(run, deck, "--format", "text").code == 1
+
+
+def test_deleting_a_root_cache_file_invalidates_the_memos(
+    run: Run, deck: Path, tmp_path: Path
+) -> None:
+    expected = same_as_fresh(run, deck)
+    for file in memo_files(tmp_path, "root"):
+        file.unlink()
+    assert same_as_fresh(run, deck).stdout == expected.stdout
+    assert memo_files(tmp_path, "root"), "the miss re-scanned and rewrote the root caches"
+
+
+def test_racily_fresh_files_are_never_memoised(run: Run, deck: Path, tmp_path: Path) -> None:
+    age(deck, time.time())
+    same_as_fresh(run, deck)
+    same_as_fresh(run, deck)
+    assert not memo_files(tmp_path, "deck")
+    assert not memo_files(tmp_path, "output")
+
+
+def test_single_file_checks_use_no_output_memo(run: Run, deck: Path, tmp_path: Path) -> None:
+    same_as_fresh(run, deck, ".dsh/skills/emoji/SKILL.md")
+    same_as_fresh(run, deck, ".dsh/skills/emoji/SKILL.md")
+    assert not memo_files(tmp_path, "output")
