@@ -10,13 +10,15 @@ import pytest
 from skilldeck.engine.findings import Severity
 from skilldeck.engine.positions import FILE_START, Position, Span
 from skilldeck.engine.skill_file import (
-    MAX_SKILL_FILE_BYTES,
     RuleSettings,
     SkillFileAnalysis,
-    SkillReadError,
     analyze_skill_bytes,
     analyze_skill_file,
     analyze_skill_text,
+)
+from skilldeck.engine.skill_read import (
+    MAX_SKILL_FILE_BYTES,
+    SkillReadError,
     read_skill_body,
     read_skill_bytes,
 )

@@ -61,13 +61,11 @@ from skilldeck.engine.roots import SkillRoot, resolve_roots
 from skilldeck.engine.skill_file import (
     RuleSettings,
     SkillFileAnalysis,
-    SkillReadError,
     analyze_skill_bytes,
     analyze_skill_file,
     analyze_skill_text,
-    read_skill_body,
-    read_skill_bytes,
 )
+from skilldeck.engine.skill_read import SkillReadError, read_skill_body, read_skill_bytes
 
 Layout = Literal["bundle", "flat"]
 

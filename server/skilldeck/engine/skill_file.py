@@ -1,7 +1,8 @@
 """One skill file in, one :class:`SkillFileAnalysis` out.
 
-Reading (with a size cap, never opening FIFOs or devices), decoding (UTF-8, BOM
-tolerated), frontmatter parsing and every per-file rule live here. The result holds the
+The file is read and decoded by :mod:`skilldeck.engine.skill_read` (size cap, never
+opening FIFOs or devices) and parsed by :mod:`skilldeck.engine.frontmatter`; every
+per-file rule is checked here. The result holds the
 fields the engine uses (name, description, ``whenToUse``, metadata, invocation policy)
 and every finding, with severities adjusted by :class:`RuleSettings`.
 
@@ -15,8 +16,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import PurePath
@@ -38,7 +37,6 @@ from skilldeck.engine.catalog_text import (
 )
 from skilldeck.engine.findings import Finding, Fix, Severity, TextEdit
 from skilldeck.engine.frontmatter import (
-    MAX_FRONTMATTER_BYTES,
     Frontmatter,
     FrontmatterBounds,
     FrontmatterEntry,
@@ -46,7 +44,6 @@ from skilldeck.engine.frontmatter import (
     describe_value,
     display_text,
     find_frontmatter,
-    first_line_span,
     parse_frontmatter,
     resolve_plain,
 )
@@ -54,12 +51,14 @@ from skilldeck.engine.model import InvocationPolicy, is_skill_name
 from skilldeck.engine.positions import FILE_START, Position, Span
 from skilldeck.engine.profiles import DEFAULT_PROFILE, DEFERRED_EFFECTS, get_profile
 from skilldeck.engine.rules import rule
-
-#: Skill files larger than this are not read past the cap (``SD005``). A SKILL.md is
-#: instructions for a model; typical files are 2-20 KiB and the Agent Skills guidance
-#: keeps them under ~500 lines. 1 MiB is fifty times a generous skill, still bounded
-#: memory when thousands of files are indexed, and reads in well under a millisecond.
-MAX_SKILL_FILE_BYTES = 1024 * 1024
+from skilldeck.engine.skill_names import kebab_case, name_problem
+from skilldeck.engine.skill_read import (
+    MAX_SKILL_FILE_BYTES,
+    SkillReadError,
+    decode_skill_bytes,
+    format_size,
+    read_skill_bytes,
+)
 
 _JSON_VERSION = 1
 _INVOCATION_KEYS = ("disable-model-invocation", "user-invocable")
@@ -75,46 +74,6 @@ _AGENTSKILLS_KEYS = frozenset(
 )
 _DSH_INTERPRETED = frozenset({"disable-model-invocation", "user-invocable", "whenToUse"})
 _DESCRIPTION_PLACEHOLDER = "Describe what this skill does and when to use it."
-_BOMS = (
-    (b"\xff\xfe\x00\x00", "UTF-32 little-endian"),
-    (b"\x00\x00\xfe\xff", "UTF-32 big-endian"),
-    (b"\xff\xfe", "UTF-16 little-endian"),
-    (b"\xfe\xff", "UTF-16 big-endian"),
-)
-# Common Latin look-alikes from Cyrillic and Greek, for the kebab-case suggestion.
-_CONFUSABLES = str.maketrans(
-    {
-        **dict(
-            zip(
-                "\u0430\u0441\u0435\u0456\u0458\u043e\u0440\u0455\u0445\u0443\u0501\u04bb\u04cf",
-                "aceijopsxydhl",
-                strict=True,
-            )
-        ),
-        **dict(
-            zip(
-                "\u0410\u0412\u0421\u0415\u041d\u0406\u0408\u041a\u041c\u041e\u0420\u0405\u0422\u0425\u0423",
-                "abcehijkmopstxy",
-                strict=True,
-            )
-        ),
-        **dict(
-            zip("\u03bf\u03b1\u03b9\u03bd\u03ba\u03c4\u03c5\u03c1\u03b5", "oaivktupe", strict=True)
-        ),
-    }
-)
-_DASHES = re.compile("[\u2010-\u2015\u2212\ufe58\ufe63\uff0d_\\s.]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_NON_KEBAB = re.compile(r"[^a-z0-9]+")
-
-
-def format_size(size: int) -> str:
-    """``1048576`` -> ``"1 MiB"``; ``65536`` -> ``"64 KiB"``; else bytes."""
-    if size % (1024 * 1024) == 0:
-        return f"{size // (1024 * 1024)} MiB"
-    if size % 1024 == 0:
-        return f"{size // 1024} KiB"
-    return f"{size} bytes"
 
 
 def _normalize_overrides(
@@ -171,19 +130,6 @@ class RuleSettings:
     def severity_for(self, code: str, default: Severity) -> Severity | None:
         """The effective severity of rule ``code`` (``None`` when it is off)."""
         return self.overrides.get(code, default)
-
-
-class SkillReadError(Exception):
-    """A skill file could not be read or decoded; ``finding`` says why.
-
-    ``os_error`` is the underlying error when the operating system reported one, so
-    callers can tell a missing file (``FileNotFoundError``) from a transient failure.
-    """
-
-    def __init__(self, finding: Finding, os_error: OSError | None = None) -> None:
-        super().__init__(finding.message)
-        self.finding = finding
-        self.os_error = os_error
 
 
 @dataclass(frozen=True)
@@ -246,109 +192,6 @@ class SkillFileAnalysis:
 
 
 # --- decoding and reading ------------------------------------------------------------
-
-
-def decode_skill_bytes(data: bytes) -> str:
-    """Decode UTF-8 (BOM tolerated); ``SkillReadError`` on UTF-16/32, bad bytes, NUL."""
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            raise SkillReadError(rule("SD003").finding(FILE_START, encoding=encoding))
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        prefix = data[: error.start].decode("utf-8")
-        position = LineIndex(prefix).position(len(prefix))
-        span = Span(position, Position(position.line, position.character + 1))
-        raise SkillReadError(
-            rule("SD002").finding(
-                span,
-                byte=data[error.start],
-                line=position.line + 1,
-                column=position.character + 1,
-            )
-        ) from None
-    return text
-
-
-def read_skill_bytes(
-    path: str | os.PathLike[str], *, max_bytes: int = MAX_SKILL_FILE_BYTES
-) -> bytes:
-    """Read at most ``max_bytes`` of a regular file (symlinks followed).
-
-    FIFOs, devices, sockets and directories are refused after ``stat`` without being
-    opened; the file is opened non-blocking and checked again with ``fstat`` so a swap
-    between the two calls cannot make the read block. Raises :class:`SkillReadError`.
-    """
-    try:
-        info = os.stat(path)
-    except OSError as error:
-        raise SkillReadError(_unreadable(error), error) from error
-    if not stat.S_ISREG(info.st_mode):
-        raise SkillReadError(rule("SD006").finding(FILE_START, kind=_file_kind(info.st_mode)))
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    flags |= getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as error:
-        raise SkillReadError(_unreadable(error), error) from error
-    try:
-        opened = os.fstat(fd)
-        if not stat.S_ISREG(opened.st_mode):
-            kind = _file_kind(opened.st_mode)
-            raise SkillReadError(rule("SD006").finding(FILE_START, kind=kind))
-        too_large = rule("SD005").finding(FILE_START, cap=format_size(max_bytes))
-        if opened.st_size > max_bytes:
-            raise SkillReadError(too_large)
-        chunks: list[bytes] = []
-        remaining = max_bytes + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1024 * 1024))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        if remaining <= 0:
-            raise SkillReadError(too_large)
-        return b"".join(chunks)
-    except OSError as error:
-        raise SkillReadError(_unreadable(error), error) from error
-    finally:
-        os.close(fd)
-
-
-def read_skill_body(path: str | os.PathLike[str]) -> str:
-    """A fresh read of the text after the frontmatter's closing line (not stripped).
-
-    Raises :class:`SkillReadError` when the file cannot be read or decoded or has no
-    complete frontmatter any more.
-    """
-    text = decode_skill_bytes(read_skill_bytes(path))
-    bounds = find_frontmatter(text)
-    if not isinstance(bounds, FrontmatterBounds):
-        code = "SD101" if bounds is None else "SD102"
-        raise SkillReadError(rule(code).finding(first_line_span(text)))
-    return text[bounds.body_start :]
-
-
-def _unreadable(error: OSError) -> Finding:
-    reason = (error.strerror or str(error) or type(error).__name__).lower()
-    return rule("SD001").finding(FILE_START, reason=reason)
-
-
-def _file_kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a special file"
 
 
 # --- analysis --------------------------------------------------------------------------
@@ -845,45 +688,6 @@ def invocation_boolean(value: object) -> bool | None:
     return None
 
 
-def kebab_case(value: str) -> str:
-    """The closest kebab-case name to ``value`` (``""`` when nothing is left)."""
-    text = unicodedata.normalize("NFKC", value).translate(_CONFUSABLES)
-    text = _CAMEL.sub("-", text)
-    text = _DASHES.sub("-", text).lower()
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return _NON_KEBAB.sub("-", text).strip("-")
-
-
-def name_problem(value: str) -> str:
-    """Why ``value`` is not kebab-case, naming the first offending character."""
-    if value != value.strip():
-        return "it has leading or trailing whitespace"
-    for index, ch in enumerate(value):
-        if "a" <= ch <= "z" or "0" <= ch <= "9" or ch == "-":
-            continue
-        code = f"U+{ord(ch):04X}"
-        category = unicodedata.category(ch)
-        label = unicodedata.name(ch, "")
-        described = f"{code} {label}".strip()
-        where = f"at position {index + 1}"
-        if category in ("Cc", "Cf", "Zl", "Zp") or ch in "\u00ad":
-            return f"invisible or control character {described} {where}"
-        if ord(ch) > 0x7F:
-            look = ch.translate(_CONFUSABLES)
-            if look != ch and look.isascii():
-                return f"{described} {where} looks like the Latin letter '{look}'"
-            return f"non-ASCII character {described} {where}"
-        if "A" <= ch <= "Z":
-            return f"uppercase letter '{ch}' {where}"
-        if ch == " ":
-            return f"space {where}"
-        return f"character '{ch}' {where}"
-    if value.startswith("-") or value.endswith("-"):
-        return "it starts or ends with a hyphen"
-    return "hyphens must separate words one at a time"
-
-
 # --- JSON (the cache format; the codec of findings lives in analysis_json) ----------
 
 
@@ -939,15 +743,9 @@ def _analysis_from_json(data: Any) -> SkillFileAnalysis:
 
 
 __all__ = [
-    "MAX_FRONTMATTER_BYTES",
-    "MAX_SKILL_FILE_BYTES",
     "RuleSettings",
     "SkillFileAnalysis",
-    "SkillReadError",
     "analyze_skill_bytes",
     "analyze_skill_file",
     "analyze_skill_text",
-    "decode_skill_bytes",
-    "read_skill_body",
-    "read_skill_bytes",
 ]

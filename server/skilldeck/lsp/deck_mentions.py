@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from skilldeck.engine.frontmatter import FrontmatterBounds, find_frontmatter
 from skilldeck.engine.positions import Span
-from skilldeck.engine.skill_file import SkillReadError, decode_skill_bytes, read_skill_bytes
+from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
 from skilldeck.lsp.markdown_body import mentions
 
 if TYPE_CHECKING:

@@ -23,13 +23,8 @@ from skilldeck.engine.fs_provider import BUNDLE_FILE, Layout, SkillFileEntry, na
 from skilldeck.engine.model import DirectoryResourceBase, SkillSummary
 from skilldeck.engine.positions import Position, Span
 from skilldeck.engine.profiles import Profile, get_profile
-from skilldeck.engine.skill_file import (
-    SkillFileAnalysis,
-    SkillReadError,
-    analyze_skill_text,
-    decode_skill_bytes,
-    read_skill_bytes,
-)
+from skilldeck.engine.skill_file import SkillFileAnalysis, analyze_skill_text
+from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
 from skilldeck.lsp.open_documents import normal_path
 from skilldeck.lsp.positions import (
     Encoding,

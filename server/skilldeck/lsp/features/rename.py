@@ -35,7 +35,7 @@ from pygls.exceptions import JsonRpcException
 from skilldeck.engine.fs_provider import FLAT_SUFFIX, SkillFileEntry
 from skilldeck.engine.model import is_skill_name
 from skilldeck.engine.positions import Span
-from skilldeck.engine.skill_file import name_problem
+from skilldeck.engine.skill_names import name_problem
 from skilldeck.lsp.deck_mentions import deck_mentions
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.navigation import NameTarget, name_target, own_name_span
