@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 
 import pytest
@@ -146,13 +145,14 @@ def test_maximum_below_three_is_rejected(bad: int) -> None:
 
 def test_digest_is_sha256_over_entries_not_prose() -> None:
     entries = (CatalogEntry("a", "b\nc"), CatalogEntry("d", ""))
-    expected = hashlib.sha256(
-        (json.dumps(["a", "b\nc"]) + "\n" + json.dumps(["d", ""])).encode()
-    ).hexdigest()
+    expected = hashlib.sha256(b"1:a3:b\nc1:d0:").hexdigest()
     assert catalog_digest(entries) == expected
     # a separator inside a description cannot make two catalogs collide
     assert catalog_digest([CatalogEntry("a", 'x\n["b", "y"]')]) != catalog_digest(
         [CatalogEntry("a", "x"), CatalogEntry("b", "y")]
+    )
+    assert catalog_digest([CatalogEntry("a", "1:b1:c")]) != catalog_digest(
+        [CatalogEntry("a", ""), CatalogEntry("b", "c")]
     )
 
 
