@@ -128,3 +128,14 @@ def _fs(value: str) -> str:
     path = to_fs_path(value)
     assert path is not None
     return path
+
+
+def edits_of(action: types.CodeAction, path: Path, version: int | None) -> list[types.TextEdit]:
+    """The text edits of a code action that edits exactly one document, ``path`` at ``version``."""
+    assert action.edit is not None and action.edit.document_changes is not None
+    [change] = action.edit.document_changes
+    assert isinstance(change, types.TextDocumentEdit)
+    assert change.text_document == types.OptionalVersionedTextDocumentIdentifier(
+        uri=uri(path), version=version
+    )
+    return list(change.edits)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from editing_fixtures import doc_id, open_doc, rng, start_editor
+from editing_fixtures import doc_id, edits_of, open_doc, rng, start_editor
 from lsp_harness import Deck, StartServer, uri
 from lsprotocol import types
 
@@ -20,16 +20,6 @@ async def actions(client, path, value, only=None):
         )
         or []
     )
-
-
-def edits_of(action: types.CodeAction, path, version) -> list[types.TextEdit]:
-    assert action.edit is not None and action.edit.document_changes is not None
-    [change] = action.edit.document_changes
-    assert isinstance(change, types.TextDocumentEdit)
-    assert change.text_document == types.OptionalVersionedTextDocumentIdentifier(
-        uri=uri(path), version=version
-    )
-    return list(change.edits)
 
 
 async def test_quick_fixes_on_an_unsaved_buffer(deck: Deck, start_server: StartServer) -> None:

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from editing_fixtures import doc_id, open_doc, rng, start_editor
-from lsp_harness import Deck, StartServer, diagnostics_of, uri
+from editing_fixtures import doc_id, edits_of, open_doc, rng, start_editor
+from lsp_harness import Deck, StartServer, diagnostics_of
 from lsprotocol import types
 
 
@@ -17,16 +17,6 @@ async def quick_fixes(client, path, at: types.Range) -> list[types.CodeAction]:
         )
     )
     return list(result or [])
-
-
-def only_edits(action: types.CodeAction, path, version: int) -> list[types.TextEdit]:
-    assert action.edit is not None and action.edit.document_changes is not None
-    [change] = action.edit.document_changes
-    assert isinstance(change, types.TextDocumentEdit)
-    assert change.text_document == types.OptionalVersionedTextDocumentIdentifier(
-        uri=uri(path), version=version
-    )
-    return list(change.edits)
 
 
 async def test_yes_to_true_arrives_as_a_quick_fix(deck: Deck, start_server: StartServer) -> None:
@@ -52,7 +42,7 @@ async def test_yes_to_true_arrives_as_a_quick_fix(deck: Deck, start_server: Star
     )
     assert action.diagnostics is not None
     assert [(d.code, d.range) for d in action.diagnostics] == [("SD303", rng(3, 16, 3, 21))]
-    assert only_edits(action, path, 3) == [types.TextEdit(range=rng(3, 16, 3, 21), new_text="true")]
+    assert edits_of(action, path, 3) == [types.TextEdit(range=rng(3, 16, 3, 21), new_text="true")]
 
 
 async def test_quote_a_value_yaml_misread(deck: Deck, start_server: StartServer) -> None:
@@ -69,6 +59,4 @@ async def test_quote_a_value_yaml_misread(deck: Deck, start_server: StartServer)
     [action] = await quick_fixes(client, path, rng(2, 13, 2, 13))
 
     assert action.title == "Quote the value"
-    assert only_edits(action, path, 2) == [
-        types.TextEdit(range=rng(2, 13, 2, 17), new_text='"3.10"')
-    ]
+    assert edits_of(action, path, 2) == [types.TextEdit(range=rng(2, 13, 2, 17), new_text='"3.10"')]
