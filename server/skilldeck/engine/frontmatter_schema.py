@@ -27,12 +27,10 @@ _BOOLEAN_SPELLINGS = (
     "^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[Yy][Ee][Ss]|[Nn][Oo]|[Oo][Nn]|[Oo][Ff][Ff]|1|0)$"
 )
 
-#: Extra constraints of the Agent Skills standard (its limits are not in ``KeyInfo``).
+#: Constraints of the Agent Skills standard that ``KeyInfo`` has no field for (lengths
+#: come from ``KeyInfo.max_length``).
 _PROFILE_LIMITS: Mapping[str, Mapping[str, Mapping[str, object]]] = {
     "agentskills": {
-        "name": {"maxLength": 64},
-        "description": {"maxLength": 1024},
-        "compatibility": {"maxLength": 500},
         "metadata": {"additionalProperties": {"type": "string"}},
     }
 }
@@ -84,6 +82,8 @@ def key_schema(info: KeyInfo) -> dict[str, object]:
             schema["default"] = info.default
         if info.value_type == "string" and info.required:
             schema["minLength"] = 1
+    if info.max_length is not None:
+        schema["maxLength"] = info.max_length
     if info.key == "name":
         schema["pattern"] = SKILL_NAME_PATTERN.pattern
     if info.values and info.value_type != "boolean":

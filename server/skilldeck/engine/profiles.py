@@ -10,7 +10,7 @@ change whether the engine *loads* a skill: profile rules report, they do not dro
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 DEFAULT_PROFILE = "dsh"
@@ -22,7 +22,9 @@ class KeyInfo:
 
     ``value_type`` is ``string``, ``boolean``, ``mapping`` or ``list``; ``values`` are
     completion suggestions for the value; ``surface`` says what the key controls;
-    ``enforced`` is False when skilldeck accepts the key but does not act on it.
+    ``enforced`` is False when skilldeck accepts the key but does not act on it;
+    ``max_length`` is the profile's length limit (the rules, the JSON Schema and hover all
+    read it from here).
     """
 
     key: str
@@ -33,6 +35,8 @@ class KeyInfo:
     surface: str = "metadata"
     enforced: bool = True
     required: bool = False
+    #: The longest value the profile accepts, in characters (``None``: no limit).
+    max_length: int | None = None
 
 
 @dataclass(frozen=True)
@@ -190,6 +194,7 @@ AGENTSKILLS_NAME = KeyInfo(
     "string",
     surface=NAME.surface,
     required=True,
+    max_length=64,
 )
 AGENTSKILLS_DESCRIPTION = KeyInfo(
     "description",
@@ -197,7 +202,9 @@ AGENTSKILLS_DESCRIPTION = KeyInfo(
     "string",
     surface="catalog",
     required=True,
+    max_length=1024,
 )
+AGENTSKILLS_COMPATIBILITY = replace(COMPATIBILITY, max_length=500)
 MODEL = KeyInfo(
     "model",
     "The model Claude Code should use while the skill is active. skilldeck does not act on it.",
@@ -237,7 +244,7 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
                 AGENTSKILLS_NAME,
                 AGENTSKILLS_DESCRIPTION,
                 LICENSE,
-                COMPATIBILITY,
+                AGENTSKILLS_COMPATIBILITY,
                 AGENTSKILLS_METADATA,
                 ALLOWED_TOOLS,
             ),

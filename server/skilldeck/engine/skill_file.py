@@ -477,7 +477,8 @@ class _Checker:
                     shown=catalog_description(value, cap),
                 )
             )
-        if self.settings.profile == "agentskills" and len(value) > 1024:
+        limit = self.max_length("description")
+        if self.settings.profile == "agentskills" and limit is not None and len(value) > limit:
             self.findings.append(rule("SD602").finding(entry.value_span, length=len(value)))
 
     def check_invocation(self, fm: Frontmatter) -> None:
@@ -593,15 +594,22 @@ class _Checker:
                     rule("SD403").finding(entry.key_span, key=entry.key, effect=effect)
                 )
 
+    def max_length(self, key: str) -> int | None:
+        """The active profile's length limit for ``key`` (``KeyInfo.max_length``)."""
+        info = get_profile(self.settings.profile).key(key)
+        return info.max_length if info is not None else None
+
     def check_agentskills(self, fm: Frontmatter) -> None:
-        if self.name is not None and len(self.name) > 64:
+        name_limit = self.max_length("name")
+        if self.name is not None and name_limit is not None and len(self.name) > name_limit:
             entry = fm.get("name")
             assert entry is not None
             self.findings.append(rule("SD601").finding(entry.value_span, length=len(self.name)))
         entry = fm.get("compatibility")
         if entry is not None:
             value = entry.value
-            if not isinstance(value, str) or len(value) > 500:
+            limit = self.max_length("compatibility")
+            if not isinstance(value, str) or (limit is not None and len(value) > limit):
                 found = (
                     f"{len(value)} characters" if isinstance(value, str) else describe_value(value)
                 )

@@ -33,8 +33,6 @@ if TYPE_CHECKING:
     from skilldeck.engine.frontmatter import FrontmatterEntry
     from skilldeck.lsp.server import SkilldeckServer
 
-#: The Agent Skills standard's description limit (shown under that profile).
-AGENTSKILLS_DESCRIPTION_LIMIT = 1024
 _LAYER = "global"
 
 
@@ -203,10 +201,9 @@ def description_markdown(doc: SkillDocument, entry: FrontmatterEntry) -> str:
     parts = [f"**Catalog length:** {length} of {cap} characters (whitespace collapsed)"]
     if length > cap:
         parts.append(f"Cut to {cap} characters: the catalog shows the first {cap - 3} and `...`.")
-    if doc.profile.name == "agentskills":
-        parts.append(
-            f"Agent Skills limit: {len(value)} of {AGENTSKILLS_DESCRIPTION_LIMIT} characters."
-        )
+    info = doc.profile.key("description")
+    if doc.profile.name == "agentskills" and info is not None and info.max_length is not None:
+        parts.append(f"Agent Skills limit: {len(value)} of {info.max_length} characters.")
     parts.append("The model sees:\n\n" + fenced(shown))
     return "\n\n".join(parts)
 
