@@ -229,3 +229,40 @@ async def test_a_bundle_folder_with_undecodable_bytes_does_not_break_the_watch(
         (root_path / "alpha" / "SKILL.md").write_text("---\nname: alpha\ndescription: e\n---\n")
         assert str(root_path / "alpha" / "SKILL.md") in await rec.next()
         assert watcher.healthy
+
+
+async def test_a_held_watch_opens_on_release_and_reports_what_changed_meanwhile(
+    tmp_path: Path,
+) -> None:
+    root_path = tmp_path / "skills"
+    target = _skill(root_path / "alpha", "alpha")
+    opened: list[int] = []
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        opened.append(1)
+        return awatch(*args, **kwargs)
+
+    rec = Recorder()
+    watcher = RootWatcher([_root(root_path)], rec, watch_impl=counting, step_ms=30)
+    watcher.hold()  # the language server holds watches while its first scan runs
+    async with watcher:
+        await asyncio.wait_for(watcher.wait_listed(), WAIT)
+        target.write_text("---\nname: alpha\ndescription: changed meanwhile\n---\n")
+        _skill(root_path / "beta", "beta")
+        await asyncio.sleep(0.5)
+        assert opened == []
+        assert rec.batches == []
+        watcher.release()
+        seen: set[str] = set()
+        while not {str(target), str(root_path / "beta")} <= seen:
+            seen |= await rec.next()
+        assert opened
+
+
+async def test_a_held_watcher_closes_cleanly(tmp_path: Path) -> None:
+    watcher = RootWatcher([_root(tmp_path)], Recorder())
+    watcher.hold()
+    await watcher.__aenter__()
+    await asyncio.wait_for(watcher.wait_listed(), WAIT)
+    # Closing while held must not wait for a release that never comes.
+    await asyncio.wait_for(watcher.aclose(), 2.0)

@@ -16,6 +16,10 @@
 - A watcher that fails is retried; until it runs again :attr:`RootWatcher.healthy` is
   False (observations become incomplete) and ``on_error`` is told.
 - :meth:`RootWatcher.aclose` stops every task and its worker thread.
+- :meth:`RootWatcher.hold` keeps the watches from going live (the first listing is
+  still taken) until :meth:`RootWatcher.release`: a consumer scanning the roots does
+  not pay for inotify events on every file it opens. Changes made meanwhile are found
+  by comparing that listing with the one taken once the watch is live.
 """
 
 from __future__ import annotations
@@ -185,6 +189,8 @@ class RootWatcher:
         self._closing_tasks: set[asyncio.Task[None]] = set()
         self._unlisted: set[str] = set()
         self._all_listed = asyncio.Event()
+        self._live = asyncio.Event()
+        self._live.set()
         for root in roots:
             self._roots.setdefault(root.path, root)
 
@@ -222,6 +228,20 @@ class RootWatcher:
         finally:
             for waiting in waits:
                 waiting.cancel()
+
+    def hold(self) -> None:
+        """Take listings but keep watches from going live until :meth:`release`.
+
+        Meant for the span of a scan that follows :meth:`wait_listed`: every file the
+        scan opens in a watched folder would otherwise cost an inotify event (and wake
+        the watch threads). Nothing is lost: what changed between a root's listing and
+        the moment its watch is live is reported then, as it is without a hold.
+        """
+        self._live.clear()
+
+    def release(self) -> None:
+        """Let held watches go live (idempotent)."""
+        self._live.set()
 
     def add_roots(self, roots: Iterable[SkillRoot]) -> None:
         """Watch more roots (roots already watched are ignored)."""
@@ -279,6 +299,8 @@ class RootWatcher:
             anchor, is_root = mode
             bundles, identities = await _list_bundles(root) if is_root else ((), {})
             self._listed(root.path)
+            if not self._live.is_set() and not await self._until_live():
+                return
             try:
                 async with contextlib.aclosing(
                     self._watch_impl(
@@ -331,6 +353,19 @@ class RootWatcher:
                 self._fail(root.path, error)
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._stop.wait(), RETRY_DELAY_S)
+
+    async def _until_live(self) -> bool:
+        """Wait for :meth:`release`; False when the watcher stopped first."""
+        waits = [
+            asyncio.ensure_future(self._stop.wait()),
+            asyncio.ensure_future(self._live.wait()),
+        ]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in waits:
+                waiting.cancel()
+        return not self._stop.is_set()
 
     def _listed(self, path: str) -> None:
         self._unlisted.discard(path)

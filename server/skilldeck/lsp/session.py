@@ -270,8 +270,10 @@ class Session:
             plans = [await asyncio.to_thread(self._plan, index.folder) for index in indexes]
             if generation != self._generation:
                 return
+            # A new watcher goes live after the scan: its inotify events would slow it.
             self.watching.update(
-                (i.folder, roots) for i, (_, roots) in zip(indexes, plans, strict=True)
+                ((i.folder, roots) for i, (_, roots) in zip(indexes, plans, strict=True)),
+                hold=True,
             )
             await self.watching.wait_listed()
             if generation != self._generation:
@@ -295,6 +297,7 @@ class Session:
                 pending |= self._apply_scan(index, scan)
         finally:
             self._progress_end(progress)
+            self.watching.release()
         # The index is long-lived: keep the collector from re-walking it on every GC pass.
         gc.collect()
         gc.freeze()

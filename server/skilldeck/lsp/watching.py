@@ -48,8 +48,14 @@ class Watching:
         self.client_watches = bool(watched and watched.dynamic_registration)
         self.relative_patterns = bool(watched and watched.relative_pattern_support)
 
-    def update(self, folders: Iterable[tuple[str, Sequence[SkillRoot]]]) -> None:
-        """Watch the roots of each ``(folder, roots)`` (called before every re-index)."""
+    def update(
+        self, folders: Iterable[tuple[str, Sequence[SkillRoot]]], *, hold: bool = False
+    ) -> None:
+        """Watch the roots of each ``(folder, roots)`` (called before every re-index).
+
+        With ``hold``, a watcher started here lists its roots but goes live only at
+        :meth:`release` (call it once the scan is done; see :meth:`RootWatcher.hold`).
+        """
         client_roots: dict[str, SkillRoot] = {}
         own_roots: dict[str, SkillRoot] = {}
         for folder, roots in folders:
@@ -58,7 +64,12 @@ class Watching:
                 target = client_roots if (self.client_watches and inside) else own_roots
                 target[root.path] = root
         self._register_client(frozenset(client_roots))
-        self._watch_own(own_roots)
+        self._watch_own(own_roots, hold=hold)
+
+    def release(self) -> None:
+        """Let a watcher held by :meth:`update` go live (idempotent)."""
+        if self._watcher is not None:
+            self._watcher.release()
 
     async def wait_listed(self, timeout: float = 5.0) -> None:
         """Return once our watcher has listed every root it watches (see
@@ -83,7 +94,7 @@ class Watching:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    def _watch_own(self, roots: dict[str, SkillRoot]) -> None:
+    def _watch_own(self, roots: dict[str, SkillRoot], *, hold: bool = False) -> None:
         paths = frozenset(roots)
         if paths == self._watched:
             return
@@ -98,6 +109,8 @@ class Watching:
             step_ms=20,
             on_error=lambda error: self.server.log(f"skilldeck: watching failed: {error}"),
         )
+        if hold:
+            self._watcher.hold()
         self._watcher.start()
 
     def _register_client(self, roots: frozenset[str]) -> None:
