@@ -40,6 +40,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import skilldeck
+from skilldeck.engine.analysis_json import (
+    finding_from_json,
+    finding_to_json,
+    json_bool,
+    json_str,
+)
 from skilldeck.engine.positions import Position, Span
 
 if TYPE_CHECKING:
@@ -172,7 +178,6 @@ class IndexCache:
 
     def load_deck_memo(self, key: DeckKey) -> DeckMemo | None:
         """The memo stored under ``key``; ``None`` when missing, stale, corrupt or foreign."""
-        from skilldeck.engine.analysis_json import finding_from_json  # noqa: PLC0415
 
         payload = self._load_memo(self.deck_file_for(key), key)
         if payload is None:
@@ -180,14 +185,14 @@ class IndexCache:
         try:
             files = tuple(
                 MemoFile(
-                    _str(path),
-                    _bool(accepted),
+                    json_str(path),
+                    json_bool(accepted),
                     tuple(finding_from_json(item) for item in findings),
                 )
                 for path, accepted, findings in payload["files"]
             )
-            problems = tuple(_str(problem) for problem in payload["problems"])
-            complete = _bool(payload["complete"])
+            problems = tuple(json_str(problem) for problem in payload["problems"])
+            complete = json_bool(payload["complete"])
         except (ValueError, KeyError, TypeError, AttributeError):
             return None
         return DeckMemo(files, problems, complete)
@@ -198,7 +203,6 @@ class IndexCache:
         ``companions`` are the per-root cache files the memo was built beside; it stands
         only while they keep the identity they have now.
         """
-        from skilldeck.engine.analysis_json import finding_to_json  # noqa: PLC0415
 
         body = {
             "files": [
@@ -216,8 +220,8 @@ class IndexCache:
         if payload is None:
             return None
         try:
-            warnings = tuple(_str(line) for line in payload["warnings"])
-            stdout = _str(payload["stdout"])
+            warnings = tuple(json_str(line) for line in payload["warnings"])
+            stdout = json_str(payload["stdout"])
             status = payload["status"]
             if not isinstance(status, int) or isinstance(status, bool):
                 return None
@@ -246,7 +250,7 @@ class IndexCache:
             ):
                 return None
             for name, identity in payload["companions"]:
-                if _identity_of(self.directory / _str(name)) != identity:
+                if _identity_of(self.directory / json_str(name)) != identity:
                     return None
         except (ValueError, KeyError, TypeError, AttributeError):
             return None
@@ -366,18 +370,6 @@ def _identity_of(file: Path) -> list[int] | None:
         return FileIdentity.of(file.stat()).as_list()
     except OSError:
         return None
-
-
-def _str(value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"expected a string, got {value!r}")
-    return value
-
-
-def _bool(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"expected a boolean, got {value!r}")
-    return value
 
 
 def _load(file: Path, key: str, root_path: str) -> dict[str, Any] | None:
