@@ -10,10 +10,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from typing import Any
 
-from skilldeck.cli.settings import add_registry_options, registry_session
+from skilldeck.cli.settings import add_registry_options, registry_session, warn_if_incomplete
 from skilldeck.engine.catalog import catalog_entries, render_entries
 
 
@@ -49,9 +48,5 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         print(render_entries(entries, kind="initial"))
-    if not snapshot.complete:
-        print(
-            "skilldeck: warning: discovery was incomplete; some skills may be missing",
-            file=sys.stderr,
-        )
+    warn_if_incomplete(snapshot.complete)
     return 0

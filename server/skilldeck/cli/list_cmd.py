@@ -11,11 +11,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from typing import Any
 
 from skilldeck.cli.display import display_path
-from skilldeck.cli.settings import add_registry_options, registry_session
+from skilldeck.cli.settings import add_registry_options, registry_session, warn_if_incomplete
 from skilldeck.engine.registry import NameResolution, Resolution
 
 
@@ -43,11 +42,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         for line in resolution_lines(resolution, cwd):
             print(line)
-    if not resolution.complete:
-        print(
-            "skilldeck: warning: discovery was incomplete; some skills may be missing",
-            file=sys.stderr,
-        )
+    warn_if_incomplete(resolution.complete)
     return 0
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from dataclasses import dataclass, replace
 
 from skilldeck.cli.errors import CliError
@@ -106,6 +107,15 @@ def registry_session(
     config = build_config(args, cwd, catalog_max_description_length=catalog_max_description_length)
     cache = None if args.no_cache else IndexCache.default()
     return RegistrySession(cwd, config, default_registry(config, cache=cache))
+
+
+def warn_if_incomplete(complete: bool) -> None:
+    """Say on stderr that a registry read was incomplete (some skills may be missing)."""
+    if not complete:
+        print(
+            "skilldeck: warning: discovery was incomplete; some skills may be missing",
+            file=sys.stderr,
+        )
 
 
 def lookup_cwd(args: argparse.Namespace) -> str:
