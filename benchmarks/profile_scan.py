@@ -4,7 +4,7 @@
     .venv/bin/python benchmarks/profile_scan.py DEST --profile 30 --sort tottime
 
 Timings (wall and CPU of this process) for ``scan_deck`` on the corpus in ``DEST``: as
-shipped, with the scan forced onto one thread, warm from an index cache, plus the
+shipped, warm from an index cache, plus the
 per-file cost of ``analyze_skill_bytes`` alone and of libyaml's event stream alone (the
 floor for any event-based frontmatter composer). ``--profile N`` prints the top N
 functions of one cold single-threaded scan (cProfile only sees the calling thread).
@@ -97,35 +97,29 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     scan()  # page cache and imports warm
     timed("scan_deck as shipped", scan, n)
-    threshold = fs_provider.PARALLEL_THRESHOLD
-    fs_provider.PARALLEL_THRESHOLD = 1 << 30
+    with tempfile.TemporaryDirectory() as folder:
+        cache = IndexCache(folder)
+        scan(cache)
+        timed("scan_deck warm from the index cache", lambda: scan(cache), n)
+    blobs = [(p, Path(p).read_bytes()) for p in corpus.skill_files]
+    settings = RuleSettings()
+
+    def analyze_all() -> None:
+        for path, data in blobs:
+            analyze_skill_bytes(data, path=path, expected_name=None, settings=settings)
+
+    gc.disable()
     try:
-        timed("scan_deck on one thread", scan, n)
-        with tempfile.TemporaryDirectory() as folder:
-            cache = IndexCache(folder)
-            scan(cache)
-            timed("scan_deck warm from the index cache", lambda: scan(cache), n)
-        blobs = [(p, Path(p).read_bytes()) for p in corpus.skill_files]
-        settings = RuleSettings()
-
-        def analyze_all() -> None:
-            for path, data in blobs:
-                analyze_skill_bytes(data, path=path, expected_name=None, settings=settings)
-
-        gc.disable()
-        try:
-            analyze_all()
-            timed("analyze_skill_bytes only (GC off)", analyze_all, n)
-            texts = _frontmatter_texts(corpus)
-            timed("libyaml events only (GC off)", lambda: _events_only(texts), len(texts))
-        finally:
-            gc.enable()
-        if args.profile:
-            profile = cProfile.Profile()
-            profile.runcall(scan)
-            pstats.Stats(profile).sort_stats(args.sort).print_stats(args.profile)
+        analyze_all()
+        timed("analyze_skill_bytes only (GC off)", analyze_all, n)
+        texts = _frontmatter_texts(corpus)
+        timed("libyaml events only (GC off)", lambda: _events_only(texts), len(texts))
     finally:
-        fs_provider.PARALLEL_THRESHOLD = threshold
+        gc.enable()
+    if args.profile:
+        profile = cProfile.Profile()
+        profile.runcall(scan)
+        pstats.Stats(profile).sort_stats(args.sort).print_stats(args.profile)
     return 0
 
 

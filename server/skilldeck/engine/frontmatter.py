@@ -20,6 +20,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ruamel.yaml import events as yaml_events
+from ruamel.yaml.nodes import MappingNode as _MappingNode
+from ruamel.yaml.nodes import ScalarNode as _ScalarNode
+from ruamel.yaml.nodes import SequenceNode as _SequenceNode
 
 from skilldeck.engine.findings import Finding, RelatedLocation
 from skilldeck.engine.positions import Position, Span
@@ -49,6 +52,10 @@ _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _TRUES = frozenset({"true", "True", "TRUE"})
 _FALSES = frozenset({"false", "False", "FALSE"})
 _TAG_PREFIX = "tag:yaml.org,2002:"
+# Line breaks YAML counts and LSP does not.
+_YAML_ONLY_BREAK = re.compile("[\x85\u2028\u2029]")
+# Opening lines after which the YAML starts at line 1, column 0.
+_PLAIN_OPENINGS = frozenset({"---\n", "---\r\n", "\ufeff---\n", "\ufeff---\r\n"})
 _STYLES = {"": "plain", "'": "single", '"': "double", "|": "literal", ">": "folded"}
 
 try:  # libyaml through ruamel.yaml.clib: ~4x faster than the pure parser.
@@ -57,6 +64,21 @@ try:  # libyaml through ruamel.yaml.clib: ~4x faster than the pure parser.
     def _make_events(text: str) -> Callable[[], object]:
         return _CParser(text).get_event  # type: ignore[no-any-return]
 
+    class _NodeLoader(_CParser):  # type: ignore[misc]
+        """libyaml composing the node graph in C; every implicit tag stays ``None``."""
+
+        def descend_resolver(self, *_: object) -> None:
+            """No path-based resolution."""
+
+        def ascend_resolver(self, *_: object) -> None:
+            """No path-based resolution."""
+
+        def resolve(self, *_: object) -> None:
+            """Implicit scalars keep ``tag=None``; :func:`resolve_plain` types them."""
+
+    def _compose_nodes(text: str) -> object:
+        return _NodeLoader(text).get_single_node()
+
 except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
 
     def _make_events(text: str) -> Callable[[], object]:
@@ -64,6 +86,8 @@ except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.cli
 
         iterator: Iterator[object] = iter(YAML(typ="safe", pure=True).parse(text))
         return lambda: next(iterator)
+
+    _compose_nodes = None
 
 
 Scalar = str | bool | int | float | None
@@ -181,8 +205,12 @@ def first_line_span(text: str) -> Span:
     return Span.at(0, 0, match.start() if match else len(text))
 
 
-def parse_frontmatter(text: str) -> FrontmatterParse:
-    """Split and parse the frontmatter of ``text``; never raises."""
+def parse_frontmatter(text: str, *, fast: bool = True) -> FrontmatterParse:
+    """Split and parse the frontmatter of ``text``; never raises.
+
+    ``fast=False`` always takes the event composer (the reference the fast path is
+    tested against); the result is the same either way.
+    """
     bounds = find_frontmatter(text)
     if bounds is None:
         return FrontmatterParse(None, (rule("SD101").finding(first_line_span(text)),))
@@ -195,6 +223,18 @@ def parse_frontmatter(text: str) -> FrontmatterParse:
     ):
         finding = rule("SD106").finding(first_line_span(text), cap="64 KiB")
         return FrontmatterParse(None, (finding,))
+    if fast and text[: bounds.yaml_start] in _PLAIN_OPENINGS:
+        entries = _compose_plain(yaml_text)
+        if entries is not None:
+            closing_line = 1 + _count_line_breaks(yaml_text)
+            return FrontmatterParse(
+                Frontmatter(
+                    entries,
+                    Span(Position(0, 0), Position(closing_line, 3)),
+                    Span(Position(1, 0), Position(closing_line, 0)),
+                    closing_line + 1,
+                )
+            )
     index = LineIndex(text, bounds.body_start)
     closing = index.position(bounds.yaml_end)
     closing_end = index.position(bounds.yaml_end + 3)
@@ -244,7 +284,113 @@ def display_text(value: str, limit: int = 60) -> str:
 _INVISIBLE = frozenset("\u200b\u200c\u200d\u200e\u200f\u2028\u2029\u2060\ufeff\u00ad")
 
 
-# --- composition ----------------------------------------------------------------------
+# --- composition: the fast path --------------------------------------------------------
+
+#: Most nesting the C composer is trusted with. It recurses on the C stack (30,000
+#: levels crash the process; 10,000 do not), so text that *could* nest deeper than this
+#: never reaches it: the event composer refuses such nesting (``SD107``) without
+#: recursion.
+_C_NESTING_BOUND = 256
+
+
+def _nesting_bound(yaml_text: str) -> int:
+    """An upper bound on how deep ``yaml_text`` can nest collections.
+
+    Every level opens with ``[``, ``{``, a block ``-`` or ``?`` indicator, or (a block
+    mapping inside a block mapping) a new line.
+    """
+    count = yaml_text.count
+    return count("[") + count("{") + count("-") + count("?") + count("\n") + count("\r") + 1
+
+
+class _NotPlain(Exception):
+    """Internal: the fast path saw something only the event composer reports."""
+
+
+def _compose_plain(yaml_text: str) -> tuple[FrontmatterEntry, ...] | None:
+    """The entries of plain frontmatter composed in C, or ``None`` to use the events.
+
+    "Plain" is what nearly every skill is: one mapping document with string keys, no
+    duplicate keys, no tags (no ``!``), no anchors or aliases (no ``&``), no line break
+    LSP does not count (NEL, U+2028, U+2029), nothing the event composer would report.
+    Anything else returns ``None`` and the event composer, which knows every finding,
+    reads the text again; the result is the same either way (a property test holds the
+    two paths to that). Positions come from libyaml's marks: the YAML starts at line 1,
+    column 0 of the document (the caller checks the opening line).
+    """
+    if (
+        _compose_nodes is None
+        or "!" in yaml_text
+        or "&" in yaml_text
+        or _nesting_bound(yaml_text) > _C_NESTING_BOUND
+        or _NOT_PRINTABLE.search(yaml_text) is not None
+        or _YAML_ONLY_BREAK.search(yaml_text) is not None
+    ):
+        return None
+    try:
+        root = _compose_nodes(yaml_text)
+    except Exception:  # every YAML error: the event composer words it with a position
+        return None
+    if type(root) is not _MappingNode:  # no tags: the text has no `!`
+        return None
+    entries: list[FrontmatterEntry] = []
+    seen: set[str] = set()
+    counter = [0]
+    try:
+        for key_node, value_node in root.value:
+            key = _plain_key(key_node, seen)
+            value, style = _plain_value(value_node, 1, counter)
+            entries.append(
+                FrontmatterEntry(key, _mark_span(key_node), value, _mark_span(value_node), style)
+            )
+    except _NotPlain:
+        return None
+    return tuple(entries)
+
+
+def _mark_span(node: object) -> Span:
+    start, end = node.start_mark, node.end_mark  # type: ignore[attr-defined]
+    return Span(Position(start.line + 1, start.column), Position(end.line + 1, end.column))
+
+
+def _count_line_breaks(text: str) -> int:
+    """Line breaks as LSP counts them: ``\r\n``, ``\r`` and ``\n``."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
+
+
+def _plain_key(node: object, seen: set[str]) -> str:
+    if type(node) is not _ScalarNode:
+        raise _NotPlain
+    key: str = node.value  # type: ignore[attr-defined]
+    if key in seen:
+        raise _NotPlain
+    seen.add(key)
+    return key
+
+
+def _plain_value(node: object, depth: int, counter: list[int]) -> tuple[object, str]:
+    """The value and style of a node; recursion is bounded by ``_C_NESTING_BOUND``."""
+    counter[0] += 1
+    if counter[0] > MAX_YAML_NODES:
+        raise _NotPlain
+    kind = type(node)
+    if kind is _ScalarNode:
+        raw: str = node.value  # type: ignore[attr-defined]
+        style_char: str = node.style or ""  # type: ignore[attr-defined]
+        value: Scalar = resolve_plain(raw) if style_char == "" else raw
+        return value, ("null" if value is None else _STYLES.get(style_char, "plain"))
+    if depth >= MAX_YAML_DEPTH:
+        raise _NotPlain
+    if kind is _SequenceNode:
+        return [_plain_value(item, depth + 1, counter)[0] for item in node.value], "sequence"  # type: ignore[attr-defined]
+    mapping: dict[str, object] = {}
+    seen: set[str] = set()
+    for key_node, value_node in node.value:  # type: ignore[attr-defined]
+        mapping[_plain_key(key_node, seen)] = _plain_value(value_node, depth + 1, counter)[0]
+    return mapping, "mapping"
+
+
+# --- composition: the event composer ---------------------------------------------------
 
 
 class _Abort(Exception):
