@@ -76,8 +76,10 @@ try:  # libyaml through ruamel.yaml.clib: ~4x faster than the pure parser.
         def resolve(self, *_: object) -> None:
             """Implicit scalars keep ``tag=None``; :func:`resolve_plain` types them."""
 
-    def _compose_nodes(text: str) -> object:
+    def _compose_in_c(text: str) -> object:
         return _NodeLoader(text).get_single_node()
+
+    _compose_nodes: Callable[[str], object] | None = _compose_in_c
 
 except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
 
@@ -87,7 +89,7 @@ except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.cli
         iterator: Iterator[object] = iter(YAML(typ="safe", pure=True).parse(text))
         return lambda: next(iterator)
 
-    _compose_nodes = None
+    _compose_nodes = None  # the event composer reads everything
 
 
 Scalar = str | bool | int | float | None
@@ -361,7 +363,7 @@ def _count_line_breaks(text: str) -> int:
 def _plain_key(node: object, seen: set[str]) -> str:
     if type(node) is not _ScalarNode:
         raise _NotPlain
-    key: str = node.value  # type: ignore[attr-defined]
+    key: str = node.value
     if key in seen:
         raise _NotPlain
     seen.add(key)
