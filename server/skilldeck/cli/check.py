@@ -43,6 +43,7 @@ from skilldeck.engine.fs_provider import (
 from skilldeck.engine.index_cache import DeckKey, DeckMemo, IndexCache, MemoFile, OutputMemo
 from skilldeck.engine.model import RANK_CUSTOM, SOURCE_CUSTOM
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
+from skilldeck.engine.scan_helpers import usable_cpus
 from skilldeck.engine.skill_file import RuleSettings, analyze_skill_file
 
 #: Folders whose presence makes a PATH a project rather than a skill root.
@@ -87,10 +88,28 @@ def register(subparsers: Any) -> None:
         default="auto",
         help="colour text output: auto (a TTY without NO_COLOR), always, never",
     )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=0,
+        metavar="N",
+        help="processes for a cold index (default 0: one per usable CPU; 1: no helpers)",
+    )
     add_profile_option(parser)
     add_cache_option(parser)
     add_location_options(parser)
     parser.set_defaults(run=run)
+
+
+def _jobs(raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of processes (0 = auto), got {raw!r}")
+    return value
 
 
 @dataclass
@@ -319,7 +338,10 @@ class _Checker:
                 f"{display_path(root.path, self._cwd)}"
             )
 
-        deck = scan_deck(config, self._cwd, cache=self._cache, roots=roots, on_root=on_root)
+        jobs = self._args.jobs or usable_cpus()
+        deck = scan_deck(
+            config, self._cwd, cache=self._cache, roots=roots, on_root=on_root, processes=jobs
+        )
         by_path = deck.findings_by_path()
         files = tuple(
             MemoFile(entry.path, entry.analysis.accepted, tuple(by_path.get(entry.path, ())))

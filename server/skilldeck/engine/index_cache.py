@@ -305,36 +305,33 @@ class RootCache:
     _kept: dict[str, Any] = field(default_factory=dict)
     _scan_started_ns: int = field(default_factory=time.time_ns)
 
+    def holds(self, child: str) -> bool:
+        """Whether an entry for ``child`` is stored (its identity is not checked)."""
+        return child in self._stored
+
     def lookup(self, child: str, identity: FileIdentity) -> tuple[SkillFileAnalysis, Span] | None:
         """The cached analysis (and ``name`` value span) of ``child`` if its identity is
         unchanged, else ``None``."""
-        from skilldeck.engine.skill_file import SkillFileAnalysis  # noqa: PLC0415
-
         raw = self._stored.get(child)
-        if not isinstance(raw, dict) or raw.get("id") != identity.as_list():
-            return None
-        try:
-            analysis = SkillFileAnalysis.from_json(raw["analysis"])
-            line0, char0, line1, char1 = (int(n) for n in raw["name_span"])
-        except (ValueError, KeyError, TypeError, AttributeError):
-            self._dirty = True
+        found = read_record(raw, identity)
+        if found is None:
+            if raw is not None:
+                self._dirty = True
             return None
         self._kept[child] = raw
-        return analysis, Span(Position(line0, char0), Position(line1, char1))
+        return found
 
     def store(
         self, child: str, identity: FileIdentity, analysis: SkillFileAnalysis, name_span: Span
     ) -> None:
         """Remember ``analysis`` for ``child`` (skipped for racily fresh files)."""
+        self.store_record(child, identity, make_record(identity, analysis, name_span))
+
+    def store_record(self, child: str, identity: FileIdentity, record: dict[str, Any]) -> None:
+        """Remember a record made by :func:`make_record` (skipped for racily fresh files)."""
         if identity.mtime_ns >= self._scan_started_ns - RACY_WINDOW_NS:
             return
-        span = [name_span.start.line, name_span.start.character]
-        span += [name_span.end.line, name_span.end.character]
-        self._kept[child] = {
-            "id": identity.as_list(),
-            "name_span": span,
-            "analysis": analysis.to_json(),
-        }
+        self._kept[child] = record
         self._dirty = True
 
     def flush(self) -> None:
@@ -348,6 +345,30 @@ class RootCache:
             return
         self._stored = dict(self._kept)
         self._dirty = False
+
+
+def make_record(
+    identity: FileIdentity, analysis: SkillFileAnalysis, name_span: Span
+) -> dict[str, Any]:
+    """The JSON form of one file's analysis, as the cache stores it."""
+    span = [name_span.start.line, name_span.start.character]
+    span += [name_span.end.line, name_span.end.character]
+    return {"id": identity.as_list(), "name_span": span, "analysis": analysis.to_json()}
+
+
+def read_record(raw: object, identity: FileIdentity) -> tuple[SkillFileAnalysis, Span] | None:
+    """The analysis and ``name`` span of a record made for ``identity``; ``None`` when the
+    record is for another identity or malformed."""
+    from skilldeck.engine.skill_file import SkillFileAnalysis  # noqa: PLC0415
+
+    if not isinstance(raw, dict) or raw.get("id") != identity.as_list():
+        return None
+    try:
+        analysis = SkillFileAnalysis.from_json(raw["analysis"])
+        line0, char0, line1, char1 = (int(n) for n in raw["name_span"])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return analysis, Span(Position(line0, char0), Position(line1, char1))
 
 
 def _write_atomically(file: Path, payload: object) -> None:

@@ -1,0 +1,129 @@
+"""Forked helper processes: they answer for their slices, and a failing helper costs
+only time (the scan analyses what it did not answer for)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.fs_provider import scan_deck
+from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.scan_helpers import MIN_FILES_PER_PROCESS, ScanHelpers
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="helpers need fork")
+
+
+def jobs(n: int) -> list[tuple[str, str]]:
+    return [(f"/deck/s{i:05}/SKILL.md", f"s{i:05}") for i in range(n)]
+
+
+def echo(path: str, expected: str) -> dict[str, object]:
+    return {"path": path, "expected": expected, "pid": os.getpid()}
+
+
+def test_too_few_files_for_a_second_process():
+    assert ScanHelpers.start(jobs(2 * MIN_FILES_PER_PROCESS - 1), 2, echo) is None
+    assert ScanHelpers.start(jobs(5_000), 1, echo) is None
+
+
+def test_helpers_answer_for_every_slice_but_the_callers():
+    work = jobs(3 * MIN_FILES_PER_PROCESS)
+    helpers = ScanHelpers.start(work, 3, echo)
+    assert helpers is not None
+    first_slice = len(work) // 3
+    for path, _ in work[:first_slice]:
+        assert helpers.record(path) is None  # the caller's own share
+    pids = set()
+    for path, expected in work[first_slice:]:
+        record = helpers.record(path)
+        assert record is not None
+        assert (record["path"], record["expected"]) == (path, expected)
+        pids.add(record["pid"])
+    assert len(pids) == 2 and os.getpid() not in pids
+    assert helpers.record("/not/a/job") is None
+
+
+def test_a_helper_that_dies_answers_nothing():
+    def die_halfway(path: str, expected: str) -> dict[str, object]:
+        if expected.endswith("777"):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return echo(path, expected)
+
+    work = jobs(2 * MIN_FILES_PER_PROCESS)  # the helper's slice holds s00777
+    helpers = ScanHelpers.start(work, 2, die_halfway)
+    assert helpers is not None
+    assert all(helpers.record(path) is None for path, _ in work)
+
+
+def test_a_failing_file_is_left_to_the_caller():
+    def picky(path: str, expected: str) -> dict[str, object] | None:
+        if expected == "s00900":
+            raise OSError("unreadable")
+        return None if expected == "s00901" else echo(path, expected)
+
+    work = jobs(2 * MIN_FILES_PER_PROCESS)
+    helpers = ScanHelpers.start(work, 2, picky)
+    assert helpers is not None
+    assert helpers.record("/deck/s00900/SKILL.md") is None
+    assert helpers.record("/deck/s00901/SKILL.md") is None
+    assert helpers.record("/deck/s00902/SKILL.md") is not None
+
+
+def test_close_reaps_helpers_that_were_never_asked():
+    def slow(path: str, expected: str) -> dict[str, object]:
+        time.sleep(0.01)
+        return echo(path, expected)
+
+    helpers = ScanHelpers.start(jobs(2 * MIN_FILES_PER_PROCESS), 2, slow)
+    assert helpers is not None
+    pid = helpers._helpers[0].pid
+    helpers.close()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # already reaped: no zombie left behind
+
+
+def _write_deck(root: Path, n: int) -> None:
+    for i in range(n):
+        folder = root / f"skill-{i:04}"
+        folder.mkdir(parents=True)
+        body = "Uses \U0001f600 emoji." if i % 7 == 0 else "Plain."
+        extra = "bad-key: 1\n" if i % 5 == 0 else ""
+        name = f"skill-{i:04}" if i % 11 else f"Wrong_{i}"
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: Skill number {i}.\n{extra}---\n{body}\n",
+            encoding="utf-8",
+        )
+    old = time.time() - 3600  # older than the racy window, so helpers answer
+    for path in root.rglob("SKILL.md"):
+        os.utime(path, (old, old))
+
+
+def _summary(deck) -> list[tuple[str, bool, tuple[tuple[str, object], ...]]]:
+    return [
+        (e.path, e.analysis.accepted, tuple((f.code, f.span) for f in e.analysis.findings))
+        for e in deck.entries()
+    ]
+
+
+def test_a_deck_scanned_with_helpers_equals_one_scanned_alone(tmp_path: Path):
+    custom = tmp_path / "custom"
+    _write_deck(custom, 2 * MIN_FILES_PER_PROCESS + 37)
+    config = SkilldeckConfig(custom_skill_dirs=(str(custom),))
+    alone = scan_deck(config, tmp_path)
+    cache = IndexCache(tmp_path / "cache")
+    helped = scan_deck(config, tmp_path, processes=2, cache=cache)
+    assert _summary(helped) == _summary(alone)
+    assert helped.findings_by_path() == alone.findings_by_path()
+    # Every helper record was adopted into the cache: the next scan is all hits and
+    # still the same.
+    again = scan_deck(config, tmp_path, processes=2, cache=cache)
+    assert _summary(again) == _summary(alone)
+    cache_file = cache.file_for(str(custom), config.rule_settings())
+    entries = json.loads(cache_file.read_text(encoding="utf-8"))["entries"]
+    assert len(entries) == 2 * MIN_FILES_PER_PROCESS + 37
