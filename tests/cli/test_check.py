@@ -63,6 +63,8 @@ def test_json_format_is_lsp_style_with_utf16_columns(run: Run, project: Path) ->
         (".dsh/skills/good/SKILL.md", "SD702"),
         (".dsh/skills/mismatch.md", "SD206"),
     ]
+    # Written from a template, byte for byte what the standard library indents.
+    assert result.stdout == json.dumps(items, indent=2, ensure_ascii=False) + "\n"
     emoji = items[2]
     # Code point 28 on the line is UTF-16 unit 30 (two surrogate pairs before it).
     assert emoji["range"] == {
@@ -261,3 +263,20 @@ def test_warm_cache_gives_the_same_report(run: Run, project: Path, tmp_path: Pat
     warm = run("check", "--format", "json", cwd=project)
     uncached = run("check", "--format", "json", "--no-cache", cwd=project)
     assert cold.stdout == warm.stdout == uncached.stdout
+
+
+def test_json_format_escapes_like_the_standard_library(run: Run, tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    write(
+        root / ".dsh/skills/odd/SKILL.md",
+        '---\nname: odd\ndescription: "d\\u00e9\\U0001f600"\n"we\\u00efrd\\"key\\t": 1\n---\n',
+    )
+    result = run("check", "--format", "json", "--profile", "agentskills", cwd=root)
+    items = json.loads(result.stdout)
+    assert [i["code"] for i in items] == ["SD605"]
+    assert items[0]["message"].startswith("'we\u00efrd\"key\\u0009'")
+    assert result.stdout == json.dumps(items, indent=2, ensure_ascii=False) + "\n"
+    (root / ".dsh/skills/odd/SKILL.md").write_text("---\nname: odd\ndescription: d\n---\n")
+    clean = run("check", "--format", "json", cwd=root)
+    assert (clean.code, clean.stdout) == (0, "[]\n")

@@ -76,7 +76,7 @@ def test_the_output_memo_is_what_a_warm_run_prints(run: Run, deck: Path, tmp_pat
     # Another format misses the output memo and renders from the deck memo.
     [deck_memo] = memo_files(tmp_path, "deck")
     payload = json.loads(deck_memo.read_text(encoding="utf-8"))
-    for _path, _accepted, findings in payload["files"]:
+    for _path, _accepted, findings, _wide in payload["files"]:
         for finding in findings:
             finding["message"] = "from the deck memo"
     deck_memo.write_text(json.dumps(payload), encoding="utf-8")

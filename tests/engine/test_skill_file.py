@@ -548,3 +548,20 @@ def test_bytes_entry_point_decodes_utf8_with_bom():
     )
     assert analysis.accepted
     assert analysis.description == "Fill PDF forms."
+
+
+def test_wide_lines_hold_the_non_ascii_lines_positions_can_point_into():
+    text = (
+        "---\nname: caf\u00e9\ndescription: \U0001f600 ok\nmetadata: {a: b}\n---\n"
+        + "body \u00e9 line\n" * 3
+    )
+    analysis = analyze_skill_text(text, path="/r/cafe/SKILL.md", expected_name="cafe")
+    # The frontmatter's non-ASCII lines (the name finding is on line 1); no body line.
+    assert [f.code for f in analysis.findings] == ["SD203"]
+    assert analysis.wide_lines == ((1, "name: caf\u00e9"), (2, "description: \U0001f600 ok"))
+    again = type(analysis).from_json(json.loads(json.dumps(analysis.to_json())))
+    assert again.wide_lines == analysis.wide_lines
+    ascii_only = analyze_skill_text(
+        "---\nname: a\ndescription: b\n---\n\u00e9\n", path="/r/a/SKILL.md", expected_name="a"
+    )
+    assert ascii_only.wide_lines == ()

@@ -119,13 +119,23 @@ class _Collected:
     findings: dict[str, dict[Finding, None]] = field(default_factory=dict)
     dropped: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
+    wide_lines: dict[str, dict[int, str]] = field(default_factory=dict)
 
-    def add(self, path: str, findings: Iterable[Finding], *, accepted: bool) -> None:
+    def add(
+        self,
+        path: str,
+        findings: Iterable[Finding],
+        *,
+        accepted: bool,
+        wide_lines: Iterable[tuple[int, str]] = (),
+    ) -> None:
         bucket = self.findings.setdefault(path, {})
         for finding in findings:
             bucket[finding] = None
         if not accepted:
             self.dropped.add(path)
+        if wide_lines:
+            self.wide_lines.setdefault(path, {}).update(wide_lines)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -155,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
         ),
         files_checked=len(collected.findings),
         skills_dropped=len(collected.dropped),
+        wide_lines=collected.wide_lines,
     )
     memo = OutputMemo(
         tuple(collected.warnings),
@@ -162,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         1 if report.fails(Severity(args.fail_on)) else 0,
     )
     if cache is not None:
-        # Store only what a listing taken after rendering (formats read files) vouches for.
+        # Store only what a listing taken after the checks vouches for (nothing changed).
         checker.relist()
         if (
             checker.complete
@@ -308,7 +319,9 @@ class _Checker:
         analysis = analyze_skill_file(
             path, expected_name=expected_name, settings=config.rule_settings()
         )
-        self.collected.add(path, analysis.findings, accepted=analysis.accepted)
+        self.collected.add(
+            path, analysis.findings, accepted=analysis.accepted, wide_lines=analysis.wide_lines
+        )
 
     def _check_roots(
         self, roots: Sequence[SkillRoot], config: SkilldeckConfig, progress: Progress
@@ -326,7 +339,9 @@ class _Checker:
                 self._pending.append((tuple(roots), settings, key, memo))
         self.complete = self.complete and memo.complete
         for item in memo.files:
-            self.collected.add(item.path, item.findings, accepted=item.accepted)
+            self.collected.add(
+                item.path, item.findings, accepted=item.accepted, wide_lines=item.wide_lines
+            )
         self.collected.warnings.extend(memo.problems)
 
     def _scan_roots(
@@ -344,7 +359,12 @@ class _Checker:
         )
         by_path = deck.findings_by_path()
         files = tuple(
-            MemoFile(entry.path, entry.analysis.accepted, tuple(by_path.get(entry.path, ())))
+            MemoFile(
+                entry.path,
+                entry.analysis.accepted,
+                tuple(by_path.get(entry.path, ())),
+                entry.analysis.wide_lines,
+            )
             for entry in deck.entries()
         )
         problems = tuple(problem for scan in deck.scans for problem in scan.problems)

@@ -15,13 +15,18 @@ def display_path(path: str | os.PathLike[str], cwd: str | os.PathLike[str]) -> s
     Both are made absolute first (without resolving symlinks, so a path shown is the
     path the engine scanned). Separators are ``/`` on every platform.
     """
-    absolute = Path(os.path.abspath(path))
-    base = Path(os.path.abspath(cwd))
-    try:
-        relative = absolute.relative_to(base)
-    except ValueError:
-        return absolute.as_posix()
-    return relative.as_posix() or "."
+    absolute = os.path.abspath(path)
+    base = os.path.abspath(cwd)
+    if os.sep == "/":  # the common case without pathlib (a 10,000-finding report)
+        if absolute == base:
+            return "."
+        prefix = base if base.endswith("/") else base + "/"
+        return absolute[len(prefix) :] if absolute.startswith(prefix) else absolute
+    try:  # pragma: no cover - Windows: drive letters and case-insensitive names
+        relative = Path(absolute).relative_to(Path(base))
+    except ValueError:  # pragma: no cover
+        return Path(absolute).as_posix()
+    return relative.as_posix() or "."  # pragma: no cover
 
 
 def printable(text: str) -> str:

@@ -6,8 +6,8 @@ The report only carries what the engine decided; formats render it and never jud
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from skilldeck.engine.findings import Finding, Severity
 
@@ -35,12 +35,21 @@ class CheckReport:
     ``findings`` are sorted by path, position and code. ``files_checked`` counts the
     skill files analysed; ``skills_dropped`` counts those the engine refused (a finding
     with ``drops_skill``). ``cwd`` is the directory paths are shown relative to.
+    ``wide_lines`` holds, per file, the non-ASCII lines findings can point into (from
+    the analyses), so formats convert columns without reading any file.
     """
 
     cwd: str
     findings: tuple[ReportedFinding, ...]
     files_checked: int
     skills_dropped: int
+    wide_lines: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
+
+    def line_text(self, path: str, line: int) -> str | None:
+        """The text of a non-ASCII ``line`` of ``path`` that a finding points into;
+        ``None`` for an ASCII line (columns in any encoding are then the same)."""
+        lines = self.wide_lines.get(path)
+        return None if lines is None else lines.get(line)
 
     @staticmethod
     def build(
@@ -49,6 +58,7 @@ class CheckReport:
         *,
         files_checked: int,
         skills_dropped: int,
+        wide_lines: Mapping[str, Mapping[int, str]] | None = None,
     ) -> CheckReport:
         """Sort ``findings`` into a report."""
         ordered = tuple(
@@ -64,7 +74,11 @@ class CheckReport:
             )
         )
         return CheckReport(
-            cwd=cwd, findings=ordered, files_checked=files_checked, skills_dropped=skills_dropped
+            cwd=cwd,
+            findings=ordered,
+            files_checked=files_checked,
+            skills_dropped=skills_dropped,
+            wide_lines=wide_lines or {},
         )
 
     def counts(self) -> Counter[Severity]:

@@ -44,6 +44,7 @@ from skilldeck.engine.analysis_json import (
     finding_from_json,
     finding_to_json,
     json_bool,
+    json_int,
     json_str,
 )
 from skilldeck.engine.positions import Position, Span
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis
 
 #: Bump when the on-disk shape or the meaning of cached analyses changes.
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 #: Files modified this recently (relative to the scan start) are not stored.
 RACY_WINDOW_NS = 2_000_000_000
@@ -61,7 +62,7 @@ RACY_WINDOW_NS = 2_000_000_000
 CACHE_DIR_ENV = "SKILLDECK_CACHE_DIR"
 
 #: Bump when the shape of a deck memo changes.
-DECK_MEMO_FORMAT = 1
+DECK_MEMO_FORMAT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,7 @@ class MemoFile:
     path: str
     accepted: bool
     findings: tuple[Finding, ...]
+    wide_lines: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +190,9 @@ class IndexCache:
                     json_str(path),
                     json_bool(accepted),
                     tuple(finding_from_json(item) for item in findings),
+                    tuple((json_int(number), json_str(text)) for number, text in wide),
                 )
-                for path, accepted, findings in payload["files"]
+                for path, accepted, findings, wide in payload["files"]
             )
             problems = tuple(json_str(problem) for problem in payload["problems"])
             complete = json_bool(payload["complete"])
@@ -206,7 +209,12 @@ class IndexCache:
 
         body = {
             "files": [
-                [item.path, item.accepted, [finding_to_json(f) for f in item.findings]]
+                [
+                    item.path,
+                    item.accepted,
+                    [finding_to_json(f) for f in item.findings],
+                    [[number, text] for number, text in item.wide_lines],
+                ]
                 for item in memo.files
             ],
             "problems": list(memo.problems),

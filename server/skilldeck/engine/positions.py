@@ -2,12 +2,14 @@
 
 Lines and characters are 0-based. ``character`` counts Unicode code points of the
 decoded text (Python ``str`` indices), *not* UTF-16 code units and not bytes. The
-language server converts to the negotiated LSP position encoding at its boundary;
-the CLI prints ``line + 1`` / ``character + 1``.
+language server converts to the negotiated LSP position encoding at its boundary
+(:func:`to_client_character`); the CLI prints ``line + 1`` / ``character + 1`` and its
+JSON output counts UTF-16 units like LSP.
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 
@@ -33,3 +35,52 @@ class Span:
 
 #: The empty span at the very start of a document (for whole-file findings).
 FILE_START = Span(Position(0, 0), Position(0, 0))
+
+
+class Encoding(str, enum.Enum):
+    """The position encodings LSP defines."""
+
+    UTF8 = "utf-8"
+    UTF16 = "utf-16"
+    UTF32 = "utf-32"
+
+    @staticmethod
+    def of(value: object) -> Encoding:
+        """The encoding named by ``value`` (an LSP ``PositionEncodingKind`` or string)."""
+        raw = getattr(value, "value", value)
+        for encoding in Encoding:
+            if encoding.value == raw:
+                return encoding
+        return Encoding.UTF16
+
+
+def _units(char: str, encoding: Encoding) -> int:
+    if encoding is Encoding.UTF16:
+        return 2 if ord(char) > 0xFFFF else 1
+    return len(char.encode("utf-8", "surrogatepass"))
+
+
+def to_client_character(line: str | None, character: int, encoding: Encoding) -> int:
+    """Code-point column ``character`` of ``line`` in ``encoding`` units (clamped)."""
+    if line is None:
+        return max(0, character)
+    character = max(0, min(character, len(line)))
+    if encoding is Encoding.UTF32 or line.isascii():
+        return character
+    return sum(_units(char, encoding) for char in line[:character])
+
+
+def from_client_character(line: str | None, character: int, encoding: Encoding) -> int:
+    """The code-point column of a client column; past the end clamps to the line end."""
+    if character <= 0:
+        return 0
+    if line is None:
+        return character
+    if encoding is Encoding.UTF32 or line.isascii():
+        return min(character, len(line))
+    units = 0
+    for index, char in enumerate(line):
+        units += _units(char, encoding)
+        if units > character:
+            return index
+    return len(line)

@@ -60,7 +60,7 @@ from skilldeck.engine.skill_read import (
     read_skill_bytes,
 )
 
-_JSON_VERSION = 1
+_JSON_VERSION = 2
 _INVOCATION_KEYS = ("disable-model-invocation", "user-invocable")
 _LEGACY_KEYS = {
     "disableModelInvocation": "disable-model-invocation",
@@ -138,7 +138,11 @@ class SkillFileAnalysis:
 
     ``name`` / ``description`` are the frontmatter strings when they are non-empty
     strings (check :attr:`accepted` before using them as a skill). ``when_to_use`` and
-    ``metadata`` are ``None`` when absent or dropped for a wrong type.
+    ``metadata`` are ``None`` when absent or dropped for a wrong type. ``wide_lines``
+    are the non-ASCII lines (number, text without its line break) among those positions
+    can point into: the frontmatter with its closing line and every line a finding
+    touches. They are what converting a position to UTF-16 or UTF-8 columns needs, so
+    no tool reads the file again for it; every other line converts as ASCII.
     """
 
     path: str
@@ -151,6 +155,7 @@ class SkillFileAnalysis:
     frontmatter: Frontmatter | None
     body_start_line: int | None
     suppressed_drops: tuple[str, ...] = ()
+    wide_lines: tuple[tuple[int, str], ...] = ()
 
     @property
     def accepted(self) -> bool:
@@ -180,6 +185,7 @@ class SkillFileAnalysis:
             "findings": [finding_to_json(f) for f in self.findings],
             "body_start_line": self.body_start_line,
             "suppressed_drops": list(self.suppressed_drops),
+            "wide_lines": [[number, text] for number, text in self.wide_lines],
         }
 
     @classmethod
@@ -252,7 +258,7 @@ def analyze_skill_text(
         position = LineIndex(text, nul).position(nul)
         span = Span(position, Position(position.line, position.character + 1))
         finding = rule("SD004").finding(span, line=position.line + 1, column=position.character + 1)
-        return _failed(path, finding, settings)
+        return _failed(path, finding, settings, text)
     parsed = parse_frontmatter(text)
     checker = _Checker(text, path, expected_name, settings, parsed.frontmatter)
     checker.findings.extend(parsed.findings)
@@ -261,7 +267,27 @@ def analyze_skill_text(
     return checker.result()
 
 
-def _failed(path: str, finding: Finding, settings: RuleSettings) -> SkillFileAnalysis:
+def lines_needed(body_start_line: int | None, findings: Iterable[Finding]) -> int:
+    """How many leading lines positions can point into: the frontmatter (with its
+    closing line) and every line a finding touches."""
+    last = body_start_line or 0
+    for finding in findings:
+        last = max(last, finding.span.end.line + 1)
+    return max(last, 1)
+
+
+def wide_lines(text: str, upto: int) -> tuple[tuple[int, str], ...]:
+    """The non-ASCII lines among the first ``upto`` of ``text`` (split at ``\\n``, a
+    trailing ``\\r`` dropped, as editors split them)."""
+    if text.isascii():
+        return ()
+    head = text.split("\n", upto)[:upto]
+    return tuple((n, line.rstrip("\r")) for n, line in enumerate(head) if not line.isascii())
+
+
+def _failed(
+    path: str, finding: Finding, settings: RuleSettings, text: str = ""
+) -> SkillFileAnalysis:
     findings, suppressed = _apply_settings((finding,), settings, path)
     return SkillFileAnalysis(
         path=path,
@@ -274,6 +300,7 @@ def _failed(path: str, finding: Finding, settings: RuleSettings) -> SkillFileAna
         frontmatter=None,
         body_start_line=None,
         suppressed_drops=suppressed,
+        wide_lines=wide_lines(text, lines_needed(None, findings)) if text else (),
     )
 
 
@@ -324,6 +351,7 @@ class _Checker:
     def result(self) -> SkillFileAnalysis:
         findings, suppressed = _apply_settings(self.findings, self.settings, self.path)
         fm = self.frontmatter
+        body_start = None if fm is None else fm.body_start_line
         return SkillFileAnalysis(
             path=self.path,
             name=self.name,
@@ -333,8 +361,9 @@ class _Checker:
             invocation=self.invocation,
             findings=findings,
             frontmatter=fm,
-            body_start_line=None if fm is None else fm.body_start_line,
+            body_start_line=body_start,
             suppressed_drops=suppressed,
+            wide_lines=wide_lines(self.text, lines_needed(body_start, findings)),
         )
 
     # helpers -------------------------------------------------------------------------
@@ -747,6 +776,7 @@ def _analysis_from_json(data: Any) -> SkillFileAnalysis:
         frontmatter=None,
         body_start_line=None if body_start is None else json_int(body_start),
         suppressed_drops=tuple(json_str(code) for code in suppressed),
+        wide_lines=tuple((json_int(number), json_str(text)) for number, text in data["wide_lines"]),
     )
 
 

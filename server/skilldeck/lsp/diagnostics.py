@@ -14,7 +14,8 @@ from urllib.parse import quote_from_bytes, unquote_to_bytes, urlsplit
 from lsprotocol import types
 
 from skilldeck.engine.findings import Finding, Severity
-from skilldeck.lsp.positions import Encoding, LineSource, to_lsp_range
+from skilldeck.engine.positions import Encoding
+from skilldeck.lsp.positions import LineSource, to_lsp_range
 
 SOURCE = "skilldeck"
 

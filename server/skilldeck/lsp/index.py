@@ -111,11 +111,7 @@ def scan_folder(
     """
     deck = scan_deck(config, folder, overlay=dict(overlay), roots=roots, cache=cache)
     entries = tuple(deck.entries())
-    wide = (
-        {e.path: read_wide_lines(e.path, lines_needed(e.analysis)) for e in entries}
-        if head_lines
-        else {}
-    )
+    wide = {e.path: dict(e.analysis.wide_lines) for e in entries} if head_lines else {}
     by_name: dict[str, list[SkillFileEntry]] = {}
     for entry in entries:
         if entry.analysis.name:
@@ -142,37 +138,6 @@ def build_catalog(entries: tuple[CatalogEntry, ...], complete: bool) -> CatalogS
     """Render and digest a catalog (pure; safe in a worker thread)."""
     text = render_entries(entries, kind="initial")
     return CatalogState(entries, text, catalog_digest(entries), complete, len(entries))
-
-
-def lines_needed(analysis: SkillFileAnalysis) -> int:
-    """How many leading lines of a file positions can point into: the frontmatter (with
-    its closing line) and every line a finding of the file touches."""
-    last = analysis.body_start_line or 0
-    for finding in analysis.findings:
-        last = max(last, finding.span.end.line + 1)
-    return max(last, 1)
-
-
-def read_wide_lines(path: str, upto: int | None = None, limit: int = 256 * 1024) -> dict[int, str]:
-    """The non-ASCII lines among the first ``upto`` lines (all when ``None``) of the first
-    ``limit`` bytes of ``path`` (blocking).
-
-    Only what position conversion needs is kept (see :func:`lines_needed`): holding every
-    non-ASCII line of every file would hold most skill bodies in memory.
-    """
-    first = limit if upto is None else min(limit, 16 * 1024)
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(first)
-            if upto is not None and len(head) == first and head.count(b"\n") < upto:
-                head += handle.read(limit - first)
-    except OSError:
-        return {}
-    if head.isascii():
-        return {}
-    text = head.decode("utf-8", "replace")
-    lines = text.split("\n") if upto is None else text.split("\n", upto)[:upto]
-    return {n: line.rstrip("\r") for n, line in enumerate(lines) if not line.isascii()}
 
 
 class FolderIndex:

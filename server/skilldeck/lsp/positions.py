@@ -2,71 +2,27 @@
 
 The engine counts characters in Unicode code points (Python ``str`` indices). LSP
 clients count UTF-16 code units unless ``positionEncoding`` negotiated ``utf-8`` or
-``utf-32``. This module is the only place where the two meet.
+``utf-32``. The column arithmetic itself lives in :mod:`skilldeck.engine.positions`
+(the CLI's JSON output needs it too); this module applies it to LSP types.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Mapping
 
 from lsprotocol import types
 
-from skilldeck.engine.positions import Position, Span
-
-
-class Encoding(str, enum.Enum):
-    """The position encodings LSP defines."""
-
-    UTF8 = "utf-8"
-    UTF16 = "utf-16"
-    UTF32 = "utf-32"
-
-    @staticmethod
-    def of(value: object) -> Encoding:
-        """The encoding named by ``value`` (an LSP ``PositionEncodingKind`` or string)."""
-        raw = getattr(value, "value", value)
-        for encoding in Encoding:
-            if encoding.value == raw:
-                return encoding
-        return Encoding.UTF16
-
+from skilldeck.engine.positions import (
+    Encoding,
+    Position,
+    Span,
+    from_client_character,
+    to_client_character,
+)
 
 #: ``line -> text of that line`` (without its line break); ``None`` when the line is
 #: known to be ASCII or unknown, in which case columns pass through unchanged.
 LineSource = Callable[[int], "str | None"]
-
-
-def _units(char: str, encoding: Encoding) -> int:
-    if encoding is Encoding.UTF16:
-        return 2 if ord(char) > 0xFFFF else 1
-    return len(char.encode("utf-8", "surrogatepass"))
-
-
-def to_client_character(line: str | None, character: int, encoding: Encoding) -> int:
-    """Code-point column ``character`` of ``line`` in ``encoding`` units (clamped)."""
-    if line is None:
-        return max(0, character)
-    character = max(0, min(character, len(line)))
-    if encoding is Encoding.UTF32 or line.isascii():
-        return character
-    return sum(_units(char, encoding) for char in line[:character])
-
-
-def from_client_character(line: str | None, character: int, encoding: Encoding) -> int:
-    """The code-point column of a client column; past the end clamps to the line end."""
-    if character <= 0:
-        return 0
-    if line is None:
-        return character
-    if encoding is Encoding.UTF32 or line.isascii():
-        return min(character, len(line))
-    units = 0
-    for index, char in enumerate(line):
-        units += _units(char, encoding)
-        if units > character:
-            return index
-    return len(line)
 
 
 def to_lsp_position(position: Position, lines: LineSource, encoding: Encoding) -> types.Position:

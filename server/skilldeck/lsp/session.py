@@ -20,6 +20,7 @@ from pygls.exceptions import JsonRpcServerNotInitialized
 from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_project_config
 from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
 from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.positions import Encoding
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.skill_file import analyze_skill_file
 from skilldeck.lsp.diagnostics import path_of, uri_of
@@ -27,12 +28,10 @@ from skilldeck.lsp.index import (
     FolderIndex,
     FolderScan,
     build_catalog,
-    lines_needed,
-    read_wide_lines,
     scan_folder,
 )
 from skilldeck.lsp.open_documents import OpenDocuments
-from skilldeck.lsp.positions import Encoding, LineSource, line_source, sparse_line_source
+from skilldeck.lsp.positions import LineSource, line_source, sparse_line_source
 from skilldeck.lsp.publisher import Publisher
 from skilldeck.lsp.settings import ParsedSettings, anchored, parse_settings
 from skilldeck.lsp.watching import Watching
@@ -645,7 +644,7 @@ def _read_entries(
         analysis = analyze_skill_file(path, expected_name=expected, settings=settings)
         folder = os.path.dirname(path) if layout == "bundle" else None
         entry = SkillFileEntry(root, layout, path, folder, expected, analysis, name_span(analysis))
-        wide = read_wide_lines(path, lines_needed(analysis)) if head_lines else {}
+        wide = dict(analysis.wide_lines) if head_lines else {}
         result.append((path, entry, wide))
     return result
 

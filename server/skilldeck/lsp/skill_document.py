@@ -21,13 +21,12 @@ from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.frontmatter import Frontmatter, FrontmatterBounds, find_frontmatter
 from skilldeck.engine.fs_provider import BUNDLE_FILE, Layout, SkillFileEntry, name_span
 from skilldeck.engine.model import DirectoryResourceBase, SkillSummary
-from skilldeck.engine.positions import Position, Span
+from skilldeck.engine.positions import Encoding, Position, Span
 from skilldeck.engine.profiles import Profile, get_profile
 from skilldeck.engine.skill_file import SkillFileAnalysis, analyze_skill_text
 from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
 from skilldeck.lsp.open_documents import normal_path
 from skilldeck.lsp.positions import (
-    Encoding,
     LineSource,
     from_lsp_position,
     line_source,
