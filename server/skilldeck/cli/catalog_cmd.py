@@ -8,7 +8,6 @@ Text: the exact catalog message a session would send first. JSON: ``{"complete":
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 from typing import Any
 
@@ -37,6 +36,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the catalog; exits 0 (an incomplete view is noted on stderr)."""
+    import asyncio  # noqa: PLC0415 - only this command runs an event loop
+
     session = registry_session(args, catalog_max_description_length=args.max_description_length)
     snapshot = asyncio.run(session.registry.snapshot(cwd=session.cwd))
     entries = catalog_entries(snapshot.skills, session.config.catalog_max_description_length)

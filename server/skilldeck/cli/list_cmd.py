@@ -9,13 +9,14 @@ the same name it wins over, best first).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli.display import display_path
 from skilldeck.cli.settings import add_registry_options, registry_session, warn_if_incomplete
-from skilldeck.engine.registry import NameResolution, Resolution
+
+if TYPE_CHECKING:
+    from skilldeck.engine.registry import NameResolution, Resolution
 
 
 def register(subparsers: Any) -> None:
@@ -34,6 +35,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the skills; exits 0 (an incomplete view is noted on stderr)."""
+    import asyncio  # noqa: PLC0415 - only this command runs an event loop
+
     session = registry_session(args)
     cwd = session.cwd
     resolution = asyncio.run(session.registry.resolve(cwd=cwd))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from typing import Any
 
 from skilldeck.cli.settings import add_registry_options, registry_session
@@ -25,6 +24,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the tool result; 0 when it succeeded, 1 for an error result."""
+    import asyncio  # noqa: PLC0415 - only this command runs an event loop
+
     session = registry_session(args)
     result: SkillToolResult = asyncio.run(
         execute_skill_tool(session.registry, {"name": args.name}, cwd=session.cwd)

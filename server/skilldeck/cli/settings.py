@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from skilldeck.cli.errors import CliError
 from skilldeck.engine.config import (
@@ -19,10 +20,11 @@ from skilldeck.engine.config import (
     find_config_file,
     load_config_file,
 )
-from skilldeck.engine.defaults import default_registry
 from skilldeck.engine.index_cache import IndexCache
-from skilldeck.engine.registry import SkillRegistry
 from skilldeck.engine.roots import find_project_root
+
+if TYPE_CHECKING:
+    from skilldeck.engine.registry import SkillRegistry
 
 
 def add_cwd_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -106,6 +108,8 @@ def registry_session(
     cwd = lookup_cwd(args)
     config = build_config(args, cwd, catalog_max_description_length=catalog_max_description_length)
     cache = None if args.no_cache else IndexCache.default()
+    from skilldeck.engine.defaults import default_registry  # noqa: PLC0415 - not for check
+
     return RegistrySession(cwd, config, default_registry(config, cache=cache))
 
 

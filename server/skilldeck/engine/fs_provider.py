@@ -24,7 +24,6 @@ implementation (a flat file has no folder of its own).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import errno
 import gc
@@ -719,6 +718,8 @@ class FilesystemProvider:
 
     async def list(self, options: LookupOptions) -> Sequence[SkillCandidate] | ProviderObservation:
         """Scan the roots for ``options.cwd`` (no project roots when it is ``None``)."""
+        import asyncio  # noqa: PLC0415 - scans for the CLI need no event loop
+
         roots = resolve_roots(self._config, options.cwd)
         watch_ok = True
         if self._watcher is not None:
@@ -740,6 +741,8 @@ class FilesystemProvider:
         self, candidate: SkillCandidate, options: LookupOptions
     ) -> SkillDefinition | None:
         """Reread ``candidate``'s file; ``None`` when it vanished or is now rejected."""
+        import asyncio  # noqa: PLC0415 - scans for the CLI need no event loop
+
         locator = candidate.locator
         if not isinstance(locator, FileLocator):
             return None
@@ -817,6 +820,8 @@ class _WatchHook:
 
     def close_soon(self) -> None:
         """Close from a synchronous callback (the registration's abort signal)."""
+        import asyncio  # noqa: PLC0415 - scans for the CLI need no event loop
+
         self._closed = True
         watcher = self._watcher
         if watcher is None:

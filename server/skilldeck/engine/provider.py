@@ -8,10 +8,12 @@ registration is disposed (or failed).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    import asyncio
 
 from skilldeck.engine.model import SkillCandidate, SkillDefinition
 
@@ -84,6 +86,8 @@ class AbortSignal:
         """Wait until aborted; return the reason."""
         if self._reason is None:
             if self._event is None:
+                import asyncio  # noqa: PLC0415 - the CLI's check never waits on a signal
+
                 self._event = asyncio.Event()
             await self._event.wait()
         assert self._reason is not None
