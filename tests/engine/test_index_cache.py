@@ -194,6 +194,22 @@ def test_deck_key_refuses_racily_fresh_files(tmp_path: Path) -> None:
     assert _deck_key(root) is None
 
 
+def test_deck_key_since_a_scan_started_refuses_files_modified_meanwhile(tmp_path: Path) -> None:
+    from skilldeck.engine.fs_provider import deck_key  # noqa: PLC0415
+
+    root = tmp_path / "skills"
+    skill = _skill(root, "alpha")
+    roots = [SkillRoot(300, "custom", str(root), True)]
+    started = time.time_ns() - 5 * 10**9  # a scan that began 5 s ago
+    assert deck_key(roots, RuleSettings(), since_ns=started) is not None
+    # Modified while it ran, 3 s ago: outside the racy window of now, inside the one
+    # that reaches back to the scan's start.
+    moment = time.time() - 3
+    os.utime(skill, (moment, moment))
+    assert deck_key(roots, RuleSettings()) is not None
+    assert deck_key(roots, RuleSettings(), since_ns=started) is None
+
+
 def test_deck_memo_round_trip_and_misses(tmp_path: Path) -> None:
     from skilldeck.engine.findings import Finding, Severity  # noqa: PLC0415
     from skilldeck.engine.index_cache import DeckMemo, MemoFile  # noqa: PLC0415

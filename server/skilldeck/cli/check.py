@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import sys
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,7 @@ from skilldeck.engine.fs_provider import (
     BUNDLE_FILE,
     classify_path,
     deck_key,
+    deck_locator,
     scan_deck,
 )
 from skilldeck.engine.index_cache import DeckKey, DeckMemo, IndexCache, MemoFile, OutputMemo
@@ -147,9 +149,9 @@ def run(args: argparse.Namespace) -> int:
     resolved = [_existing(raw, cwd) for raw in targets]
     palette = Palette(args.format == "text" and color_enabled(args.color, sys.stdout))
     # Nothing changed since an identical invocation: print what it printed.
-    output_key = checker.output_key(resolved, palette) if cache is not None else None
-    if cache is not None and output_key is not None:
-        memo = cache.load_output_memo(output_key)
+    if cache is not None and checker.output_memo_exists(resolved, palette):
+        output_key = checker.output_key(resolved, palette)
+        memo = cache.load_output_memo(output_key) if output_key is not None else None
         if memo is not None:
             return _emit(memo)
     with Progress(sys.stderr, "Indexing skills") as progress:
@@ -173,13 +175,11 @@ def run(args: argparse.Namespace) -> int:
         1 if report.fails(Severity(args.fail_on)) else 0,
     )
     if cache is not None:
-        # Store only what a listing taken after the checks vouches for (nothing changed).
+        # Store only what a listing taken after the checks vouches for: nothing was
+        # modified since they started (deck_key's since_ns).
         checker.relist()
-        if (
-            checker.complete
-            and output_key is not None
-            and checker.output_key(resolved, palette) == output_key
-        ):
+        output_key = checker.output_key(resolved, palette)
+        if checker.complete and output_key is not None:
             cache.store_output_memo(output_key, memo, companions=checker.companions)
         checker.store_deck_memos()
     return _emit(memo)
@@ -214,7 +214,8 @@ class _Checker:
         #: Per-root cache files the decks checked were built beside (memo companions).
         self.companions: list[Path] = []
         self._keys: dict[tuple[tuple[SkillRoot, ...], RuleSettings], DeckKey | None] = {}
-        self._pending: list[tuple[tuple[SkillRoot, ...], RuleSettings, DeckKey, DeckMemo]] = []
+        self._pending: list[tuple[tuple[SkillRoot, ...], RuleSettings, DeckMemo]] = []
+        self._started_ns = time.time_ns()
         # Roots of the lookup directory's deck (user roots included) name a PATH's layout.
         self._known_roots = resolve_roots(self._config(cwd, user_roots=True), cwd)
 
@@ -249,41 +250,65 @@ class _Checker:
         root = SkillRoot(RANK_CUSTOM, SOURCE_CUSTOM, path, True)
         return [root], self._config(self._cwd, user_roots=False)
 
-    def output_key(self, paths: Sequence[str], palette: Palette) -> DeckKey | None:
-        """The output memo key of checking ``paths``: ``None`` unless every PATH is a deck
-        whose :func:`deck_key` is known. It digests those keys, the format, colour, fail
-        level and the directory paths are shown relative to."""
-        keys: list[DeckKey] = []
+    def _decks(self, paths: Sequence[str]) -> list[tuple[Sequence[SkillRoot], RuleSettings]] | None:
+        """The decks checking ``paths`` scans; ``None`` when a PATH is a single file."""
+        decks = []
         for path in paths:
             plan = self._plan(path)
             if isinstance(plan, str):
                 return None
             roots, config = plan
-            key = self._deck_key(roots, config.rule_settings())
-            if key is None:
-                return None
-            keys.append(key)
+            decks.append((roots, config.rule_settings()))
+        return decks
+
+    def _output_locator(
+        self, decks: Sequence[tuple[Sequence[SkillRoot], RuleSettings]], palette: Palette
+    ) -> str:
         material = json.dumps(
             [
                 self._args.format,
                 palette.enabled,
                 self._args.fail_on,
                 self._cwd,
-                [key.locator for key in keys],
+                [deck_locator(roots, settings) for roots, settings in decks],
             ],
             ensure_ascii=False,
         ).encode("utf-8", "surrogateescape")
-        locator = hashlib.sha256(material).hexdigest()
+        return hashlib.sha256(material).hexdigest()
+
+    def output_memo_exists(self, paths: Sequence[str], palette: Palette) -> bool:
+        """Whether an output memo for this invocation is stored (no listing needed)."""
+        decks = self._decks(paths)
+        if decks is None or self._cache is None:
+            return False
+        probe = DeckKey(self._output_locator(decks, palette), "")
+        return self._cache.output_file_for(probe).exists()
+
+    def output_key(self, paths: Sequence[str], palette: Palette) -> DeckKey | None:
+        """The output memo key of checking ``paths``: ``None`` unless every PATH is a deck
+        whose :func:`deck_key` is known. It digests those keys, the format, colour, fail
+        level and the directory paths are shown relative to."""
+        decks = self._decks(paths)
+        if decks is None:
+            return None
+        keys: list[DeckKey] = []
+        for roots, settings in decks:
+            key = self._deck_key(roots, settings)
+            if key is None:
+                return None
+            keys.append(key)
+        locator = self._output_locator(decks, palette)
         digest = hashlib.sha256(
             "\0".join([locator, *(key.digest for key in keys)]).encode()
         ).hexdigest()
         return DeckKey(locator, digest)
 
     def _deck_key(self, roots: Sequence[SkillRoot], settings: RuleSettings) -> DeckKey | None:
-        """:func:`deck_key`, computed once per deck until :meth:`relist`."""
+        """:func:`deck_key` (racy since this run started), once per deck until
+        :meth:`relist`."""
         ident = (tuple(roots), settings)
         if ident not in self._keys:
-            self._keys[ident] = deck_key(roots, settings)
+            self._keys[ident] = deck_key(roots, settings, since_ns=self._started_ns)
         return self._keys[ident]
 
     def relist(self) -> None:
@@ -291,11 +316,13 @@ class _Checker:
         self._keys.clear()
 
     def store_deck_memos(self) -> None:
-        """Store the memos of decks scanned in this run whose key is still the same."""
+        """Store the memos of the decks scanned in this run that nothing modified since
+        the run started (call after :meth:`relist`)."""
         if self._cache is None:
             return
-        for roots, settings, key, memo in self._pending:
-            if self._deck_key(roots, settings) == key:
+        for roots, settings, memo in self._pending:
+            key = self._deck_key(roots, settings)
+            if key is not None:
                 companions = [self._cache.file_for(root.path, settings) for root in roots]
                 self._cache.store_deck_memo(key, memo, companions=companions)
         self._pending.clear()
@@ -331,12 +358,17 @@ class _Checker:
         settings = config.rule_settings()
         companions = [cache.file_for(root.path, settings) for root in roots] if cache else []
         self.companions.extend(companions)
-        key = self._deck_key(roots, settings) if cache is not None else None
-        memo = cache.load_deck_memo(key) if cache is not None and key is not None else None
+        memo = None
+        if (
+            cache is not None
+            and cache.deck_file_for_locator(deck_locator(roots, settings)).exists()
+        ):
+            key = self._deck_key(roots, settings)
+            memo = cache.load_deck_memo(key) if key is not None else None
         if memo is None:
             memo = self._scan_roots(roots, config, progress)
-            if key is not None and memo.complete:
-                self._pending.append((tuple(roots), settings, key, memo))
+            if cache is not None and memo.complete:
+                self._pending.append((tuple(roots), settings, memo))
         self.complete = self.complete and memo.complete
         for item in memo.files:
             self.collected.add(

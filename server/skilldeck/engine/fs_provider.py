@@ -491,8 +491,27 @@ def scan_deck(
     )
 
 
-def deck_key(
+def deck_locator(
     roots: Sequence[SkillRoot], settings: RuleSettings, *, provider_name: str = PROVIDER_NAME
+) -> str:
+    """The part of :func:`deck_key` that needs no listing: which memo file a deck uses."""
+    material = json.dumps(
+        [
+            version_key(settings),
+            provider_name,
+            [[r.rank, r.source, r.path, sorted(r.skip_names)] for r in roots],
+        ],
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def deck_key(
+    roots: Sequence[SkillRoot],
+    settings: RuleSettings,
+    *,
+    provider_name: str = PROVIDER_NAME,
+    since_ns: int | None = None,
 ) -> DeckKey | None:
     """The key of a deck memo for ``roots`` under ``settings``, from a fast pass that lists
     every root and ``stat``s every skill file discovery would open (never reading one).
@@ -503,17 +522,14 @@ def deck_key(
     deck cannot be memoised now: a file was modified within :data:`RACY_WINDOW_NS`
     (a later same-size edit could keep its identity), or something could not be listed
     or inspected (the scan would report it; it is never cached).
+
+    ``since_ns`` (a ``time.time_ns()`` taken before a scan) widens the racy window back
+    to that moment: a key taken after the scan is then ``None`` if any file was modified
+    while the scan ran, so it vouches for what the scan read without a pass before it.
     """
-    threshold = time.time_ns() - RACY_WINDOW_NS
-    locator_material = json.dumps(
-        [
-            version_key(settings),
-            provider_name,
-            [[r.rank, r.source, r.path, sorted(r.skip_names)] for r in roots],
-        ],
-        ensure_ascii=False,
-    )
-    locator = hashlib.sha256(locator_material.encode("utf-8", "surrogateescape")).hexdigest()
+    now = time.time_ns()
+    threshold = (now if since_ns is None else min(now, since_ns)) - RACY_WINDOW_NS
+    locator = deck_locator(roots, settings, provider_name=provider_name)
     parts: list[str] = [locator]
     for root in roots:
         parts.append(f"\x00R{root.path}")

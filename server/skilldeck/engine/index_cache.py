@@ -172,7 +172,11 @@ class IndexCache:
 
     def deck_file_for(self, key: DeckKey) -> Path:
         """Where the memo of the deck ``key`` names is stored."""
-        return self.directory / f"deck-{key.locator[:40]}.json"
+        return self.deck_file_for_locator(key.locator)
+
+    def deck_file_for_locator(self, locator: str) -> Path:
+        """Where the memo of a deck with this locator is stored (see ``deck_locator``)."""
+        return self.directory / f"deck-{locator[:40]}.json"
 
     def output_file_for(self, key: DeckKey) -> Path:
         """Where the output memo ``key`` names is stored."""
