@@ -11,9 +11,11 @@ helper saw, so a record stands exactly where a cache entry would.
 
 A helper that fails for any reason (killed, crashed, garbled output) costs nothing but
 time: every file it did not answer for is analysed by the scan itself. Helpers are
-plain ``os.fork`` children that never return into the caller's code (they leave through
-``os._exit``), so they are used only from single-threaded callers (the CLI) and only
-where ``fork`` exists.
+plain ``os.fork`` children (only where ``fork`` exists) that never return into the
+caller's code: they read, parse and write JSON to a pipe with modules imported before
+the fork, take no lock another thread could hold (no logging, no printing, no imports)
+and leave through ``os._exit``. That is what makes forking from the language server's
+scan thread safe while its other threads run.
 """
 
 from __future__ import annotations

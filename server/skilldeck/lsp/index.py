@@ -104,12 +104,16 @@ def scan_folder(
     roots: Sequence[SkillRoot] | None = None,
     head_lines: bool = True,
     cache: IndexCache | None = None,
+    processes: int = 1,
 ) -> FolderScan:
     """Scan every root of ``folder`` (blocking: call it in a worker thread).
 
-    ``cache`` is the persistent index cache (unchanged files are not parsed again).
+    ``cache`` is the persistent index cache (unchanged files are not parsed again);
+    ``processes > 1`` lets a cold scan fork helpers (:func:`scan_deck`).
     """
-    deck = scan_deck(config, folder, overlay=dict(overlay), roots=roots, cache=cache)
+    deck = scan_deck(
+        config, folder, overlay=dict(overlay), roots=roots, cache=cache, processes=processes
+    )
     entries = tuple(deck.entries())
     wide = {e.path: dict(e.analysis.wide_lines) for e in entries} if head_lines else {}
     by_name: dict[str, list[SkillFileEntry]] = {}

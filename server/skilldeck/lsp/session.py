@@ -22,6 +22,7 @@ from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.positions import Encoding
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
+from skilldeck.engine.scan_helpers import usable_cpus
 from skilldeck.engine.skill_file import analyze_skill_file
 from skilldeck.lsp.diagnostics import path_of, uri_of
 from skilldeck.lsp.index import (
@@ -290,6 +291,7 @@ class Session:
                     roots=roots,
                     head_lines=self._needs_lines(),
                     cache=self.index_cache(),
+                    processes=usable_cpus(),
                 )
                 if generation != self._generation:
                     return
