@@ -259,3 +259,27 @@ def test_tracker_publishes_nothing_while_empty_and_never_published() -> None:
     assert tracker.update(Snapshot((summary("user-only", model=False),))) is None
     later = tracker.update(Snapshot((summary("a", "A"),)))
     assert later is not None and later.kind == "initial"
+
+
+def test_catalog_memo_renders_exactly_what_render_entries_and_the_digest_give():
+    from skilldeck.engine.catalog import (  # noqa: PLC0415
+        CatalogEntry,
+        CatalogMemo,
+        catalog_digest,
+        render_entries,
+        wrap_lines,
+    )
+
+    memo = CatalogMemo()
+    entries = [CatalogEntry(f"s{i:03}", f"Does <thing> & {i} \u00e9.") for i in range(50)]
+    decks = [
+        entries,
+        [*entries[:10], CatalogEntry("s010", "Changed <b>."), *entries[11:]],
+        entries[5:],
+        [],
+    ]
+    for deck in decks:
+        lines, digest = memo.render(deck)
+        assert digest == catalog_digest(deck)
+        for kind in ("initial", "replacement", "empty-replacement"):
+            assert wrap_lines(lines, kind) == render_entries(deck, kind=kind)

@@ -124,11 +124,52 @@ def catalog_digest(entries: Iterable[CatalogEntry]) -> str:
     """SHA-256 (hex) over the entries, each field length-prefixed (``4:name12:description``)
     so no text inside a field can shift a boundary. About 5x faster than a JSON form, which
     matters: the language server re-digests a 10,000-skill catalog while the user types."""
-    canonical = "".join(
-        f"{len(entry.name)}:{entry.name}{len(entry.description)}:{entry.description}"
-        for entry in entries
-    )
+    return _digest_of("".join(_digest_piece(entry) for entry in entries))
+
+
+def _digest_piece(entry: CatalogEntry) -> str:
+    return f"{len(entry.name)}:{entry.name}{len(entry.description)}:{entry.description}"
+
+
+def _digest_of(canonical: str) -> str:
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def catalog_line(entry: CatalogEntry) -> str:
+    """One entry's line of ``<available_skills>``, its description XML-escaped."""
+    return f"- `{entry.name}`: {escape_text(entry.description)}"
+
+
+class CatalogMemo:
+    """Each entry's rendered line and digest piece, kept from one rendering to the next.
+
+    Re-rendering a 10,000-skill catalog after one description changed then costs a
+    dictionary lookup per entry, a join of bytes and a hash (a few ms) instead of
+    escaping and formatting every line (~25 ms): the language server does it while the
+    user types. Renderings on several threads stay correct: each reads the parts of the
+    last one finished and replaces them whole.
+    """
+
+    def __init__(self) -> None:
+        self._parts: dict[str, tuple[str, str, bytes]] = {}
+
+    def render(self, entries: Sequence[CatalogEntry]) -> tuple[list[str], str]:
+        """The ``<available_skills>`` lines of ``entries`` (see :func:`catalog_line`;
+        :func:`wrap_lines` makes the message) and their :func:`catalog_digest`."""
+        known = self._parts
+        parts: dict[str, tuple[str, str, bytes]] = {}
+        lines: list[str] = []
+        pieces: list[bytes] = []
+        for entry in entries:
+            part = known.get(entry.name)
+            if part is None or part[0] != entry.description:
+                piece = _digest_piece(entry).encode("utf-8", "surrogatepass")
+                part = (entry.description, catalog_line(entry), piece)
+            parts[entry.name] = part
+            lines.append(part[1])
+            pieces.append(part[2])
+        self._parts = parts
+        return lines, hashlib.sha256(b"".join(pieces)).hexdigest()
 
 
 def estimate_tokens(text: str) -> int:
@@ -137,7 +178,12 @@ def estimate_tokens(text: str) -> int:
     This is a heuristic, not a tokenizer; English prose averages about four characters per
     token with common model vocabularies. Good enough to compare catalog sizes.
     """
-    return math.ceil(len(text) / 4)
+    return tokens_for_length(len(text))
+
+
+def tokens_for_length(length: int) -> int:
+    """:func:`estimate_tokens` of a text ``length`` code points long."""
+    return math.ceil(length / 4)
 
 
 def render_catalog(
@@ -165,24 +211,30 @@ def render_entries(entries: Sequence[CatalogEntry], *, kind: CatalogUpdateKind) 
     Descriptions are XML-escaped here (``& < >``), so no description can close
     ``<available_skills>`` or ``<system-reminder>``.
     """
+    return wrap_lines([catalog_line(entry) for entry in entries], kind)
+
+
+def wrap_lines(lines: Sequence[str], kind: CatalogUpdateKind) -> str:
+    """The catalog message of the given kind around ``<available_skills>`` lines."""
     if kind == "initial":
         lead, guidance = _INITIAL_LEAD, _INITIAL_GUIDANCE
     elif kind == "replacement":
         lead, guidance = _REPLACEMENT_LEAD, _REPLACEMENT_GUIDANCE
     else:
         lead, guidance = _REPLACEMENT_LEAD, _EMPTY_REPLACEMENT_GUIDANCE
-    lines = [
-        "<system-reminder>",
-        lead,
-        "",
-        "<available_skills>",
-        *(f"- `{entry.name}`: {escape_text(entry.description)}" for entry in entries),
-        "</available_skills>",
-        "",
-        *guidance,
-        "</system-reminder>",
-    ]
-    return "\n".join(lines)
+    return "\n".join(
+        [
+            "<system-reminder>",
+            lead,
+            "",
+            "<available_skills>",
+            *lines,
+            "</available_skills>",
+            "",
+            *guidance,
+            "</system-reminder>",
+        ]
+    )
 
 
 class CatalogTracker:

@@ -12,14 +12,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from skilldeck.engine.catalog import (
     CatalogEntry,
-    catalog_digest,
+    CatalogMemo,
     catalog_entries,
-    estimate_tokens,
-    render_entries,
+    tokens_for_length,
+    wrap_lines,
 )
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.findings import Finding
@@ -82,18 +83,25 @@ def resolve_group(
 
 @dataclass(frozen=True)
 class CatalogState:
-    """The catalog the model would see for this folder."""
+    """The catalog the model would see for this folder; the text is joined on demand
+    (a digest is what a catalog check compares)."""
 
     entries: tuple[CatalogEntry, ...]
-    text: str
+    lines: tuple[str, ...]
     digest: str
     complete: bool
     skill_count: int
 
+    @cached_property
+    def text(self) -> str:
+        """The catalog message, as the model would receive it first."""
+        return wrap_lines(self.lines, "initial")
+
     @property
     def token_estimate(self) -> int:
-        """Rough size of ``text`` in tokens."""
-        return estimate_tokens(self.text)
+        """Rough size of ``text`` in tokens (from the lines' lengths: no join)."""
+        frame = len(wrap_lines((), "initial"))
+        return tokens_for_length(frame + sum(map(len, self.lines)) + len(self.lines))
 
 
 def scan_folder(
@@ -138,10 +146,13 @@ def scan_folder(
     )
 
 
-def build_catalog(entries: tuple[CatalogEntry, ...], complete: bool) -> CatalogState:
-    """Render and digest a catalog (pure; safe in a worker thread)."""
-    text = render_entries(entries, kind="initial")
-    return CatalogState(entries, text, catalog_digest(entries), complete, len(entries))
+def build_catalog(
+    entries: tuple[CatalogEntry, ...], complete: bool, memo: CatalogMemo
+) -> CatalogState:
+    """Render and digest a catalog, reusing the lines ``memo`` rendered before (safe in a
+    worker thread while no other thread uses ``memo``)."""
+    lines, digest = memo.render(entries)
+    return CatalogState(entries, tuple(lines), digest, complete, len(entries))
 
 
 class FolderIndex:
@@ -164,6 +175,8 @@ class FolderIndex:
         self._catalog: CatalogState | None = None
         self._catalog_version = 0
         self.catalog_digest: str | None = None
+        #: Rendered catalog lines kept between renderings (:class:`CatalogMemo`).
+        self.catalog_memo = CatalogMemo()
 
     # -- reading -------------------------------------------------------------------
 
@@ -214,7 +227,7 @@ class FolderIndex:
         """The catalog of the current winners (buffers included); cached until a change."""
         if self._catalog is None:
             version, entries = self.catalog_snapshot()
-            self.store_catalog(version, build_catalog(entries, self.complete))
+            self.store_catalog(version, build_catalog(entries, self.complete, self.catalog_memo))
         assert self._catalog is not None
         return self._catalog
 

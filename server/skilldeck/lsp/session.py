@@ -543,7 +543,9 @@ class Session:
             state = index.cached_catalog()
             if state is None:
                 version, entries = index.catalog_snapshot()
-                state = await asyncio.to_thread(build_catalog, entries, index.complete)
+                state = await asyncio.to_thread(
+                    build_catalog, entries, index.complete, index.catalog_memo
+                )
                 index.store_catalog(version, state)
             if state.digest == index.catalog_digest:
                 continue

@@ -35,7 +35,9 @@ def register(server: SkilldeckServer) -> None:
         state = index.cached_catalog()
         if state is None:
             version, entries = index.catalog_snapshot()
-            state = await asyncio.to_thread(build_catalog, entries, index.complete)
+            state = await asyncio.to_thread(
+                build_catalog, entries, index.complete, index.catalog_memo
+            )
             index.store_catalog(version, state)
         return {
             "text": state.text,
