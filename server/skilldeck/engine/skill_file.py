@@ -345,7 +345,6 @@ class _Checker:
         self.when_to_use: str | None = None
         self.metadata: Mapping[str, object] | None = None
         self.invocation = InvocationPolicy()
-        self.newline = "\r\n" if text.find("\r\n") == text.find("\n") - 1 >= 0 else "\n"
         self._lines: list[str] | None = None
 
     def result(self) -> SkillFileAnalysis:
@@ -367,6 +366,12 @@ class _Checker:
         )
 
     # helpers -------------------------------------------------------------------------
+
+    @property
+    def newline(self) -> str:
+        """The document's line break, judged by its first line (for inserted lines)."""
+        first = self.text.find("\n")
+        return "\r\n" if first > 0 and self.text[first - 1] == "\r" else "\n"
 
     def line(self, number: int) -> str:
         """Line ``number`` of the frontmatter region (``""`` past it)."""
