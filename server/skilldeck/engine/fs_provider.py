@@ -33,7 +33,7 @@ import os
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Literal
 
@@ -135,18 +135,6 @@ class DeckScan:
     complete: bool
     provider_name: str = PROVIDER_NAME
     settings: RuleSettings | None = None
-    _candidates: list[tuple[SkillFileEntry, SkillCandidate]] = field(
-        default_factory=list, init=False, repr=False, compare=False
-    )
-
-    def _pairs(self) -> list[tuple[SkillFileEntry, SkillCandidate]]:
-        if not self._candidates:
-            self._candidates.extend(
-                (e, to_candidate(e, self.provider_name))
-                for e in self.entries()
-                if e.analysis.accepted
-            )
-        return self._candidates
 
     def entries(self) -> list[SkillFileEntry]:
         """Every entry, accepted or not, in rank then provider order."""
@@ -154,12 +142,16 @@ class DeckScan:
 
     def candidates(self) -> list[SkillCandidate]:
         """The accepted entries as registry candidates (winners and shadowed alike)."""
-        return [candidate for _, candidate in self._pairs()]
+        return [
+            to_candidate(entry, self.provider_name)
+            for entry in self.entries()
+            if entry.analysis.accepted
+        ]
 
     def groups(self) -> dict[str, list[SkillFileEntry]]:
         """Accepted entries grouped by skill name, winner first (``group_by_name``)."""
-        grouped = group_by_name(self._pairs(), lambda pair: pair[1])
-        return {name: [entry for entry, _ in pairs] for name, pairs in grouped.items()}
+        accepted = [entry for entry in self.entries() if entry.analysis.accepted]
+        return group_by_name(accepted, entry_name_and_rank)
 
     def findings_by_path(self) -> dict[str, list[Finding]]:
         """Per-file findings plus deck-level SD701/SD702/SD703, for every entry's path."""
@@ -173,6 +165,12 @@ class DeckScan:
                     if adjusted is not None:
                         result[path].append(adjusted)
         return result
+
+
+def entry_name_and_rank(entry: SkillFileEntry) -> tuple[str, int]:
+    """The ``group_by_name`` key of an accepted entry (what its candidate would carry)."""
+    assert entry.analysis.name is not None
+    return entry.analysis.name, entry.root.rank
 
 
 def to_candidate(entry: SkillFileEntry, provider_name: str = PROVIDER_NAME) -> SkillCandidate:

@@ -64,7 +64,7 @@ from skilldeck.engine.provider import (
     ProviderObservation,
     SkillProvider,
 )
-from skilldeck.engine.resolution import group_by_name
+from skilldeck.engine.resolution import candidate_name_and_rank, group_by_name
 from skilldeck.engine.scope import Scope
 
 __all__ = [
@@ -643,7 +643,7 @@ def _build(layers_nearest_first: list[list[_Entry]], complete: bool) -> _Collect
     """Resolve names: rank order inside each layer, nearest layer wins across layers."""
     found: dict[str, tuple[_Entry, list[_Entry]]] = {}
     for entries in layers_nearest_first:
-        for name, group in group_by_name(entries, _candidate_of).items():
+        for name, group in group_by_name(entries, _entry_name_and_rank).items():
             if name in found:
                 found[name][1].extend(group)
             else:
@@ -672,8 +672,8 @@ def _build(layers_nearest_first: list[list[_Entry]], complete: bool) -> _Collect
     )
 
 
-def _candidate_of(entry: _Entry) -> SkillCandidate:
-    return entry.resolved.candidate
+def _entry_name_and_rank(entry: _Entry) -> tuple[str, int]:
+    return candidate_name_and_rank(entry.resolved.candidate)
 
 
 def _summary(skill: SkillSummary) -> SkillSummary:

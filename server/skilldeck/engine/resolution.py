@@ -14,16 +14,22 @@ from skilldeck.engine.model import SkillCandidate
 
 T = TypeVar("T")
 
+#: What ordering needs of an item: its skill name and its rank.
+NameAndRank = Callable[[T], tuple[str, int]]
 
-def group_by_name(
-    items: Iterable[T],
-    candidate_of: Callable[[T], SkillCandidate],
-) -> dict[str, list[T]]:
-    """Group ``items`` by candidate name; each group is ordered winner first.
+
+def group_by_name(items: Iterable[T], name_and_rank: NameAndRank[T]) -> dict[str, list[T]]:
+    """Group ``items`` by skill name; each group is ordered winner first.
 
     ``items`` must arrive in registration/provider order; the sort by rank is stable.
     """
+    keyed = sorted(((name_and_rank(item), item) for item in items), key=lambda pair: pair[0][1])
     groups: dict[str, list[T]] = {}
-    for item in sorted(items, key=lambda it: candidate_of(it).rank):
-        groups.setdefault(candidate_of(item).name, []).append(item)
+    for (name, _), item in keyed:
+        groups.setdefault(name, []).append(item)
     return groups
+
+
+def candidate_name_and_rank(candidate: SkillCandidate) -> tuple[str, int]:
+    """:data:`NameAndRank` of a registry candidate."""
+    return candidate.name, candidate.rank

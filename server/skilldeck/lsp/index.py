@@ -28,6 +28,7 @@ from skilldeck.engine.fs_provider import (
     Layout,
     SkillFileEntry,
     classify_path,
+    entry_name_and_rank,
     name_span,
     scan_deck,
     shadowing_findings,
@@ -70,7 +71,7 @@ def resolve_group(
     Ordering and shadowing are the engine's (``group_by_name``, ``shadowing_findings``).
     """
     accepted = [e for e in members if e.analysis.accepted]
-    group = group_by_name(accepted, to_candidate).get(name, [])
+    group = group_by_name(accepted, entry_name_and_rank).get(name, [])
     if not group:
         return None, {}, None
     shadow: dict[str, list[Finding]] = {}
@@ -204,7 +205,7 @@ class FolderIndex:
         members = [self._entries[p] for p in self._by_name.get(name, ())]
         members = [e for e in members if e.analysis.accepted]
         members.sort(key=lambda e: self._order[e.path])
-        return group_by_name(members, to_candidate).get(name, [])
+        return group_by_name(members, entry_name_and_rank).get(name, [])
 
     def names(self) -> list[str]:
         """Every name some indexed file carries (accepted or not), unordered."""
