@@ -47,6 +47,7 @@ from skilldeck.engine.analysis_json import (
     json_int,
     json_str,
 )
+from skilldeck.engine.json_codec import dump_bytes, has_non_finite, load_bytes
 from skilldeck.engine.positions import Position, Span
 
 if TYPE_CHECKING:
@@ -251,7 +252,7 @@ class IndexCache:
     def _load_memo(self, file: Path, key: DeckKey) -> dict[str, Any] | None:
         try:
             with file.open("rb") as handle:
-                payload = json.loads(handle.read().decode("utf-8", "surrogateescape"))
+                payload = load_bytes(handle.read())
         except (OSError, ValueError):
             return None
         try:
@@ -337,7 +338,9 @@ class RootCache:
         self, child: str, identity: FileIdentity, analysis: SkillFileAnalysis, name_span: Span
     ) -> None:
         """Remember ``analysis`` for ``child`` (skipped for racily fresh files)."""
-        self.store_record(child, identity, make_record(identity, analysis, name_span))
+        record = make_record(identity, analysis, name_span)
+        if record is not None:
+            self.store_record(child, identity, record)
 
     def store_record(self, child: str, identity: FileIdentity, record: dict[str, Any]) -> None:
         """Remember a record made by :func:`make_record` (skipped for racily fresh files)."""
@@ -361,8 +364,12 @@ class RootCache:
 
 def make_record(
     identity: FileIdentity, analysis: SkillFileAnalysis, name_span: Span
-) -> dict[str, Any]:
-    """The JSON form of one file's analysis, as the cache stores it."""
+) -> dict[str, Any] | None:
+    """The JSON form of one file's analysis, as the cache stores it; ``None`` for the rare
+    analysis JSON cannot keep exactly (a NaN or infinity in its metadata): such a file
+    is analysed again each time."""
+    if analysis.metadata is not None and has_non_finite(dict(analysis.metadata)):
+        return None
     span = [name_span.start.line, name_span.start.character]
     span += [name_span.end.line, name_span.end.character]
     return {"id": identity.as_list(), "name_span": span, "analysis": analysis.to_json()}
@@ -385,11 +392,11 @@ def read_record(raw: object, identity: FileIdentity) -> tuple[SkillFileAnalysis,
 
 def _write_atomically(file: Path, payload: object) -> None:
     """Write ``payload`` as JSON to a temporary file beside ``file``, then ``os.replace``."""
-    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    data = dump_bytes(payload)
     file.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".json")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as handle:
+        with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, file)
     except BaseException:
@@ -408,8 +415,8 @@ def _identity_of(file: Path) -> list[int] | None:
 def _load(file: Path, key: str, root_path: str) -> dict[str, Any] | None:
     """Entries of a cache file, or ``None`` when it is missing, corrupt or foreign."""
     try:
-        with file.open("r", encoding="utf-8", errors="surrogateescape") as handle:
-            payload = json.load(handle)
+        with file.open("rb") as handle:
+            payload = load_bytes(handle.read())
     except (OSError, ValueError):
         return None
     if (

@@ -21,12 +21,13 @@ scan thread safe while its other threads run.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from skilldeck.engine.json_codec import dump_bytes, load_bytes
 
 #: Fewest files worth one more process: forking and sending the results back cost
 #: about as much as analysing this many files.
@@ -133,7 +134,7 @@ def _serve(  # pragma: no cover - runs in the child
                 continue
             if record is not None:
                 records[path] = record
-        payload = json.dumps(records, separators=(",", ":")).encode("ascii")
+        payload = dump_bytes(records)
         view = memoryview(payload)
         while view:
             view = view[os.write(write_fd, view) :]
@@ -161,7 +162,7 @@ def _collect(helper: _Helper) -> dict[str, Any]:
     if status != 0:
         return {}
     try:
-        records = json.loads(b"".join(chunks))
+        records = load_bytes(b"".join(chunks))
     except ValueError:
         return {}
     return records if isinstance(records, dict) else {}
