@@ -280,3 +280,12 @@ def test_json_format_escapes_like_the_standard_library(run: Run, tmp_path: Path)
     (root / ".dsh/skills/odd/SKILL.md").write_text("---\nname: odd\ndescription: d\n---\n")
     clean = run("check", "--format", "json", cwd=root)
     assert (clean.code, clean.stdout) == (0, "[]\n")
+
+
+def test_jobs_option(run: Run, project: Path) -> None:
+    default = run("check", "--format", "json", "--no-cache", cwd=project)
+    alone = run("check", "--format", "json", "--no-cache", "-j", "1", cwd=project)
+    assert (alone.code, alone.stdout) == (default.code, default.stdout)
+    bad = run("check", "--jobs", "-2", cwd=project)
+    assert bad.code == 2
+    assert "expected a number of processes (0 = auto), got '-2'" in bad.stderr
