@@ -173,6 +173,7 @@ class FolderIndex:
         self._wide: dict[str, Mapping[int, str]] = {}
         self._winners: dict[str, str] = {}
         self._lines: dict[str, CatalogEntry] = {}
+        self._catalog_names: list[str] | None = None  # sorted keys of _lines
         self._catalog: CatalogState | None = None
         self._catalog_version = 0
         self.catalog_digest: str | None = None
@@ -238,8 +239,9 @@ class FolderIndex:
 
     def catalog_snapshot(self) -> tuple[int, tuple[CatalogEntry, ...]]:
         """``(version, entries in catalog order)``: an immutable input for :func:`build_catalog`."""
-        entries = tuple(sorted(self._lines.values(), key=lambda entry: entry.name))
-        return self._catalog_version, entries
+        if self._catalog_names is None:  # names come and go far less often than text
+            self._catalog_names = sorted(self._lines)
+        return self._catalog_version, tuple(map(self._lines.__getitem__, self._catalog_names))
 
     def store_catalog(self, version: int, state: CatalogState) -> None:
         """Keep ``state`` if nothing changed since the snapshot ``version`` was taken."""
@@ -271,8 +273,10 @@ class FolderIndex:
             self._winners = dict(scan.resolution.winners)
             self._shadow = dict(scan.resolution.shadow)
             self._lines = dict(scan.resolution.lines)
+            self._catalog_names = None
         else:
             self._winners, self._lines = {}, {}
+            self._catalog_names = None
             self._recompute_shadowing(list(self._by_name))
         self.ready = True
         return before | set(self._entries)
@@ -390,6 +394,8 @@ class FolderIndex:
             )
             self._set(self._winners, name, winner)
             if self._lines.get(name) != line:
+                if (name in self._lines) != (line is not None):
+                    self._catalog_names = None
                 self._set(self._lines, name, line)
                 self._catalog_changed()
             for entry in members:
