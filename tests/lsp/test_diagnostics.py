@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from lsp_harness import (
     Deck,
     StartServer,
@@ -179,3 +181,61 @@ async def test_pull_client_gets_reports_and_no_pushes(
     assert by_uri[uri(bad)] == ["SD204"]
     assert uri(good) not in by_uri
     assert client.diagnostics == {}
+
+
+async def test_pulled_reports_carry_result_ids_and_unchanged_ones_are_not_resent(
+    deck: Deck, start_server: StartServer
+) -> None:
+    bad = deck.write(deck.project_dsh, "bad", "---\nname: bad\n---\n")
+    other = deck.write(deck.project_dsh, "other", "---\nname: other\n---\n")
+    deck.write(deck.project_dsh, "good")
+    client = await start_server(capabilities=pull_capabilities())
+
+    def previous(report: types.WorkspaceDiagnosticReport) -> list[types.PreviousResultId]:
+        return [types.PreviousResultId(uri=i.uri, value=i.result_id or "") for i in report.items]
+
+    first = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    )
+    assert sorted(i.uri for i in first.items) == sorted([uri(bad), uri(other)])
+    assert all(i.result_id for i in first.items)
+    # Nothing changed: a pull with those ids gets nothing back.
+    again = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=previous(first))
+    )
+    assert list(again.items) == []
+    bad_id = next(i.result_id for i in first.items if i.uri == uri(bad))
+    unchanged = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri(bad)), previous_result_id=bad_id
+        )
+    )
+    assert isinstance(unchanged, types.RelatedUnchangedDocumentDiagnosticReport)
+    assert unchanged.result_id == bad_id
+
+    # Fix "bad" in a buffer: only it comes back, cleared, with a new id.
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(
+                uri=uri(bad), language_id="markdown", version=1, text=skill_text("bad")
+            )
+        )
+    )
+    for _ in range(250):
+        fresh = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(
+                text_document=types.TextDocumentIdentifier(uri(bad)), previous_result_id=bad_id
+            )
+        )
+        if isinstance(fresh, types.RelatedFullDocumentDiagnosticReport):
+            break
+        await asyncio.sleep(0.02)
+    assert isinstance(fresh, types.RelatedFullDocumentDiagnosticReport)
+    assert (list(fresh.items), fresh.result_id != bad_id) == ([], True)
+    later = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=previous(first))
+    )
+    assert [(i.uri, list(i.items), i.result_id) for i in later.items] == [
+        (uri(bad), [], fresh.result_id)
+    ]
+    assert later.items[0].version == 1

@@ -186,6 +186,10 @@ class FolderIndex:
         """The entry of the skill file at ``path``, if it is in this folder's roots."""
         return self._entries.get(path)
 
+    def paths(self) -> Iterable[str]:
+        """Every indexed skill file path, unordered (a live view: do not mutate meanwhile)."""
+        return self._entries.keys()
+
     def entries(self) -> list[SkillFileEntry]:
         """Every entry in scan order (roots by rank, then the provider's order)."""
         return sorted(self._entries.values(), key=lambda e: self._order[e.path])

@@ -483,7 +483,10 @@ class Session:
 
     def all_paths(self) -> set[str]:
         """Every indexed skill file path across folders."""
-        return {entry.path for index in self.folders.values() for entry in index.entries()}
+        paths: set[str] = set()
+        for index in self.folders.values():
+            paths.update(index.paths())
+        return paths
 
     def lines(self, path: str) -> LineSource:
         """Line text for position conversion: the open buffer, else the cached head lines."""
