@@ -122,3 +122,17 @@ def test_engine_sees_the_advertised_deck(deck: Path) -> None:
     probe_name = next(e.analysis.name for e in entries if e.path == corpus.probe)
     assert probe_name is not None
     assert len(groups[probe_name]) > 1  # the probe skill shadows another
+
+
+def test_bench_pull_sees_every_report_once_then_nothing(deck: Path) -> None:
+    import asyncio  # noqa: PLC0415
+
+    from bench_pull import bench_pull  # noqa: PLC0415
+
+    corpus = load(str(deck))
+    assert corpus is not None
+    result = asyncio.run(bench_pull(corpus, pulls=1))
+    first, full, steady = result["first"], result["full"], result["steady"]
+    assert isinstance(first, dict) and isinstance(full, dict) and isinstance(steady, dict)
+    assert first["items"] == full["items"] > 0  # the corpus has broken files
+    assert (steady["items"], steady["bytes"]) == (0, len('{"items": []}'))
