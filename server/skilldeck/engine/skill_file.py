@@ -18,6 +18,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import PurePath
 from types import MappingProxyType
 from typing import Any
@@ -157,7 +158,7 @@ class SkillFileAnalysis:
     suppressed_drops: tuple[str, ...] = ()
     wide_lines: tuple[tuple[int, str], ...] = ()
 
-    @property
+    @cached_property
     def accepted(self) -> bool:
         """True when the engine loads this skill: valid name and description, no drop."""
         return (

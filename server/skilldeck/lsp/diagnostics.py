@@ -7,6 +7,7 @@ ranges already in the negotiated encoding.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Iterable
 from urllib.parse import quote_from_bytes, unquote_to_bytes, urlsplit
@@ -41,6 +42,7 @@ def docs_url(code: str) -> str | None:
     return str(url) if url else None
 
 
+@functools.lru_cache(maxsize=1 << 15)
 def uri_of(path: str) -> str:
     """The ``file:`` URI of an absolute path, percent-encoding the path's bytes.
 

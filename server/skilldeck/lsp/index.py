@@ -205,10 +205,20 @@ class FolderIndex:
         """Non-ASCII head lines of a file on disk (for position conversion)."""
         return self._wide.get(path, {})
 
+    def winner(self, name: str) -> str | None:
+        """The path of the skill file that wins ``name``, if any (kept up to date)."""
+        return self._winners.get(name)
+
+    def shares_name(self, name: str) -> bool:
+        """Whether more than one indexed file carries ``name``."""
+        return len(self._by_name.get(name, ())) > 1
+
     def group(self, name: str) -> list[SkillFileEntry]:
         """Accepted entries named ``name``, winner first (the engine's ``group_by_name``)."""
         members = [self._entries[p] for p in self._by_name.get(name, ())]
         members = [e for e in members if e.analysis.accepted]
+        if len(members) < 2:  # nearly every name: nothing to order
+            return members
         members.sort(key=lambda e: self._order[e.path])
         return group_by_name(members, entry_name_and_rank).get(name, [])
 

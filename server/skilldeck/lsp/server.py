@@ -28,6 +28,7 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from skilldeck import __version__
+from skilldeck.lsp.json_result import converter_factory
 
 logger = logging.getLogger(__name__)
 
@@ -125,6 +126,7 @@ class SkilldeckServer(LanguageServer):
             "skilldeck",
             __version__,
             protocol_cls=SkilldeckProtocol,
+            converter_factory=converter_factory,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
         )
         from skilldeck.lsp.session import Session  # noqa: PLC0415

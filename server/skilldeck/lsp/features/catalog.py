@@ -15,6 +15,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.features.params import required_uri
 from skilldeck.lsp.index import build_catalog
+from skilldeck.lsp.json_result import JsonObject
 
 if TYPE_CHECKING:
     from skilldeck.lsp.server import SkilldeckServer
@@ -39,11 +40,11 @@ def register(server: SkilldeckServer) -> None:
                 build_catalog, entries, index.complete, index.catalog_memo
             )
             index.store_catalog(version, state)
-        return {
-            "text": state.text,
-            "entries": [{"name": e.name, "description": e.description} for e in state.entries],
-            "complete": state.complete,
-            "tokenEstimate": state.token_estimate,
-            "skillCount": state.skill_count,
-            "folderUri": uri_of(index.folder),
-        }
+        return JsonObject(
+            text=state.text,
+            entries=[{"name": e.name, "description": e.description} for e in state.entries],
+            complete=state.complete,
+            tokenEstimate=state.token_estimate,
+            skillCount=state.skill_count,
+            folderUri=uri_of(index.folder),
+        )

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from skilldeck.engine.findings import Severity
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.features.params import optional_uri
+from skilldeck.lsp.json_result import JsonObject
 
 if TYPE_CHECKING:
     from skilldeck.engine.fs_provider import SkillFileEntry
@@ -33,15 +34,17 @@ def register(server: SkilldeckServer) -> None:
             indexes = [index] if index is not None else []
         else:
             indexes = list(session.folders.values())
-        return {
-            "complete": all(i.complete for i in indexes),
-            "folders": [folder_view(i) for i in indexes],
-        }
+        return JsonObject(
+            complete=all(i.complete for i in indexes),
+            folders=[folder_view(i) for i in indexes],
+        )
 
 
 def folder_view(index: FolderIndex) -> dict[str, Any]:
     """One folder's roots, each with its skills."""
-    entries = index.entries()
+    by_root: dict[str, list[dict[str, Any]]] = {root.path: [] for root in index.roots}
+    for entry in index.entries():
+        by_root.setdefault(entry.root.path, []).append(skill_view(index, entry))
     return {
         "folderUri": uri_of(index.folder),
         "roots": [
@@ -51,7 +54,7 @@ def folder_view(index: FolderIndex) -> dict[str, Any]:
                 "path": root.path,
                 "uri": uri_of(root.path),
                 "exists": root.exists,
-                "skills": [skill_view(index, e) for e in entries if e.root.path == root.path],
+                "skills": by_root[root.path],
             }
             for root in index.roots
         ],
@@ -66,8 +69,16 @@ def skill_view(index: FolderIndex, entry: SkillFileEntry) -> dict[str, Any]:
     """One skill file as the tree view shows it."""
     analysis = entry.analysis
     name = analysis.name or entry.expected_name
-    group = index.group(name) if analysis.accepted else []
-    winner = bool(group) and group[0].path == entry.path
+    accepted = analysis.accepted
+    winner_path = index.winner(name) if accepted else None
+    winner = winner_path == entry.path
+    if winner and index.shares_name(name):
+        group = index.group(name)
+    elif winner_path is not None and not winner:
+        shadowing = index.entry(winner_path)
+        group = [shadowing] if shadowing is not None else []
+    else:
+        group = []
     findings = index.findings(entry.path)
     return {
         "name": name,
@@ -75,7 +86,7 @@ def skill_view(index: FolderIndex, entry: SkillFileEntry) -> dict[str, Any]:
         "uri": uri_of(entry.path),
         "layout": entry.layout,
         "winner": winner,
-        "accepted": analysis.accepted,
+        "accepted": accepted,
         "shadowedBy": _ref(group[0]) if group and not winner else None,
         "shadows": [_ref(other) for other in group[1:]] if winner else [],
         "modelInvocable": analysis.invocation.model_invocable,
