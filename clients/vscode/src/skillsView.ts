@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { SKILLS_REQUEST, type SkillsResult } from './protocol';
 import type { ServerController } from './server';
 import { buildTree, OPEN_COMMAND, type TreeNode } from './tree-model';
+import { refreshDelay } from './refresh-schedule';
 
 function messageNode(id: string, label: string, tooltip: string): TreeNode {
   return {
@@ -27,18 +28,21 @@ export class SkillsView implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
   private readonly changes = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changes.event;
   private timer: NodeJS.Timeout | undefined;
+  private lastRefresh: number | undefined;
 
   constructor(private readonly server: ServerController) {}
 
-  /** Refresh soon (coalesces bursts of change notifications). */
+  /** Refresh soon: bursts coalesce, and at most once per 2 s while changes keep coming. */
   refresh(): void {
     if (this.timer !== undefined) {
-      clearTimeout(this.timer);
+      return; // the pending refresh will read the latest state
     }
+    const delay = refreshDelay(Date.now(), this.lastRefresh, 200, 2000);
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.lastRefresh = Date.now();
       this.changes.fire(undefined);
-    }, 200);
+    }, delay);
   }
 
   async getChildren(element?: TreeNode): Promise<TreeNode[]> {
