@@ -131,3 +131,11 @@ def test_generated_mappings_parse_the_same_on_both_paths(mapping):
     # JSON is YAML: every generated mapping as a flow mapping, one key per line.
     lines = "".join(f"{json.dumps(k)}: {json.dumps(v)}\n" for k, v in mapping.items())
     both(f"---\n{lines}---\n")
+
+
+@pytest.mark.parametrize("depth", [62, 63, 64, 65])
+def test_the_depth_cap_is_the_same_on_both_paths(depth):
+    flow = both(f"---\na: {'[' * depth}{']' * depth}\n---\n")
+    block = both(f"---\na:\n{'- ' * depth}x\n---\n")
+    expected = ["SD107"] if depth >= 64 else []
+    assert [f.code for f in flow.findings] == [f.code for f in block.findings] == expected

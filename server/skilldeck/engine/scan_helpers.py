@@ -57,9 +57,9 @@ class _Helper:
 class ScanHelpers:
     """The helpers of one scan; :meth:`record` waits for the one that owns a path."""
 
-    def __init__(self, owners: dict[str, _Helper]) -> None:
-        self._owners = owners
-        self._helpers = list({id(h): h for h in owners.values()}.values())
+    def __init__(self) -> None:
+        self._owners: dict[str, _Helper] = {}
+        self._helpers: list[_Helper] = []
 
     @classmethod
     def start(
@@ -72,16 +72,14 @@ class ScanHelpers:
         if processes < 2 or not hasattr(os, "fork"):
             return None
         size = len(jobs) // processes
-        owners: dict[str, _Helper] = {}
-        helpers = cls(owners)
+        helpers = cls()
         for index in range(1, processes):
             chunk = jobs[index * size : len(jobs) if index == processes - 1 else (index + 1) * size]
             helper = _fork(chunk, make_record, [h.fd for h in helpers._helpers])
             if helper is None:
                 break  # the scan analyses the rest itself
             helpers._helpers.append(helper)
-            for path, _ in chunk:
-                owners[path] = helper
+            helpers._owners.update((path, helper) for path, _ in chunk)
         return helpers if helpers._helpers else None
 
     def record(self, path: str) -> dict[str, Any] | None:
