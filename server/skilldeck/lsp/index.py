@@ -151,7 +151,7 @@ def build_catalog(
     entries: tuple[CatalogEntry, ...], complete: bool, memo: CatalogMemo
 ) -> CatalogState:
     """Render and digest a catalog, reusing the lines ``memo`` rendered before (safe in a
-    worker thread while no other thread uses ``memo``)."""
+    worker thread; see :class:`CatalogMemo`)."""
     lines, digest = memo.render(entries)
     return CatalogState(entries, tuple(lines), digest, complete, len(entries))
 
