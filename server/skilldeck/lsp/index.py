@@ -9,6 +9,7 @@ in one step. Every rule, every ordering and every shadowing decision is the engi
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -154,6 +155,17 @@ def build_catalog(
     worker thread; see :class:`CatalogMemo`)."""
     lines, digest = memo.render(entries)
     return CatalogState(entries, tuple(lines), digest, complete, len(entries))
+
+
+async def current_catalog(index: FolderIndex) -> CatalogState:
+    """The catalog of ``index``: the cached one, else built in a worker thread (and kept
+    if nothing changed meanwhile)."""
+    state = index.cached_catalog()
+    if state is None:
+        version, entries = index.catalog_snapshot()
+        state = await asyncio.to_thread(build_catalog, entries, index.complete, index.catalog_memo)
+        index.store_catalog(version, state)
+    return state
 
 
 class FolderIndex:

@@ -117,13 +117,17 @@ class Publisher:
                 logger.exception("skilldeck: publishing diagnostics of %r failed", path)
                 self.server.log(f"skilldeck: publishing diagnostics of {path!r} failed: {error}")
 
-    def _publish(self, uri: str, path: str, diagnostics: list[types.Diagnostic]) -> None:
+    def _track(self, uri: str, path: str, diagnostics: list[types.Diagnostic]) -> None:
+        """Remember whether the client now shows diagnostics for this file."""
         if diagnostics:
             self._nonempty.add(uri)
             self._nonempty_paths.add(path)
         else:
             self._nonempty.discard(uri)
             self._nonempty_paths.discard(path)
+
+    def _publish(self, uri: str, path: str, diagnostics: list[types.Diagnostic]) -> None:
+        self._track(uri, path, diagnostics)
         document = self.session.documents.get(path)
         self.server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
@@ -176,12 +180,7 @@ class Publisher:
             if uri is None:
                 uri = self._uris[path] = uri_of(path)
                 self._paths[uri] = path
-            if diagnostics:
-                self._nonempty.add(uri)
-                self._nonempty_paths.add(path)
-            else:
-                self._nonempty.discard(uri)
-                self._nonempty_paths.discard(path)
+            self._track(uri, path, diagnostics)
             document = self.session.documents.get(path)
             items.append(
                 types.WorkspaceFullDocumentDiagnosticReport(

@@ -28,7 +28,7 @@ from skilldeck.lsp.diagnostics import path_of, uri_of
 from skilldeck.lsp.index import (
     FolderIndex,
     FolderScan,
-    build_catalog,
+    current_catalog,
     scan_folder,
 )
 from skilldeck.lsp.open_documents import OpenDocuments
@@ -543,13 +543,7 @@ class Session:
         for index in list(self.folders.values()):
             if not index.ready:
                 continue
-            state = index.cached_catalog()
-            if state is None:
-                version, entries = index.catalog_snapshot()
-                state = await asyncio.to_thread(
-                    build_catalog, entries, index.complete, index.catalog_memo
-                )
-                index.store_catalog(version, state)
+            state = await current_catalog(index)
             if state.digest == index.catalog_digest:
                 continue
             index.catalog_digest = state.digest

@@ -7,14 +7,13 @@ notification ``skilldeck/catalogChanged`` is sent by the session.
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.features.params import required_uri
-from skilldeck.lsp.index import build_catalog
+from skilldeck.lsp.index import current_catalog
 from skilldeck.lsp.json_result import JsonObject
 
 if TYPE_CHECKING:
@@ -33,13 +32,7 @@ def register(server: SkilldeckServer) -> None:
         index = server.session.folder_for(uri)
         if index is None:
             raise JsonRpcInvalidParams(message=f"{uri} is in no workspace folder")
-        state = index.cached_catalog()
-        if state is None:
-            version, entries = index.catalog_snapshot()
-            state = await asyncio.to_thread(
-                build_catalog, entries, index.complete, index.catalog_memo
-            )
-            index.store_catalog(version, state)
+        state = await current_catalog(index)
         return JsonObject(
             text=state.text,
             entries=[{"name": e.name, "description": e.description} for e in state.entries],
