@@ -57,10 +57,17 @@ async def test_skills_view_marks_winners_and_shadowed(
     (top,) = folder["roots"][0]["skills"]
     (bottom,) = folder["roots"][3]["skills"]
     assert top["winner"] is True and top["shadowedBy"] is None
-    assert top["shadows"] == [{"source": "user-agents", "rank": 500, "uri": uri(loser)}]
+    assert top["shadows"] == [
+        {"source": "user-agents", "rank": 500, "uri": uri(loser), "provider": None}
+    ]
     assert top["layout"] == "bundle" and top["uri"] == uri(winner)
     assert bottom["winner"] is False and bottom["layout"] == "flat"
-    assert bottom["shadowedBy"] == {"source": "project-dsh", "rank": 100, "uri": uri(winner)}
+    assert bottom["shadowedBy"] == {
+        "source": "project-dsh",
+        "rank": 100,
+        "uri": uri(winner),
+        "provider": None,
+    }
     assert bottom["modelInvocable"] is True and bottom["errorCount"] == 0
 
 

@@ -18,13 +18,14 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli.color import Palette, color_enabled
 from skilldeck.cli.display import display_path
 from skilldeck.cli.errors import CliError
 from skilldeck.cli.formats import FORMATS
 from skilldeck.cli.progress import Progress
+from skilldeck.cli.provider_option import add_provider_option, provider_factories
 from skilldeck.cli.report import CheckReport, ReportedFinding
 from skilldeck.cli.settings import (
     add_cache_option,
@@ -47,6 +48,9 @@ from skilldeck.engine.model import RANK_CUSTOM, SOURCE_CUSTOM
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.scan_helpers import usable_cpus
 from skilldeck.engine.skill_file import RuleSettings, analyze_skill_file
+
+if TYPE_CHECKING:
+    from skilldeck.engine.deck import ProvidedSkill
 
 #: Folders whose presence makes a PATH a project rather than a skill root.
 _PROJECT_MARKERS = (
@@ -101,6 +105,7 @@ def register(subparsers: Any) -> None:
     add_profile_option(parser)
     add_cache_option(parser)
     add_location_options(parser)
+    add_provider_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -148,8 +153,13 @@ def run(args: argparse.Namespace) -> int:
     targets: Sequence[str] = args.paths or [cwd]
     resolved = [_existing(raw, cwd) for raw in targets]
     palette = Palette(args.format == "text" and color_enabled(args.color, sys.stdout))
-    # Nothing changed since an identical invocation: print what it printed.
-    if cache is not None and checker.output_memo_exists(resolved, palette):
+    # Nothing changed since an identical invocation: print what it printed. (Skills of
+    # other providers are not files whose identity a memo key can hold: no memo then.)
+    if (
+        cache is not None
+        and not checker.may_use_providers()
+        and checker.output_memo_exists(resolved, palette)
+    ):
         output_key = checker.output_key(resolved, palette)
         memo = cache.load_output_memo(output_key) if output_key is not None else None
         if memo is not None:
@@ -179,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
         # modified since they started (deck_key's since_ns).
         checker.relist()
         output_key = checker.output_key(resolved, palette)
-        if checker.complete and output_key is not None:
+        if checker.complete and not checker.used_providers and output_key is not None:
             cache.store_output_memo(output_key, memo, companions=checker.companions)
         checker.store_deck_memos()
     return _emit(memo)
@@ -216,6 +226,9 @@ class _Checker:
         self._keys: dict[tuple[tuple[SkillRoot, ...], RuleSettings], DeckKey | None] = {}
         self._pending: list[tuple[tuple[SkillRoot, ...], RuleSettings, DeckMemo]] = []
         self._started_ns = time.time_ns()
+        self._factories = provider_factories(args)
+        #: Some deck checked had skills of other providers (bundled, --provider).
+        self.used_providers = False
         # Roots of the lookup directory's deck (user roots included) name a PATH's layout.
         self._known_roots = resolve_roots(self._config(cwd, user_roots=True), cwd)
 
@@ -226,6 +239,26 @@ class _Checker:
                 self._args, project_dir, include_user_roots=user_roots
             )
         return self._configs[key]
+
+    def may_use_providers(self) -> bool:
+        """Whether decks may hold skills of other providers (``--provider``, or the
+        bundled skill turned on in the lookup directory's config)."""
+        return bool(self._factories) or self._config(self._cwd, user_roots=True).bundled_skills
+
+    def _provided(self, config: SkilldeckConfig) -> tuple[ProvidedSkill, ...]:
+        """The deck's skills from providers other than the filesystem (none by default:
+        then no event loop is started)."""
+        if not self._factories and not config.bundled_skills:
+            return ()
+        import asyncio  # noqa: PLC0415 - only when a deck has other providers
+
+        from skilldeck.engine.deck import provided_skills  # noqa: PLC0415
+        from skilldeck.engine.defaults import provider_registry  # noqa: PLC0415
+
+        registry = provider_registry(config, self._factories)
+        skills, complete = asyncio.run(provided_skills(registry, cwd=self._cwd))
+        self.complete = self.complete and complete
+        return skills
 
     def check(self, path: str, progress: Progress) -> None:
         """Check one existing PATH (file or folder)."""
@@ -358,13 +391,19 @@ class _Checker:
         settings = config.rule_settings()
         companions = [cache.file_for(root.path, settings) for root in roots] if cache else []
         self.companions.extend(companions)
-        memo = None
-        if (
+        provided = self._provided(config)
+        memo: DeckMemo | None
+        if provided:
+            self.used_providers = True
+            memo = self._scan_roots(roots, config, progress, provided)
+        elif (
             cache is not None
             and cache.deck_file_for_locator(deck_locator(roots, settings)).exists()
         ):
             key = self._deck_key(roots, settings)
             memo = cache.load_deck_memo(key) if key is not None else None
+        else:
+            memo = None
         if memo is None:
             memo = self._scan_roots(roots, config, progress)
             if cache is not None and memo.complete:
@@ -377,7 +416,11 @@ class _Checker:
         self.collected.warnings.extend(memo.problems)
 
     def _scan_roots(
-        self, roots: Sequence[SkillRoot], config: SkilldeckConfig, progress: Progress
+        self,
+        roots: Sequence[SkillRoot],
+        config: SkilldeckConfig,
+        progress: Progress,
+        provided: Sequence[ProvidedSkill] = (),
     ) -> DeckMemo:
         def on_root(index: int, root: SkillRoot) -> None:
             progress.update(
@@ -389,7 +432,7 @@ class _Checker:
         deck = scan_deck(
             config, self._cwd, cache=self._cache, roots=roots, on_root=on_root, processes=jobs
         )
-        by_path = deck.findings_by_path()
+        by_path = deck.findings_by_path(provided)
         files = tuple(
             MemoFile(
                 entry.path,

@@ -7,6 +7,7 @@ import os
 from typing import Any
 
 from skilldeck.cli.errors import CliError
+from skilldeck.cli.provider_option import add_provider_option, provider_factories
 from skilldeck.cli.settings import add_cwd_option, lookup_cwd
 
 
@@ -28,6 +29,7 @@ def register(subparsers: Any) -> None:
         "--stdio", action="store_true", help="speak over stdin/stdout (the default)"
     )
     add_cwd_option(parser)
+    add_provider_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -44,9 +46,10 @@ def run(args: argparse.Namespace) -> int:
     if args.tcp is not None and args.stdio:
         raise CliError("serve: --tcp and --stdio exclude each other")
     os.chdir(lookup_cwd(args))
+    providers = provider_factories(args)
     try:
         from skilldeck.lsp.server import serve  # noqa: PLC0415
     except ImportError as error:
         raise CliError(f"the language server is not available: {error}") from error
-    serve(tcp=args.tcp)
+    serve(tcp=args.tcp, providers=providers)
     return 0

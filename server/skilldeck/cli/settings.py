@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from skilldeck.cli.errors import CliError
+from skilldeck.cli.provider_option import add_provider_option, provider_factories
 from skilldeck.engine.config import (
     ConfigLayer,
     SkilldeckConfig,
@@ -86,10 +87,12 @@ def add_cache_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_registry_options(parser: argparse.ArgumentParser) -> None:
-    """The options of a command that reads the registry: profile, cache and locations."""
+    """The options of a command that reads the registry: profile, cache, locations and
+    extra providers."""
     add_profile_option(parser)
     add_cache_option(parser)
     add_location_options(parser)
+    add_provider_option(parser)
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,8 @@ def registry_session(
     cache = None if args.no_cache else IndexCache.default()
     from skilldeck.engine.defaults import default_registry  # noqa: PLC0415 - not for check
 
-    return RegistrySession(cwd, config, default_registry(config, cache=cache))
+    registry = default_registry(config, cache=cache, providers=provider_factories(args))
+    return RegistrySession(cwd, config, registry)
 
 
 def warn_if_incomplete(complete: bool) -> None:

@@ -1,15 +1,20 @@
 """The embedded default: a registry with the filesystem provider (and the bundled one).
 
-Every front end (CLI, language server, a Python agent) starts from this registry, so
-they all see the same skills for the same configuration.
+Every front end (CLI, language server, a Python agent) starts from these providers, so
+they all see the same skills for the same configuration. The deck
+(:mod:`skilldeck.engine.deck`) reads the filesystem roots itself (with analyses and open
+buffers) and every other provider through :func:`provider_registry`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from skilldeck.engine.bundled import bundled_provider_factory
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.fs_provider import filesystem_provider_factory
 from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.provider import ProviderFactory
 from skilldeck.engine.registry import SkillRegistry
 
 
@@ -19,6 +24,7 @@ def default_registry(
     cache: IndexCache | None = None,
     watch: bool = False,
     collect_cache_max_entries: int = 128,
+    providers: Sequence[ProviderFactory] = (),
 ) -> SkillRegistry:
     """A :class:`SkillRegistry` with skilldeck's standard providers registered.
 
@@ -30,11 +36,30 @@ def default_registry(
       ``config.bundled_skills`` is true (``bundled-skills = true`` in the config file).
 
     ``config`` defaults to :meth:`SkilldeckConfig.from_environment`. ``cache`` is the
-    optional persistent per-file analysis cache (:class:`IndexCache`).
+    optional persistent per-file analysis cache (:class:`IndexCache`). ``providers`` are
+    registered after the standard ones (e.g. ``skilldeck --provider MODULE:ATTR``).
     """
     if config is None:
         config = SkilldeckConfig.from_environment()
     registry = SkillRegistry(collect_cache_max_entries=collect_cache_max_entries)
     registry.register_provider(filesystem_provider_factory(config, watch=watch, cache=cache))
-    registry.register_provider(bundled_provider_factory(enabled=config.bundled_skills))
+    _register_others(registry, config, providers)
     return registry
+
+
+def provider_registry(
+    config: SkilldeckConfig, providers: Sequence[ProviderFactory] = ()
+) -> SkillRegistry:
+    """The registry of :func:`default_registry` without the filesystem provider: what the
+    deck adds to the files it scans itself (bundled, registered and runtime skills)."""
+    registry = SkillRegistry()
+    _register_others(registry, config, providers)
+    return registry
+
+
+def _register_others(
+    registry: SkillRegistry, config: SkilldeckConfig, providers: Sequence[ProviderFactory]
+) -> None:
+    registry.register_provider(bundled_provider_factory(enabled=config.bundled_skills))
+    for factory in providers:
+        registry.register_provider(factory)

@@ -33,12 +33,12 @@ import os
 import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.findings import Finding, RelatedLocation
+from skilldeck.engine.findings import Finding
 from skilldeck.engine.index_cache import (
     RACY_WINDOW_NS,
     DeckKey,
@@ -69,6 +69,9 @@ from skilldeck.engine.skill_file import (
     analyze_skill_text,
 )
 from skilldeck.engine.skill_read import SkillReadError, read_skill_body, read_skill_bytes
+
+if TYPE_CHECKING:
+    from skilldeck.engine.deck import ProvidedSkill
 
 Layout = Literal["bundle", "flat"]
 
@@ -153,18 +156,12 @@ class DeckScan:
         accepted = [entry for entry in self.entries() if entry.analysis.accepted]
         return group_by_name(accepted, entry_name_and_rank)
 
-    def findings_by_path(self) -> dict[str, list[Finding]]:
-        """Per-file findings plus deck-level SD701/SD702/SD703, for every entry's path."""
-        result: dict[str, list[Finding]] = {
-            entry.path: list(entry.analysis.findings) for entry in self.entries()
-        }
-        for group in self.groups().values():
-            if len(group) > 1:
-                for path, finding in shadowing_findings(group):
-                    adjusted = _with_settings(finding, self.settings)
-                    if adjusted is not None:
-                        result[path].append(adjusted)
-        return result
+    def findings_by_path(self, provided: Sequence[ProvidedSkill] = ()) -> dict[str, list[Finding]]:
+        """Per-file findings plus deck-level SD701/SD702/SD703, for every entry's path
+        (:func:`skilldeck.engine.deck.deck_findings`, with ``provided`` skills taking part)."""
+        from skilldeck.engine.deck import deck_findings  # noqa: PLC0415 - deck imports us
+
+        return deck_findings(self.entries(), provided, self.settings)
 
 
 def entry_name_and_rank(entry: SkillFileEntry) -> tuple[str, int]:
@@ -193,86 +190,11 @@ def to_candidate(entry: SkillFileEntry, provider_name: str = PROVIDER_NAME) -> S
     )
 
 
-def shadowing_findings(group: Sequence[SkillFileEntry]) -> list[tuple[str, Finding]]:
-    """Findings for one name group (winner first): who shadows whom, and why.
-
-    Across roots the winner gets SD702 per shadowed entry and each shadowed entry gets
-    SD701 pointing back. Entries sharing one root get SD703 pointing at each other (the
-    first in provider order wins; SD703 explains it, so no SD701/SD702 between them).
-    """
-    winner = group[0]
-    out: list[tuple[str, Finding]] = []
-    by_root: dict[str, list[SkillFileEntry]] = {}
-    for entry in group:
-        by_root.setdefault(entry.root.path, []).append(entry)
-    for loser in group[1:]:
-        if loser.root.path == winner.root.path:
-            continue
-        out.append(
-            (
-                loser.path,
-                _relation("SD701", loser, winner, [winner], "the skill that wins this name"),
-            )
-        )
-        out.append(
-            (
-                winner.path,
-                _relation("SD702", winner, loser, [loser], "the shadowed skill"),
-            )
-        )
-    for members in by_root.values():
-        if len(members) < 2:
-            continue
-        for entry in members:
-            others = [other for other in members if other is not entry]
-            out.append(
-                (
-                    entry.path,
-                    _relation("SD703", entry, others[0], others, "same name in the same root"),
-                )
-            )
-    return out
-
-
 def name_span(analysis: SkillFileAnalysis) -> Span:
     """The span of the ``name`` value, or the start of the file when unknown."""
     frontmatter = analysis.frontmatter
     entry = frontmatter.get("name") if frontmatter is not None else None
     return entry.value_span if entry is not None else FILE_START
-
-
-def _related(entry: SkillFileEntry, message: str) -> RelatedLocation:
-    return RelatedLocation(entry.path, entry.name_span, message)
-
-
-def _relation(
-    code: str,
-    entry: SkillFileEntry,
-    other: SkillFileEntry,
-    related: Sequence[SkillFileEntry],
-    note: str,
-) -> Finding:
-    """A deck-level finding on ``entry``; the message names ``other``'s location."""
-    from skilldeck.engine.rules import rule  # noqa: PLC0415
-
-    return rule(code).finding(
-        entry.name_span,
-        related=tuple(_related(item, note) for item in related),
-        name=entry.analysis.name,
-        path=other.path,
-        source=other.root.source,
-        rank=other.root.rank,
-    )
-
-
-def _with_settings(finding: Finding, settings: RuleSettings | None) -> Finding | None:
-    """Apply a rule override: ``None`` when the rule is off, else the chosen severity."""
-    if settings is None or finding.code not in settings.overrides:
-        return finding
-    severity = settings.overrides[finding.code]
-    if severity is None:
-        return None
-    return replace(finding, severity=severity)
 
 
 # --------------------------------------------------------------------------- scanning

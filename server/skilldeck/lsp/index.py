@@ -19,11 +19,11 @@ from typing import Any
 from skilldeck.engine.catalog import (
     CatalogEntry,
     CatalogMemo,
-    catalog_entries,
     tokens_for_length,
     wrap_lines,
 )
 from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.deck import DeckMember, NameVerdict, ProvidedSkill, resolve_name
 from skilldeck.engine.findings import Finding
 from skilldeck.engine.fs_provider import (
     Layout,
@@ -32,8 +32,6 @@ from skilldeck.engine.fs_provider import (
     entry_name_and_rank,
     name_span,
     scan_deck,
-    shadowing_findings,
-    to_candidate,
 )
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.resolution import group_by_name
@@ -48,11 +46,18 @@ class FolderScan:
     config: SkilldeckConfig
     roots: tuple[SkillRoot, ...]
     entries: tuple[SkillFileEntry, ...]
-    complete: bool
+    files_complete: bool
     #: Non-ASCII lines of each file's head, for position conversion without the body.
     wide_lines: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
     #: Name resolution of every name, computed with the scan (see :class:`Resolution`).
     resolution: Resolution | None = None
+    #: The registry's other providers' skills (bundled, runtime, registered), in order.
+    provided: tuple[ProvidedSkill, ...] = ()
+    provided_complete: bool = True
+
+    @property
+    def complete(self) -> bool:
+        return self.files_complete and self.provided_complete
 
 
 @dataclass
@@ -60,27 +65,9 @@ class Resolution:
     """Who wins each name, the shadowing findings, and each winner's catalog line."""
 
     winners: dict[str, str] = field(default_factory=dict)
+    provided_winners: dict[str, ProvidedSkill] = field(default_factory=dict)
     shadow: dict[str, tuple[Finding, ...]] = field(default_factory=dict)
     lines: dict[str, CatalogEntry] = field(default_factory=dict)
-
-
-def resolve_group(
-    name: str, members: list[SkillFileEntry], max_description_length: int
-) -> tuple[str | None, dict[str, list[Finding]], CatalogEntry | None]:
-    """Resolve one name: ``members`` in scan order -> (winner path, shadowing, catalog line).
-
-    Ordering and shadowing are the engine's (``group_by_name``, ``shadowing_findings``).
-    """
-    accepted = [e for e in members if e.analysis.accepted]
-    group = group_by_name(accepted, entry_name_and_rank).get(name, [])
-    if not group:
-        return None, {}, None
-    shadow: dict[str, list[Finding]] = {}
-    if len(group) > 1:
-        for path, finding in shadowing_findings(group):
-            shadow.setdefault(path, []).append(finding)
-    lines = catalog_entries([to_candidate(group[0])], max_description_length)
-    return group[0].path, shadow, lines[0] if lines else None
 
 
 @dataclass(frozen=True)
@@ -115,11 +102,14 @@ def scan_folder(
     head_lines: bool = True,
     cache: IndexCache | None = None,
     processes: int = 1,
+    provided: Sequence[ProvidedSkill] = (),
+    provided_complete: bool = True,
 ) -> FolderScan:
     """Scan every root of ``folder`` (blocking: call it in a worker thread).
 
     ``cache`` is the persistent index cache (unchanged files are not parsed again);
-    ``processes > 1`` lets a cold scan fork helpers (:func:`scan_deck`).
+    ``processes > 1`` lets a cold scan fork helpers (:func:`scan_deck`); ``provided`` are
+    the skills of the registry's other providers, resolved with the files.
     """
     deck = scan_deck(
         config, folder, overlay=dict(overlay), roots=roots, cache=cache, processes=processes
@@ -130,14 +120,17 @@ def scan_folder(
     for entry in entries:
         if entry.analysis.name:
             by_name.setdefault(entry.analysis.name, []).append(entry)
+    provided_by_name = group_provided(provided)
+    settings = config.rule_settings()
     resolution = Resolution()
-    for name, members in by_name.items():
-        winner, shadow, line = resolve_group(name, members, config.catalog_max_description_length)
-        if winner is not None:
-            resolution.winners[name] = winner
-        resolution.shadow.update({path: tuple(found) for path, found in shadow.items()})
-        if line is not None:
-            resolution.lines[name] = line
+    for name in by_name.keys() | provided_by_name.keys():
+        verdict = resolve_name(
+            by_name.get(name, ()),
+            provided_by_name.get(name, ()),
+            settings,
+            config.catalog_max_description_length,
+        )
+        record_verdict(resolution, name, verdict)
     return FolderScan(
         config,
         tuple(deck.roots),
@@ -145,7 +138,29 @@ def scan_folder(
         bool(deck.complete),
         {path: lines for path, lines in wide.items() if lines},
         resolution,
+        tuple(provided),
+        provided_complete,
     )
+
+
+def group_provided(provided: Iterable[ProvidedSkill]) -> dict[str, list[ProvidedSkill]]:
+    """Provided skills by name, each list in registration order."""
+    result: dict[str, list[ProvidedSkill]] = {}
+    for skill in provided:
+        result.setdefault(skill.name, []).append(skill)
+    return result
+
+
+def record_verdict(resolution: Resolution, name: str, verdict: NameVerdict) -> None:
+    """Store one name's verdict in ``resolution``."""
+    winner = verdict.winner
+    if isinstance(winner, SkillFileEntry):
+        resolution.winners[name] = winner.path
+    elif winner is not None:
+        resolution.provided_winners[name] = winner
+    resolution.shadow.update(verdict.findings)
+    if verdict.line is not None:
+        resolution.lines[name] = verdict.line
 
 
 def build_catalog(
@@ -175,7 +190,8 @@ class FolderIndex:
         self.folder = folder
         self.config = config
         self.roots: tuple[SkillRoot, ...] = ()
-        self.complete = False
+        self._files_complete = False
+        self._provided_complete = True
         self.ready = False
         self._entries: dict[str, SkillFileEntry] = {}
         self._order: dict[str, tuple[int, int]] = {}
@@ -184,6 +200,10 @@ class FolderIndex:
         self._shadow: dict[str, tuple[Finding, ...]] = {}
         self._wide: dict[str, Mapping[int, str]] = {}
         self._winners: dict[str, str] = {}
+        self._provided: dict[str, list[ProvidedSkill]] = {}
+        self._provided_winners: dict[str, ProvidedSkill] = {}
+        #: The registry's other providers' skills, in registration order.
+        self.provided: tuple[ProvidedSkill, ...] = ()
         self._lines: dict[str, CatalogEntry] = {}
         self._catalog_names: list[str] | None = None  # sorted keys of _lines
         self._catalog: CatalogState | None = None
@@ -221,9 +241,22 @@ class FolderIndex:
         """The path of the skill file that wins ``name``, if any (kept up to date)."""
         return self._winners.get(name)
 
+    @property
+    def complete(self) -> bool:
+        """Whether every root was listed and every provider answered in full."""
+        return self._files_complete and self._provided_complete
+
+    def provided_winner(self, name: str) -> ProvidedSkill | None:
+        """The provided skill (bundled, runtime, registered) that wins ``name``, if any."""
+        return self._provided_winners.get(name)
+
+    def provided_named(self, name: str) -> list[ProvidedSkill]:
+        """Provided skills called ``name``, in registration order."""
+        return self._provided.get(name, [])
+
     def shares_name(self, name: str) -> bool:
-        """Whether more than one indexed file carries ``name``."""
-        return len(self._by_name.get(name, ())) > 1
+        """Whether more than one indexed file or provided skill carries ``name``."""
+        return len(self._by_name.get(name, ())) + len(self._provided.get(name, ())) > 1
 
     def group(self, name: str) -> list[SkillFileEntry]:
         """Accepted entries named ``name``, winner first (the engine's ``group_by_name``)."""
@@ -234,9 +267,23 @@ class FolderIndex:
         members.sort(key=lambda e: self._order[e.path])
         return group_by_name(members, entry_name_and_rank).get(name, [])
 
+    def members(self, name: str) -> list[DeckMember]:
+        """Everything that carries ``name`` and takes part, winner first: accepted files
+        and provided skills (the engine's :func:`resolve_name`)."""
+        files = [self._entries[p] for p in self._by_name.get(name, ())]
+        files.sort(key=lambda e: self._order[e.path])
+        return list(
+            resolve_name(
+                files,
+                self._provided.get(name, ()),
+                None,
+                self.config.catalog_max_description_length,
+            ).group
+        )
+
     def names(self) -> list[str]:
-        """Every name some indexed file carries (accepted or not), unordered."""
-        return list(self._by_name)
+        """Every name some indexed file (accepted or not) or provided skill carries."""
+        return list(self._by_name.keys() | self._provided.keys())
 
     def sorted_names(self) -> list[str]:
         """:meth:`names` in code-point order; kept until a name appears or disappears.
@@ -244,7 +291,7 @@ class FolderIndex:
         The list is shared: callers must not modify it.
         """
         if self._sorted_names is None:
-            self._sorted_names = sorted(self._by_name)
+            self._sorted_names = sorted(self._by_name.keys() | self._provided.keys())
         return self._sorted_names
 
     def classify(self, path: str) -> tuple[SkillRoot, Layout, str] | None:
@@ -285,25 +332,29 @@ class FolderIndex:
         before = set(self._entries)
         self.config = scan.config
         self.roots = scan.roots
-        self.complete = scan.complete
+        self._files_complete = scan.files_complete
+        self._provided_complete = scan.provided_complete
         self._entries = {}
         self._order = {}
         self._by_name = {}
         self._sorted_names = None
         self._shadow = {}
         self._wide = dict(scan.wide_lines)
+        self.provided = scan.provided
+        self._provided = group_provided(scan.provided)
         for position, entry in enumerate(scan.entries):
             self._put(entry, position)
         self._catalog_changed()
         if scan.resolution is not None:
             self._winners = dict(scan.resolution.winners)
+            self._provided_winners = dict(scan.resolution.provided_winners)
             self._shadow = dict(scan.resolution.shadow)
             self._lines = dict(scan.resolution.lines)
             self._catalog_names = None
         else:
-            self._winners, self._lines = {}, {}
+            self._winners, self._provided_winners, self._lines = {}, {}, {}
             self._catalog_names = None
-            self._recompute_shadowing(list(self._by_name))
+            self._recompute_shadowing(self.names())
         self.ready = True
         return before | set(self._entries)
 
@@ -340,6 +391,17 @@ class FolderIndex:
         self._shadow.pop(path, None)
         self._wide.pop(path, None)
         return {path} | self._recompute_shadowing(n for n in names if n is not None)
+
+    def set_provided(self, provided: Sequence[ProvidedSkill], complete: bool) -> set[str]:
+        """Replace the provided skills (a provider changed); returns changed paths."""
+        names = self._provided.keys() | {skill.name for skill in provided}
+        self.provided = tuple(provided)
+        self._provided = group_provided(provided)
+        self._sorted_names = None
+        if complete != self._provided_complete:
+            self._provided_complete = complete
+            self._catalog_changed()
+        return self._recompute_shadowing(names)
 
     def replace_entry(self, entry: SkillFileEntry, wide: Mapping[int, str]) -> set[str]:
         """Install a freshly scanned entry (file event); returns changed paths."""
@@ -415,10 +477,21 @@ class FolderIndex:
         for name in list(names):
             members = [self._entries[p] for p in self._by_name.get(name, ())]
             members.sort(key=lambda e: self._order[e.path])
-            winner, new, line = resolve_group(
-                name, members, self.config.catalog_max_description_length
+            verdict = resolve_name(
+                members,
+                self._provided.get(name, ()),
+                self.config.rule_settings(),
+                self.config.catalog_max_description_length,
             )
-            self._set(self._winners, name, winner)
+            winner = verdict.winner
+            new = verdict.findings
+            line = verdict.line
+            self._set(
+                self._winners, name, winner.path if isinstance(winner, SkillFileEntry) else None
+            )
+            self._set(
+                self._provided_winners, name, winner if isinstance(winner, ProvidedSkill) else None
+            )
             if self._lines.get(name) != line:
                 if (name in self._lines) != (line is not None):
                     self._catalog_names = None

@@ -19,6 +19,7 @@ from skilldeck.lsp.markdown_body import mention_at
 from skilldeck.lsp.positions import to_lsp_range
 
 if TYPE_CHECKING:
+    from skilldeck.engine.deck import ProvidedSkill
     from skilldeck.lsp.session import Session
     from skilldeck.lsp.skill_document import SkillDocument
 
@@ -45,6 +46,14 @@ def entry_location(session: Session, entry: SkillFileEntry) -> types.Location:
         uri=uri_of(entry.path),
         range=to_lsp_range(entry_name_span(entry), session.lines(entry.path), session.encoding),
     )
+
+
+def provided_location(skill: ProvidedSkill) -> types.Location | None:
+    """Where a provided skill's file is (the start of it), when its provider names one."""
+    if skill.path is None:
+        return None
+    start = types.Position(line=0, character=0)
+    return types.Location(uri=uri_of(skill.path), range=types.Range(start, start))
 
 
 def own_name_span(doc: SkillDocument) -> Span | None:

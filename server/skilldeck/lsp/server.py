@@ -11,8 +11,8 @@ from __future__ import annotations
 import logging
 import sys
 import traceback
-from collections.abc import Generator
-from typing import Any
+from collections.abc import Generator, Sequence
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -29,6 +29,9 @@ from pygls.protocol.language_server import lsp_method
 
 from skilldeck import __version__
 from skilldeck.lsp.json_result import converter_factory
+
+if TYPE_CHECKING:
+    from skilldeck.engine.provider import ProviderFactory
 
 logger = logging.getLogger(__name__)
 
@@ -174,11 +177,16 @@ class SkilldeckServer(LanguageServer):
         self.log(f"skilldeck: error handling a {kind}: {detail}", types.MessageType.Error)
 
 
-def build_server() -> SkilldeckServer:
-    """A server with every feature registered (see :mod:`skilldeck.lsp.features`)."""
+def build_server(providers: Sequence[ProviderFactory] = ()) -> SkilldeckServer:
+    """A server with every feature registered (see :mod:`skilldeck.lsp.features`).
+
+    ``providers`` join the standard ones in every folder's deck (runtime, remote or
+    in-house skill providers: their skills reach the catalog preview and Skills view).
+    """
     from skilldeck.lsp.features import register_all  # noqa: PLC0415
 
     server = SkilldeckServer()
+    server.session.providers = tuple(providers)
     server.session.register_core()
 
     @server.feature(types.EXIT)
@@ -189,13 +197,15 @@ def build_server() -> SkilldeckServer:
     return server
 
 
-def serve(*, tcp: tuple[str, int] | None = None) -> None:
+def serve(*, tcp: tuple[str, int] | None = None, providers: Sequence[ProviderFactory] = ()) -> None:
     """Run the language server on stdio (default) or on ``tcp=(host, port)``.
+
+    ``providers`` are extra skill providers of every folder's deck (see :func:`build_server`).
 
     Returns when the client goes away (end of stdin / closed socket) or sends ``exit``
     after ``shutdown``; ``exit`` before ``shutdown`` ends the process with status 1.
     """
-    server = build_server()
+    server = build_server(providers)
     try:
         if tcp is None:
             server.start_io()

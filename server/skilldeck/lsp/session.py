@@ -18,6 +18,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcServerNotInitialized
 
 from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_project_config
+from skilldeck.engine.deck import ProvidedSkill, provided_skills
+from skilldeck.engine.defaults import provider_registry
 from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.positions import Encoding
@@ -39,6 +41,8 @@ from skilldeck.lsp.watching import Watching
 
 if TYPE_CHECKING:
     from skilldeck.engine.findings import Finding
+    from skilldeck.engine.provider import ProviderFactory
+    from skilldeck.engine.registry import SkillRegistry
     from skilldeck.lsp.server import SkilldeckServer
 
 CATALOG_CHANGED = "skilldeck/catalogChanged"
@@ -81,6 +85,11 @@ class Session:
         self._setting_up = False
         #: Set when ``initialized`` arrives (indexing starts only then).
         self._initialized_seen = asyncio.Event()
+        #: Extra skill providers of every folder's deck (``build_server(providers)``).
+        self.providers: tuple[ProviderFactory, ...] = ()
+        #: Per folder: the registry of the deck's non-filesystem providers, and the
+        #: unsubscribe of its change listener.
+        self._provider_registries: dict[str, tuple[SkillRegistry, Callable[[], None]]] = {}
 
     # -- registration --------------------------------------------------------------
 
@@ -282,6 +291,9 @@ class Session:
                 zip(indexes, plans, strict=True), start=1
             ):
                 self._progress_report(progress, f"{index.folder}", number)
+                provided, provided_complete = await self._provided_skills(index.folder, config)
+                if generation != self._generation:
+                    return
                 overlay = self.overlay()
                 scan = await asyncio.to_thread(
                     scan_folder,
@@ -292,6 +304,8 @@ class Session:
                     head_lines=self._needs_lines(),
                     cache=self.index_cache(),
                     processes=usable_cpus(),
+                    provided=provided,
+                    provided_complete=provided_complete,
                 )
                 if generation != self._generation:
                     return
@@ -306,6 +320,44 @@ class Session:
             self._indexed.set()
         self.schedule_catalog_check()
         await self._publish_in_batches(pending, generation)
+
+    async def _provided_skills(
+        self, folder: str, config: SkilldeckConfig
+    ) -> tuple[tuple[ProvidedSkill, ...], bool]:
+        """The skills of the deck's other providers for ``folder`` (a fresh registry per
+        index: the configuration may have changed). A provider that fails makes the
+        folder's view incomplete; it never stops indexing."""
+        old = self._provider_registries.pop(folder, None)
+        if old is not None:
+            old[1]()
+        registry = provider_registry(config, self.providers)
+        unsubscribe = registry.on_change(lambda: self._on_provider_change(folder))
+        self._provider_registries[folder] = (registry, unsubscribe)
+        try:
+            return await provided_skills(registry, cwd=folder)
+        except Exception as error:
+            self.server.log(f"skilldeck: a skill provider failed: {error!r}")
+            return (), False
+
+    def _on_provider_change(self, folder: str) -> None:
+        """A provider invalidated its skills: re-read them and re-resolve their names."""
+        self._spawn(self._refresh_provided(folder))
+
+    async def _refresh_provided(self, folder: str) -> None:
+        index = self.folders.get(folder)
+        held = self._provider_registries.get(folder)
+        if index is None or held is None or not index.ready:
+            return
+        try:
+            provided, complete = await provided_skills(held[0], cwd=folder)
+        except Exception as error:
+            self.server.log(f"skilldeck: a skill provider failed: {error!r}")
+            provided, complete = index.provided, False
+        if self.folders.get(folder) is not index:
+            return
+        changed = index.set_provided(provided, complete)
+        self.publisher.changed(changed)
+        self.schedule_catalog_check()
 
     def index_cache(self) -> IndexCache | None:
         """The persistent index cache (``$SKILLDECK_CACHE_DIR`` or the user cache dir).

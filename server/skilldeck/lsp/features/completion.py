@@ -231,13 +231,22 @@ def _mentions(
         if len(items) >= MENTION_LIMIT:
             incomplete = True
             break
-        group = index.group(name)
-        if not group or not group[0].analysis.invocation.user_invocable:
+        provided = index.provided_winner(name)
+        if provided is not None:
+            invocation = provided.candidate.invocation
+            description = provided.candidate.description
+            detail = f"{provided.source} (rank {provided.rank}) · provider {provided.provider}"
+        else:
+            group = index.group(name)
+            if not group:
+                continue
+            winner = group[0]
+            invocation = winner.analysis.invocation
+            description = winner.analysis.description or ""
+            detail = f"{winner.root.source} (rank {winner.root.rank})"
+        if not invocation.user_invocable:
             continue
-        winner = group[0]
-        description = winner.analysis.description or ""
-        detail = f"{winner.root.source} (rank {winner.root.rank})"
-        if not winner.analysis.invocation.model_invocable:
+        if not invocation.model_invocable:
             detail += " · only by /name"
         items.append(
             types.CompletionItem(

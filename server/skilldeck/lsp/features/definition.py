@@ -24,7 +24,12 @@ from skilldeck.engine.resources import resolve_resource
 from skilldeck.lsp.deck_mentions import deck_mentions
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.markdown_body import reference_at
-from skilldeck.lsp.navigation import entry_location, in_frontmatter, name_target
+from skilldeck.lsp.navigation import (
+    entry_location,
+    in_frontmatter,
+    name_target,
+    provided_location,
+)
 from skilldeck.lsp.positions import to_lsp_range
 from skilldeck.lsp.skill_document import SkillDocument, load_document
 
@@ -65,6 +70,10 @@ async def definitions(
     if target is not None and doc.index is not None:
         group = doc.index.group(target.name)
         if target.kind == "mention":
+            provided = doc.index.provided_winner(target.name)
+            if provided is not None:  # no file of ours: its provider's file, if it names one
+                location = provided_location(provided)
+                return [location] if location is not None else None
             group = group[:1]
         return [entry_location(session, entry) for entry in group] or None
     if in_frontmatter(doc, position) or position.line < doc.body_start_line():

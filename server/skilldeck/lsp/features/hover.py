@@ -211,12 +211,22 @@ def description_markdown(doc: SkillDocument, entry: FrontmatterEntry) -> str:
 def mention_markdown(doc: SkillDocument, name: str) -> str:
     """The summary of the skill a ``/name`` mention names."""
     group = doc.index.group(name) if doc.index is not None else []
-    if not group:
+    provided = doc.index.provided_winner(name) if doc.index is not None else None
+    if not group and provided is None:
         return f"**`/{name}`**: no skill named `{name}` in this workspace."
-    winner = group[0]
-    analysis = winner.analysis
     cap = doc.config.catalog_max_description_length
-    invocation = analysis.invocation
+    if provided is not None:
+        where = f"{provided.source} skill from provider `{provided.provider}`"
+        if provided.path is not None:
+            where = f"[{where}]({uri_of(provided.path)})"
+        head = f"**`/{name}`** → {where} (rank {provided.rank})"
+        description = provided.candidate.description
+        invocation = provided.candidate.invocation
+    else:
+        winner = group[0]
+        head = f"**`/{name}`** → {_link(winner)}"
+        description = winner.analysis.description or ""
+        invocation = winner.analysis.invocation
     if invocation.user_invocable and invocation.model_invocable:
         who = "the model and users (`/name`)"
     elif invocation.user_invocable:
@@ -225,11 +235,8 @@ def mention_markdown(doc: SkillDocument, name: str) -> str:
         who = "the model only: `user-invocable: false`, so `/name` does not load it"
     else:
         who = "nobody (neither the model nor `/name`)"
-    parts = [
-        f"**`/{name}`** → {_link(winner)}",
-        fenced(catalog_description(analysis.description or "", cap)),
-        f"Invocable by {who}.",
-    ]
-    if len(group) > 1:
-        parts.append("Shadows: " + ", ".join(_link(entry) for entry in group[1:]))
+    parts = [head, fenced(catalog_description(description, cap)), f"Invocable by {who}."]
+    shadowed = group if provided is not None else group[1:]
+    if shadowed:
+        parts.append("Shadows: " + ", ".join(_link(entry) for entry in shadowed))
     return "\n\n".join(parts)

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from skilldeck.engine.deck import ProvidedSkill
 from skilldeck.engine.findings import Severity
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.features.params import optional_uri
 from skilldeck.lsp.json_result import JsonObject
 
 if TYPE_CHECKING:
+    from skilldeck.engine.deck import DeckMember
     from skilldeck.engine.fs_provider import SkillFileEntry
     from skilldeck.lsp.index import FolderIndex
     from skilldeck.lsp.server import SkilldeckServer
@@ -41,28 +43,70 @@ def register(server: SkilldeckServer) -> None:
 
 
 def folder_view(index: FolderIndex) -> dict[str, Any]:
-    """One folder's roots, each with its skills."""
+    """One folder's roots, each with its skills; then one row per other provider (bundled,
+    runtime, registered) with the skills it provides (``path`` / ``uri`` null when the
+    provider names no file)."""
     by_root: dict[str, list[dict[str, Any]]] = {root.path: [] for root in index.roots}
     for entry in index.entries():
         by_root.setdefault(entry.root.path, []).append(skill_view(index, entry))
-    return {
-        "folderUri": uri_of(index.folder),
-        "roots": [
+    roots: list[dict[str, Any]] = [
+        {
+            "rank": root.rank,
+            "source": root.source,
+            "path": root.path,
+            "uri": uri_of(root.path),
+            "exists": root.exists,
+            "provider": None,
+            "skills": by_root[root.path],
+        }
+        for root in index.roots
+    ]
+    providers: dict[tuple[int, str, str], list[dict[str, Any]]] = {}
+    for skill in index.provided:
+        key = (skill.rank, skill.source, skill.provider)
+        providers.setdefault(key, []).append(provided_view(index, skill))
+    for (rank, source, provider), skills in providers.items():
+        roots.append(
             {
-                "rank": root.rank,
-                "source": root.source,
-                "path": root.path,
-                "uri": uri_of(root.path),
-                "exists": root.exists,
-                "skills": by_root[root.path],
+                "rank": rank,
+                "source": source,
+                "path": None,
+                "uri": None,
+                "exists": True,
+                "provider": provider,
+                "skills": skills,
             }
-            for root in index.roots
-        ],
+        )
+    roots.sort(key=lambda root: root["rank"])  # stable: files before providers of a rank
+    return {"folderUri": uri_of(index.folder), "roots": roots}
+
+
+def _ref(member: DeckMember) -> dict[str, Any]:
+    if isinstance(member, ProvidedSkill):
+        return {
+            "source": member.source,
+            "rank": member.rank,
+            "uri": uri_of(member.path) if member.path is not None else None,
+            "provider": member.provider,
+        }
+    return {
+        "source": member.root.source,
+        "rank": member.root.rank,
+        "uri": uri_of(member.path),
+        "provider": None,
     }
 
 
-def _ref(entry: SkillFileEntry) -> dict[str, Any]:
-    return {"source": entry.root.source, "rank": entry.root.rank, "uri": uri_of(entry.path)}
+def _relations(index: FolderIndex, name: str, me: object) -> tuple[bool, Any, list[Any]]:
+    """``(winner, shadowedBy, shadows)`` of the member ``me`` among those named ``name``."""
+    if not index.shares_name(name):
+        return True, None, []
+    group = index.members(name)
+    if group and group[0] is me:
+        return True, None, [_ref(other) for other in group[1:]]
+    if any(member is me for member in group):
+        return False, _ref(group[0]), []
+    return False, None, []
 
 
 def skill_view(index: FolderIndex, entry: SkillFileEntry) -> dict[str, Any]:
@@ -70,15 +114,12 @@ def skill_view(index: FolderIndex, entry: SkillFileEntry) -> dict[str, Any]:
     analysis = entry.analysis
     name = analysis.name or entry.expected_name
     accepted = analysis.accepted
-    winner_path = index.winner(name) if accepted else None
-    winner = winner_path == entry.path
-    if winner and index.shares_name(name):
-        group = index.group(name)
-    elif winner_path is not None and not winner:
-        shadowing = index.entry(winner_path)
-        group = [shadowing] if shadowing is not None else []
+    if accepted:
+        winner, shadowed_by, shadows = _relations(index, name, entry)
+        if not index.shares_name(name):
+            winner = index.winner(name) == entry.path
     else:
-        group = []
+        winner, shadowed_by, shadows = False, None, []
     findings = index.findings(entry.path)
     return {
         "name": name,
@@ -87,10 +128,31 @@ def skill_view(index: FolderIndex, entry: SkillFileEntry) -> dict[str, Any]:
         "layout": entry.layout,
         "winner": winner,
         "accepted": accepted,
-        "shadowedBy": _ref(group[0]) if group and not winner else None,
-        "shadows": [_ref(other) for other in group[1:]] if winner else [],
+        "shadowedBy": shadowed_by,
+        "shadows": shadows,
         "modelInvocable": analysis.invocation.model_invocable,
         "userInvocable": analysis.invocation.user_invocable,
         "errorCount": sum(1 for f in findings if f.severity is Severity.ERROR),
         "warningCount": sum(1 for f in findings if f.severity is Severity.WARNING),
+    }
+
+
+def provided_view(index: FolderIndex, skill: ProvidedSkill) -> dict[str, Any]:
+    """One provided skill as the tree view shows it (``layout`` ``provided``)."""
+    winner, shadowed_by, shadows = _relations(index, skill.name, skill)
+    candidate = skill.candidate
+    return {
+        "name": skill.name,
+        "description": candidate.description,
+        "uri": uri_of(skill.path) if skill.path is not None else None,
+        "layout": "provided",
+        "provider": skill.provider,
+        "winner": winner,
+        "accepted": True,
+        "shadowedBy": shadowed_by,
+        "shadows": shadows,
+        "modelInvocable": candidate.invocation.model_invocable,
+        "userInvocable": candidate.invocation.user_invocable,
+        "errorCount": 0,
+        "warningCount": 0,
     }

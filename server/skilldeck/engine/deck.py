@@ -1,0 +1,265 @@
+"""The deck: every skill a lookup sees, files and provided skills, resolved by name.
+
+A deck is what every front end reads (``check``, ``list``, ``catalog``, the language
+server): the skill files of the filesystem roots, each with its analysis, plus the
+:class:`ProvidedSkill` candidates of every other provider of the registry (the bundled
+skill, runtime skills, remote sources: skills with no file the deck analyses). This module
+decides, in one place, for one name:
+
+- who wins (rank, then registration order, then provider order: ``group_by_name``; the
+  filesystem provider is registered first, so files precede provided skills of the same
+  rank);
+- the cross-skill findings (SD701 / SD702 / SD703) with the user's rule settings applied
+  (:func:`shadowing_findings`; the only place they are made);
+- the catalog line of the winner.
+
+Provided skills never receive findings (they have no file); a file they shadow, or that
+shadows them, does, naming the provider.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, TypeAlias
+
+from skilldeck.engine.catalog import CatalogEntry, catalog_entries
+from skilldeck.engine.findings import Finding, RelatedLocation
+from skilldeck.engine.fs_provider import SkillFileEntry, to_candidate
+from skilldeck.engine.model import SkillCandidate
+from skilldeck.engine.positions import FILE_START
+from skilldeck.engine.resolution import group_by_name
+
+if TYPE_CHECKING:
+    from skilldeck.engine.registry import SkillRegistry
+    from skilldeck.engine.skill_file import RuleSettings
+
+
+@dataclass(frozen=True)
+class ProvidedSkill:
+    """A skill from a provider that is not the filesystem one (bundled, runtime, remote).
+
+    ``provider`` is the registration's name (``"runtime"`` for ``register()`` skills).
+    """
+
+    candidate: SkillCandidate
+    provider: str
+
+    @property
+    def name(self) -> str:
+        return self.candidate.name
+
+    @property
+    def rank(self) -> int:
+        return self.candidate.rank
+
+    @property
+    def source(self) -> str:
+        return self.candidate.source
+
+    @property
+    def path(self) -> str | None:
+        """The file behind the skill, when the provider names one (may be outside any root)."""
+        return self.candidate.path
+
+    def origin(self) -> str:
+        """Where the skill comes from, for messages: its file, else its provider."""
+        return self.path if self.path is not None else f'provider "{self.provider}"'
+
+
+#: One member of a name group: a skill file or a provided skill.
+DeckMember: TypeAlias = "SkillFileEntry | ProvidedSkill"
+
+
+def member_name_and_rank(member: DeckMember) -> tuple[str, int]:
+    """The ``group_by_name`` key of an accepted file entry or a provided skill."""
+    if isinstance(member, ProvidedSkill):
+        return member.name, member.rank
+    assert member.analysis.name is not None
+    return member.analysis.name, member.root.rank
+
+
+def member_candidate(member: DeckMember) -> SkillCandidate:
+    """The registry candidate of a member (what the catalog and ``list`` show)."""
+    return member.candidate if isinstance(member, ProvidedSkill) else to_candidate(member)
+
+
+@dataclass(frozen=True)
+class NameVerdict:
+    """How one name resolved in the deck."""
+
+    #: Accepted members, winner first (empty when no member is accepted).
+    group: tuple[DeckMember, ...]
+    #: Cross-skill findings per file path, rule settings applied.
+    findings: Mapping[str, tuple[Finding, ...]]
+    #: The winner's catalog line (``None`` when it is not model-invocable).
+    line: CatalogEntry | None
+
+    @property
+    def winner(self) -> DeckMember | None:
+        return self.group[0] if self.group else None
+
+
+def resolve_name(
+    files: Sequence[SkillFileEntry],
+    provided: Sequence[ProvidedSkill],
+    settings: RuleSettings | None,
+    max_description_length: int,
+) -> NameVerdict:
+    """Resolve the members of one name: ``files`` in scan order, then ``provided`` in
+    registration order. Rejected files take no part."""
+    members: list[DeckMember] = [e for e in files if e.analysis.accepted]
+    members.extend(provided)
+    if not members:
+        return NameVerdict((), {}, None)
+    groups = group_by_name(members, member_name_and_rank)
+    group = tuple(next(iter(groups.values()))) if len(groups) == 1 else ()
+    if not group:  # members of several names: a caller's mistake
+        raise ValueError("resolve_name: members carry different names")
+    found: dict[str, list[Finding]] = {}
+    if len(group) > 1:
+        for path, finding in shadowing_findings(group, settings):
+            found.setdefault(path, []).append(finding)
+    lines = catalog_entries([member_candidate(group[0])], max_description_length)
+    return NameVerdict(
+        group,
+        {path: tuple(items) for path, items in found.items()},
+        lines[0] if lines else None,
+    )
+
+
+def deck_findings(
+    entries: Sequence[SkillFileEntry],
+    provided: Sequence[ProvidedSkill],
+    settings: RuleSettings | None,
+) -> dict[str, list[Finding]]:
+    """Per-file findings plus the cross-skill ones, for every entry's path (rule settings
+    applied: the per-file findings already carry them)."""
+    result: dict[str, list[Finding]] = {e.path: list(e.analysis.findings) for e in entries}
+    accepted = [e for e in entries if e.analysis.accepted]
+    members: list[DeckMember] = [*accepted, *provided]
+    for group in group_by_name(members, member_name_and_rank).values():
+        if len(group) > 1:
+            for path, finding in shadowing_findings(group, settings):
+                result[path].append(finding)
+    return result
+
+
+def shadowing_findings(
+    group: Sequence[DeckMember], settings: RuleSettings | None
+) -> list[tuple[str, Finding]]:
+    """Findings for one name group (winner first): who shadows whom, and why.
+
+    Across roots and providers the winner gets SD702 per shadowed member and each
+    shadowed file gets SD701 pointing back. Files sharing one root get SD703 pointing at
+    each other (the first in provider order wins; SD703 explains it, so no SD701/SD702
+    between them). Only files receive findings. ``settings`` turns rules off or changes
+    their severity: the one place this happens for cross-skill rules.
+    """
+    winner = group[0]
+    out: list[tuple[str, Finding]] = []
+    by_root: dict[str, list[SkillFileEntry]] = {}
+    for member in group:
+        if isinstance(member, SkillFileEntry):
+            by_root.setdefault(member.root.path, []).append(member)
+    for loser in group[1:]:
+        if _same_root(loser, winner):
+            continue
+        if isinstance(loser, SkillFileEntry):
+            out.append(
+                (
+                    loser.path,
+                    _relation("SD701", loser, winner, [winner], "the skill that wins this name"),
+                )
+            )
+        if isinstance(winner, SkillFileEntry):
+            out.append(
+                (winner.path, _relation("SD702", winner, loser, [loser], "the shadowed skill"))
+            )
+    for members in by_root.values():
+        if len(members) < 2:
+            continue
+        for entry in members:
+            others: list[DeckMember] = [other for other in members if other is not entry]
+            out.append(
+                (
+                    entry.path,
+                    _relation("SD703", entry, others[0], others, "same name in the same root"),
+                )
+            )
+    return [
+        (path, adjusted)
+        for path, finding in out
+        if (adjusted := _with_settings(finding, settings)) is not None
+    ]
+
+
+def _same_root(a: DeckMember, b: DeckMember) -> bool:
+    return (
+        isinstance(a, SkillFileEntry)
+        and isinstance(b, SkillFileEntry)
+        and a.root.path == b.root.path
+    )
+
+
+def _related(member: DeckMember, message: str) -> RelatedLocation | None:
+    if isinstance(member, SkillFileEntry):
+        return RelatedLocation(member.path, member.name_span, message)
+    if member.path is not None:
+        return RelatedLocation(member.path, FILE_START, message)
+    return None
+
+
+def _relation(
+    code: str,
+    entry: SkillFileEntry,
+    other: DeckMember,
+    related: Iterable[DeckMember],
+    note: str,
+) -> Finding:
+    """A deck-level finding on ``entry``; the message names ``other``'s location."""
+    from skilldeck.engine.rules import rule  # noqa: PLC0415
+
+    if isinstance(other, SkillFileEntry):
+        source, path, rank = other.root.source, other.path, other.root.rank
+    else:
+        source, path, rank = other.source, other.origin(), other.rank
+    return rule(code).finding(
+        entry.name_span,
+        related=tuple(
+            location for item in related if (location := _related(item, note)) is not None
+        ),
+        name=entry.analysis.name,
+        path=path,
+        source=source,
+        rank=rank,
+    )
+
+
+def _with_settings(finding: Finding, settings: RuleSettings | None) -> Finding | None:
+    """Apply a rule override: ``None`` when the rule is off, else the chosen severity."""
+    if settings is None or finding.code not in settings.overrides:
+        return finding
+    severity = settings.overrides[finding.code]
+    if severity is None:
+        return None
+    return replace(finding, severity=severity)
+
+
+async def provided_skills(
+    registry: SkillRegistry, *, cwd: str | None = None
+) -> tuple[tuple[ProvidedSkill, ...], bool]:
+    """Every candidate of ``registry`` (winners and shadowed, per name in resolution
+    order) as provided skills, and whether the read was complete.
+
+    Pass a registry without the filesystem provider
+    (:func:`skilldeck.engine.defaults.provider_registry`): the deck reads files itself,
+    with their analyses and the open buffers.
+    """
+    resolution = await registry.resolve(cwd=cwd)
+    skills = tuple(
+        ProvidedSkill(resolved.candidate, resolved.provider)
+        for names in resolution.names.values()
+        for resolved in (names.winner, *names.shadowed)
+    )
+    return skills, resolution.complete
