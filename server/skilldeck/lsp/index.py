@@ -387,6 +387,7 @@ class FolderIndex:
         if entry is None:
             return set()
         names = {entry.analysis.name} - {None}
+        self._order.pop(path, None)
         self._unindex_name(entry)
         self._shadow.pop(path, None)
         self._wide.pop(path, None)

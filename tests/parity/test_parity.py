@@ -1,0 +1,449 @@
+"""One deck, one verdict: the CLI and the language server report the same thing.
+
+On ``examples/workspace`` and on a generated layered deck whose config turns rules off,
+raises and lowers them, caps descriptions and enables the bundled skill:
+
+- ``skilldeck check --format json`` findings == pushed diagnostics == pulled diagnostics
+  (file, range, code, severity, message);
+- ``skilldeck catalog`` text == the ``skilldeck/catalog`` text;
+- ``skilldeck list --json`` winners == the ``skilldeck/skills`` winners;
+
+and each holds again after a file is edited, added and deleted on disk. A provider
+registered with ``--provider`` reaches ``check``, ``catalog``, ``list`` and the server alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsp_harness import (
+    catalog_changes,
+    plain,
+    pull_capabilities,
+    push_capabilities,
+    request,
+    stop_client,
+    uri,
+    wait_for,
+)
+from lsprotocol import types
+from pygls.uris import to_fs_path
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+REPO = Path(__file__).resolve().parents[2]
+SEVERITIES = {1: "error", 2: "warning", 3: "information", 4: "hint"}
+
+Finding = tuple[str, int, int, int, int, str, str, str]
+
+
+# --------------------------------------------------------------------------- decks
+
+
+def _skill(name: str, description: str, extra: str = "") -> str:
+    return f"---\nname: {name}\ndescription: {description}\n{extra}---\n\nDo {name}.\n"
+
+
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def layered_deck(base: Path) -> Path:
+    """A project with every layer, every cross-skill rule and overridden severities."""
+    project = base / "project"
+    (project / ".git").mkdir(parents=True)
+    _write(
+        project / "skilldeck.toml",
+        textwrap.dedent(
+            """\
+            custom-skill-dirs = ["team"]
+            catalog-description-max-length = 60
+            bundled-skills = true
+
+            [rules]
+            SD701 = "off"           # shadowed: silenced
+            SD702 = "error"         # shadows: raised
+            SD703 = "hint"          # duplicate in one root: lowered
+            description-truncated = "information"
+            SD403 = "off"
+            """
+        ),
+    )
+    dsh = project / ".dsh" / "skills"
+    agents = project / ".agents" / "skills"
+    team = project / "team"
+    user = base / "home" / ".dsh" / "skills"
+    _write(dsh / "alpha" / "SKILL.md", _skill("alpha", "Alpha wins over the agents copy."))
+    _write(agents / "alpha" / "SKILL.md", _skill("alpha", "Alpha, shadowed."))
+    _write(
+        dsh / "long" / "SKILL.md",
+        _skill("long", "A description long enough that a sixty character cap cuts it off."),
+    )
+    _write(dsh / "twin" / "SKILL.md", _skill("twin", "Twin as a bundle."))
+    _write(dsh / "twin-flat.md", _skill("twin", "Twin as a flat file."))
+    _write(dsh / "broken" / "SKILL.md", "---\nname: broken\n---\nNo description.\n")
+    _write(team / "gamma" / "SKILL.md", _skill("gamma", "Gamma from the team.", "license: MIT\n"))
+    _write(user / "gamma" / "SKILL.md", _skill("gamma", "Gamma from the user."))
+    _write(
+        agents / "skill-authoring" / "SKILL.md",
+        _skill("skill-authoring", "The project's own authoring skill shadows the bundled one."),
+    )
+    _write(
+        agents / "quiet" / "SKILL.md",
+        _skill("quiet", "Only by slash.", "disable-model-invocation: yes\n"),
+    )
+    return project
+
+
+def example_deck(base: Path) -> Path:
+    target = base / "workspace"
+    shutil.copytree(REPO / "examples" / "workspace", target, symlinks=True)
+    return target
+
+
+def environment(base: Path, extra_path: Path | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    home = base / "home"
+    env.update(
+        HOME=str(home),
+        DSH_HOME=str(home / ".dsh"),
+        DSH_AGENTS_HOME=str(home / ".agents"),
+        SKILLDECK_CACHE_DIR=str(base / "cache"),
+    )
+    env.pop("DSH_BUNDLED_SKILL_DIR", None)
+    if extra_path is not None:
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(extra_path), *filter(None, [env.get("PYTHONPATH")])]
+        )
+    return env
+
+
+# --------------------------------------------------------------------------- the CLI
+
+
+def cli(project: Path, env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "skilldeck", *args],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return done.stdout
+
+
+def cli_findings(project: Path, env: dict[str, str], *extra: str) -> set[Finding]:
+    items = json.loads(cli(project, env, "check", "--format", "json", *extra))
+    return {
+        (
+            os.path.realpath(project / item["path"]),
+            item["range"]["start"]["line"],
+            item["range"]["start"]["character"],
+            item["range"]["end"]["line"],
+            item["range"]["end"]["character"],
+            item["code"],
+            item["severity"],
+            item["message"],
+        )
+        for item in items
+    }
+
+
+def cli_winners(project: Path, env: dict[str, str], *extra: str) -> set[tuple[Any, ...]]:
+    listing = json.loads(cli(project, env, "list", "--json", *extra))
+    return {
+        (skill["name"], skill["source"], skill["rank"], _real(skill["path"]))
+        for skill in listing["skills"]
+    }
+
+
+def _real(path: str | None) -> str | None:
+    return os.path.realpath(path) if path is not None else None
+
+
+# --------------------------------------------------------------------------- the server
+
+
+def lsp_findings(by_uri: dict[str, list[types.Diagnostic]]) -> set[Finding]:
+    found: set[Finding] = set()
+    for document, diagnostics in by_uri.items():
+        path = os.path.realpath(to_fs_path(document) or "")
+        for d in diagnostics:
+            severity = SEVERITIES[int(d.severity or 1)]
+            found.add(
+                (
+                    path,
+                    d.range.start.line,
+                    d.range.start.character,
+                    d.range.end.line,
+                    d.range.end.character,
+                    str(d.code),
+                    severity,
+                    d.message,
+                )
+            )
+    return found
+
+
+async def pulled_findings(client: LanguageClient) -> set[Finding]:
+    report = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    )
+    by_uri: dict[str, list[types.Diagnostic]] = {}
+    for item in report.items:
+        if isinstance(item, types.WorkspaceFullDocumentDiagnosticReport):
+            by_uri[item.uri] = list(item.items)
+    return lsp_findings(by_uri)
+
+
+async def server_winners(client: LanguageClient, project: Path) -> set[tuple[Any, ...]]:
+    result = await request(client, "skilldeck/skills", {"uri": uri(project)})
+    winners: set[tuple[Any, ...]] = set()
+    for folder in result["folders"]:
+        for root in folder["roots"]:
+            for skill in root["skills"]:
+                if skill["winner"] and skill["accepted"]:
+                    path = to_fs_path(skill["uri"]) if skill["uri"] else None
+                    winners.add((skill["name"], root["source"], root["rank"], _real(path)))
+    return winners
+
+
+async def server_catalog(client: LanguageClient, project: Path) -> str:
+    result = await request(client, "skilldeck/catalog", {"uri": uri(project)})
+    text: str = result["text"]
+    return text
+
+
+StartServer = Callable[..., Awaitable[LanguageClient]]
+
+
+@pytest.fixture
+async def start() -> AsyncIterator[StartServer]:
+    clients: list[LanguageClient] = []
+
+    async def launch(
+        project: Path,
+        env: dict[str, str],
+        capabilities: types.ClientCapabilities,
+        *extra: str,
+    ) -> LanguageClient:
+        command = [sys.executable, "-m", "skilldeck", "serve", *extra]
+        config = ClientServerConfig(server_command=command, server_env=env)
+        client = await config.start()
+        assert isinstance(client, LanguageClient)
+        clients.append(client)
+        changes: list[Any] = []
+        client.feature("skilldeck/catalogChanged")(lambda params: changes.append(plain(params)))
+        setattr(client, "skilldeck_catalog_changes", changes)  # noqa: B010
+        client.set_configuration({}, section="skilldeck")
+        await client.initialize_session(
+            types.InitializeParams(
+                capabilities=capabilities,
+                workspace_folders=[types.WorkspaceFolder(uri=uri(project), name=project.name)],
+            )
+        )
+        await wait_for(lambda: catalog_changes(client), timeout=20, what="the first index")
+        return client
+
+    yield launch
+    for client in clients:
+        await stop_client(client)
+
+
+async def converge(
+    read: Callable[[], Awaitable[Any]], expected: Any, *, what: str, timeout: float = 15.0
+) -> None:
+    """Wait until ``read()`` equals ``expected`` (the server catches up with the disk);
+    on timeout, assert the last value so the difference is printed."""
+    last: list[Any] = [None]
+
+    async def probe() -> bool:
+        last[0] = await read()
+        return bool(last[0] == expected)
+
+    import asyncio  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    deadline = time.monotonic() + timeout
+    while not await probe():
+        if time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.1)
+    assert last[0] == expected, what
+
+
+async def assert_parity(
+    push: LanguageClient,
+    pull: LanguageClient,
+    project: Path,
+    env: dict[str, str],
+    *extra: str,
+) -> None:
+    # The editor indexes the user roots too; `check` of a project leaves them out unless
+    # asked (CI has no user skills): compare the same deck.
+    expected = cli_findings(project, env, "--no-cache", "--include-user-roots", *extra)
+    assert expected, "the deck should have findings to compare"
+
+    async def pushed() -> set[Finding]:
+        return lsp_findings(dict(push.diagnostics))
+
+    async def pulled() -> set[Finding]:
+        return await pulled_findings(pull)
+
+    await converge(pushed, expected, what="pushed diagnostics == check --format json")
+    await converge(pulled, expected, what="pulled diagnostics == check --format json")
+    catalog = cli(project, env, "catalog", "--no-cache", *extra).rstrip("\n")
+    for client in (push, pull):
+        await converge(lambda c=client: server_catalog(c, project), catalog, what="catalog text")
+    winners = cli_winners(project, env, "--no-cache", *extra)
+    for client in (push, pull):
+        await converge(
+            lambda c=client: server_winners(c, project), winners, what="list --json winners"
+        )
+
+
+# --------------------------------------------------------------------------- tests
+
+
+@pytest.mark.parametrize("make", [example_deck, layered_deck], ids=["example", "layered"])
+async def test_cli_and_editor_agree_before_and_after_changes(
+    tmp_path: Path, start: StartServer, make: Callable[[Path], Path]
+) -> None:
+    project = make(tmp_path)
+    env = environment(tmp_path)
+    push = await start(project, env, push_capabilities())
+    pull = await start(project, env, pull_capabilities())
+    await assert_parity(push, pull, project, env)
+
+    # An edit on disk: a description grows past the cap, a name changes.
+    skills = sorted(project.glob(".dsh/skills/*/SKILL.md"))
+    first = skills[0]
+    first.write_text(
+        _skill(first.parent.name, "Now a much longer description that the catalog cap cuts. " * 5),
+        encoding="utf-8",
+    )
+    # A file added that shadows another layer, and a file deleted.
+    added = _write(
+        project / ".dsh" / "skills" / "newcomer" / "SKILL.md",
+        _skill("newcomer", "Arrived while the server ran."),
+    )
+    _write(project / ".agents" / "skills" / "newcomer" / "SKILL.md", _skill("newcomer", "Older."))
+    skills[-1].unlink()
+    assert added.exists()
+    # The layered deck's own skill-authoring goes: the bundled one (rank 600) now wins.
+    own_authoring = project / ".agents" / "skills" / "skill-authoring" / "SKILL.md"
+    if own_authoring.exists():
+        own_authoring.unlink()
+    await assert_parity(push, pull, project, env)
+    if make is layered_deck:
+        catalog = await server_catalog(push, project)
+        assert "- `skill-authoring`: Write or improve an agent skill" in catalog
+
+
+def test_layered_config_is_applied_by_check(tmp_path: Path) -> None:
+    """The overrides really change the verdicts (a parity of two wrong answers would pass)."""
+    project = layered_deck(tmp_path)
+    found = cli_findings(project, environment(tmp_path), "--no-cache")
+    by_code = {(code, severity) for *_, code, severity, _message in found}
+    assert ("SD702", "error") in by_code
+    assert ("SD703", "hint") in by_code
+    assert ("SD501", "information") in by_code
+    assert not any(code in ("SD701", "SD403") for _p, *_r, code, _s, _m in found)
+    # The project's skill-authoring shadows the bundled one (rank 600), named by the finding.
+    assert any(code == "SD702" and "bundled skill" in message for *_, code, _s, message in found), (
+        found
+    )
+
+
+PROVIDER_MODULE = """
+from skilldeck.engine.model import InvocationPolicy, SkillCandidate, SkillDefinition
+
+
+class TeamProvider:
+    name = "team-server"
+
+    async def list(self, options):
+        return [
+            SkillCandidate(
+                name="remote-helper",
+                description="Served by the team's skill server.",
+                source="remote",
+                provider="team-server",
+                invocation=InvocationPolicy(),
+                rank=250,
+            ),
+            SkillCandidate(
+                name="gamma",
+                description="The server's gamma wins over the team folder's.",
+                source="remote",
+                provider="team-server",
+                invocation=InvocationPolicy(),
+                rank=250,
+            ),
+        ]
+
+    async def get(self, candidate, options):
+        return SkillDefinition(
+            name=candidate.name,
+            description=candidate.description,
+            source=candidate.source,
+            provider=candidate.provider,
+            invocation=candidate.invocation,
+            content="Served remotely.",
+        )
+
+
+def factory(control):
+    return TeamProvider()
+"""
+
+
+async def test_registered_provider_reaches_every_front_end(
+    tmp_path: Path, start: StartServer
+) -> None:
+    project = layered_deck(tmp_path)
+    modules = tmp_path / "modules"
+    _write(modules / "team_provider.py", PROVIDER_MODULE)
+    env = environment(tmp_path, modules)
+    flag = ("--provider", "team_provider:factory")
+    push = await start(project, env, push_capabilities(), *flag)
+    pull = await start(project, env, pull_capabilities(), *flag)
+    await assert_parity(push, pull, project, env, *flag)
+
+    catalog = await server_catalog(push, project)
+    assert "- `remote-helper`: Served by the team's skill server." in catalog
+    assert "The server's gamma wins" in catalog
+    # The team folder's gamma (rank 300) is shadowed by the provider's (rank 250): SD702
+    # is on the winner, which has no file; SD701 is off in this deck's config.
+    skills = await request(push, "skilldeck/skills", {"uri": uri(project)})
+    roots = skills["folders"][0]["roots"]
+    provided = [root for root in roots if root["provider"] == "team-server"]
+    assert len(provided) == 1 and provided[0]["path"] is None
+    names = {skill["name"]: skill for skill in provided[0]["skills"]}
+    assert names["remote-helper"]["winner"] is True
+    assert names["remote-helper"]["uri"] is None
+    assert names["remote-helper"]["layout"] == "provided"
+    team = next(root for root in roots if root["source"] == "custom")
+    (team_gamma,) = team["skills"]
+    assert team_gamma["winner"] is False
+    assert team_gamma["shadowedBy"] == {
+        "source": "remote",
+        "rank": 250,
+        "uri": None,
+        "provider": "team-server",
+    }
+    loaded = cli(project, env, "load", "remote-helper", "--no-cache", *flag)
+    assert "Served remotely." in loaded
