@@ -21,6 +21,8 @@ import sys
 from collections.abc import Sequence
 from importlib import resources
 
+from skilldeck.engine.catalog_text import trim_body
+from skilldeck.engine.frontmatter import FrontmatterBounds, find_frontmatter
 from skilldeck.engine.model import (
     RANK_BUNDLED,
     SOURCE_BUNDLED,
@@ -67,14 +69,11 @@ def _resource_base(folder: Traversable) -> ResourceBase:
 
 
 def skill_body(text: str) -> str:
-    """The Markdown body of our own ``SKILL.md``: what follows the closing ``---`` line."""
-    lines = text.splitlines()
-    if not lines or lines[0].rstrip("\r") != "---":
-        return text.strip()
-    for index in range(1, len(lines)):
-        if lines[index].rstrip("\r") == "---":
-            return "\n".join(lines[index + 1 :]).strip()
-    return text.strip()
+    """The Markdown body of our own ``SKILL.md`` (what follows the closing ``---`` line),
+    trimmed as every skill body is (:func:`~skilldeck.engine.catalog_text.trim_body`)."""
+    bounds = find_frontmatter(text)
+    body = text[bounds.body_start :] if isinstance(bounds, FrontmatterBounds) else text
+    return trim_body(body)
 
 
 class BundledProvider:

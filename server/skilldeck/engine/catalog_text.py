@@ -10,6 +10,21 @@ DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH = 500
 MIN_CATALOG_DESCRIPTION_MAX_LENGTH = 3
 _ELLIPSIS = "..."
 
+#: What JavaScript's ``String.prototype.trim`` removes (ECMA-262 WhiteSpace and
+#: LineTerminator: TAB, VT, FF, SP, NBSP, ZWNBSP, the Zs space separators, LF, CR, LS, PS).
+#: The reference runtime trims a skill body with it (``content: body.trim()``); Python's
+#: ``str.strip()`` differs (it also strips U+001C-U+001F and U+0085, keeps U+FEFF).
+JS_TRIM_CHARACTERS = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def trim_body(body: str) -> str:
+    """A skill body as the model receives it: leading and trailing whitespace removed
+    exactly as the reference runtime's ``body.trim()`` does."""
+    return body.strip(JS_TRIM_CHARACTERS)
+
 
 def validate_max_description_length(max_length: int) -> int:
     """Return ``max_length`` or raise ``ValueError`` when it is below the minimum of 3."""

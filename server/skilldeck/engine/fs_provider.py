@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
+from skilldeck.engine.catalog_text import trim_body
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.findings import Finding
 from skilldeck.engine.index_cache import (
@@ -692,7 +693,7 @@ class FilesystemProvider:
         if not analysis.accepted or analysis.name is None or analysis.description is None:
             return None
         try:
-            body = await asyncio.to_thread(read_skill_body, locator.path)
+            body = trim_body(await asyncio.to_thread(read_skill_body, locator.path))
         except SkillReadError:
             return None
         return SkillDefinition(

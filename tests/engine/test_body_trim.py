@@ -1,0 +1,73 @@
+"""Skill bodies reach the model trimmed exactly as the reference runtime trims them.
+
+The reference filesystem provider loads ``content: body.trim()`` (JavaScript's trim):
+leading and trailing whitespace and line breaks go, everything inside stays. The ``skill``
+tool result, the ``/name`` gesture and ``skilldeck load`` all show that text.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from skilldeck.engine.catalog_text import trim_body
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.defaults import default_registry
+from skilldeck.engine.gesture import expand_user_message
+from skilldeck.engine.skill_tool import execute_skill_tool
+
+FRONTMATTER = "---\nname: trim\ndescription: Trim.\n---\n"
+
+
+def _project(tmp_path: Path, body: str, *, newline: str = "\n") -> Path:
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    skill = project / ".dsh" / "skills" / "trim" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_bytes((FRONTMATTER.replace("\n", newline) + body).encode())
+    return project
+
+
+CASES = [
+    # (body after the frontmatter, what the model sees between the instruction tags)
+    ("\nDo X.\n\n", "Do X."),  # the issue's example
+    ("\n\n   Do X.\n  Then Y.   \n\n\n", "Do X.\n  Then Y."),
+    ("\r\nDo X.\r\nThen Y.  \r\n\r\n", "Do X.\r\nThen Y."),  # CRLF inside is kept
+    ("\t\u00a0Do X.\u2028\u3000", "Do X."),  # JavaScript's whitespace set
+    ("\ufeffDo X.\x1c", "Do X.\x1c"),  # U+FEFF trims, U+001C does not (unlike str.strip)
+    ("\n\n", ""),
+]
+
+
+@pytest.mark.parametrize(("body", "shown"), CASES)
+def test_trim_body_matches_javascript_trim(body: str, shown: str) -> None:
+    assert trim_body(body) == shown
+
+
+@pytest.mark.parametrize(("body", "shown"), CASES[:3])
+async def test_tool_result_and_gesture_show_the_trimmed_body(
+    tmp_path: Path, body: str, shown: str
+) -> None:
+    project = _project(tmp_path, body)
+    registry = default_registry(SkilldeckConfig(include_user_roots=False))
+    result = await execute_skill_tool(registry, {"name": "trim"}, cwd=str(project))
+    assert result.ok
+    assert f"<skill_instructions>\n{shown}\n</skill_instructions>\n</skill_content>" in result.text
+    (injection,) = await expand_user_message(registry, "/trim please", cwd=str(project))
+    assert injection.text == result.text
+
+
+def test_load_prints_the_trimmed_body_with_crlf_kept(tmp_path: Path) -> None:
+    project = _project(tmp_path, "\r\n\r\nDo X.\r\nThen Y.  \r\n", newline="\r\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "skilldeck", "load", "trim", "--no-cache"],
+        cwd=project,
+        capture_output=True,
+        text=False,
+        check=True,
+        env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    assert b"<skill_instructions>\nDo X.\r\nThen Y.\n</skill_instructions>\n" in done.stdout
