@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 from corpus import FIXED_MTIME, generate, load
 from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.deck import deck_findings
 from skilldeck.engine.fs_provider import scan_deck
 
 N = 50
@@ -116,7 +117,7 @@ def test_engine_sees_the_advertised_deck(deck: Path) -> None:
     groups = scan.groups()
     losers = sum(len(members) - 1 for members in groups.values())
     assert losers == corpus.shadowed + corpus.same_root_duplicates // 2
-    codes = Counter(f.code for fs in scan.findings_by_path().values() for f in fs)
+    codes = Counter(f.code for fs in deck_findings(scan).values() for f in fs)
     assert codes["SD701"] == corpus.shadowed
     assert codes["SD703"] == corpus.same_root_duplicates
     probe_name = next(e.analysis.name for e in entries if e.path == corpus.probe)

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.deck import deck_findings
 from skilldeck.engine.findings import Severity
 from skilldeck.engine.fs_provider import (
     DeckScan,
@@ -112,7 +113,7 @@ def test_shadowing_findings_on_both_sides(deck: tuple[SkilldeckConfig, Path]) ->
     scan = scan_deck(config, project)
     assert [c.path for c in scan.candidates()] == [str(winner), str(loser)]  # both exposed
     assert scan.groups()["shared"][0].path == str(winner)
-    found = scan.findings_by_path()
+    found = deck_findings(scan)
     name_span = Span(Position(1, 6), Position(1, 12))
     (shadows,) = found[str(winner)]
     assert shadows.code == "SD702"
@@ -133,7 +134,7 @@ def test_duplicate_name_in_one_root(tmp_path: Path) -> None:
     as_flat = flat(root, "foo")
     scan = scan_deck(SkilldeckConfig(include_default_roots=False), None, roots=[_root(root)])
     assert scan.groups()["foo"][0].path == str(as_bundle)  # "foo" sorts before "foo.md"
-    found = scan.findings_by_path()
+    found = deck_findings(scan)
     assert [(f.code, f.severity, f.message) for f in found[str(as_bundle)]] == [
         ("SD703", Severity.WARNING, f"another skill in this root is also named 'foo': {as_flat}")
     ]
@@ -151,7 +152,7 @@ def test_rule_overrides_apply_to_deck_findings(deck: tuple[SkilldeckConfig, Path
         agents_home=config.agents_home,
         rule_overrides={"SD701": None, "SD702": Severity.WARNING},
     )
-    found = scan_deck(config, project).findings_by_path()
+    found = deck_findings(scan_deck(config, project))
     assert found[str(loser)] == []
     assert [(f.code, f.severity) for f in found[str(winner)]] == [("SD702", Severity.WARNING)]
 
@@ -164,7 +165,7 @@ def test_invalid_files_have_findings_and_hide_no_sibling(tmp_path: Path) -> None
     legacy = flat(root, "legacy", extra="userInvocable: false\n")
     scan = scan_deck(SkilldeckConfig(include_default_roots=False), None, roots=[_root(root)])
     assert [c.path for c in scan.candidates()] == [str(good)]
-    found = scan.findings_by_path()
+    found = deck_findings(scan)
     assert found[str(good)] == []
     assert found[str(bad)] and all(f.drops_skill for f in found[str(bad)][:1])
     assert [f.message for f in found[str(legacy)]] == [
@@ -239,7 +240,7 @@ def test_example_workspace(tmp_path: Path) -> None:
     assert [e.root.source for e in groups["code-review"]] == ["project-dsh", "project-agents"]
     codes = {
         os.path.relpath(path, EXAMPLE): [f.code for f in findings]
-        for path, findings in scan.findings_by_path().items()
+        for path, findings in deck_findings(scan).items()
         if findings
     }
     assert codes == {
@@ -259,12 +260,12 @@ async def test_provider_list_and_get(tmp_path: Path, deck: tuple[SkilldeckConfig
     (candidate,) = listed
     loaded = await provider.get(candidate, LookupOptions(cwd=str(project)))
     assert loaded is not None
-    assert (loaded.name, loaded.content, loaded.path) == ("live", "\nBody of live.\n", str(path))
+    assert (loaded.name, loaded.content, loaded.path) == ("live", "Body of live.", str(path))
     path.write_text("---\nname: live\ndescription: New\n---\nFresh body.\n")
     reloaded = await provider.get(candidate, LookupOptions(cwd=str(project)))
     assert reloaded is not None and (reloaded.description, reloaded.content) == (
         "New",
-        "Fresh body.\n",
+        "Fresh body.",
     )
     path.write_text("---\nname: live\ndescription: New\nuserInvocable: false\n---\n")
     assert await provider.get(candidate, LookupOptions(cwd=str(project))) is None

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.deck import deck_findings
 from skilldeck.engine.fs_provider import scan_deck
 from skilldeck.engine.index_cache import IndexCache, default_cache_dir
 from skilldeck.engine.roots import SkillRoot
@@ -36,7 +37,7 @@ def _scan(root: Path, cache: IndexCache | None, **config: object):  # type: igno
 
 
 def _summary(scan) -> list[tuple[str, str, list[str]]]:  # type: ignore[no-untyped-def]
-    found = scan.findings_by_path()
+    found = deck_findings(scan)
     return [
         (e.path, str(e.analysis.description), [f"{f.code}@{f.span}" for f in found[e.path]])
         for e in scan.entries()

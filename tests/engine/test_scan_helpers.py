@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.deck import deck_findings
 from skilldeck.engine.fs_provider import scan_deck
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.scan_helpers import MIN_FILES_PER_PROCESS, ScanHelpers
@@ -119,7 +120,7 @@ def test_a_deck_scanned_with_helpers_equals_one_scanned_alone(tmp_path: Path):
     cache = IndexCache(tmp_path / "cache")
     helped = scan_deck(config, tmp_path, processes=2, cache=cache)
     assert _summary(helped) == _summary(alone)
-    assert helped.findings_by_path() == alone.findings_by_path()
+    assert deck_findings(helped) == deck_findings(alone)
     # Every helper record was adopted into the cache: the next scan is all hits and
     # still the same.
     again = scan_deck(config, tmp_path, processes=2, cache=cache)

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from skilldeck.cli.color import Palette, color_enabled
 from skilldeck.cli.display import display_path
@@ -35,6 +35,7 @@ from skilldeck.cli.settings import (
     lookup_cwd,
 )
 from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.deck import ProvidedSkill, deck_findings
 from skilldeck.engine.findings import Finding, Severity
 from skilldeck.engine.fs_provider import (
     BUNDLE_FILE,
@@ -48,9 +49,6 @@ from skilldeck.engine.model import RANK_CUSTOM, SOURCE_CUSTOM
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.scan_helpers import usable_cpus
 from skilldeck.engine.skill_file import RuleSettings, analyze_skill_file
-
-if TYPE_CHECKING:
-    from skilldeck.engine.deck import ProvidedSkill
 
 #: Folders whose presence makes a PATH a project rather than a skill root.
 _PROJECT_MARKERS = (
@@ -432,7 +430,7 @@ class _Checker:
         deck = scan_deck(
             config, self._cwd, cache=self._cache, roots=roots, on_root=on_root, processes=jobs
         )
-        by_path = deck.findings_by_path(provided)
+        by_path = deck_findings(deck, provided)
         files = tuple(
             MemoFile(
                 entry.path,

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from skilldeck.engine.catalog import CatalogEntry, catalog_entries
 from skilldeck.engine.findings import Finding, RelatedLocation
-from skilldeck.engine.fs_provider import SkillFileEntry, to_candidate
+from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry, to_candidate
 from skilldeck.engine.model import SkillCandidate
 from skilldeck.engine.positions import FILE_START
 from skilldeck.engine.resolution import group_by_name
@@ -129,18 +129,17 @@ def resolve_name(
 
 
 def deck_findings(
-    entries: Sequence[SkillFileEntry],
-    provided: Sequence[ProvidedSkill],
-    settings: RuleSettings | None,
+    scan: DeckScan, provided: Sequence[ProvidedSkill] = ()
 ) -> dict[str, list[Finding]]:
-    """Per-file findings plus the cross-skill ones, for every entry's path (rule settings
-    applied: the per-file findings already carry them)."""
+    """Per-file findings plus the cross-skill ones (SD701/SD702/SD703, the scan's rule
+    settings applied), for every entry's path; ``provided`` skills take part."""
+    entries = scan.entries()
     result: dict[str, list[Finding]] = {e.path: list(e.analysis.findings) for e in entries}
     accepted = [e for e in entries if e.analysis.accepted]
     members: list[DeckMember] = [*accepted, *provided]
     for group in group_by_name(members, member_name_and_rank).values():
         if len(group) > 1:
-            for path, finding in shadowing_findings(group, settings):
+            for path, finding in shadowing_findings(group, scan.settings):
                 result[path].append(finding)
     return result
 

@@ -35,11 +35,10 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from skilldeck.engine.catalog_text import trim_body
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.findings import Finding
 from skilldeck.engine.index_cache import (
     RACY_WINDOW_NS,
     DeckKey,
@@ -70,9 +69,6 @@ from skilldeck.engine.skill_file import (
     analyze_skill_text,
 )
 from skilldeck.engine.skill_read import SkillReadError, read_skill_body, read_skill_bytes
-
-if TYPE_CHECKING:
-    from skilldeck.engine.deck import ProvidedSkill
 
 Layout = Literal["bundle", "flat"]
 
@@ -156,13 +152,6 @@ class DeckScan:
         """Accepted entries grouped by skill name, winner first (``group_by_name``)."""
         accepted = [entry for entry in self.entries() if entry.analysis.accepted]
         return group_by_name(accepted, entry_name_and_rank)
-
-    def findings_by_path(self, provided: Sequence[ProvidedSkill] = ()) -> dict[str, list[Finding]]:
-        """Per-file findings plus deck-level SD701/SD702/SD703, for every entry's path
-        (:func:`skilldeck.engine.deck.deck_findings`, with ``provided`` skills taking part)."""
-        from skilldeck.engine.deck import deck_findings  # noqa: PLC0415 - deck imports us
-
-        return deck_findings(self.entries(), provided, self.settings)
 
 
 def entry_name_and_rank(entry: SkillFileEntry) -> tuple[str, int]:

@@ -70,9 +70,6 @@ _LEGACY_KEYS = {
 }
 _TRUE_SPELLINGS = frozenset({"true", "yes", "on", "1"})
 _FALSE_SPELLINGS = frozenset({"false", "no", "off", "0"})
-_AGENTSKILLS_KEYS = frozenset(
-    {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
-)
 _DSH_INTERPRETED = frozenset({"disable-model-invocation", "user-invocable", "whenToUse"})
 _DESCRIPTION_PLACEHOLDER = "Describe what this skill does and when to use it."
 
@@ -662,8 +659,9 @@ class _Checker:
                             found=describe_value(value),
                         )
                     )
+        standard = get_profile(self.settings.profile).key_names  # the profile's keys, once
         for entry in fm.entries:
-            if entry.key not in _AGENTSKILLS_KEYS:
+            if entry.key not in standard:
                 self.findings.append(
                     rule("SD605").finding(
                         entry.key_span,

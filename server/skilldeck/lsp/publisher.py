@@ -49,8 +49,7 @@ class Publisher:
         self.session = session
         self.pull = False
         self.refresh_support = False
-        self._nonempty: set[str] = set()
-        #: The same files by path (push mode decides without building URIs).
+        #: Files whose last report held diagnostics (push mode decides by path).
         self._nonempty_paths: set[str] = set()
         #: Pull mode: this server instance (result ids of another one never match) and
         #: each path's generation (0 until :meth:`changed` first names it).
@@ -120,10 +119,8 @@ class Publisher:
     def _track(self, uri: str, path: str, diagnostics: list[types.Diagnostic]) -> None:
         """Remember whether the client now shows diagnostics for this file."""
         if diagnostics:
-            self._nonempty.add(uri)
             self._nonempty_paths.add(path)
         else:
-            self._nonempty.discard(uri)
             self._nonempty_paths.discard(path)
 
     def _publish(self, uri: str, path: str, diagnostics: list[types.Diagnostic]) -> None:
