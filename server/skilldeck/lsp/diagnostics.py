@@ -7,18 +7,18 @@ ranges already in the negotiated encoding.
 
 from __future__ import annotations
 
-import functools
-import os
 from collections.abc import Callable, Iterable
-from urllib.parse import quote_from_bytes, unquote_to_bytes, urlsplit
 
 from lsprotocol import types
 
 from skilldeck.engine.findings import Finding, Severity
 from skilldeck.engine.positions import Encoding
+from skilldeck.lsp.file_uris import path_of, uri_of
 from skilldeck.lsp.positions import LineSource, to_lsp_range
 
 SOURCE = "skilldeck"
+
+__all__ = ["SOURCE", "docs_url", "path_of", "to_diagnostic", "uri_of"]
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -40,37 +40,6 @@ def docs_url(code: str) -> str | None:
     except Exception:  # an unknown code (or a rules table mid-edit) gets no link
         return None
     return str(url) if url else None
-
-
-@functools.lru_cache(maxsize=1 << 15)
-def uri_of(path: str) -> str:
-    """The ``file:`` URI of an absolute path, percent-encoding the path's bytes.
-
-    Built from ``os.fsencode(path)``, so a name that is not valid UTF-8 (held as
-    surrogate escapes, ``caf\\udce9``) becomes ``caf%E9`` instead of raising; for
-    every valid path this is the URI pygls' ``from_fs_path`` gives.
-    """
-    raw = os.fsencode(path)
-    if not raw.startswith(b"/"):
-        raw = b"/" + raw
-    return "file://" + quote_from_bytes(raw, safe="/")
-
-
-def path_of(uri: str) -> str | None:
-    """The filesystem path of a ``file:`` URI (the inverse of :func:`uri_of`).
-
-    Percent-escapes are decoded to bytes, then to a path with ``os.fsdecode``, so
-    ``caf%E9`` is the folder ``caf\\udce9`` again. None for any other scheme or a
-    URI naming a remote host.
-    """
-    try:
-        parts = urlsplit(uri)
-    except ValueError:
-        return None
-    if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
-        return None
-    path = os.fsdecode(unquote_to_bytes(parts.path))
-    return path or None
 
 
 def to_diagnostic(
