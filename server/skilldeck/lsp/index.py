@@ -199,6 +199,9 @@ class FolderIndex:
         self._sorted_names: list[str] | None = None
         self._shadow: dict[str, tuple[Finding, ...]] = {}
         self._wide: dict[str, Mapping[int, str]] = {}
+        #: The buffer text each entry was last judged from (by identity: feature requests
+        #: on an open document reuse the analysis instead of judging the text again).
+        self._judged_text: dict[str, str] = {}
         self._winners: dict[str, str] = {}
         self._provided: dict[str, list[ProvidedSkill]] = {}
         self._provided_winners: dict[str, ProvidedSkill] = {}
@@ -232,6 +235,14 @@ class FolderIndex:
         if entry is None:
             return ()
         return tuple(entry.analysis.findings) + self._shadow.get(path, ())
+
+    def analysis_of_text(self, path: str, text: str) -> SkillFileAnalysis | None:
+        """The entry's analysis when it was computed from exactly ``text`` (this very
+        string: a buffer the index already judged), else ``None``."""
+        entry = self._entries.get(path)
+        if entry is None or self._judged_text.get(path) is not text:
+            return None
+        return entry.analysis
 
     def wide_lines(self, path: str) -> Mapping[int, str]:
         """Non-ASCII head lines of a file on disk (for position conversion)."""
@@ -340,6 +351,7 @@ class FolderIndex:
         self._sorted_names = None
         self._shadow = {}
         self._wide = dict(scan.wide_lines)
+        self._judged_text = {}
         self.provided = scan.provided
         self._provided = group_provided(scan.provided)
         for position, entry in enumerate(scan.entries):
@@ -372,6 +384,7 @@ class FolderIndex:
         else:
             analysis = self.analyze(text, path, entry.expected_name)
         self._wide[path] = _wide_head(text, analysis.body_start_line)
+        self._judged_text[path] = text
         # The name's span moves with the text: shadowing findings and navigation use it.
         return self._replace(path, replace(entry, analysis=analysis, name_span=name_span(analysis)))
 
@@ -391,6 +404,7 @@ class FolderIndex:
         self._unindex_name(entry)
         self._shadow.pop(path, None)
         self._wide.pop(path, None)
+        self._judged_text.pop(path, None)
         return {path} | self._recompute_shadowing(n for n in names if n is not None)
 
     def set_provided(self, provided: Sequence[ProvidedSkill], complete: bool) -> set[str]:
@@ -407,6 +421,7 @@ class FolderIndex:
     def replace_entry(self, entry: SkillFileEntry, wide: Mapping[int, str]) -> set[str]:
         """Install a freshly scanned entry (file event); returns changed paths."""
         self._wide[entry.path] = wide
+        self._judged_text.pop(entry.path, None)
         return self._replace(entry.path, entry)
 
     # -- internals -----------------------------------------------------------------

@@ -202,7 +202,12 @@ async def load_document(session: Session, uri: str) -> SkillDocument | None:
         layout, expected = guessed
     config = index.config if index is not None else SkilldeckConfig()
     settings = config.rule_settings()
-    analysis = analyze_skill_text(text, path=path, expected_name=expected, settings=settings)
+    reused = index.analysis_of_text(path, text) if index is not None and entry is not None else None
+    analysis = (
+        reused
+        if reused is not None
+        else analyze_skill_text(text, path=path, expected_name=expected, settings=settings)
+    )
     if entry is not None:
         entry = replace(entry, analysis=analysis, name_span=name_span(analysis))
     elif hit is not None:
