@@ -296,6 +296,12 @@ class Session:
                 if generation != self._generation:
                     return
                 pending |= self._apply_scan(index, scan)
+        except Exception:
+            # A failed index must not leave requests waiting for it forever: they answer
+            # from what is indexed (the failure itself is reported by the caller).
+            if self._indexed is not None:
+                self._indexed.set()
+            raise
         finally:
             self._progress_end(progress)
             self.watching.release()
