@@ -516,7 +516,7 @@ def deck_key(
 
     The digest covers the skilldeck version and settings (:func:`version_key`), the
     roots in order (rank, source, path, skipped names), each root's child names, and per
-    skill file its layout and identity (device, inode, size, mtime). ``None`` means the
+    skill file its layout and identity (device, inode, size, mtime, ctime). ``None`` means the
     deck cannot be memoised now: a file was modified within :data:`RACY_WINDOW_NS`
     (a later same-size edit could keep its identity), or something could not be listed
     or inspected (the scan would report it; it is never cached).
@@ -562,11 +562,10 @@ def deck_key(
                 continue
             except OSError:
                 return None
-            if not stat.S_ISREG(st.st_mode) or st.st_mtime_ns >= threshold:
+            identity = FileIdentity.of(st)
+            if not stat.S_ISREG(st.st_mode) or identity.mtime_ns >= threshold:
                 return None
-            parts.append(
-                f"\x00{'b' if is_dir else 'f'}{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
-            )
+            parts.append(f"\x00{'b' if is_dir else 'f'}{identity.as_list()}")
     material = "".join(parts).encode("utf-8", "surrogateescape")
     return DeckKey(locator, hashlib.sha256(material).hexdigest())
 
@@ -575,12 +574,12 @@ def _helper_record(path: str, expected: str, *, settings: RuleSettings) -> dict[
     """In a helper process: the cache record of one file, or ``None`` to leave it to the
     scan (not a regular file, racily fresh, changed while read; errors raise)."""
     st = os.stat(path)
-    if not stat.S_ISREG(st.st_mode) or st.st_mtime_ns >= time.time_ns() - RACY_WINDOW_NS:
+    identity = FileIdentity.of(st)
+    if not stat.S_ISREG(st.st_mode) or identity.mtime_ns >= time.time_ns() - RACY_WINDOW_NS:
         return None
     analysis = analyze_skill_bytes(
         read_skill_bytes(path), path=path, expected_name=expected, settings=settings
     )
-    identity = FileIdentity.of(st)
     if FileIdentity.of(os.stat(path)) != identity:
         return None
     return make_record(identity, analysis, name_span(analysis))
