@@ -67,7 +67,7 @@ class Session:
         self.settings = ParsedSettings()
         self.publisher = Publisher(server, self)
         self.watching = Watching(server, self)
-        self.documents = OpenDocuments(server)
+        self.documents = OpenDocuments(server, self.folders.keys)
         self._pending_docs: set[str] = set()
         self._flush_handle: asyncio.Handle | None = None
         self._catalog_handle: asyncio.TimerHandle | None = None
@@ -405,10 +405,9 @@ class Session:
         uris, self._pending_docs = self._pending_docs, set()
         for uri in uris:
             document = self.documents.by_uri(uri)
-            path = path_of(uri)
+            path = self.documents.path_of(uri)
             if document is None or not path:
                 continue
-            path = os.path.normpath(path)
             changed: set[str] = set()
             for index in self.folders.values():
                 if index.ready and index.classify(path) is not None:
@@ -418,16 +417,16 @@ class Session:
 
     def on_close(self, params: types.DidCloseTextDocumentParams) -> None:
         """A buffer closed: the file on disk is the truth again."""
-        path = path_of(params.text_document.uri)
+        path = self.documents.path_of(params.text_document.uri)
         if path:
-            self.on_paths_changed({os.path.normpath(path)})
+            self.on_paths_changed({path})
 
     # -- file events ---------------------------------------------------------------
 
     def on_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
         """The client saw files change on disk."""
-        paths = {path_of(change.uri) for change in params.changes}
-        self.on_paths_changed({os.path.normpath(p) for p in paths if p})
+        paths = {self.documents.path_of(change.uri) for change in params.changes}
+        self.on_paths_changed({p for p in paths if p})
 
     def on_paths_changed(self, paths: set[str]) -> None:
         """Files changed on disk: refresh those skill files, or rescan when roots moved."""
@@ -507,10 +506,9 @@ class Session:
 
     def folder_for(self, uri: str) -> FolderIndex | None:
         """The folder index for a document or folder URI (the deepest containing folder)."""
-        path = path_of(uri) if uri.startswith("file:") else None
+        path = self.documents.path_of(uri) if uri.startswith("file:") else None
         if not path:
             return None
-        path = os.path.normpath(path)
         for index in self.folders.values():
             if index.entry(path) is not None:
                 return index
