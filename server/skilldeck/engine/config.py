@@ -342,11 +342,22 @@ def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> Config
     return ConfigLayer(**values, rule_overrides=overrides, origin=origin)
 
 
+#: A UTF-8 byte order mark, as "UTF-8 with BOM" editors write it; accepted and skipped.
+_BOM = b"\xef\xbb\xbf"
+
+
 def _read_toml(file: Path) -> dict[str, Any]:
+    """The TOML document in ``file`` (a leading UTF-8 byte order mark is skipped)."""
     try:
         with file.open("rb") as handle:
-            data: dict[str, Any] = tomllib.load(handle)
-            return data
+            raw = handle.read()
+        text = raw.removeprefix(_BOM).decode("utf-8")
+        data: dict[str, Any] = tomllib.loads(text)
+        return data
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"{file}: invalid TOML: not UTF-8 text (byte {error.start + 1})", path=str(file)
+        ) from error
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{file}: invalid TOML: {error}", path=str(file)) from error
     except OSError as error:
