@@ -91,3 +91,14 @@ def test_a_config_file_with_a_byte_order_mark_is_read(run: Run, project: Path) -
     assert binary.stderr.startswith(
         f"skilldeck: {project / 'skilldeck.toml'}: invalid TOML: not UTF-8 text"
     )
+
+
+def test_options_naming_a_path_too_long_say_so(run: Run, project: Path) -> None:
+    long_name = "b" * 300
+    config = run("check", "--config", long_name, cwd=project)
+    assert (config.code, config.stderr) == (
+        2,
+        f"skilldeck: --config: file name too long: {long_name}\n",
+    )
+    cwd = run("list", "--cwd", long_name, cwd=project)
+    assert (cwd.code, cwd.stderr) == (2, f"skilldeck: --cwd: file name too long: {long_name}\n")

@@ -23,7 +23,7 @@ from typing import Any
 
 from skilldeck.cli.color import Palette, color_enabled
 from skilldeck.cli.display import display_path
-from skilldeck.cli.errors import CliError
+from skilldeck.cli.errors import CliError, os_reason
 from skilldeck.cli.formats import FORMATS
 from skilldeck.cli.progress import Progress
 from skilldeck.cli.report import CheckReport, ReportedFinding
@@ -199,11 +199,8 @@ def _existing(raw: str, cwd: str) -> str:
     path = os.path.normpath(os.path.join(cwd, raw))
     try:
         mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        raise CliError(f"check: no such file or directory: {raw}") from None
-    except OSError as error:  # ENAMETOOLONG, ELOOP, EACCES, ENOTDIR: say which
-        reason = (error.strerror or "cannot be read").lower()
-        raise CliError(f"check: {reason}: {raw}") from None
+    except OSError as error:  # ENOENT, ENAMETOOLONG, ELOOP, EACCES, ENOTDIR: say which
+        raise CliError(f"check: {os_reason(error)}: {raw}") from None
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         raise CliError(
             f"check: {raw} is {_kind(mode)}, not a skill file, bundle, skill root or project"
