@@ -24,15 +24,13 @@ implementation (a flat file has no folder of its own).
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import gc
 import hashlib
 import json
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Literal
@@ -447,39 +445,40 @@ def scan_deck(
     ``processes > 1`` lets the scan fork helper processes (:mod:`scan_helpers`) for the
     files the cache does not hold, when there are enough of them; only single-threaded
     callers may ask for that. The result is the same either way.
+
+    The garbage collector is left as the caller has it (the CLI and the language server
+    pause it around their scans; a host embedding the engine keeps its own settings).
     """
     deck_roots = tuple(roots) if roots is not None else resolve_roots(config, cwd)
     settings = config.rule_settings()
     scans: list[RootScan] = []
-    with _gc_paused():
-        listings = [_list_root(root) for root in deck_roots]
-        caches = [
-            cache.open_root(root.path, settings) if cache is not None else None
-            for root in deck_roots
+    listings = [_list_root(root) for root in deck_roots]
+    caches = [
+        cache.open_root(root.path, settings) if cache is not None else None for root in deck_roots
+    ]
+    overlays = [_overlay_for(root, overlay) for root in deck_roots]
+    helpers = None
+    if processes > 1:
+        jobs = [
+            (task.path, task.expected_name)
+            for listing, root_cache, overlaid in zip(listings, caches, overlays, strict=True)
+            for task in listing.tasks
+            if task.path not in overlaid
+            and (root_cache is None or not root_cache.holds(task.child))
         ]
-        overlays = [_overlay_for(root, overlay) for root in deck_roots]
-        helpers = None
-        if processes > 1:
-            jobs = [
-                (task.path, task.expected_name)
-                for listing, root_cache, overlaid in zip(listings, caches, overlays, strict=True)
-                for task in listing.tasks
-                if task.path not in overlaid
-                and (root_cache is None or not root_cache.holds(task.child))
-            ]
-            helpers = ScanHelpers.start(jobs, processes, partial(_helper_record, settings=settings))
-        try:
-            for index, root in enumerate(deck_roots):
-                if on_root is not None:
-                    on_root(index, root)
-                scans.append(
-                    _scan_listed(
-                        root, listings[index], settings, caches[index], overlays[index], helpers
-                    )
+        helpers = ScanHelpers.start(jobs, processes, partial(_helper_record, settings=settings))
+    try:
+        for index, root in enumerate(deck_roots):
+            if on_root is not None:
+                on_root(index, root)
+            scans.append(
+                _scan_listed(
+                    root, listings[index], settings, caches[index], overlays[index], helpers
                 )
-        finally:
-            if helpers is not None:
-                helpers.close()
+            )
+    finally:
+        if helpers is not None:
+            helpers.close()
     return DeckScan(
         roots=deck_roots,
         scans=tuple(scans),
@@ -674,24 +673,6 @@ def _transient(path: str, error: OSError) -> str | None:
 
 def _reason(error: OSError) -> str:
     return error.strerror or type(error).__name__
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC while a scan allocates many small acyclic objects.
-
-    With it running, a 10,000-file scan spends a third of its time in collections. The
-    survivors are frozen before the GC resumes (they are the scan's result, kept by the
-    caller), so the first collection afterwards does not walk them all at once.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.freeze()
-            gc.enable()
 
 
 # --------------------------------------------------------------------------- provider

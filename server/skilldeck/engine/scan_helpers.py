@@ -24,6 +24,7 @@ scan thread safe while its other threads run.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import select
 import signal
@@ -149,6 +150,7 @@ def _serve(  # pragma: no cover - runs in the child
 ) -> None:
     status = 1
     try:
+        gc.disable()  # a helper's own process: its objects live until it exits
         for fd in foreign:
             os.close(fd)
         records: dict[str, Any] = {}

@@ -12,7 +12,7 @@ import asyncio
 import gc
 import os
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcServerNotInitialized
@@ -40,6 +40,8 @@ from skilldeck.lsp.watching import Watching
 if TYPE_CHECKING:
     from skilldeck.engine.findings import Finding
     from skilldeck.lsp.server import SkilldeckServer
+
+T = TypeVar("T")
 
 CATALOG_CHANGED = "skilldeck/catalogChanged"
 #: Delay before a burst of file events becomes a rescan of the folder.
@@ -76,6 +78,9 @@ class Session:
         self._generation = 0
         self._indexed: asyncio.Event | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Scans running with the collector paused (:meth:`_collector_paused`).
+        self._scans_running = 0
+        self._gc_was_enabled = True
         self._config_supported = False
         #: True from ``initialize`` until ``initialized`` has set up the folder indexes.
         self._setting_up = False
@@ -283,7 +288,7 @@ class Session:
             ):
                 self._progress_report(progress, f"{index.folder}", number)
                 overlay = self.overlay()
-                scan = await asyncio.to_thread(
+                scan = await self._collector_paused(
                     scan_folder,
                     index.folder,
                     config,
@@ -312,6 +317,24 @@ class Session:
             self._indexed.set()
         self.schedule_catalog_check()
         await self._publish_in_batches(pending, generation)
+
+    async def _collector_paused(self, function: Callable[..., T], *args: Any, **kw: Any) -> T:
+        """``function`` in a worker thread with the cyclic GC paused (this process is ours).
+
+        A scan allocates many small acyclic objects; with the collector running, a
+        10,000-file scan spends a third of its time in collections. Overlapping scans
+        share one pause; the last to finish resumes the collector.
+        """
+        if self._scans_running == 0:
+            self._gc_was_enabled = gc.isenabled()
+            gc.disable()
+        self._scans_running += 1
+        try:
+            return await asyncio.to_thread(function, *args, **kw)
+        finally:
+            self._scans_running -= 1
+            if self._scans_running == 0 and self._gc_was_enabled:
+                gc.enable()
 
     def index_cache(self) -> IndexCache | None:
         """The persistent index cache (``$SKILLDECK_CACHE_DIR`` or the user cache dir).
