@@ -68,3 +68,19 @@ async def test_a_nul_in_the_config_file_is_named_and_the_file_ignored(
         "'custom-skill-dirs' must not contain a NUL character; using the defaults." in w
         for w in warnings
     ), warnings
+
+
+@pytest.mark.timeout(40)
+async def test_a_workspace_folder_uri_with_a_nul_is_ignored(
+    deck: Deck, start_server: StartServer
+) -> None:
+    deck.write(deck.project_dsh, "good")
+    bad = deck.write(deck.project_dsh, "bad", skill_text("Bad Name"))
+    client = await start_server(folders=[deck.project, deck.base / "a\0b"])
+
+    assert codes(await diagnostics_of(client, bad, bool, timeout=10)) == ["SD203"]
+    catalog = await asyncio.wait_for(
+        request(client, "skilldeck/catalog", {"uri": uri(deck.project)}), 5
+    )
+    assert catalog["skillCount"] == 1
+    assert not [m for m in client.log_messages if m.type == types.MessageType.Error]

@@ -60,8 +60,8 @@ def path_of(uri: str) -> str | None:
     """The filesystem path of a ``file:`` URI (the inverse of :func:`uri_of`).
 
     Percent-escapes are decoded to bytes, then to a path with ``os.fsdecode``, so
-    ``caf%E9`` is the folder ``caf\\udce9`` again. None for any other scheme or a
-    URI naming a remote host.
+    ``caf%E9`` is the folder ``caf\\udce9`` again. None for any other scheme, a URI
+    naming a remote host, or one whose path holds a NUL (``%00``: it names no file).
     """
     try:
         parts = urlsplit(uri)
@@ -69,8 +69,10 @@ def path_of(uri: str) -> str | None:
         return None
     if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
         return None
-    path = os.fsdecode(unquote_to_bytes(parts.path))
-    return path or None
+    raw = unquote_to_bytes(parts.path)
+    if b"\0" in raw:
+        return None
+    return os.fsdecode(raw) or None
 
 
 def to_diagnostic(
