@@ -190,3 +190,32 @@ def test_single_file_checks_use_no_output_memo(run: Run, deck: Path, tmp_path: P
     same_as_fresh(run, deck, ".dsh/skills/emoji/SKILL.md")
     same_as_fresh(run, deck, ".dsh/skills/emoji/SKILL.md")
     assert not memo_files(tmp_path, "output")
+
+
+def test_a_same_size_rewrite_with_its_mtime_restored_is_seen(run: Run, tmp_path: Path) -> None:
+    root = tmp_path / "restored"
+    (root / ".git").mkdir(parents=True)
+    alpha = write(root / ".dsh/skills/alpha/SKILL.md", skill("alpha", "First."))
+    write(root / ".dsh/skills/beta/SKILL.md", skill("beta", "Second."))
+    age(root)
+    assert run("check", cwd=root).stdout == "No problems found in 2 skill files.\n"
+    assert "alpha" in run("catalog", cwd=root).stdout
+    assert memo_files(tmp_path, "output")  # the warm path is armed
+
+    # `cp -p`, `rsync -t`, `touch -r`: same size, same inode, the old mtime back.
+    before = alpha.stat()
+    alpha.write_text(skill("ALPHA", "First."), encoding="utf-8")
+    os.utime(alpha, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = alpha.stat()
+    assert (after.st_size, after.st_ino, after.st_mtime_ns) == (
+        before.st_size,
+        before.st_ino,
+        before.st_mtime_ns,
+    )
+
+    warm = same_as_fresh(run, root)
+    assert warm.code == 1
+    assert "name 'ALPHA'" in warm.stdout
+    catalog = run("catalog", cwd=root)
+    assert catalog.stdout == run("catalog", "--no-cache", cwd=root).stdout
+    assert "<name>alpha</name>" not in catalog.stdout

@@ -134,6 +134,16 @@ def test_precedence_defaults_environment_file_flags(tmp_path: Path) -> None:
         ('[rules]\nSD999 = "off"\n', "rules.SD999", "unknown rule 'rules.SD999'"),
         ('[rules]\nSD701 = "loud"\n', "rules.SD701", "must be one of 'error', 'warning'"),
         ('ignore = "SD701"\n', "ignore", "must be a list of rule codes or names"),
+        (
+            'custom-skill-dirs = ["ok", "team\\u0000skills"]\n',
+            "custom-skill-dirs",
+            "'custom-skill-dirs' must not contain a NUL character",
+        ),
+        (
+            'bundled-skill-dir = "b\\u0000"\n',
+            "bundled-skill-dir",
+            "'bundled-skill-dir' must not contain a NUL character",
+        ),
     ],
 )
 def test_bad_values_name_the_key_and_file(
@@ -166,6 +176,16 @@ def test_invalid_toml_names_the_file(tmp_path: Path) -> None:
 def test_flag_layer_with_bad_cap_is_rejected() -> None:
     with pytest.raises(ConfigError, match="must be at least 3"):
         SkilldeckConfig().merged(ConfigLayer(catalog_max_description_length=1))
+
+
+@pytest.mark.parametrize(
+    "key", ["custom_skill_dirs", "dsh_home", "agents_home", "bundled_skill_dir"]
+)
+def test_a_layer_with_a_nul_in_a_path_is_rejected_naming_it(key: str) -> None:
+    value: object = ("team\0skills",) if key == "custom_skill_dirs" else "team\0skills"
+    with pytest.raises(ConfigError, match="must not contain a NUL character") as caught:
+        SkilldeckConfig().merged(ConfigLayer(**{key: value}, origin="flags"))  # type: ignore[arg-type]
+    assert caught.value.key == key.replace("_", "-")
 
 
 def test_project_root_key_only_in_skilldeck_toml(tmp_path: Path) -> None:

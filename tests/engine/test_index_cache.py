@@ -79,6 +79,20 @@ def test_changed_file_is_a_miss(tmp_path: Path) -> None:
     assert _scan(root, cache).entries()[0].analysis.description == "changed!"
 
 
+def test_a_same_size_rewrite_with_its_mtime_restored_is_a_miss(tmp_path: Path) -> None:
+    root = tmp_path / "skills"
+    path = _skill(root, "alpha")
+    cache = IndexCache(tmp_path / "cache")
+    assert _scan(root, cache).entries()[0].analysis.name == "alpha"
+    key = _deck_key(root)
+    before = path.stat()
+    _write(path, path.read_text().replace("name: alpha", "name: ALPHA"), old=False)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # touch -r / cp -p
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert _scan(root, cache).entries()[0].analysis.name == "ALPHA"
+    assert _deck_key(root) not in (key, None)
+
+
 def test_fresh_files_are_not_cached(tmp_path: Path) -> None:
     root = tmp_path / "skills"
     _skill(root, "fresh", old=False)

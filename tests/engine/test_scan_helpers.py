@@ -15,7 +15,12 @@ from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.deck import deck_findings
 from skilldeck.engine.fs_provider import scan_deck
 from skilldeck.engine.index_cache import IndexCache
-from skilldeck.engine.scan_helpers import MIN_FILES_PER_PROCESS, ScanHelpers
+from skilldeck.engine.scan_helpers import (
+    DEADLINE_ENV,
+    MIN_FILES_PER_PROCESS,
+    ScanHelpers,
+    helper_deadline,
+)
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="helpers need fork")
 
@@ -128,3 +133,30 @@ def test_a_deck_scanned_with_helpers_equals_one_scanned_alone(tmp_path: Path):
     cache_file = cache.file_for(str(custom), config.rule_settings())
     entries = json.loads(cache_file.read_text(encoding="utf-8"))["entries"]
     assert len(entries) == 2 * MIN_FILES_PER_PROCESS + 37
+
+
+def test_the_deadline_scales_with_the_slice(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv(DEADLINE_ENV, raising=False)
+    assert helper_deadline(0) == 10.0
+    assert helper_deadline(5_000) == pytest.approx(35.0)
+    monkeypatch.setenv(DEADLINE_ENV, "0.5")
+    assert helper_deadline(5_000) == 0.5
+
+
+def test_a_stopped_helper_is_killed_at_its_deadline(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv(DEADLINE_ENV, "1")
+
+    def stop_halfway(path: str, expected: str) -> dict[str, object]:
+        if expected.endswith("777"):
+            os.kill(os.getpid(), signal.SIGSTOP)  # a real SIGSTOP: it never goes on
+        return echo(path, expected)
+
+    work = jobs(2 * MIN_FILES_PER_PROCESS)  # the helper's slice holds s00777
+    started = time.monotonic()
+    helpers = ScanHelpers.start(work, 2, stop_halfway)
+    assert helpers is not None
+    pid = helpers._helpers[0].pid
+    assert all(helpers.record(path) is None for path, _ in work)
+    assert 0.9 < time.monotonic() - started < 5
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # killed and reaped: no zombie, no stopped process

@@ -13,6 +13,7 @@ import argparse
 import hashlib
 import json
 import os
+import stat
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -22,7 +23,7 @@ from typing import Any
 
 from skilldeck.cli.color import Palette, color_enabled
 from skilldeck.cli.display import display_path
-from skilldeck.cli.errors import CliError
+from skilldeck.cli.errors import CliError, os_reason
 from skilldeck.cli.formats import FORMATS
 from skilldeck.cli.progress import Progress
 from skilldeck.cli.provider_option import add_provider_option, provider_factories
@@ -202,10 +203,30 @@ def _emit(memo: OutputMemo) -> int:
 
 
 def _existing(raw: str, cwd: str) -> str:
+    """The absolute PATH; a usage error saying why when it names nothing to check."""
     path = os.path.normpath(os.path.join(cwd, raw))
-    if not os.path.exists(path):
-        raise CliError(f"check: no such file or directory: {raw}")
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as error:  # ENOENT, ENAMETOOLONG, ELOOP, EACCES, ENOTDIR: say which
+        raise CliError(f"check: {os_reason(error)}: {raw}") from None
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise CliError(
+            f"check: {raw} is {_kind(mode)}, not a skill file, bundle, skill root or project"
+        )
     return path
+
+
+def _kind(mode: int) -> str:
+    """What a path that is neither a regular file nor a folder is, for a message."""
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
 
 
 class _Checker:

@@ -8,3 +8,9 @@ class CliError(Exception):
 
     ``main`` prints ``skilldeck: <message>`` on stderr and exits with status 2.
     """
+
+
+def os_reason(error: OSError) -> str:
+    """Why the OS refused a path, in the lower-case words of its error (``file name too
+    long``, ``no such file or directory``, ``permission denied``)."""
+    return (error.strerror or "cannot be read").lower()

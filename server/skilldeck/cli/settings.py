@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from skilldeck.cli.errors import CliError
+from skilldeck.cli.errors import CliError, os_reason
 from skilldeck.cli.provider_option import add_provider_option, provider_factories
 from skilldeck.engine.config import (
     ConfigLayer,
@@ -130,7 +131,13 @@ def lookup_cwd(args: argparse.Namespace) -> str:
     """The absolute ``--cwd`` (default: the process's cwd); it must be a directory."""
     raw = getattr(args, "cwd", None)
     cwd = os.path.abspath(raw) if raw else os.getcwd()
-    if not os.path.isdir(cwd):
+    try:
+        is_dir = stat.S_ISDIR(os.stat(cwd).st_mode)
+    except FileNotFoundError:
+        is_dir = False
+    except OSError as error:  # ENAMETOOLONG, ELOOP, EACCES: say which
+        raise CliError(f"--cwd: {os_reason(error)}: {raw}") from None
+    if not is_dir:
         raise CliError(f"--cwd: not a directory: {raw}")
     return cwd
 
@@ -152,7 +159,13 @@ def build_config(
     explicit = getattr(args, "config", None)
     file: str | None
     if explicit:
-        if not os.path.isfile(explicit):
+        try:
+            is_file = stat.S_ISREG(os.stat(explicit).st_mode)
+        except FileNotFoundError:
+            is_file = False
+        except OSError as error:  # ENAMETOOLONG, ELOOP, EACCES: say which
+            raise CliError(f"--config: {os_reason(error)}: {explicit}") from None
+        if not is_file:
             raise CliError(f"--config: no such file: {explicit}")
         file = os.path.abspath(explicit)
     else:

@@ -50,6 +50,14 @@ SEVERITY_WORDS: Mapping[str, Severity | None] = {
 
 MIN_CATALOG_DESCRIPTION_LENGTH = 3
 
+#: The path-valued fields of a :class:`ConfigLayer`, with the name a message shows.
+PATH_FIELDS: Mapping[str, str] = {
+    "custom_skill_dirs": "custom-skill-dirs",
+    "dsh_home": "dsh-home",
+    "agents_home": "agents-home",
+    "bundled_skill_dir": "bundled-skill-dir",
+}
+
 _FILE_KEYS = (
     "profile",
     "custom-skill-dirs",
@@ -159,11 +167,30 @@ class SkilldeckConfig:
                 changes[f.name] = value
         if layer.rule_overrides:
             changes["rule_overrides"] = {**self.rule_overrides, **layer.rule_overrides}
+        for name, shown in PATH_FIELDS.items():
+            value = getattr(layer, name)
+            for item in (value,) if isinstance(value, str) else value or ():
+                problem = path_problem(item)
+                if problem is not None:
+                    raise ConfigError(
+                        f"{_where(layer.origin)}'{shown}' {problem}", path=layer.origin, key=shown
+                    )
         if layer.catalog_max_description_length is not None:
             _check_cap(
                 layer.catalog_max_description_length, "catalog-description-max-length", layer.origin
             )
         return replace(self, **changes)
+
+
+def path_problem(value: str) -> str | None:
+    """Why ``value`` can never name a file (``None`` when it can).
+
+    The operating system refuses a path with a NUL character; Python raises
+    ``ValueError`` for it deep inside a scan, so a setting is checked where it is read.
+    """
+    if "\0" in value:
+        return "must not contain a NUL character"
+    return None
 
 
 def find_config_file(project_root: str | os.PathLike[str]) -> Path | None:
@@ -274,12 +301,15 @@ def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> Config
                 raise ConfigError(
                     f"{origin}: '{shown}' must be a list of folder paths", path=origin, key=shown
                 )
+            for item in value:
+                _check_path(item, origin, shown)
             values["custom_skill_dirs"] = tuple(_resolve(base, v) for v in value)
         elif key == "bundled-skill-dir":
             if not isinstance(value, str) or not value:
                 raise ConfigError(
                     f"{origin}: '{shown}' must be a folder path", path=origin, key=shown
                 )
+            _check_path(value, origin, shown)
             values["bundled_skill_dir"] = _resolve(base, value)
         elif key == "bundled-skills":
             if not isinstance(value, bool):
@@ -312,11 +342,22 @@ def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> Config
     return ConfigLayer(**values, rule_overrides=overrides, origin=origin)
 
 
+#: A UTF-8 byte order mark, as "UTF-8 with BOM" editors write it; accepted and skipped.
+_BOM = b"\xef\xbb\xbf"
+
+
 def _read_toml(file: Path) -> dict[str, Any]:
+    """The TOML document in ``file`` (a leading UTF-8 byte order mark is skipped)."""
     try:
         with file.open("rb") as handle:
-            data: dict[str, Any] = tomllib.load(handle)
-            return data
+            raw = handle.read()
+        text = raw.removeprefix(_BOM).decode("utf-8")
+        data: dict[str, Any] = tomllib.loads(text)
+        return data
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            f"{file}: invalid TOML: not UTF-8 text (byte {error.start + 1})", path=str(file)
+        ) from error
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{file}: invalid TOML: {error}", path=str(file)) from error
     except OSError as error:
@@ -341,6 +382,12 @@ def _profile(value: object, origin: str | None, shown: str) -> str:
             key=shown,
         )
     return value
+
+
+def _check_path(value: str, origin: str, shown: str) -> None:
+    problem = path_problem(value)
+    if problem is not None:
+        raise ConfigError(f"{origin}: '{shown}' {problem}", path=origin, key=shown)
 
 
 def _check_cap(value: object, shown: str, origin: str | None) -> int:

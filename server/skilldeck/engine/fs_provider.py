@@ -24,15 +24,13 @@ implementation (a flat file has no folder of its own).
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import gc
 import hashlib
 import json
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
@@ -359,39 +357,40 @@ def scan_deck(
     ``processes > 1`` lets the scan fork helper processes (:mod:`scan_helpers`) for the
     files the cache does not hold, when there are enough of them; only single-threaded
     callers may ask for that. The result is the same either way.
+
+    The garbage collector is left as the caller has it (the CLI and the language server
+    pause it around their scans; a host embedding the engine keeps its own settings).
     """
     deck_roots = tuple(roots) if roots is not None else resolve_roots(config, cwd)
     settings = config.rule_settings()
     scans: list[RootScan] = []
-    with _gc_paused():
-        listings = [_list_root(root) for root in deck_roots]
-        caches = [
-            cache.open_root(root.path, settings) if cache is not None else None
-            for root in deck_roots
+    listings = [_list_root(root) for root in deck_roots]
+    caches = [
+        cache.open_root(root.path, settings) if cache is not None else None for root in deck_roots
+    ]
+    overlays = [_overlay_for(root, overlay) for root in deck_roots]
+    helpers = None
+    if processes > 1:
+        jobs = [
+            (task.path, task.expected_name)
+            for listing, root_cache, overlaid in zip(listings, caches, overlays, strict=True)
+            for task in listing.tasks
+            if task.path not in overlaid
+            and (root_cache is None or not root_cache.holds(task.child))
         ]
-        overlays = [_overlay_for(root, overlay) for root in deck_roots]
-        helpers = None
-        if processes > 1:
-            jobs = [
-                (task.path, task.expected_name)
-                for listing, root_cache, overlaid in zip(listings, caches, overlays, strict=True)
-                for task in listing.tasks
-                if task.path not in overlaid
-                and (root_cache is None or not root_cache.holds(task.child))
-            ]
-            helpers = ScanHelpers.start(jobs, processes, partial(_helper_record, settings=settings))
-        try:
-            for index, root in enumerate(deck_roots):
-                if on_root is not None:
-                    on_root(index, root)
-                scans.append(
-                    _scan_listed(
-                        root, listings[index], settings, caches[index], overlays[index], helpers
-                    )
+        helpers = ScanHelpers.start(jobs, processes, partial(_helper_record, settings=settings))
+    try:
+        for index, root in enumerate(deck_roots):
+            if on_root is not None:
+                on_root(index, root)
+            scans.append(
+                _scan_listed(
+                    root, listings[index], settings, caches[index], overlays[index], helpers
                 )
-        finally:
-            if helpers is not None:
-                helpers.close()
+            )
+    finally:
+        if helpers is not None:
+            helpers.close()
     return DeckScan(
         roots=deck_roots,
         scans=tuple(scans),
@@ -428,7 +427,7 @@ def deck_key(
 
     The digest covers the skilldeck version and settings (:func:`version_key`), the
     roots in order (rank, source, path, skipped names), each root's child names, and per
-    skill file its layout and identity (device, inode, size, mtime). ``None`` means the
+    skill file its layout and identity (device, inode, size, mtime, ctime). ``None`` means the
     deck cannot be memoised now: a file was modified within :data:`RACY_WINDOW_NS`
     (a later same-size edit could keep its identity), or something could not be listed
     or inspected (the scan would report it; it is never cached).
@@ -474,11 +473,10 @@ def deck_key(
                 continue
             except OSError:
                 return None
-            if not stat.S_ISREG(st.st_mode) or st.st_mtime_ns >= threshold:
+            identity = FileIdentity.of(st)
+            if not stat.S_ISREG(st.st_mode) or identity.mtime_ns >= threshold:
                 return None
-            parts.append(
-                f"\x00{'b' if is_dir else 'f'}{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
-            )
+            parts.append(f"\x00{'b' if is_dir else 'f'}{identity.as_list()}")
     material = "".join(parts).encode("utf-8", "surrogateescape")
     return DeckKey(locator, hashlib.sha256(material).hexdigest())
 
@@ -487,12 +485,12 @@ def _helper_record(path: str, expected: str, *, settings: RuleSettings) -> dict[
     """In a helper process: the cache record of one file, or ``None`` to leave it to the
     scan (not a regular file, racily fresh, changed while read; errors raise)."""
     st = os.stat(path)
-    if not stat.S_ISREG(st.st_mode) or st.st_mtime_ns >= time.time_ns() - RACY_WINDOW_NS:
+    identity = FileIdentity.of(st)
+    if not stat.S_ISREG(st.st_mode) or identity.mtime_ns >= time.time_ns() - RACY_WINDOW_NS:
         return None
     analysis = analyze_skill_bytes(
         read_skill_bytes(path), path=path, expected_name=expected, settings=settings
     )
-    identity = FileIdentity.of(st)
     if FileIdentity.of(os.stat(path)) != identity:
         return None
     return make_record(identity, analysis, name_span(analysis))
@@ -587,24 +585,6 @@ def _transient(path: str, error: OSError) -> str | None:
 
 def _reason(error: OSError) -> str:
     return error.strerror or type(error).__name__
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC while a scan allocates many small acyclic objects.
-
-    With it running, a 10,000-file scan spends a third of its time in collections. The
-    survivors are frozen before the GC resumes (they are the scan's result, kept by the
-    caller), so the first collection afterwards does not walk them all at once.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.freeze()
-            gc.enable()
 
 
 # --------------------------------------------------------------------------- provider

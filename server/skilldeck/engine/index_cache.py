@@ -3,7 +3,7 @@
 One JSON file per (skill root, version key) under the cache directory
 (``$SKILLDECK_CACHE_DIR``, else ``platformdirs.user_cache_dir("skilldeck")``). Each
 entry maps a child path relative to the root to the file's identity (device, inode,
-size, mtime in ns) and its :meth:`SkillFileAnalysis.to_json`. The version key digests
+size, mtime and ctime in ns) and its :meth:`SkillFileAnalysis.to_json`. The version key digests
 the skilldeck version, the cache format and the rule settings, so a changed profile
 or override never reads another setting's verdicts.
 
@@ -11,8 +11,13 @@ Guarantees: JSON only (never pickle); a cache file is replaced atomically (tempo
 file plus ``os.replace``), so concurrent processes see either the old or the new file;
 an unreadable, corrupt or foreign cache file is a miss and is rewritten; an entry is
 used only when the file's identity is unchanged, and a file modified within
-:data:`RACY_WINDOW_NS` of the scan is never stored (its mtime cannot prove a later
-same-size edit). Skill bodies are never cached. ``cache=None`` everywhere means no cache.
+:data:`RACY_WINDOW_NS` of the scan is never stored (its times cannot prove a later
+same-size edit). The ctime is part of the identity because the mtime can be set back
+(``cp -p``, ``rsync -t``, ``touch -r``) and the ctime cannot: a same-size rewrite with
+its mtime restored is a miss. (The racy window is judged by the mtime: a file whose
+mtime was set back is stored at once, and a second same-size rewrite would have to land
+within the filesystem's ctime resolution to go unseen.) Skill bodies are never cached.
+``cache=None`` everywhere means no cache.
 
 Beside the per-root files, a *deck memo* (``deck-<locator>.json``) remembers what
 ``skilldeck check`` reported for one deck (its roots under one setting): per skill file
@@ -55,7 +60,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis
 
 #: Bump when the on-disk shape or the meaning of cached analyses changes.
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 
 #: Files modified this recently (relative to the scan start) are not stored.
 RACY_WINDOW_NS = 2_000_000_000
@@ -63,7 +68,7 @@ RACY_WINDOW_NS = 2_000_000_000
 CACHE_DIR_ENV = "SKILLDECK_CACHE_DIR"
 
 #: Bump when the shape of a deck memo changes.
-DECK_MEMO_FORMAT = 2
+DECK_MEMO_FORMAT = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,15 +119,17 @@ class FileIdentity:
     inode: int
     size: int
     mtime_ns: int
+    #: The inode change time: a restored mtime (``touch -r``) cannot set it back.
+    ctime_ns: int
 
     @classmethod
     def of(cls, st: os.stat_result) -> FileIdentity:
         """The identity of a ``stat`` result."""
-        return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
     def as_list(self) -> list[int]:
         """JSON form."""
-        return [self.device, self.inode, self.size, self.mtime_ns]
+        return [self.device, self.inode, self.size, self.mtime_ns, self.ctime_ns]
 
 
 def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:

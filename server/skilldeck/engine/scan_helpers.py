@@ -9,8 +9,11 @@ back one JSON record per file, in the index cache's record format; the scan adop
 record only if the file's identity (device, inode, size, mtime) is still the one the
 helper saw, so a record stands exactly where a cache entry would.
 
-A helper that fails for any reason (killed, crashed, garbled output) costs nothing but
-time: every file it did not answer for is analysed by the scan itself. Helpers are
+A helper that fails for any reason (killed, crashed, garbled output, stopped) costs
+nothing but time: every file it did not answer for is analysed by the scan itself. A
+helper that has not answered by its deadline (:func:`helper_deadline`: 10 s plus 5 ms per
+file of its slice, counted from its fork; about ten times what a slice takes on a cold
+disk) is killed, so a stopped or stuck helper cannot hang a scan. Helpers are
 plain ``os.fork`` children (only where ``fork`` exists) that never return into the
 caller's code: they read, parse and write JSON to a pipe with modules imported before
 the fork, take no lock another thread could hold (no logging, no printing, no imports)
@@ -21,8 +24,11 @@ scan thread safe while its other threads run.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
+import select
 import signal
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +38,13 @@ from skilldeck.engine.json_codec import dump_bytes, load_bytes
 #: Fewest files worth one more process: forking and sending the results back cost
 #: about as much as analysing this many files.
 MIN_FILES_PER_PROCESS = 500
+
+#: Time every helper is given whatever its slice (fork, imports paged in, a busy machine).
+HELPER_BASE_DEADLINE_S = 10.0
+#: Time a helper is given per file of its slice, on top of the base.
+HELPER_DEADLINE_PER_FILE_S = 0.005
+#: Environment variable that sets a fixed deadline in seconds for every helper instead.
+DEADLINE_ENV = "SKILLDECK_HELPER_DEADLINE_S"
 
 #: A job: the path of a skill file and the name its location implies.
 Job = tuple[str, str]
@@ -47,10 +60,25 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
+def helper_deadline(files: int) -> float:
+    """Seconds a helper with ``files`` files may take before it is killed.
+
+    :data:`HELPER_BASE_DEADLINE_S` plus :data:`HELPER_DEADLINE_PER_FILE_S` per file, or
+    the number of seconds in ``$SKILLDECK_HELPER_DEADLINE_S`` when that is set.
+    """
+    fixed = os.environ.get(DEADLINE_ENV)
+    if fixed:
+        with contextlib.suppress(ValueError):
+            return max(0.0, float(fixed))
+    return HELPER_BASE_DEADLINE_S + HELPER_DEADLINE_PER_FILE_S * files
+
+
 @dataclass
 class _Helper:
     pid: int
     fd: int
+    #: ``time.monotonic()`` after which the helper is killed and its slice left to the scan.
+    deadline: float
     records: dict[str, Any] | None = None
 
 
@@ -114,7 +142,7 @@ def _fork(chunk: Sequence[Job], make_record: RecordMaker, inherited: list[int]) 
     if pid == 0:  # pragma: no cover - runs in the child, which leaves through os._exit
         _serve(chunk, make_record, write_fd, [read_fd, *inherited])
     os.close(write_fd)
-    return _Helper(pid, read_fd)
+    return _Helper(pid, read_fd, time.monotonic() + helper_deadline(len(chunk)))
 
 
 def _serve(  # pragma: no cover - runs in the child
@@ -122,6 +150,7 @@ def _serve(  # pragma: no cover - runs in the child
 ) -> None:
     status = 1
     try:
+        gc.disable()  # a helper's own process: its objects live until it exits
         for fd in foreign:
             os.close(fd)
         records: dict[str, Any] = {}
@@ -142,17 +171,26 @@ def _serve(  # pragma: no cover - runs in the child
 
 
 def _collect(helper: _Helper) -> dict[str, Any]:
+    """Read the helper's answer until it exits; ``{}`` if it fails or misses its deadline."""
     chunks: list[bytes] = []
+    poller = select.poll()
+    poller.register(helper.fd, select.POLLIN)
     try:
         while True:
+            remaining = helper.deadline - time.monotonic()
+            if remaining <= 0 or not poller.poll(max(1, int(remaining * 1000))):
+                _kill(helper.pid)  # stopped or stuck: the scan analyses its slice
+                return {}
             data = os.read(helper.fd, 1 << 20)
             if not data:
                 break
             chunks.append(data)
     except OSError:
-        chunks = []
+        _kill(helper.pid)
+        return {}
     finally:
-        os.close(helper.fd)
+        with contextlib.suppress(OSError):
+            os.close(helper.fd)
     try:
         _, status = os.waitpid(helper.pid, 0)
     except ChildProcessError:  # pragma: no cover - reaped elsewhere
@@ -167,9 +205,14 @@ def _collect(helper: _Helper) -> dict[str, Any]:
 
 
 def _discard(helper: _Helper) -> None:
-    with contextlib.suppress(OSError):
-        os.kill(helper.pid, signal.SIGKILL)
+    _kill(helper.pid)
     with contextlib.suppress(OSError):
         os.close(helper.fd)
+
+
+def _kill(pid: int) -> None:
+    """Kill and reap a helper (SIGKILL ends a stopped process too)."""
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(ChildProcessError):
-        os.waitpid(helper.pid, 0)
+        os.waitpid(pid, 0)

@@ -30,7 +30,8 @@ def uri_of(path: str, *, windows: bool = _ON_WINDOWS) -> str:
 
 def path_of(uri: str, *, windows: bool = _ON_WINDOWS) -> str | None:
     """The filesystem path of a ``file:`` URI; ``None`` for any other scheme, a URI that
-    is not well formed, or (on POSIX) a URI naming a remote host."""
+    is not well formed, one whose path holds a NUL (``%00``), or (on POSIX) a URI naming
+    a remote host."""
     try:
         parts = urlsplit(uri)
     except ValueError:
@@ -41,8 +42,10 @@ def path_of(uri: str, *, windows: bool = _ON_WINDOWS) -> str | None:
         return _windows_path(parts.netloc, parts.path)
     if parts.netloc not in ("", "localhost"):
         return None
-    path = os.fsdecode(unquote_to_bytes(parts.path))
-    return path or None
+    raw = unquote_to_bytes(parts.path)
+    if b"\0" in raw:  # %00 names no file
+        return None
+    return os.fsdecode(raw) or None
 
 
 def _windows_uri(path: str) -> str:
@@ -57,6 +60,8 @@ def _windows_uri(path: str) -> str:
 
 def _windows_path(host: str, raw_path: str) -> str | None:
     text = unquote(raw_path)
+    if "\0" in text:
+        return None
     if host not in ("", "localhost"):
         return "\\\\" + host + text.replace("/", "\\")
     if len(text) >= 3 and text[0] == "/" and text[2] == ":" and text[1].isalpha():

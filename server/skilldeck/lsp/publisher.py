@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from skilldeck.lsp.diagnostics import to_diagnostics, uri_of
-from skilldeck.lsp.open_documents import normal_path
 
 if TYPE_CHECKING:
     from skilldeck.lsp.server import SkilldeckServer
@@ -49,7 +48,9 @@ class Publisher:
         self.session = session
         self.pull = False
         self.refresh_support = False
-        #: Files whose last report held diagnostics (push mode decides by path).
+        #: The files the client shows diagnostics for, by path, with the URI they are under.
+        self._shown: dict[str, str] = {}
+        #: The same paths (push mode decides without building URIs).
         self._nonempty_paths: set[str] = set()
         #: Pull mode: this server instance (result ids of another one never match) and
         #: each path's generation (0 until :meth:`changed` first names it).
@@ -76,7 +77,7 @@ class Publisher:
 
     def diagnostics_for(self, uri: str) -> list[types.Diagnostic]:
         """The diagnostics of one document (empty when it is no skill file we index)."""
-        path = _path_of(uri)
+        path = self.session.documents.path_of(uri)
         if path is None:
             return []
         return self._diagnostics_at(path)
@@ -111,7 +112,7 @@ class Publisher:
                 diagnostics = self._diagnostics_at(path)
                 if not diagnostics and path not in self._nonempty_paths:
                     continue
-                self._publish(uri_of(path), path, diagnostics)
+                self._publish(path, diagnostics)
             except Exception as error:
                 logger.exception("skilldeck: publishing diagnostics of %r failed", path)
                 self.server.log(f"skilldeck: publishing diagnostics of {path!r} failed: {error}")
@@ -119,13 +120,23 @@ class Publisher:
     def _track(self, uri: str, path: str, diagnostics: list[types.Diagnostic]) -> None:
         """Remember whether the client now shows diagnostics for this file."""
         if diagnostics:
+            self._shown[path] = uri
             self._nonempty_paths.add(path)
         else:
+            self._shown.pop(path, None)
             self._nonempty_paths.discard(path)
 
-    def _publish(self, uri: str, path: str, diagnostics: list[types.Diagnostic]) -> None:
-        self._track(uri, path, diagnostics)
+    def _publish(self, path: str, diagnostics: list[types.Diagnostic]) -> None:
+        """Publish under the URI the client has the file open by (else the index's path),
+        and clear what an earlier publish left under another URI of the same file."""
         document = self.session.documents.get(path)
+        uri = document.uri if document is not None else uri_of(path)
+        earlier = self._shown.get(path)
+        if earlier is not None and earlier != uri:
+            self.server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=earlier, diagnostics=[])
+            )
+        self._track(uri, path, diagnostics)
         self.server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=uri,
@@ -141,7 +152,7 @@ class Publisher:
         already holds its current result id."""
         await self.session.wait_indexed()
         uri = params.text_document.uri
-        result_id = self.result_id(_path_of(uri))
+        result_id = self.result_id(self.session.documents.path_of(uri))
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         return types.RelatedFullDocumentDiagnosticReport(
@@ -158,7 +169,7 @@ class Publisher:
         # By path: a client may spell a URI it was given differently (escapes, case).
         known: dict[str, str] = {}
         for item in params.previous_result_ids:
-            known_path = self._paths.get(item.uri) or _path_of(item.uri)
+            known_path = self._paths.get(item.uri) or self.session.documents.path_of(item.uri)
             if known_path is not None:
                 known[known_path] = item.value
         items: list[types.WorkspaceDocumentDiagnosticReport] = []
@@ -173,12 +184,19 @@ class Publisher:
                 continue
             if not diagnostics and path not in self._nonempty_paths and path not in known:
                 continue  # clean, and never reported
-            uri = self._uris.get(path)
+            document = self.session.documents.get(path)
+            uri = document.uri if document is not None else self._uris.get(path)
             if uri is None:
                 uri = self._uris[path] = uri_of(path)
-                self._paths[uri] = path
+            self._paths[uri] = path
+            earlier = self._shown.get(path)
+            if earlier is not None and earlier != uri:  # the file's other URI: clear it
+                items.append(
+                    types.WorkspaceFullDocumentDiagnosticReport(
+                        uri=earlier, items=[], version=None, result_id=result_id
+                    )
+                )
             self._track(uri, path, diagnostics)
-            document = self.session.documents.get(path)
             items.append(
                 types.WorkspaceFullDocumentDiagnosticReport(
                     uri=uri,
@@ -189,7 +207,3 @@ class Publisher:
             )
         items.sort(key=lambda item: item.uri)
         return types.WorkspaceDiagnosticReport(items=items)
-
-
-def _path_of(uri: str) -> str | None:
-    return normal_path(uri)

@@ -12,7 +12,7 @@ import asyncio
 import gc
 import os
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcServerNotInitialized
@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from skilldeck.engine.registry import SkillRegistry
     from skilldeck.lsp.server import SkilldeckServer
 
+T = TypeVar("T")
+
 CATALOG_CHANGED = "skilldeck/catalogChanged"
 #: Delay before a burst of file events becomes a rescan of the folder.
 RESCAN_DELAY_S = 0.05
@@ -71,7 +73,7 @@ class Session:
         self.settings = ParsedSettings()
         self.publisher = Publisher(server, self)
         self.watching = Watching(server, self)
-        self.documents = OpenDocuments(server)
+        self.documents = OpenDocuments(server, self.folders.keys)
         self._pending_docs: set[str] = set()
         self._flush_handle: asyncio.Handle | None = None
         self._catalog_handle: asyncio.TimerHandle | None = None
@@ -80,6 +82,9 @@ class Session:
         self._generation = 0
         self._indexed: asyncio.Event | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Scans running with the collector paused (:meth:`_collector_paused`).
+        self._scans_running = 0
+        self._gc_was_enabled = True
         self._config_supported = False
         #: True from ``initialize`` until ``initialized`` has set up the folder indexes.
         self._setting_up = False
@@ -295,7 +300,7 @@ class Session:
                 if generation != self._generation:
                     return
                 overlay = self.overlay()
-                scan = await asyncio.to_thread(
+                scan = await self._collector_paused(
                     scan_folder,
                     index.folder,
                     config,
@@ -310,6 +315,12 @@ class Session:
                 if generation != self._generation:
                     return
                 pending |= self._apply_scan(index, scan)
+        except Exception:
+            # A failed index must not leave requests waiting for it forever: they answer
+            # from what is indexed (the failure itself is reported by the caller).
+            if self._indexed is not None:
+                self._indexed.set()
+            raise
         finally:
             self._progress_end(progress)
             self.watching.release()
@@ -358,6 +369,24 @@ class Session:
         changed = index.set_provided(provided, complete)
         self.publisher.changed(changed)
         self.schedule_catalog_check()
+
+    async def _collector_paused(self, function: Callable[..., T], *args: Any, **kw: Any) -> T:
+        """``function`` in a worker thread with the cyclic GC paused (this process is ours).
+
+        A scan allocates many small acyclic objects; with the collector running, a
+        10,000-file scan spends a third of its time in collections. Overlapping scans
+        share one pause; the last to finish resumes the collector.
+        """
+        if self._scans_running == 0:
+            self._gc_was_enabled = gc.isenabled()
+            gc.disable()
+        self._scans_running += 1
+        try:
+            return await asyncio.to_thread(function, *args, **kw)
+        finally:
+            self._scans_running -= 1
+            if self._scans_running == 0 and self._gc_was_enabled:
+                gc.enable()
 
     def index_cache(self) -> IndexCache | None:
         """The persistent index cache (``$SKILLDECK_CACHE_DIR`` or the user cache dir).
@@ -451,10 +480,9 @@ class Session:
         uris, self._pending_docs = self._pending_docs, set()
         for uri in uris:
             document = self.documents.by_uri(uri)
-            path = path_of(uri)
+            path = self.documents.path_of(uri)
             if document is None or not path:
                 continue
-            path = os.path.normpath(path)
             changed: set[str] = set()
             for index in self.folders.values():
                 if index.ready and index.classify(path) is not None:
@@ -464,16 +492,16 @@ class Session:
 
     def on_close(self, params: types.DidCloseTextDocumentParams) -> None:
         """A buffer closed: the file on disk is the truth again."""
-        path = path_of(params.text_document.uri)
+        path = self.documents.path_of(params.text_document.uri)
         if path:
-            self.on_paths_changed({os.path.normpath(path)})
+            self.on_paths_changed({path})
 
     # -- file events ---------------------------------------------------------------
 
     def on_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
         """The client saw files change on disk."""
-        paths = {path_of(change.uri) for change in params.changes}
-        self.on_paths_changed({os.path.normpath(p) for p in paths if p})
+        paths = {self.documents.path_of(change.uri) for change in params.changes}
+        self.on_paths_changed({p for p in paths if p})
 
     def on_paths_changed(self, paths: set[str]) -> None:
         """Files changed on disk: refresh those skill files, or rescan when roots moved."""
@@ -553,10 +581,9 @@ class Session:
 
     def folder_for(self, uri: str) -> FolderIndex | None:
         """The folder index for a document or folder URI (the deepest containing folder)."""
-        path = path_of(uri) if uri.startswith("file:") else None
+        path = self.documents.path_of(uri) if uri.startswith("file:") else None
         if not path:
             return None
-        path = os.path.normpath(path)
         for index in self.folders.values():
             if index.entry(path) is not None:
                 return index

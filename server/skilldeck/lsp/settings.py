@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from skilldeck.engine.config import ConfigError, ConfigLayer, parse_rule_overrides
+from skilldeck.engine.config import ConfigError, ConfigLayer, parse_rule_overrides, path_problem
 from skilldeck.engine.findings import Severity
 from skilldeck.engine.profiles import PROFILES
 
@@ -35,6 +35,15 @@ def _string(raw: Mapping[str, object], key: str, warnings: list[str]) -> str | N
     return None
 
 
+def _path(raw: Mapping[str, object], key: str, warnings: list[str]) -> str | None:
+    value = _string(raw, key, warnings)
+    problem = None if value is None else path_problem(value)
+    if problem is not None:
+        warnings.append(f"skilldeck.{key} {problem}; using the default.")
+        return None
+    return value
+
+
 def parse_settings(raw: object) -> ParsedSettings:
     """Validate a ``skilldeck`` settings object; unknown keys are ignored."""
     if raw is None:
@@ -47,13 +56,15 @@ def parse_settings(raw: object) -> ParsedSettings:
     dirs: tuple[str, ...] | None = None
     raw_dirs = raw.get("customSkillDirs")
     if raw_dirs is not None:
-        if isinstance(raw_dirs, list) and all(isinstance(item, str) for item in raw_dirs):
-            dirs = tuple(item for item in raw_dirs if item)
-        else:
+        if not isinstance(raw_dirs, list) or not all(isinstance(item, str) for item in raw_dirs):
             warnings.append(
                 f"skilldeck.customSkillDirs must be a list of paths, got {raw_dirs!r}; "
                 "using the default."
             )
+        elif problems := [p for p in map(path_problem, raw_dirs) if p is not None]:
+            warnings.append(f"skilldeck.customSkillDirs {problems[0]}; using the default.")
+        else:
+            dirs = tuple(item for item in raw_dirs if item)
 
     max_length: int | None = None
     raw_length = raw.get("catalogDescriptionMaxLength")
@@ -101,9 +112,9 @@ def parse_settings(raw: object) -> ParsedSettings:
     layer = ConfigLayer(
         profile=profile,
         custom_skill_dirs=dirs,
-        dsh_home=_string(raw, "dshHome", warnings),
-        agents_home=_string(raw, "agentsHome", warnings),
-        bundled_skill_dir=_string(raw, "bundledSkillDir", warnings),
+        dsh_home=_path(raw, "dshHome", warnings),
+        agents_home=_path(raw, "agentsHome", warnings),
+        bundled_skill_dir=_path(raw, "bundledSkillDir", warnings),
         catalog_max_description_length=max_length,
         include_user_roots=include_user,
         rule_overrides=overrides,

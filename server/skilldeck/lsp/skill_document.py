@@ -25,7 +25,6 @@ from skilldeck.engine.positions import Encoding, Position, Span
 from skilldeck.engine.profiles import Profile, get_profile
 from skilldeck.engine.skill_file import SkillFileAnalysis, analyze_skill_text
 from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
-from skilldeck.lsp.open_documents import normal_path
 from skilldeck.lsp.positions import (
     LineSource,
     from_lsp_position,
@@ -176,7 +175,7 @@ async def load_document(session: Session, uri: str) -> SkillDocument | None:
     """
     await session.wait_indexed()
     await asyncio.sleep(0)  # let a just-received didChange reach the index first
-    path = normal_path(uri)
+    path = session.documents.path_of(uri)
     if path is None:
         return None
     document = session.documents.get(path)
