@@ -53,7 +53,7 @@ async def test_quote_a_value_yaml_misread(deck: Deck, start_server: StartServer)
     [error] = await diagnostics_of(client, path, lambda d: [x.code for x in d] == ["SD205"])
     assert error.message == (
         "'description' must be a non-empty string, found the number 3.1 "
-        "(YAML read the unquoted '3.10' as a number; quote it to keep the text)"
+        "(YAML read the unquoted '3.10' as a number; quote it to keep the text) (skill not loaded)"
     )
 
     [action] = await quick_fixes(client, path, rng(2, 13, 2, 13))

@@ -23,6 +23,9 @@ from skilldeck.engine.positions import Span
 
 RULE_DOCS_URL = "https://github.com/skilldeck/skilldeck/blob/main/docs/rules.md#{anchor}"
 
+#: The end of every message of a finding that drops the skill.
+NOT_LOADED = " (skill not loaded)"
+
 _CODE = re.compile(r"^SD[0-9]{3}$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -70,14 +73,17 @@ class Rule:
     ) -> Finding:
         """A finding of this rule at ``span`` with the message filled from ``fmt``.
 
-        The severity is the rule's default; settings may change it later.
+        The severity is the rule's default; settings may change it later. A finding
+        that drops the skill says so at the end of its message (:data:`NOT_LOADED`).
         """
+        drops = self.drops_skill if drops_skill is None else drops_skill
+        message = self.message.format(**fmt)
         return Finding(
             code=self.code,
             severity=self.severity,
-            message=self.message.format(**fmt),
+            message=f"{message}{NOT_LOADED}" if drops else message,
             span=span,
-            drops_skill=self.drops_skill if drops_skill is None else drops_skill,
+            drops_skill=drops,
             related=tuple(related),
             fixes=tuple(fixes),
         )
@@ -384,12 +390,13 @@ RULES: tuple[Rule, ...] = (
         "invalid-invocation-value",
         _E,
         True,
-        "'{key}' must be a boolean (true/false, yes/no, on/off, 1/0), found {found}",
+        "'{key}' must be true or false, found {found}",
         "An invocation key has a value that is not a boolean.",
         "`disable-model-invocation` and `user-invocable` accept YAML booleans and, in "
         "any letter case, `true`/`false`, `yes`/`no`, `on`/`off` and `1`/`0`. Any other "
         "value is ambiguous about who may invoke the skill, so the skill is skipped "
-        "(fail closed).\n\n**Fix:** write `true` or `false`.",
+        "(fail closed).\n\n**Fix:** the quick fixes write `true` or `false`.",
+        fixable=True,
     ),
     Rule(
         "SD303",
@@ -619,7 +626,9 @@ def render_rules_markdown() -> str:
             f"Drops the skill: **{'yes' if item.drops_skill else 'no'}**. "
             f"Quick fix: **{'yes' if item.fixable else 'no'}**. Profiles: {profiles}.",
             "",
-            "Message: `" + item.message.replace("`", "'") + "`",
+            "Message: `"
+            + (item.message + (NOT_LOADED if item.drops_skill else "")).replace("`", "'")
+            + "`",
             "",
             item.docs,
         ]

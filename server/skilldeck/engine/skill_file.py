@@ -546,9 +546,18 @@ class _Checker:
                 continue
             flag = invocation_boolean(option.value)
             if flag is None:
+                choices: tuple[Fix, ...] = ()
+                if self.one_line_scalar(option):
+                    choices = tuple(
+                        Fix(f"Replace with '{word}'", (TextEdit(option.value_span, word),))
+                        for word in ("true", "false")
+                    )
                 self.findings.append(
                     rule("SD302").finding(
-                        self.value_or_key_span(option), key=key, found=describe_value(option.value)
+                        self.value_or_key_span(option),
+                        fixes=choices,
+                        key=key,
+                        found=describe_value(option.value),
                     )
                 )
             else:
