@@ -172,6 +172,21 @@ RULES: tuple[Rule, ...] = (
         "reading them can block forever or have side effects.\n\n**Fix:** replace the "
         "entry with a regular `SKILL.md` file, or remove it from the skill root.",
     ),
+    Rule(
+        "SD007",
+        "not-a-skill",
+        _I,
+        False,
+        "not a skill: {reason}",
+        "A Markdown file under a skill root sits where no skill is looked for.",
+        "A root holds skills one level deep: `<root>/<name>/SKILL.md` (a bundle) or "
+        "`<root>/<name>.md` (a flat skill). A `SKILL.md` nested deeper, a bundle file "
+        "named other than exactly `SKILL.md`, or a Markdown file in a folder without a "
+        "`SKILL.md` is never loaded, whatever its frontmatter says. Markdown files beside "
+        "a bundle's `SKILL.md` are its resources and are not reported.\n\n**Example:** "
+        "`.dsh/skills/skills/pdf-summary/SKILL.md` is nested one level too deep; move it "
+        "to `.dsh/skills/pdf-summary/SKILL.md`.\n\n**Fix:** move or rename the file.",
+    ),
     # --- SD1xx: frontmatter and YAML -------------------------------------------------
     Rule(
         "SD101",

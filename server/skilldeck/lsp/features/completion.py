@@ -82,7 +82,7 @@ async def complete(
     position = doc.position(at)
     frontmatter = doc.frontmatter_lines()
     if frontmatter is None:
-        if position.line == 0 and _blank_start(doc):
+        if position.line == 0 and doc.not_a_skill is None and _blank_start(doc):
             item = _snippet(doc, snippets, formats)
             return types.CompletionList(is_incomplete=False, items=[item])
         return await _body(doc, position, invoked)

@@ -149,6 +149,10 @@ def name_markdown(doc: SkillDocument) -> str:
     name = analysis.name or doc.expected_name
     cap = doc.config.catalog_max_description_length
     parts: list[str] = []
+    if doc.not_a_skill is not None:
+        parts.append(f"**`{name}`** · not a skill: {doc.not_a_skill.reason}")
+        parts.append("skilldeck never loads this file: the model does not see it.")
+        return "\n\n".join(parts)
     if doc.entry is not None:
         root = doc.entry.root
         parts.append(
