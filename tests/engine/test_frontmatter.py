@@ -116,14 +116,16 @@ def test_missing_and_unterminated_frontmatter():
     assert unterminated.span == Span.at(0, 0, 3)
 
 
-def test_yaml_errors_carry_the_parser_position():
+def test_yaml_errors_point_at_the_cause():
     finding = fatal("---\nname: a\ndescription: Use for: PDFs\n---\n")
     assert finding.code == "SD103"
     assert finding.message == (
-        "invalid YAML in frontmatter: mapping values are not allowed in this context"
-        " (skill not loaded)"
+        "invalid YAML in frontmatter: ': ' inside the value of 'description' starts a nested "
+        "mapping; quote the value (skill not loaded)"
     )
-    assert finding.span == Span.at(2, 20, 20)
+    assert finding.span == Span.at(2, 20, 21)
+    flow = fatal("---\nname: a\ndescription: [a, b\n---\n")
+    assert flow.code == "SD103" and flow.span.start == flow.span.end  # the parser's place
     tab = fatal("---\nname: a\n\tdescription: b\n---\n")
     assert tab.code == "SD103" and tab.span.start.line == 2
     second = fatal("---\na: 1\n...\nb: 2\n---\n")

@@ -221,11 +221,15 @@ RULES: tuple[Rule, ...] = (
         True,
         "invalid YAML in frontmatter: {problem}",
         "The frontmatter is not valid YAML.",
-        "The text between the delimiters must be one valid YAML document. The finding "
-        "points at the position the YAML parser reported. The skill is skipped.\n\n"
-        "A common cause is an unquoted colon followed by a space inside a value, e.g. "
-        "`description: Use for: PDFs`.\n\n**Fix:** quote the value: "
+        "The text between the delimiters must be one valid YAML document. The skill is "
+        "skipped.\n\nThe common causes are named in plain words and pointed at where "
+        "they start, each with a quick fix: a tab used for indentation (YAML indents "
+        "with spaces), a quote that is never closed, a missing space after a key's `:` "
+        "(`name:pdf`), a `: ` inside a plain value (`description: Use for: PDFs`) and a "
+        "continuation line that is not indented. Any other error points at the position "
+        "the YAML parser reported, in its words.\n\n**Fix:** quote the value: "
         '`description: "Use for: PDFs"`, or use a block scalar (`description: >`).',
+        fixable=True,
     ),
     Rule(
         "SD104",
