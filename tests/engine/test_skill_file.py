@@ -422,9 +422,9 @@ def test_description_longer_than_the_catalog_cap_shows_the_catalog_text():
     )
     finding = only(analysis, "SD501")
     assert finding.message == (
-        'description is 149 characters; the catalog cuts it to 20: "word word word wo..."'
+        "description is 149/20 characters; the catalog cuts it after 'word word word wo'"
     )
-    assert finding.span == Span.at(2, 13, 13 + len(description.rstrip()))
+    assert finding.span == Span.at(2, 13 + 17, 13 + len(description.rstrip()))
     assert analysis.accepted
 
 

@@ -479,12 +479,13 @@ RULES: tuple[Rule, ...] = (
         "description-truncated",
         _W,
         False,
-        'description is {length} characters; the catalog cuts it to {cap}: "{shown}"',
+        "description is {length}/{cap} characters; the catalog cuts it after '{tail}'",
         "The catalog will cut this description.",
         "The catalog shows each description with whitespace collapsed and cut to the "
         "configured length (500 characters by default) with `...`. The model decides "
         "whether to load a skill from that text alone, so the cut part is never seen "
-        "before loading. The message shows exactly what the catalog publishes.\n\n"
+        "before loading. The finding underlines exactly the text the catalog drops; the "
+        "message quotes the last words the catalog keeps.\n\n"
         "**Fix:** put the key information first and move detail into the body.",
     ),
     # --- SD6xx: Agent Skills standard profile ---------------------------------------------

@@ -1,0 +1,71 @@
+"""Description rules: the catalog cut (SD501) underlines only what the catalog drops."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skilldeck.engine.findings import Finding
+from skilldeck.engine.positions import Span
+from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis, analyze_skill_file
+
+
+def analyze(tmp_path: Path, frontmatter: str, **settings: object) -> SkillFileAnalysis:
+    path = tmp_path / "pdf" / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nname: pdf\n{frontmatter}---\n# PDF\n", encoding="utf-8")
+    return analyze_skill_file(path, expected_name="pdf", settings=RuleSettings(**settings))  # type: ignore[arg-type]
+
+
+def only(analysis: SkillFileAnalysis, code: str) -> Finding:
+    found = [f for f in analysis.findings if f.code == code]
+    assert len(found) == 1, analysis.findings
+    return found[0]
+
+
+LONG = (
+    "Fill in PDF forms from structured data - read the form's fields, match them to the "
+    "data by label, fill them, flatten the form when asked and save a copy beside the "
+    "original, never overwriting it or"
+)
+
+
+def test_truncation_underlines_only_the_text_past_the_cut(tmp_path: Path) -> None:
+    description = LONG + " any other file the user did not name."
+    analysis = analyze(
+        tmp_path, f"description: {description}\n", catalog_max_description_length=200
+    )
+    finding = only(analysis, "SD501")
+    assert finding.message == (
+        f"description is {len(description)}/200 characters; the catalog cuts it after "
+        "'\u2026never overwriting it or'"
+    )
+    hidden = description[197:]  # the catalog keeps 197 characters and "..."
+    cut = len("description: ") + 197 + len(hidden) - len(hidden.lstrip())
+    assert finding.span == Span.at(2, cut, len("description: ") + len(description))
+    assert analysis.accepted
+
+
+def test_truncation_of_a_folded_description_starts_on_the_right_line(tmp_path: Path) -> None:
+    words = LONG.split(" ")
+    lines = [" ".join(words[i : i + 6]) for i in range(0, len(words), 6)]
+    block = "".join(f"  {line}\n" for line in lines)
+    analysis = analyze(
+        tmp_path, f"description: >\n{block}  and more.\n", catalog_max_description_length=100
+    )
+    finding = only(analysis, "SD501")
+    assert finding.message == (
+        f"description is {len(LONG) + 10}/100 characters; the catalog cuts it after "
+        "'\u2026them to the data by label,'"
+    )
+    hidden_first = " ".join(words)[97:].lstrip()[0]
+    line, character = finding.span.start.line, finding.span.start.character
+    source = (block + "  and more.\n").split("\n")[line - 3]
+    assert source[character] == hidden_first
+    assert finding.span.end == Span.at(3 + len(lines) + 1, 0, 0).start  # the value's end
+
+
+def test_truncation_of_a_quoted_description_skips_the_quote(tmp_path: Path) -> None:
+    analysis = analyze(tmp_path, 'description: "abc def ghi"\n', catalog_max_description_length=8)
+    finding = only(analysis, "SD501")
+    assert finding.message == "description is 11/8 characters; the catalog cuts it after 'abc d'"
+    assert finding.span == Span.at(2, 19, 26)  # from "ef ghi" through the closing quote
