@@ -35,3 +35,29 @@ def test_check_of_the_nested_file_itself_reports_it(run: Run, project: Path) -> 
     result = run("check", ".dsh/skills/skills/pdf-summary/SKILL.md", cwd=project)
     assert result.code == 0, result.stderr
     assert result.stdout.splitlines()[0] == NESTED
+
+
+def test_check_reports_a_placeholder_description(run: Run, tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".dsh/skills/draft.md", skill("draft", "TODO"))
+    result = run("check", cwd=root)
+    assert result.code == 0, result.stderr
+    assert result.stdout.splitlines()[0] == (
+        ".dsh/skills/draft.md:3:14: SD207 warning description is a placeholder ('TODO'); the "
+        "model picks skills by their description: say what this skill does and when to use it"
+    )
+    strict = run("check", "--fail-on", "warning", cwd=root)
+    assert strict.code == 1
+
+
+def test_check_words_a_yaml_error_for_the_author(run: Run, tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".dsh/skills/tabs.md", "---\nname: tabs\ndescription: d\nmetadata:\n\tv: 1\n---\n")
+    result = run("check", cwd=root)
+    assert result.code == 1
+    assert result.stdout.splitlines()[0] == (
+        ".dsh/skills/tabs.md:5:1: SD103 error invalid YAML in frontmatter: tab used for "
+        "indentation; YAML needs spaces (skill not loaded)"
+    )

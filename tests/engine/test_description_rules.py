@@ -1,10 +1,13 @@
-"""Description rules: the catalog cut (SD501) underlines only what the catalog drops."""
+"""Description rules: the catalog cut (SD501) underlines only what the catalog drops;
+a placeholder description (SD207) is flagged."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from skilldeck.engine.findings import Finding
+import pytest
+
+from skilldeck.engine.findings import Finding, Severity
 from skilldeck.engine.positions import Span
 from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis, analyze_skill_file
 
@@ -69,3 +72,43 @@ def test_truncation_of_a_quoted_description_skips_the_quote(tmp_path: Path) -> N
     finding = only(analysis, "SD501")
     assert finding.message == "description is 11/8 characters; the catalog cuts it after 'abc d'"
     assert finding.span == Span.at(2, 19, 26)  # from "ef ghi" through the closing quote
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        (
+            "Describe what this skill does and when to use it.",
+            "Describe what this skill does and when t...",
+        ),
+        ("TODO", "TODO"),
+        ("'TBD'", "TBD"),
+        ("description", "description"),
+        ('"TODO: write this"', "TODO: write this"),
+        ("<description>", "<description>"),
+        ("...", "..."),
+    ],
+)
+def test_placeholder_descriptions_are_flagged(tmp_path: Path, written: str, shown: str) -> None:
+    analysis = analyze(tmp_path, f"description: {written}\n")
+    finding = only(analysis, "SD207")
+    assert finding.message == (
+        f"description is a placeholder ('{shown}'); the model picks skills by their "
+        "description: say what this skill does and when to use it"
+    )
+    assert finding.span == Span.at(2, 13, 13 + len(written))
+    assert finding.severity is Severity.WARNING and analysis.accepted
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Fill PDF forms.",
+        "Todo lists: keep one per project and tick items off.",
+        "Describe a diff to a reviewer.",
+        "TBDs in contracts: find and list them.",
+    ],
+)
+def test_real_descriptions_are_not_placeholders(tmp_path: Path, written: str) -> None:
+    analysis = analyze(tmp_path, f"description: '{written}'\n")
+    assert [f.code for f in analysis.findings] == []

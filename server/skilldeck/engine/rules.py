@@ -387,6 +387,20 @@ RULES: tuple[Rule, ...] = (
         "`name` to the folder name; or rename the folder.",
         fixable=True,
     ),
+    Rule(
+        "SD207",
+        "placeholder-description",
+        _W,
+        False,
+        "description is a placeholder ('{shown}'); the model picks skills by their "
+        "description: say what this skill does and when to use it",
+        "The description is placeholder text.",
+        "The new-skill snippet inserts *Describe what this skill does and when to use "
+        "it.* for the author to replace; `TODO`, `TBD`, `description` and similar stand-ins "
+        "are placeholders too. The skill still loads, but the catalog would publish the "
+        "placeholder and the model could never tell when to use the skill.\n\n**Fix:** "
+        "write one sentence saying what the skill does and when to use it.",
+    ),
     # --- SD3xx: invocation ------------------------------------------------------------
     Rule(
         "SD301",

@@ -49,6 +49,7 @@ from skilldeck.engine.frontmatter import (
     resolve_plain,
 )
 from skilldeck.engine.model import InvocationPolicy, is_skill_name
+from skilldeck.engine.placeholders import DESCRIPTION_PLACEHOLDER, is_placeholder_description
 from skilldeck.engine.positions import FILE_START, Position, Span
 from skilldeck.engine.profiles import DEFAULT_PROFILE, DEFERRED_EFFECTS, get_profile
 from skilldeck.engine.rules import rule
@@ -74,7 +75,6 @@ _AGENTSKILLS_KEYS = frozenset(
     {"name", "description", "license", "compatibility", "metadata", "allowed-tools"}
 )
 _DSH_INTERPRETED = frozenset({"disable-model-invocation", "user-invocable", "whenToUse"})
-_DESCRIPTION_PLACEHOLDER = "Describe what this skill does and when to use it."
 
 
 def _normalize_overrides(
@@ -512,7 +512,7 @@ class _Checker:
             at = self.insert_line_after(fm.get("name"))
             fix = Fix(
                 "Add a description",
-                (TextEdit(Span(at, at), f"description: {_DESCRIPTION_PLACEHOLDER}{self.newline}"),),
+                (TextEdit(Span(at, at), f"description: {DESCRIPTION_PLACEHOLDER}{self.newline}"),),
             )
             self.findings.append(rule("SD204").finding(fm.span, fixes=(fix,)))
             return
@@ -529,6 +529,10 @@ class _Checker:
             )
             return
         self.description = value
+        if is_placeholder_description(value):
+            self.findings.append(
+                rule("SD207").finding(entry.value_span, shown=display_text(value.strip(), 40))
+            )
         cap = self.settings.catalog_max_description_length
         kept = catalog_kept(value, cap)
         if kept is not None:
