@@ -42,6 +42,16 @@ async def test_nested_skill_file_is_named_for_what_it_is(
     assert "never loads this file" in shown
     assert "Shadowed" not in shown and "not in any skill root" not in shown
 
+    described = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(nested), position=pos(2, 15))
+    )
+    assert described is not None and isinstance(described.contents, types.MarkupContent)
+    assert described.contents.value.startswith(
+        "Not a skill: nested one level too deep; expected .dsh/skills/<name>/SKILL.md. "
+        "The model never sees this description."
+    )
+    assert "The model sees" not in described.contents.value
+
     completion = await client.text_document_completion_async(
         types.CompletionParams(text_document=doc_id(blank), position=pos(0, 0))
     )

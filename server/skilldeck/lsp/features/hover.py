@@ -197,6 +197,8 @@ def name_markdown(doc: SkillDocument) -> str:
 def description_markdown(doc: SkillDocument, entry: FrontmatterEntry) -> str:
     """Length against the catalog cap, and the text the catalog publishes."""
     value = entry.value
+    if doc.not_a_skill is not None:
+        return f"Not a skill: {doc.not_a_skill.reason}. The model never sees this description."
     if not isinstance(value, str) or not value.strip():
         return "The description is empty or not text: the skill is not loaded."
     cap = doc.config.catalog_max_description_length
