@@ -6,10 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skilldeck.engine.findings import Finding, Severity
 from skilldeck.engine.positions import Span
-from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis, analyze_skill_file
+from skilldeck.engine.skill_file import (
+    RuleSettings,
+    SkillFileAnalysis,
+    analyze_skill_file,
+    analyze_skill_text,
+)
 
 
 def analyze(tmp_path: Path, frontmatter: str, **settings: object) -> SkillFileAnalysis:
@@ -112,3 +119,36 @@ def test_placeholder_descriptions_are_flagged(tmp_path: Path, written: str, show
 def test_real_descriptions_are_not_placeholders(tmp_path: Path, written: str) -> None:
     analysis = analyze(tmp_path, f"description: '{written}'\n")
     assert [f.code for f in analysis.findings] == []
+
+
+_WORDS = st.lists(st.from_regex(r"[a-z]{1,8}", fullmatch=True), min_size=2, max_size=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    words=_WORDS,
+    gaps=st.lists(st.sampled_from([" ", "  ", "   "]), min_size=30, max_size=30),
+    cap=st.integers(3, 120),
+    quoted=st.booleans(),
+)
+def test_the_underline_holds_exactly_what_the_catalog_drops(
+    words: list[str], gaps: list[str], cap: int, quoted: bool
+) -> None:
+    description = words[0] + "".join(gap + word for gap, word in zip(gaps, words[1:], strict=False))
+    written = f'"{description}"' if quoted else description
+    text = f"---\nname: pdf\ndescription: {written}\n---\n"
+    analysis = analyze_skill_text(
+        text,
+        path="/r/pdf/SKILL.md",
+        expected_name="pdf",
+        settings=RuleSettings(catalog_max_description_length=cap),
+    )
+    cuts = [f for f in analysis.findings if f.code == "SD501"]
+    collapsed = " ".join(description.split())
+    if len(collapsed) <= cap:
+        assert cuts == []
+        return
+    [finding] = cuts
+    line = text.split("\n")[2]
+    underlined = line[finding.span.start.character : finding.span.end.character]
+    assert " ".join(underlined.rstrip('"').split()) == collapsed[cap - 3 :].strip()

@@ -22,6 +22,7 @@ from skilldeck.engine.catalog_text import catalog_description, collapse_whitespa
 from skilldeck.engine.fs_provider import SkillFileEntry
 from skilldeck.engine.model import DirectoryResourceBase, SkillSummary
 from skilldeck.engine.positions import Span
+from skilldeck.engine.rules import NOT_LOADED
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.frontmatter_cursor import entry_at
 from skilldeck.lsp.key_docs import key_markdown, markup, unknown_key_markdown
@@ -162,7 +163,7 @@ def name_markdown(doc: SkillDocument) -> str:
     else:
         parts.append(f"**`{name}`** · not in any skill root of this workspace")
     if not analysis.accepted:
-        reasons = [f.message for f in analysis.findings if f.drops_skill]
+        reasons = [f.message.removesuffix(NOT_LOADED) for f in analysis.findings if f.drops_skill]
         why = f": {reasons[0]}" if reasons else ""
         parts.append(f"Not loaded{why}. The model does not see this skill.")
         return "\n\n".join(parts)
