@@ -85,6 +85,14 @@ CASES = [
         "---\nname: pdf\ndescription: Fill PDF forms.\n---\n",
         id="missing-space-after-colon",
     ),
+    pytest.param(
+        '---\nname: pdf\ndescription: `pdf` forms, "filled" \\ fast\n---\n',
+        "a value cannot start with '`' unquoted (YAML reserves it); quote the value",
+        Span.at(2, 13, 14),
+        "Quote the value",
+        '---\nname: pdf\ndescription: "`pdf` forms, \\"filled\\" \\\\ fast"\n---\n',
+        id="reserved-first-character",
+    ),
 ]
 
 

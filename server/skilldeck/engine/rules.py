@@ -225,9 +225,10 @@ RULES: tuple[Rule, ...] = (
         "skipped.\n\nThe common causes are named in plain words and pointed at where "
         "they start, each with a quick fix: a tab used for indentation (YAML indents "
         "with spaces), a quote that is never closed, a missing space after a key's `:` "
-        "(`name:pdf`), a `: ` inside a plain value (`description: Use for: PDFs`) and a "
-        "continuation line that is not indented. Any other error points at the position "
-        "the YAML parser reported, in its words.\n\n**Fix:** quote the value: "
+        "(`name:pdf`), a `: ` inside a plain value (`description: Use for: PDFs`), a value "
+        "starting with `@` or a backtick, and a continuation line that is not indented. "
+        "Any other error points at the position the YAML parser reported, in its "
+        "words.\n\n**Fix:** quote the value: "
         '`description: "Use for: PDFs"`, or use a block scalar (`description: >`).',
         fixable=True,
     ),

@@ -96,6 +96,11 @@ def explain(
         found = _no_space(lines[: last + 1])
         if found is not None:
             return found
+    if "cannot start any token" in problem and yaml_text[problem_offset : problem_offset + 1] in (
+        "@",
+        "`",
+    ):
+        return _reserved_start(yaml_text, lines[last], problem_offset)
     if context is not None and "quoted scalar" in context and context_offset is not None:
         return _unclosed_quote(yaml_text, lines, context_offset, position)
     if "mapping values are not allowed" in problem:
@@ -162,20 +167,40 @@ def _unclosed_quote(
     )
 
 
+def _quote_value(yaml_text: str, line: _Line) -> tuple[str, tuple[Edit, ...]] | None:
+    """The fix that wraps a ``key: value`` line's value in double quotes."""
+    match = _KEY_VALUE.match(line.text)
+    if match is None:
+        return None
+    start, end = line.start + match.start(3), line.start + match.end(3)
+    value = yaml_text[start:end]
+    quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return ("Quote the value", (Edit(start, end, quoted),))
+
+
+def _reserved_start(yaml_text: str, line: _Line, at: int) -> YamlProblem:
+    """``key: @x`` or ``key: `x```: YAML reserves these characters at a value's start."""
+    char = yaml_text[at]
+    fix = _quote_value(yaml_text, line)
+    return YamlProblem(
+        f"a value cannot start with '{char}' unquoted (YAML reserves it); quote the value",
+        at,
+        at + 1,
+        (fix,) if fix is not None else (),
+    )
+
+
 def _colon_in_value(yaml_text: str, line: _Line, colon: int) -> YamlProblem | None:
     """``key: text: more``: the second ``: `` would start a nested mapping."""
     match = _KEY_VALUE.match(line.text)
     if match is None or not line.start + match.start(3) < colon:
         return None
-    key = match.group(2)
-    start, end = line.start + match.start(3), line.start + match.end(3)
-    value = yaml_text[start:end]
-    quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    fix = _quote_value(yaml_text, line)
     return YamlProblem(
-        f"': ' inside the value of '{key}' starts a nested mapping; quote the value",
+        f"': ' inside the value of '{match.group(2)}' starts a nested mapping; quote the value",
         colon,
         colon + 1,
-        (("Quote the value", (Edit(start, end, quoted),)),),
+        (fix,) if fix is not None else (),
     )
 
 
