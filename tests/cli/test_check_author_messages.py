@@ -31,8 +31,11 @@ def test_check_of_a_project_reports_a_nested_skill_file(run: Run, project: Path)
     ]
 
 
-def test_check_of_the_nested_file_itself_reports_it(run: Run, project: Path) -> None:
-    result = run("check", ".dsh/skills/skills/pdf-summary/SKILL.md", cwd=project)
+@pytest.mark.parametrize("target", [".dsh/skills/skills/pdf-summary/SKILL.md", ".dsh/skills"])
+def test_check_of_the_nested_file_or_its_root_reports_it(
+    run: Run, project: Path, target: str
+) -> None:
+    result = run("check", target, cwd=project)
     assert result.code == 0, result.stderr
     assert result.stdout.splitlines()[0] == NESTED
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skilldeck.engine.findings import Finding, Fix
+from skilldeck.engine.frontmatter import parse_frontmatter
 from skilldeck.engine.positions import Span
 from skilldeck.engine.skill_file import analyze_skill_file
 
@@ -120,3 +123,26 @@ def test_an_unexplained_error_keeps_the_parser_words(tmp_path: Path) -> None:
     finding, _ = check(tmp_path, "---\nname: pdf\ndescription: [a, b\n---\n")
     assert finding.message.startswith(PREFIX)
     assert finding.fixes == ()
+
+
+_TOKENS = st.sampled_from(
+    [
+        "name", "description", "a b", "1", ":", ": ", "\n", "\n  ", "\t", " ", "'", '"',
+        "@", "`", "-", "- ", "[", "{", "#", "|", ">", "\\", "x:y", "\u00e9",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TOKENS, max_size=30).map("".join))
+def test_explanations_point_inside_the_document_and_their_fixes_apply(yaml: str) -> None:
+    text = f"---\n{yaml}\n---\n"
+    lines = text.split("\n")
+    for finding in parse_frontmatter(text).findings:
+        spans = [finding.span] + [e.span for fix in finding.fixes for e in fix.edits]
+        for span in spans:
+            assert span.start <= span.end
+            assert span.end.line < len(lines)
+            assert span.end.character <= len(lines[span.end.line])
+        for fix in finding.fixes:
+            apply(text, fix)
