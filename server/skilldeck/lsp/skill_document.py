@@ -235,5 +235,5 @@ async def load_document(session: Session, uri: str) -> SkillDocument | None:
         profile=get_profile(settings.profile),
         config=config,
         lines=lines,
-        not_a_skill=misplaced if entry is None and hit is None else None,
+        not_a_skill=misplaced,
     )
