@@ -146,3 +146,16 @@ def test_explanations_point_inside_the_document_and_their_fixes_apply(yaml: str)
             assert span.end.character <= len(lines[span.end.line])
         for fix in finding.fixes:
             apply(text, fix)
+
+
+def test_a_lone_key_without_a_space_is_named_not_just_called_text(tmp_path: Path) -> None:
+    text = "---\nname:pdf\n---\n"
+    finding, _ = check(tmp_path, text, "SD104")
+    assert finding.message == (
+        "frontmatter must be a YAML mapping of keys to values, found the string 'name:pdf': "
+        "missing space after ':' in 'name:pdf'; YAML reads the line as text, not as the key "
+        "'name'" + DROPPED
+    )
+    assert finding.span == Span.at(1, 4, 5)
+    [fix] = finding.fixes
+    assert apply(text, fix) == "---\nname: pdf\n---\n"

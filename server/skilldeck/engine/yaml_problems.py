@@ -110,6 +110,12 @@ def explain(
     return None
 
 
+def explain_text_root(yaml_text: str) -> YamlProblem | None:
+    """Why frontmatter that YAML reads as one text is no mapping, when a ``key:value``
+    line without a space after the colon explains it; else ``None``."""
+    return _no_space(_lines(yaml_text))
+
+
 def _tab(upto: list[_Line], lines: list[_Line]) -> YamlProblem | None:
     """A tab in a line's indentation (YAML indents with spaces only)."""
     first = next((line for line in upto if "\t" in _indent(line.text)), None)
