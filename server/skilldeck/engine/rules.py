@@ -241,7 +241,10 @@ RULES: tuple[Rule, ...] = (
         "The frontmatter's top level is not a mapping.",
         "The frontmatter must be a mapping such as `name: ...` / `description: ...`; a "
         "list or a bare string at the top level carries no named fields. The skill is "
-        "skipped.\n\n**Fix:** write one `key: value` per line.",
+        "skipped. When the text is a `key:value` line without a space after the colon "
+        "(`name:pdf`), the finding points at that colon.\n\n**Fix:** write one "
+        "`key: value` per line; the quick fix inserts the missing space.",
+        fixable=True,
     ),
     Rule(
         "SD105",
