@@ -64,3 +64,12 @@ def test_check_words_a_yaml_error_for_the_author(run: Run, tmp_path: Path) -> No
         ".dsh/skills/tabs.md:5:1: SD103 error invalid YAML in frontmatter: tab used for "
         "indentation; YAML needs spaces (skill not loaded)"
     )
+
+
+def test_rules_shows_the_message_a_dropping_finding_carries(run: Run) -> None:
+    result = run("rules", "SD302")
+    assert result.code == 0, result.stderr
+    assert "Message: '{key}' must be true or false, found {found} (skill not loaded)" in (
+        result.stdout.splitlines()
+    )
+    assert "Message: not a skill: {reason}" in run("rules", "SD007").stdout.splitlines()

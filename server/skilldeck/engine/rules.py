@@ -49,6 +49,12 @@ class Rule:
     profiles: frozenset[str] | None = None
 
     @property
+    def message_shown(self) -> str:
+        """The message template as findings show it (with :data:`NOT_LOADED` when the
+        rule drops the skill)."""
+        return self.message + (NOT_LOADED if self.drops_skill else "")
+
+    @property
     def anchor(self) -> str:
         """The heading anchor of this rule in ``docs/rules.md``."""
         return f"{self.code.lower()}-{self.name}"
@@ -664,9 +670,7 @@ def render_rules_markdown() -> str:
             f"Drops the skill: **{'yes' if item.drops_skill else 'no'}**. "
             f"Quick fix: **{'yes' if item.fixable else 'no'}**. Profiles: {profiles}.",
             "",
-            "Message: `"
-            + (item.message + (NOT_LOADED if item.drops_skill else "")).replace("`", "'")
-            + "`",
+            "Message: `" + item.message_shown.replace("`", "'") + "`",
             "",
             item.docs,
         ]
