@@ -41,7 +41,10 @@ def test_text_format_lines_summary_and_exit_1(run: Run, project: Path) -> None:
         ".agents/skills/good/SKILL.md:2:7: SD701 information shadowed by project-dsh skill at "
         f"{project}/.dsh/skills/good/SKILL.md (rank 100)"
     )
-    assert lines[1] == ".dsh/skills/broken.md:1:1: SD204 error missing required key 'description'"
+    assert lines[1] == (
+        ".dsh/skills/broken.md:1:1: SD204 error missing required key 'description'"
+        " (skill not loaded)"
+    )
     assert lines[2].startswith(".dsh/skills/emoji/SKILL.md:2:29: SD203 error name 'Bad_Name'")
     assert lines[4] == (
         ".dsh/skills/mismatch.md:2:7: SD206 warning name 'other' differs from its file name "
@@ -90,7 +93,7 @@ def test_github_format_annotations(run: Run, project: Path) -> None:
     assert len(lines) == 5
     assert lines[1] == (
         "::error file=.dsh/skills/broken.md,line=1,col=1,endLine=3,endColumn=4,title=SD204::"
-        "missing required key 'description'"
+        "missing required key 'description' (skill not loaded)"
     )
     assert lines[4] == (
         "::warning file=.dsh/skills/mismatch.md,line=2,col=7,endLine=2,endColumn=12,"

@@ -65,7 +65,7 @@ def test_last_duplicate_wins_in_get_and_all_are_kept():
     assert parsed.frontmatter.get("name").value == "b"
     (dup,) = parsed.findings
     assert dup.code == "SD105"
-    assert dup.message == "duplicate key 'name' (first defined on line 2)"
+    assert dup.message == "duplicate key 'name' (first defined on line 2) (skill not loaded)"
     assert dup.span == Span.at(2, 0, 4)
     assert dup.related[0].span == Span.at(1, 0, 4)
 
@@ -116,13 +116,16 @@ def test_missing_and_unterminated_frontmatter():
     assert unterminated.span == Span.at(0, 0, 3)
 
 
-def test_yaml_errors_carry_the_parser_position():
+def test_yaml_errors_point_at_the_cause():
     finding = fatal("---\nname: a\ndescription: Use for: PDFs\n---\n")
     assert finding.code == "SD103"
     assert finding.message == (
-        "invalid YAML in frontmatter: mapping values are not allowed in this context"
+        "invalid YAML in frontmatter: ': ' inside the value of 'description' starts a nested "
+        "mapping; quote the value (skill not loaded)"
     )
-    assert finding.span == Span.at(2, 20, 20)
+    assert finding.span == Span.at(2, 20, 21)
+    flow = fatal("---\nname: a\ndescription: [a, b\n---\n")
+    assert flow.code == "SD103" and flow.span.start == flow.span.end  # the parser's place
     tab = fatal("---\nname: a\n\tdescription: b\n---\n")
     assert tab.code == "SD103" and tab.span.start.line == 2
     second = fatal("---\na: 1\n...\nb: 2\n---\n")
@@ -132,9 +135,13 @@ def test_yaml_errors_carry_the_parser_position():
 def test_non_mapping_top_level():
     finding = fatal("---\n- a\n- b\n---\n")
     assert finding.code == "SD104"
-    assert finding.message == ("frontmatter must be a YAML mapping of keys to values, found a list")
+    assert finding.message == (
+        "frontmatter must be a YAML mapping of keys to values, found a list (skill not loaded)"
+    )
     assert finding.span.start == Position(1, 0)
-    assert fatal("---\njust text\n---\n").message.endswith("found the string 'just text'")
+    assert fatal("---\njust text\n---\n").message.endswith(
+        "found the string 'just text' (skill not loaded)"
+    )
 
 
 def test_empty_frontmatter_is_an_empty_mapping():

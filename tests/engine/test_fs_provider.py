@@ -169,7 +169,7 @@ def test_invalid_files_have_findings_and_hide_no_sibling(tmp_path: Path) -> None
     assert found[str(good)] == []
     assert found[str(bad)] and all(f.drops_skill for f in found[str(bad)][:1])
     assert [f.message for f in found[str(legacy)]] == [
-        "unsupported key 'userInvocable': use 'user-invocable'"
+        "unsupported key 'userInvocable': use 'user-invocable' (skill not loaded)"
     ]
     assert scan.complete
 

@@ -50,6 +50,7 @@ def test_billion_laughs_stops_at_the_expansion_cap():
     assert finding.code == "SD107"
     assert finding.message == (
         "frontmatter YAML is too complex: more than 50,000 values after alias expansion"
+        " (skill not loaded)"
     )
     assert finding.span.start.line == 7  # l4 expands to 9**5 values
     assert not analysis.accepted
@@ -66,7 +67,7 @@ def test_python_tags_are_never_executed(tmp_path):
     assert not marker.exists()
     assert [f.message for f in analysis.findings] == [
         "YAML tag '!!python/object/apply:os.system' is ignored; the value is read as plain list",
-        "'description' must be a non-empty string, found a list",
+        "'description' must be a non-empty string, found a list (skill not loaded)",
         "YAML tag '!!python/object/new:builtins.exec' is ignored; the value is read as plain list",
     ]
 
@@ -77,6 +78,7 @@ def test_deep_nesting_is_a_finding_not_a_recursion_error():
     (finding,) = analysis.findings
     assert (
         finding.message == "frontmatter YAML is too complex: collections nest deeper than 64 levels"
+        " (skill not loaded)"
     )
     assert finding.span == Span.at(3, 66, 66)  # the root mapping is level 1
     block = "---\nx:\n" + "".join(" " * i + "- \n" for i in range(1, 301)) + "---\n"
@@ -88,10 +90,13 @@ def test_five_megabyte_frontmatter_is_not_parsed():
     analysis = bounded(lambda: analyze(text), seconds=1.0, megabytes=32)
     assert [f.message for f in analysis.findings] == [
         "file is larger than the 1 MiB cap for skill files; it was not read past the cap"
+        " (skill not loaded)"
     ]
     medium = "---\nname: a\ndescription: " + "d" * (100 * 1024) + "\n---\nbody\n"
     (finding,) = bounded(lambda: analyze(medium)).findings
-    assert finding.message == "frontmatter is larger than the 64 KiB cap; it was not parsed"
+    assert finding.message == (
+        "frontmatter is larger than the 64 KiB cap; it was not parsed (skill not loaded)"
+    )
     assert finding.span == Span.at(0, 0, 3)
 
 
@@ -104,6 +109,7 @@ def test_fifty_megabyte_file_read_is_capped(tmp_path):
     analysis = bounded(lambda: analyze_skill_file(path, expected_name="a"), megabytes=8)
     assert [f.message for f in analysis.findings] == [
         "file is larger than the 1 MiB cap for skill files; it was not read past the cap"
+        " (skill not loaded)"
     ]
     assert not analysis.accepted
 
@@ -125,6 +131,7 @@ def test_nul_bytes_point_at_the_first_nul():
     (finding,) = analysis.findings
     assert finding.message == (
         "file contains a NUL character at line 5, column 3; it looks like a binary file"
+        " (skill not loaded)"
     )
     assert finding.span == Span.at(4, 2, 3)
 
@@ -135,6 +142,7 @@ def test_invalid_utf8_points_at_the_first_bad_byte():
     (finding,) = analyze_skill_bytes(data, path=PATH, expected_name="a").findings
     assert finding.message == (
         "file is not valid UTF-8: byte 0xFF at line 3, column 19 cannot be decoded"
+        " (skill not loaded)"
     )
     assert finding.span == Span.at(2, 18, 19)
 
@@ -144,6 +152,7 @@ def test_utf16_with_bom():
     (finding,) = analyze_skill_bytes(data, path=PATH, expected_name="a").findings
     assert finding.message == (
         "file is UTF-16 little-endian (it starts with a byte order mark); skill files must be UTF-8"
+        " (skill not loaded)"
     )
     assert finding.code == "SD003"
 
@@ -151,7 +160,9 @@ def test_utf16_with_bom():
 def test_duplicate_keys_drop_the_skill():
     analysis = analyze("---\nname: a\ndescription: d\ndescription: e\n---\n")
     (finding,) = analysis.findings
-    assert finding.message == "duplicate key 'description' (first defined on line 3)"
+    assert finding.message == (
+        "duplicate key 'description' (first defined on line 3) (skill not loaded)"
+    )
     assert finding.span == Span.at(3, 0, 11)
     assert not analysis.accepted
     assert analysis.description == "e"
@@ -172,6 +183,7 @@ def test_unicode_lookalike_and_control_character_names():
     assert finding.message == (
         "name 'p\u0430df' is not kebab-case (lowercase a-z, digits, single hyphens): "
         "U+0430 CYRILLIC SMALL LETTER A at position 2 looks like the Latin letter 'a'"
+        " (skill not loaded)"
     )
     assert finding.fixes[0].edits[0].new_text == "padf"
     control = analyze('---\nname: "pdf\\u200bforms\\u0007"\ndescription: d\n---\n', expected=None)
@@ -179,6 +191,7 @@ def test_unicode_lookalike_and_control_character_names():
     assert finding.message == (
         "name 'pdf\\u200bforms\\u0007' is not kebab-case (lowercase a-z, digits, single "
         "hyphens): invisible or control character U+200B ZERO WIDTH SPACE at position 4"
+        " (skill not loaded)"
     )
     fullwidth = analyze("---\nname: \uff50\uff44\uff46\ndescription: d\n---\n", expected=None)
     assert fullwidth.findings[0].fixes[0].edits[0].new_text == "pdf"
@@ -188,7 +201,7 @@ def test_frontmatter_only_and_body_only_files():
     assert analyze("---\nname: a\ndescription: d\n---").accepted
     body_only = analyze("# Just a body\n\nText.\n")
     assert [f.message for f in body_only.findings] == [
-        "missing frontmatter: the first line must be exactly '---'"
+        "missing frontmatter: the first line must be exactly '---' (skill not loaded)"
     ]
     assert analyze("").findings[0].span == Span.at(0, 0, 0)
 

@@ -40,7 +40,9 @@ def test_lookup_is_case_insensitive_and_unknown_names_explain():
 def test_finding_fills_the_message_and_keeps_the_default_effect():
     span = Span.at(3, 0, 14)
     finding = rule("SD301").finding(span, key="userInvocable", canonical="user-invocable", note="")
-    assert finding.message == "unsupported key 'userInvocable': use 'user-invocable'"
+    assert finding.message == (
+        "unsupported key 'userInvocable': use 'user-invocable' (skill not loaded)"
+    )
     assert finding.span == span
     assert finding.drops_skill
     assert finding.severity is Severity.ERROR

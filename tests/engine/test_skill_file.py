@@ -9,6 +9,7 @@ import pytest
 
 from skilldeck.engine.findings import Severity
 from skilldeck.engine.positions import FILE_START, Position, Span
+from skilldeck.engine.rules import NOT_LOADED
 from skilldeck.engine.skill_file import (
     RuleSettings,
     SkillFileAnalysis,
@@ -24,6 +25,7 @@ from skilldeck.engine.skill_read import (
 )
 
 PATH = "/root/pdf-forms/SKILL.md"
+S = NOT_LOADED
 
 
 def analyze(text, expected="pdf-forms", **settings):
@@ -79,7 +81,7 @@ def test_a_good_skill_is_accepted_with_its_fields(tmp_path):
 def test_missing_name_with_fix():
     text = "---\ndescription: d\n---\n"
     finding = only(analyze(text), "SD201")
-    assert finding.message == "missing required key 'name'"
+    assert finding.message == "missing required key 'name' (skill not loaded)"
     assert finding.span == Span(Position(0, 0), Position(2, 3))
     assert finding.drops_skill
     assert apply(text, finding.fixes[0]) == "---\nname: pdf-forms\ndescription: d\n---\n"
@@ -101,7 +103,7 @@ def test_missing_name_with_fix():
 )
 def test_empty_or_wrong_typed_name(value, found, span):
     finding = only(analyze(f"---\nname: {value}\ndescription: d\n---\n"), "SD202")
-    assert finding.message == f"'name' must be a non-empty string, found {found}"
+    assert finding.message == f"'name' must be a non-empty string, found {found} (skill not loaded)"
     assert finding.span == span
 
 
@@ -175,7 +177,7 @@ def test_a_value_yaml_misreads_gets_a_quote_fix(line, message, span, fixed):
     text = f"---\n{line}\n{others}---\nbody\n"
     code = {"name": "SD202", "description": "SD205", "whenToUse": "SD401"}[key]
     finding = only(analyze(text), code)
-    assert finding.message == message
+    assert finding.message == message + (S if code != "SD401" else "")
     assert finding.span == span
     [fix] = finding.fixes
     assert fix.title == "Quote the value"
@@ -218,7 +220,7 @@ def test_non_kebab_name_with_kebab_fix():
     finding = only(analysis, "SD203")
     assert finding.message == (
         "name 'PdfForms' is not kebab-case (lowercase a-z, digits, single hyphens): "
-        "uppercase letter 'P' at position 1"
+        "uppercase letter 'P' at position 1 (skill not loaded)"
     )
     assert finding.span == Span.at(1, 6, 14)
     assert finding.fixes[0].title == "Rename to 'pdf-forms'"
@@ -230,7 +232,7 @@ def test_non_kebab_name_with_kebab_fix():
 def test_missing_description_with_fix():
     text = "---\nname: pdf-forms\nlicense: MIT\n---\n"
     finding = only(analyze(text), "SD204")
-    assert finding.message == "missing required key 'description'"
+    assert finding.message == "missing required key 'description' (skill not loaded)"
     assert apply(text, finding.fixes[0]) == (
         "---\nname: pdf-forms\ndescription: Describe what this skill does and when to use it.\n"
         "license: MIT\n---\n"
@@ -252,7 +254,7 @@ def test_missing_description_with_fix():
 def test_empty_or_wrong_typed_description(value, found):
     analysis = analyze(f"---\nname: pdf-forms\ndescription: {value}\n---\n")
     assert only(analysis, "SD205").message == (
-        f"'description' must be a non-empty string, found {found}"
+        f"'description' must be a non-empty string, found {found} (skill not loaded)"
     )
     assert not analysis.accepted
 
@@ -296,7 +298,7 @@ def test_legacy_invocation_keys_drop_the_skill_and_name_the_right_key(line, mess
     text = f"---\nname: pdf-forms\ndescription: d\n{line}\n---\n"
     analysis = analyze(text)
     finding = only(analysis, "SD301")
-    assert finding.message == message
+    assert finding.message == message + S
     assert finding.span == Span.at(3, 0, line.index(":"))
     assert finding.drops_skill and not analysis.accepted
     fixed_text = apply(text, finding.fixes[0])
@@ -304,15 +306,16 @@ def test_legacy_invocation_keys_drop_the_skill_and_name_the_right_key(line, mess
     assert analyze(fixed_text).accepted
 
 
-def test_non_boolean_invocation_value_drops_without_a_fix():
-    analysis = analyze("---\nname: pdf-forms\ndescription: d\nuser-invocable: maybe\n---\n")
+def test_non_boolean_invocation_value_drops_and_offers_true_and_false():
+    text = "---\nname: pdf-forms\ndescription: d\nuser-invocable: maybe\n---\n"
+    analysis = analyze(text)
     finding = only(analysis, "SD302")
     assert finding.message == (
-        "'user-invocable' must be a boolean (true/false, yes/no, on/off, 1/0), "
-        "found the string 'maybe'"
+        "'user-invocable' must be true or false, found the string 'maybe' (skill not loaded)"
     )
     assert finding.span == Span.at(3, 16, 21)
-    assert finding.fixes == ()
+    assert [fix.title for fix in finding.fixes] == ["Replace with 'true'", "Replace with 'false'"]
+    assert analyze(apply(text, finding.fixes[1])).invocation.user_invocable is False
     assert not analysis.accepted
     for spelling in ("'yes'", "On", "OFF", "1", "'0'", "True"):
         assert analyze(
@@ -419,9 +422,9 @@ def test_description_longer_than_the_catalog_cap_shows_the_catalog_text():
     )
     finding = only(analysis, "SD501")
     assert finding.message == (
-        'description is 149 characters; the catalog cuts it to 20: "word word word wo..."'
+        "description is 149/20 characters; the catalog cuts it after 'word word word wo'"
     )
-    assert finding.span == Span.at(2, 13, 13 + len(description.rstrip()))
+    assert finding.span == Span.at(2, 13 + 17, 13 + len(description.rstrip()))
     assert analysis.accepted
 
 
@@ -485,7 +488,9 @@ def test_analyze_skill_file_reads_a_real_file(tmp_path):
 
 def test_missing_and_unreadable_files_become_findings(tmp_path):
     missing = analyze_skill_file(tmp_path / "nope.md", expected_name="nope")
-    assert missing.findings[0].message == "cannot read skill file: no such file or directory"
+    assert missing.findings[0].message == (
+        "cannot read skill file: no such file or directory (skill not loaded)"
+    )
     assert missing.findings[0].span == FILE_START
     with pytest.raises(SkillReadError) as raised:
         read_skill_bytes(tmp_path / "nope.md")
@@ -501,13 +506,14 @@ def test_missing_and_unreadable_files_become_findings(tmp_path):
 
 def test_directories_and_fifos_are_refused_without_opening(tmp_path):
     assert analyze_skill_file(tmp_path, expected_name=None).findings[0].message == (
-        "skill path is a directory, not a regular file; it was not opened"
+        "skill path is a directory, not a regular file; it was not opened (skill not loaded)"
     )
     fifo = tmp_path / "SKILL.md"
     os.mkfifo(fifo)
     analysis = analyze_skill_file(fifo, expected_name=None)  # would block if opened
     assert analysis.findings[0].message == (
         "skill path is a FIFO (named pipe), not a regular file; it was not opened"
+        " (skill not loaded)"
     )
     link = tmp_path / "null.md"
     link.symlink_to("/dev/null")
@@ -530,6 +536,7 @@ def test_read_cap_is_enforced_and_reported(tmp_path):
         read_skill_bytes(path, max_bytes=1000)
     assert raised.value.finding.message == (
         "file is larger than the 1000 bytes cap for skill files; it was not read past the cap"
+        " (skill not loaded)"
     )
     assert read_skill_bytes(path, max_bytes=2000) == b"x" * 2000
     assert MAX_SKILL_FILE_BYTES == 1024 * 1024

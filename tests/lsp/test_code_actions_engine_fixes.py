@@ -53,10 +53,50 @@ async def test_quote_a_value_yaml_misread(deck: Deck, start_server: StartServer)
     [error] = await diagnostics_of(client, path, lambda d: [x.code for x in d] == ["SD205"])
     assert error.message == (
         "'description' must be a non-empty string, found the number 3.1 "
-        "(YAML read the unquoted '3.10' as a number; quote it to keep the text)"
+        "(YAML read the unquoted '3.10' as a number; quote it to keep the text) (skill not loaded)"
     )
 
     [action] = await quick_fixes(client, path, rng(2, 13, 2, 13))
 
     assert action.title == "Quote the value"
     assert edits_of(action, path, 2) == [types.TextEdit(range=rng(2, 13, 2, 17), new_text='"3.10"')]
+
+
+async def test_yaml_errors_arrive_in_the_authors_words_with_their_fixes(
+    deck: Deck, start_server: StartServer
+) -> None:
+    path = deck.write(deck.project_dsh, "forms")
+    client = await start_editor(start_server)
+    text = "---\nname: forms\ndescription: Fills forms.\nmetadata:\n\tv: '1'\n\tw: '2'\n---\n"
+    open_doc(client, path, text, version=4)
+
+    [error] = await diagnostics_of(client, path, lambda d: [x.code for x in d] == ["SD103"])
+    assert error.message == (
+        "invalid YAML in frontmatter: tab used for indentation; YAML needs spaces "
+        "(skill not loaded)"
+    )
+    assert error.range == rng(4, 0, 4, 1)
+
+    [action] = await quick_fixes(client, path, rng(4, 0, 4, 0))
+    assert action.title == "Replace the indentation tabs with spaces"
+    assert edits_of(action, path, 4) == [
+        types.TextEdit(range=rng(4, 0, 4, 1), new_text="  "),
+        types.TextEdit(range=rng(5, 0, 5, 1), new_text="  "),
+    ]
+
+    quoted = '---\nname: forms\ndescription: "Fills forms\n---\n'
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=doc_id(path).uri, version=5),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=quoted)],
+        )
+    )
+    [unclosed] = await diagnostics_of(
+        client, path, lambda d: [x.range for x in d] == [rng(2, 13, 2, 14)]
+    )
+    assert unclosed.message == (
+        "invalid YAML in frontmatter: double quote opened at 3:14 is never closed "
+        "(skill not loaded)"
+    )
+    [close] = await quick_fixes(client, path, rng(2, 13, 2, 13))
+    assert edits_of(close, path, 5) == [types.TextEdit(range=rng(2, 25, 2, 25), new_text='"')]

@@ -38,14 +38,9 @@ from skilldeck.cli.settings import (
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.deck import ProvidedSkill, deck_findings
 from skilldeck.engine.findings import Finding, Severity
-from skilldeck.engine.fs_provider import (
-    BUNDLE_FILE,
-    classify_path,
-    deck_key,
-    deck_locator,
-    scan_deck,
-)
+from skilldeck.engine.fs_provider import deck_key, deck_locator, scan_deck
 from skilldeck.engine.index_cache import DeckKey, DeckMemo, IndexCache, MemoFile, OutputMemo
+from skilldeck.engine.layout import BUNDLE_FILE, NotASkill, place_of, skill_place
 from skilldeck.engine.model import RANK_CUSTOM, SOURCE_CUSTOM
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.scan_helpers import usable_cpus
@@ -381,20 +376,24 @@ class _Checker:
 
     def _check_file(self, path: str) -> None:
         config = self._config(self._cwd, user_roots=False)
-        placed = classify_path(path, self._known_roots)
+        placed = place_of(path, self._known_roots)
+        if isinstance(placed, NotASkill):
+            finding = placed.finding(config.rule_settings())
+            self.collected.add(path, (finding,) if finding is not None else (), accepted=True)
+            return
         if placed is None:
             if any(_inside(path, root.path) for root in self._known_roots):
                 raise CliError(
                     f"check: {display_path(path, self._cwd)} is not a skill file of its root "
                     "(expected <root>/<name>/SKILL.md or <root>/<name>.md)"
                 )
-            placed = classify_path(path, [_own_root(path)])
+            placed = skill_place(path, [_own_root(path)])
         if placed is None:
             raise CliError(
                 f"check: not a skill file: {display_path(path, self._cwd)} "
                 "(expected <name>/SKILL.md or <name>.md)"
             )
-        _root, _layout, expected_name = placed
+        expected_name = placed.expected_name
         analysis = analyze_skill_file(
             path, expected_name=expected_name, settings=config.rule_settings()
         )
@@ -460,6 +459,10 @@ class _Checker:
                 entry.analysis.wide_lines,
             )
             for entry in deck.entries()
+        ) + tuple(
+            MemoFile(path, True, (finding,), ())
+            for scan in deck.scans
+            for path, finding in scan.strays
         )
         problems = tuple(problem for scan in deck.scans for problem in scan.problems)
         return DeckMemo(files, problems, deck.complete)

@@ -51,7 +51,7 @@ def rule_json(rule: Rule) -> dict[str, object]:
         "dropsSkill": rule.drops_skill,
         "fixable": rule.fixable,
         "summary": rule.summary,
-        "message": rule.message,
+        "message": rule.message_shown,
         "docs": rule.docs,
         "docsUrl": rule.docs_url,
     }
@@ -74,7 +74,7 @@ def rule_page(rule: Rule) -> str:
         "",
         f"Severity: {rule.severity.value} ({effect})",
         f"Fixable: {'yes' if rule.fixable else 'no'}",
-        f"Message: {rule.message}",
+        f"Message: {rule.message_shown}",
         "",
         rule.docs.strip(),
         "",

@@ -51,11 +51,20 @@ def catalog_description(
     Whitespace is collapsed; longer than ``max_length`` code points is cut to
     ``max_length - 3`` and ``...`` is appended.
     """
+    kept = catalog_kept(value, max_length)
+    return collapse_whitespace(value) if kept is None else kept + _ELLIPSIS
+
+
+def catalog_kept(
+    value: str, max_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH
+) -> str | None:
+    """The collapsed text the catalog keeps before its ``...`` when it cuts ``value``;
+    ``None`` when the description fits."""
     validate_max_description_length(max_length)
     normalized = collapse_whitespace(value)
     if len(normalized) <= max_length:
-        return normalized
-    return normalized[: max_length - len(_ELLIPSIS)] + _ELLIPSIS
+        return None
+    return normalized[: max_length - len(_ELLIPSIS)]
 
 
 def escape_text(value: str) -> str:

@@ -24,9 +24,10 @@ from ruamel.yaml.nodes import MappingNode as _MappingNode
 from ruamel.yaml.nodes import ScalarNode as _ScalarNode
 from ruamel.yaml.nodes import SequenceNode as _SequenceNode
 
-from skilldeck.engine.findings import Finding, RelatedLocation
+from skilldeck.engine.findings import Finding, Fix, RelatedLocation, TextEdit
 from skilldeck.engine.positions import Position, Span
 from skilldeck.engine.rules import rule
+from skilldeck.engine.yaml_problems import YamlProblem, explain, explain_text_root
 
 #: Frontmatter larger than this many UTF-8 bytes is not parsed (``SD106``). Real
 #: frontmatter is a name, a description of at most ~1 KiB and some metadata; 64 KiB is
@@ -460,12 +461,14 @@ class _Composer:
         except _Abort as abort:
             self.fatal = abort.finding
         except Exception as error:
-            self.fatal = self._yaml_error(error)
+            self.fatal = self._yaml_error(error, yaml_text)
             return
         if self.fatal is None:
-            self._check_root()
+            self._check_root(yaml_text)
 
-    def _yaml_error(self, error: Exception) -> Finding:
+    def _yaml_error(self, error: Exception, yaml_text: str) -> Finding:
+        """SD103 for a parser error: in the author's words where
+        :func:`yaml_problems.explain` knows the cause, else the parser's."""
         problem = getattr(error, "problem", None) or getattr(error, "reason", None)
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         offset = getattr(mark, "index", None)
@@ -473,17 +476,46 @@ class _Composer:
             position = getattr(error, "position", None)
             offset = position if isinstance(position, int) else 0
         context = getattr(error, "context", None)
+        context_offset = getattr(getattr(error, "context_mark", None), "index", None)
+        explained = explain(
+            yaml_text,
+            problem=str(problem or ""),
+            context=context if isinstance(context, str) else None,
+            problem_offset=offset,
+            context_offset=context_offset if isinstance(context_offset, int) else None,
+            position=lambda at: self.span(at, at).start,
+        )
+        if explained is not None:
+            return rule("SD103").finding(
+                self.span(explained.start, explained.end),
+                fixes=self._fixes(explained),
+                problem=explained.message,
+            )
         text = str(problem or type(error).__name__)
         if context and problem:
             text = f"{text} ({context})"
         return rule("SD103").finding(self.span(offset, offset), problem=text)
 
-    def _check_root(self) -> None:
+    def _check_root(self, yaml_text: str) -> None:
         if self.root_frame_seen or self.root is None:
             return  # a mapping (entries collected) or an empty document (no entries)
         root = self.root
         found = "null" if root.value is None else _kind(root.value, with_article=True)
-        self.fatal = rule("SD104").finding(self.span(root.start, root.end), found=found)
+        explained = explain_text_root(yaml_text) if isinstance(root.value, str) else None
+        if explained is None:
+            self.fatal = rule("SD104").finding(self.span(root.start, root.end), found=found)
+            return
+        self.fatal = rule("SD104").finding(
+            self.span(explained.start, explained.end),
+            fixes=self._fixes(explained),
+            found=f"{found}: {explained.message}",
+        )
+
+    def _fixes(self, explained: YamlProblem) -> tuple[Fix, ...]:
+        return tuple(
+            Fix(title, tuple(TextEdit(self.span(e.start, e.end), e.text) for e in edits))
+            for title, edits in explained.fixes
+        )
 
     def _consume(self, next_event: Callable[[], object]) -> None:
         documents = 0

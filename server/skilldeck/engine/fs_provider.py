@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
 from skilldeck.engine.catalog_text import trim_body
 from skilldeck.engine.config import SkilldeckConfig
@@ -47,6 +47,12 @@ from skilldeck.engine.index_cache import (
     read_record,
     version_key,
 )
+
+# Re-exported: the front ends know the layout's names from here too.
+from skilldeck.engine.layout import BUNDLE_FILE as BUNDLE_FILE  # noqa: PLC0414
+from skilldeck.engine.layout import FLAT_SUFFIX as FLAT_SUFFIX  # noqa: PLC0414
+from skilldeck.engine.layout import Layout as Layout  # noqa: PLC0414
+from skilldeck.engine.layout import child_layout, skill_place, stray_files
 from skilldeck.engine.model import DirectoryResourceBase, SkillCandidate, SkillDefinition
 from skilldeck.engine.positions import FILE_START, Span
 from skilldeck.engine.provider import (
@@ -68,11 +74,7 @@ from skilldeck.engine.skill_file import (
 )
 from skilldeck.engine.skill_read import SkillReadError, read_skill_body, read_skill_bytes
 
-Layout = Literal["bundle", "flat"]
-
 PROVIDER_NAME = "filesystem"
-BUNDLE_FILE = "SKILL.md"
-FLAT_SUFFIX = ".md"
 
 
 #: errno values that mean "this file is in a permanent bad state", not a transient fault.
@@ -122,6 +124,7 @@ class RootScan:
     entries: tuple[SkillFileEntry, ...]
     complete: bool
     problems: tuple[str, ...] = ()
+    strays: tuple[tuple[str, Finding], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -207,23 +210,11 @@ class _Outcome:
 def classify_path(path: str, roots: Iterable[SkillRoot]) -> tuple[SkillRoot, Layout, str] | None:
     """Which root and layout ``path`` is a skill file of, and its expected name.
 
-    ``<root>/<name>/SKILL.md`` is a bundle, ``<root>/<name>.md`` a flat skill; the
-    lowest-ranked matching root wins. Paths are compared after ``normpath`` only
-    (symlinks are not resolved).
+    The layout rule is :func:`skilldeck.engine.layout.place_in_root`; the
+    lowest-ranked matching root wins.
     """
-    target = os.path.normpath(os.path.abspath(path))
-    for root in roots:
-        prefix = root.path.rstrip(os.sep) + os.sep
-        if not target.startswith(prefix):
-            continue
-        parts = target[len(prefix) :].split(os.sep)
-        if not parts[0] or parts[0] in root.skip_names:
-            continue
-        if len(parts) == 2 and parts[1] == BUNDLE_FILE:
-            return root, "bundle", parts[0]
-        if len(parts) == 1 and parts[0].endswith(FLAT_SUFFIX):
-            return root, "flat", parts[0][: -len(FLAT_SUFFIX)]
-    return None
+    place = skill_place(path, roots)
+    return None if place is None else (place.root, place.layout, place.expected_name)
 
 
 @dataclass(frozen=True)
@@ -253,7 +244,9 @@ def _list_root(root: SkillRoot) -> _Listing:
             continue
         try:
             is_dir = dirent.is_dir()
-            is_file = not is_dir and name.endswith(FLAT_SUFFIX) and dirent.is_file()
+            found = child_layout(name, is_dir=is_dir)
+            if found is not None and not is_dir and not dirent.is_file():
+                found = None
         except OSError as error:
             # Symlink loops and unreadable link targets are passed over; only an
             # unexpected error is a reason to distrust the listing.
@@ -261,29 +254,11 @@ def _list_root(root: SkillRoot) -> _Listing:
                 complete = False
                 problems.append(f"{dirent.path}: cannot inspect: {_reason(error)}")
             continue
-        if is_dir:
-            folder = os.path.join(root.path, name)
-            tasks.append(
-                _Task(
-                    name,
-                    "bundle",
-                    os.path.join(folder, BUNDLE_FILE),
-                    folder,
-                    name,
-                    f"{name}/{BUNDLE_FILE}",
-                )
-            )
-        elif is_file:
-            tasks.append(
-                _Task(
-                    name,
-                    "flat",
-                    os.path.join(root.path, name),
-                    None,
-                    name[: -len(FLAT_SUFFIX)],
-                    name,
-                )
-            )
+        if found is not None:
+            layout, child, expected = found
+            folder = os.path.join(root.path, name) if layout == "bundle" else None
+            path = os.path.join(root.path, *child.split("/"))
+            tasks.append(_Task(name, layout, path, folder, expected, child))
     return _Listing(tuple(tasks), complete, tuple(problems))
 
 
@@ -322,12 +297,18 @@ def _scan_listed(  # noqa: PLR0917 - internal; each argument is per root
         root_cache.flush()
 
     entries: list[tuple[str, SkillFileEntry]] = []
+    strays: list[tuple[str, Finding]] = []
     for task, outcome in zip(on_disk, done, strict=True):
         if outcome.problem is not None:
             complete = False
             problems.append(outcome.problem)
         if outcome.entry is not None:
             entries.append((task.name, outcome.entry))
+        elif task.layout == "bundle" and outcome.problem is None:
+            for path, place in stray_files(root, task.name):
+                finding = place.finding(settings)
+                if finding is not None:
+                    strays.append((path, finding))
     for path, (layout, expected, text) in overlaid.items():
         bundle_dir = os.path.dirname(path) if layout == "bundle" else None
         analysis = analyze_skill_text(text, path=path, expected_name=expected, settings=settings)
@@ -337,7 +318,9 @@ def _scan_listed(  # noqa: PLR0917 - internal; each argument is per root
         )
         entries.append((sort_name, overlay_entry))
     entries.sort(key=lambda pair: pair[0])
-    return RootScan(root, tuple(entry for _, entry in entries), complete, tuple(problems))
+    return RootScan(
+        root, tuple(entry for _, entry in entries), complete, tuple(problems), tuple(strays)
+    )
 
 
 def scan_deck(
@@ -457,19 +440,20 @@ def deck_key(
                 continue
             try:
                 is_dir = dirent.is_dir()
-                is_file = not is_dir and name.endswith(FLAT_SUFFIX) and dirent.is_file()
+                found = child_layout(name, is_dir=is_dir)
+                if found is not None and not is_dir and not dirent.is_file():
+                    found = None
             except OSError:
                 return None
-            if is_dir:
-                path = os.path.join(root.path, name, BUNDLE_FILE)
-            elif is_file:
-                path = os.path.join(root.path, name)
-            else:
+            if found is None:
                 continue
+            path = os.path.join(root.path, *found[1].split("/"))
             try:
                 st = os.stat(path)
             except (FileNotFoundError, NotADirectoryError):
                 parts.append("\x00-")
+                if is_dir:  # what SD007 reports depends on the folder's Markdown files
+                    parts.extend(f"\x00s{stray}" for stray, _ in stray_files(root, name))
                 continue
             except OSError:
                 return None

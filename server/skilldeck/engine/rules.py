@@ -23,6 +23,9 @@ from skilldeck.engine.positions import Span
 
 RULE_DOCS_URL = "https://github.com/skilldeck/skilldeck/blob/main/docs/rules.md#{anchor}"
 
+#: The end of every message of a finding that drops the skill.
+NOT_LOADED = " (skill not loaded)"
+
 _CODE = re.compile(r"^SD[0-9]{3}$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -44,6 +47,12 @@ class Rule:
     docs: str
     fixable: bool = False
     profiles: frozenset[str] | None = None
+
+    @property
+    def message_shown(self) -> str:
+        """The message template as findings show it (with :data:`NOT_LOADED` when the
+        rule drops the skill)."""
+        return self.message + (NOT_LOADED if self.drops_skill else "")
 
     @property
     def anchor(self) -> str:
@@ -70,14 +79,17 @@ class Rule:
     ) -> Finding:
         """A finding of this rule at ``span`` with the message filled from ``fmt``.
 
-        The severity is the rule's default; settings may change it later.
+        The severity is the rule's default; settings may change it later. A finding
+        that drops the skill says so at the end of its message (:data:`NOT_LOADED`).
         """
+        drops = self.drops_skill if drops_skill is None else drops_skill
+        message = self.message.format(**fmt)
         return Finding(
             code=self.code,
             severity=self.severity,
-            message=self.message.format(**fmt),
+            message=f"{message}{NOT_LOADED}" if drops else message,
             span=span,
-            drops_skill=self.drops_skill if drops_skill is None else drops_skill,
+            drops_skill=drops,
             related=tuple(related),
             fixes=tuple(fixes),
         )
@@ -166,6 +178,21 @@ RULES: tuple[Rule, ...] = (
         "reading them can block forever or have side effects.\n\n**Fix:** replace the "
         "entry with a regular `SKILL.md` file, or remove it from the skill root.",
     ),
+    Rule(
+        "SD007",
+        "not-a-skill",
+        _I,
+        False,
+        "not a skill: {reason}",
+        "A Markdown file under a skill root sits where no skill is looked for.",
+        "A root holds skills one level deep: `<root>/<name>/SKILL.md` (a bundle) or "
+        "`<root>/<name>.md` (a flat skill). A `SKILL.md` nested deeper, a bundle file "
+        "named other than exactly `SKILL.md`, or a Markdown file in a folder without a "
+        "`SKILL.md` is never loaded, whatever its frontmatter says. Markdown files beside "
+        "a bundle's `SKILL.md` are its resources and are not reported.\n\n**Example:** "
+        "`.dsh/skills/skills/pdf-summary/SKILL.md` is nested one level too deep; move it "
+        "to `.dsh/skills/pdf-summary/SKILL.md`.\n\n**Fix:** move or rename the file.",
+    ),
     # --- SD1xx: frontmatter and YAML -------------------------------------------------
     Rule(
         "SD101",
@@ -200,11 +227,16 @@ RULES: tuple[Rule, ...] = (
         True,
         "invalid YAML in frontmatter: {problem}",
         "The frontmatter is not valid YAML.",
-        "The text between the delimiters must be one valid YAML document. The finding "
-        "points at the position the YAML parser reported. The skill is skipped.\n\n"
-        "A common cause is an unquoted colon followed by a space inside a value, e.g. "
-        "`description: Use for: PDFs`.\n\n**Fix:** quote the value: "
+        "The text between the delimiters must be one valid YAML document. The skill is "
+        "skipped.\n\nThe common causes are named in plain words and pointed at where "
+        "they start, each with a quick fix: a tab used for indentation (YAML indents "
+        "with spaces), a quote that is never closed, a missing space after a key's `:` "
+        "(`name:pdf`), a `: ` inside a plain value (`description: Use for: PDFs`), a value "
+        "starting with `@` or a backtick, and a continuation line that is not indented. "
+        "Any other error points at the position the YAML parser reported, in its "
+        "words.\n\n**Fix:** quote the value: "
         '`description: "Use for: PDFs"`, or use a block scalar (`description: >`).',
+        fixable=True,
     ),
     Rule(
         "SD104",
@@ -215,7 +247,10 @@ RULES: tuple[Rule, ...] = (
         "The frontmatter's top level is not a mapping.",
         "The frontmatter must be a mapping such as `name: ...` / `description: ...`; a "
         "list or a bare string at the top level carries no named fields. The skill is "
-        "skipped.\n\n**Fix:** write one `key: value` per line.",
+        "skipped. When the text is a `key:value` line without a space after the colon "
+        "(`name:pdf`), the finding points at that colon.\n\n**Fix:** write one "
+        "`key: value` per line; the quick fix inserts the missing space.",
+        fixable=True,
     ),
     Rule(
         "SD105",
@@ -362,6 +397,20 @@ RULES: tuple[Rule, ...] = (
         "`name` to the folder name; or rename the folder.",
         fixable=True,
     ),
+    Rule(
+        "SD207",
+        "placeholder-description",
+        _W,
+        False,
+        "description is a placeholder ('{shown}'); the model picks skills by their "
+        "description: say what this skill does and when to use it",
+        "The description is placeholder text.",
+        "The new-skill snippet inserts *Describe what this skill does and when to use "
+        "it.* for the author to replace; `TODO`, `TBD`, `description` and similar stand-ins "
+        "are placeholders too. The skill still loads, but the catalog would publish the "
+        "placeholder and the model could never tell when to use the skill.\n\n**Fix:** "
+        "write one sentence saying what the skill does and when to use it.",
+    ),
     # --- SD3xx: invocation ------------------------------------------------------------
     Rule(
         "SD301",
@@ -384,12 +433,13 @@ RULES: tuple[Rule, ...] = (
         "invalid-invocation-value",
         _E,
         True,
-        "'{key}' must be a boolean (true/false, yes/no, on/off, 1/0), found {found}",
+        "'{key}' must be true or false, found {found}",
         "An invocation key has a value that is not a boolean.",
         "`disable-model-invocation` and `user-invocable` accept YAML booleans and, in "
         "any letter case, `true`/`false`, `yes`/`no`, `on`/`off` and `1`/`0`. Any other "
         "value is ambiguous about who may invoke the skill, so the skill is skipped "
-        "(fail closed).\n\n**Fix:** write `true` or `false`.",
+        "(fail closed).\n\n**Fix:** the quick fixes write `true` or `false`.",
+        fixable=True,
     ),
     Rule(
         "SD303",
@@ -453,12 +503,13 @@ RULES: tuple[Rule, ...] = (
         "description-truncated",
         _W,
         False,
-        'description is {length} characters; the catalog cuts it to {cap}: "{shown}"',
+        "description is {length}/{cap} characters; the catalog cuts it after '{tail}'",
         "The catalog will cut this description.",
         "The catalog shows each description with whitespace collapsed and cut to the "
         "configured length (500 characters by default) with `...`. The model decides "
         "whether to load a skill from that text alone, so the cut part is never seen "
-        "before loading. The message shows exactly what the catalog publishes.\n\n"
+        "before loading. The finding underlines exactly the text the catalog drops; the "
+        "message quotes the last words the catalog keeps.\n\n"
         "**Fix:** put the key information first and move detail into the body.",
     ),
     # --- SD6xx: Agent Skills standard profile ---------------------------------------------
@@ -619,7 +670,7 @@ def render_rules_markdown() -> str:
             f"Drops the skill: **{'yes' if item.drops_skill else 'no'}**. "
             f"Quick fix: **{'yes' if item.fixable else 'no'}**. Profiles: {profiles}.",
             "",
-            "Message: `" + item.message.replace("`", "'") + "`",
+            "Message: `" + item.message_shown.replace("`", "'") + "`",
             "",
             item.docs,
         ]

@@ -32,7 +32,7 @@ from skilldeck.engine.analysis_json import (
     json_str,
 )
 from skilldeck.engine.catalog_text import (
-    catalog_description,
+    catalog_kept,
     collapse_whitespace,
     validate_max_description_length,
 )
@@ -49,6 +49,7 @@ from skilldeck.engine.frontmatter import (
     resolve_plain,
 )
 from skilldeck.engine.model import InvocationPolicy, is_skill_name
+from skilldeck.engine.placeholders import DESCRIPTION_PLACEHOLDER, is_placeholder_description
 from skilldeck.engine.positions import FILE_START, Position, Span
 from skilldeck.engine.profiles import DEFAULT_PROFILE, DEFERRED_EFFECTS, get_profile
 from skilldeck.engine.rules import rule
@@ -71,7 +72,6 @@ _LEGACY_KEYS = {
 _TRUE_SPELLINGS = frozenset({"true", "yes", "on", "1"})
 _FALSE_SPELLINGS = frozenset({"false", "no", "off", "0"})
 _DSH_INTERPRETED = frozenset({"disable-model-invocation", "user-invocable", "whenToUse"})
-_DESCRIPTION_PLACEHOLDER = "Describe what this skill does and when to use it."
 
 
 def _normalize_overrides(
@@ -397,6 +397,34 @@ class _Checker:
             and entry.key_span.start.line == entry.value_span.start.line
         )
 
+    def past_visible(self, entry: FrontmatterEntry, visible: int) -> Span:
+        """From the source of the value's character after its first ``visible``
+        non-whitespace characters to the value's end (the whole value when the source
+        runs out first). A quote's escape (``\\x``, ``''``) counts as one character."""
+        span = entry.value_span
+        line, start = span.start.line, span.start.character
+        if entry.style in ("literal", "folded"):
+            line, start = line + 1, 0  # past the block header (`>`, `|-`, a comment)
+        elif entry.style in ("single", "double"):
+            start += 1
+        seen = 0
+        for number in range(line, span.end.line + 1):
+            text = self.line(number)
+            index = start if number == line else 0
+            end = span.end.character if number == span.end.line else len(text)
+            while index < end:
+                char = text[index]
+                if not char.isspace():
+                    if seen == visible:
+                        return Span(Position(number, index), span.end)
+                    seen += 1
+                    if (entry.style == "double" and char == "\\") or (
+                        entry.style == "single" and text[index : index + 2] == "''"
+                    ):
+                        index += 1
+                index += 1
+        return span
+
     def insert_line_after(self, entry: FrontmatterEntry | None) -> Position:
         assert self.frontmatter is not None
         if entry is None:
@@ -481,7 +509,7 @@ class _Checker:
             at = self.insert_line_after(fm.get("name"))
             fix = Fix(
                 "Add a description",
-                (TextEdit(Span(at, at), f"description: {_DESCRIPTION_PLACEHOLDER}{self.newline}"),),
+                (TextEdit(Span(at, at), f"description: {DESCRIPTION_PLACEHOLDER}{self.newline}"),),
             )
             self.findings.append(rule("SD204").finding(fm.span, fixes=(fix,)))
             return
@@ -498,15 +526,20 @@ class _Checker:
             )
             return
         self.description = value
+        if is_placeholder_description(value):
+            self.findings.append(
+                rule("SD207").finding(entry.value_span, shown=display_text(value.strip(), 40))
+            )
         cap = self.settings.catalog_max_description_length
-        collapsed = collapse_whitespace(value)
-        if len(collapsed) > cap:
+        kept = catalog_kept(value, cap)
+        if kept is not None:
+            visible = len(kept) - kept.count(" ")  # collapsed: one space between words
             self.findings.append(
                 rule("SD501").finding(
-                    entry.value_span,
-                    length=len(collapsed),
+                    self.past_visible(entry, visible),
+                    length=len(collapse_whitespace(value)),
                     cap=cap,
-                    shown=catalog_description(value, cap),
+                    tail=_last_words(kept),
                 )
             )
         limit = self.max_length("description")
@@ -543,9 +576,18 @@ class _Checker:
                 continue
             flag = invocation_boolean(option.value)
             if flag is None:
+                choices: tuple[Fix, ...] = ()
+                if self.one_line_scalar(option):
+                    choices = tuple(
+                        Fix(f"Replace with '{word}'", (TextEdit(option.value_span, word),))
+                        for word in ("true", "false")
+                    )
                 self.findings.append(
                     rule("SD302").finding(
-                        self.value_or_key_span(option), key=key, found=describe_value(option.value)
+                        self.value_or_key_span(option),
+                        fixes=choices,
+                        key=key,
+                        found=describe_value(option.value),
                     )
                 )
             else:
@@ -712,6 +754,20 @@ class _Checker:
             return ()
         edits = (delete, insert) if delete.span.start < insert.span.start else (insert, delete)
         return (Fix(f"Move '{entry.key}' under metadata", edits),)
+
+
+def _last_words(kept: str, limit: int = 30) -> str:
+    """``…`` and the last words of ``kept`` (at most ``limit`` characters): where the
+    catalog's cut falls, without quoting the whole description."""
+    words: list[str] = []
+    kept = kept.rstrip()
+    for word in reversed(kept.split(" ")):
+        if words and sum(len(w) + 1 for w in words) + len(word) > limit:
+            break
+        words.insert(0, word)
+    tail = " ".join(words)
+    tail = tail if len(tail) <= limit else tail[-limit:]
+    return "\u2026" + display_text(tail) if len(tail) < len(kept) else display_text(tail)
 
 
 def invocation_boolean(value: object) -> bool | None:

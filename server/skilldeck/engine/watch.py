@@ -35,12 +35,11 @@ from typing import Any
 import anyio.to_thread
 from watchfiles import awatch
 
+from skilldeck.engine.layout import SkillPlace, child_layout, place_in_root, relative_parts
 from skilldeck.engine.roots import SkillRoot
 
 _log = logging.getLogger(__name__)
 
-BUNDLE_FILE = "SKILL.md"
-FLAT_SUFFIX = ".md"
 
 #: How long an idle watcher waits before re-checking its mode (and proving it is alive).
 IDLE_CHECK_MS = 500
@@ -60,22 +59,19 @@ def is_relevant_change(path: str, roots: Iterable[SkillRoot]) -> bool:
         root_path = os.path.normpath(root.path)
         if target == root_path or root_path.startswith(target.rstrip(os.sep) + os.sep):
             return True
-        prefix = root_path.rstrip(os.sep) + os.sep
-        if not target.startswith(prefix):
+        parts = relative_parts(target, root)
+        if parts is None:
             continue
-        parts = target[len(prefix) :].split(os.sep)
-        if parts[0] in root.skip_names:
-            continue
-        if len(parts) == 1:
-            if parts[0].endswith(FLAT_SUFFIX):
-                return True
-            # A folder (bundle) appearing, or something gone: we cannot tell a removed
-            # bundle from a removed stray file, so a removal counts.
-            if os.path.isdir(target) or not os.path.lexists(target):
-                return True
-            continue
-        if len(parts) == 2 and parts[1] == BUNDLE_FILE:
+        if isinstance(place_in_root(target, root, is_file=_never), SkillPlace):
             return True
+        # A folder (bundle) appearing, or something gone: we cannot tell a removed
+        # bundle from a removed stray file, so a removal counts.
+        if len(parts) == 1 and (os.path.isdir(target) or not os.path.lexists(target)):
+            return True
+    return False
+
+
+def _never(_: str) -> bool:
     return False
 
 
@@ -117,15 +113,16 @@ def _bundle_folders(root: SkillRoot) -> tuple[tuple[str, ...], Identities]:
                 if entry.name in root.skip_names:
                     continue
                 try:
-                    if entry.is_dir():  # follows a symlinked bundle, as the scan does
-                        folder = os.path.normpath(entry.path)
-                        files.append(os.path.join(folder, BUNDLE_FILE))
-                        if _watchable(folder):
-                            found.append(folder)
-                    elif entry.name.endswith(FLAT_SUFFIX):
-                        files.append(os.path.normpath(entry.path))
+                    is_dir = entry.is_dir()  # follows a symlinked bundle, as the scan does
                 except OSError:
                     continue
+                child = child_layout(entry.name, is_dir=is_dir)
+                if child is None:
+                    continue
+                files.append(os.path.normpath(os.path.join(root.path, *child[1].split("/"))))
+                folder = os.path.normpath(entry.path)
+                if is_dir and _watchable(folder):
+                    found.append(folder)
     except OSError:
         return (), {}
     identities: Identities = {}

@@ -34,6 +34,7 @@ from skilldeck.engine.fs_provider import (
     scan_deck,
 )
 from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.layout import NotASkill, place_of
 from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.skill_file import SkillFileAnalysis, analyze_skill_text
@@ -308,6 +309,13 @@ class FolderIndex:
     def classify(self, path: str) -> tuple[SkillRoot, Layout, str] | None:
         """``(root, layout, expected_name)`` when ``path`` is a skill file of our roots."""
         return classify_path(path, self.roots)
+
+    def not_a_skill(self, path: str) -> NotASkill | None:
+        """Why ``path``, a Markdown file under one of our roots, is no skill (``SD007``);
+        ``None`` when it is a skill, a bundle's resource or outside the roots. Whether
+        a bundle holds a ``SKILL.md`` is read off the index, never the disk."""
+        found = place_of(path, self.roots, is_file=lambda bundle: bundle in self._entries)
+        return found if isinstance(found, NotASkill) else None
 
     def catalog(self) -> CatalogState:
         """The catalog of the current winners (buffers included); cached until a change."""

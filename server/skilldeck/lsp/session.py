@@ -22,6 +22,7 @@ from skilldeck.engine.deck import ProvidedSkill, provided_skills
 from skilldeck.engine.defaults import provider_registry
 from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
 from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.layout import NotASkill
 from skilldeck.engine.positions import Encoding
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.scan_helpers import usable_cpus
@@ -413,6 +414,8 @@ class Session:
             open_paths.add(path)
             if index.classify(path) is not None:
                 changed |= index.update_text(path, document.source)
+            elif index.not_a_skill(path) is not None:
+                changed.add(path)  # SD007: not a skill where it sits
         opened = changed & open_paths
         if opened:
             self.publisher.changed(opened)
@@ -487,6 +490,8 @@ class Session:
             for index in self.folders.values():
                 if index.ready and index.classify(path) is not None:
                     changed |= index.update_text(path, document.source)
+            if not changed and self.not_a_skill(path) is not None:
+                changed.add(path)  # SD007: not a skill where it sits
             self.publisher.changed(changed, by_client=True)
         self.schedule_catalog_check()
 
@@ -559,7 +564,21 @@ class Session:
         for index in self.folders.values():
             if index.entry(path) is not None:
                 return index.findings(path)
+        for index in self.folders.values():
+            misplaced = index.not_a_skill(path) if index.ready else None
+            if misplaced is not None:
+                finding = misplaced.finding(index.config.rule_settings())
+                return () if finding is None else (finding,)
         return ()
+
+    def not_a_skill(self, path: str) -> NotASkill | None:
+        """Why ``path`` under a root of some folder is no skill (``SD007``), if it is not."""
+        path = os.path.normpath(path)
+        for index in self.folders.values():
+            misplaced = index.not_a_skill(path) if index.ready else None
+            if misplaced is not None:
+                return misplaced
+        return None
 
     def all_paths(self) -> set[str]:
         """Every indexed skill file path across folders."""

@@ -19,7 +19,8 @@ from lsprotocol import types
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.frontmatter import Frontmatter, FrontmatterBounds, find_frontmatter
-from skilldeck.engine.fs_provider import BUNDLE_FILE, Layout, SkillFileEntry, name_span
+from skilldeck.engine.fs_provider import SkillFileEntry, name_span
+from skilldeck.engine.layout import BUNDLE_FILE, FLAT_SUFFIX, Layout, NotASkill
 from skilldeck.engine.model import DirectoryResourceBase, SkillSummary
 from skilldeck.engine.positions import Encoding, Position, Span
 from skilldeck.engine.profiles import Profile, get_profile
@@ -44,7 +45,9 @@ class SkillDocument:
     ``entry`` is the folder index's entry (root, layout, expected name) when the file
     lies in one of the folder's roots; ``None`` for a skill file outside every root,
     which still gets frontmatter completion and hover under the folder's profile.
-    ``analysis`` is always computed from ``text``.
+    ``analysis`` is always computed from ``text``. ``not_a_skill`` is set for a
+    Markdown file under a root that the skill layout does not pick up (``SD007``):
+    nothing may present it as a skill.
     """
 
     uri: str
@@ -60,6 +63,7 @@ class SkillDocument:
     profile: Profile
     config: SkilldeckConfig
     lines: tuple[str, ...]
+    not_a_skill: NotASkill | None = None
 
     # -- text ----------------------------------------------------------------------
 
@@ -160,10 +164,14 @@ def _locate(
     return session.folder_for(uri), None
 
 
-def _layout_of(path: str) -> tuple[Layout, str] | None:
-    """Outside every root only a ``SKILL.md`` is known to be a skill (a bundle)."""
-    if os.path.basename(path) == BUNDLE_FILE:
+def _layout_of(path: str, *, misplaced: bool) -> tuple[Layout, str] | None:
+    """Outside every root only a ``SKILL.md`` is known to be a skill (a bundle); a
+    misplaced Markdown file is read as the skill it looks like."""
+    base = os.path.basename(path)
+    if base == BUNDLE_FILE:
         return "bundle", os.path.basename(os.path.dirname(path))
+    if misplaced:
+        return "flat", base[: -len(FLAT_SUFFIX)]
     return None
 
 
@@ -189,13 +197,15 @@ async def load_document(session: Session, uri: str) -> SkillDocument | None:
         return None
     index, entry = _locate(session, path, uri)
     hit = index.classify(path) if index is not None and entry is None else None
+    misplaced: NotASkill | None = None
     if entry is not None:
         layout: Layout = entry.layout
         expected = entry.expected_name
     elif hit is not None:
         layout, expected = hit[1], hit[2]
     else:
-        guessed = _layout_of(path)
+        misplaced = session.not_a_skill(path)
+        guessed = _layout_of(path, misplaced=misplaced is not None)
         if guessed is None:
             return None
         layout, expected = guessed
@@ -229,4 +239,5 @@ async def load_document(session: Session, uri: str) -> SkillDocument | None:
         profile=get_profile(settings.profile),
         config=config,
         lines=lines,
+        not_a_skill=misplaced,
     )

@@ -22,6 +22,7 @@ from lsprotocol import types
 from skilldeck.engine.catalog_text import catalog_description
 from skilldeck.engine.fs_provider import BUNDLE_FILE
 from skilldeck.engine.model import is_skill_name
+from skilldeck.engine.placeholders import DESCRIPTION_PLACEHOLDER
 from skilldeck.engine.positions import Position, Span
 from skilldeck.engine.resources import resolve_resource
 from skilldeck.lsp.frontmatter_cursor import Slot, slot_at, top_level_keys
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
 MENTION_LIMIT = 50
 #: Most path items in one answer.
 PATH_LIMIT = 500
-#: The description placeholder of the frontmatter snippet.
-DESCRIPTION_PLACEHOLDER = "Describe what this skill does and when to use it."
 
 _MENTION_HEAD = re.compile(r"(?:^|(?<=\s))/([a-z0-9-]*)$")
 _PATH_HEAD = re.compile(r"[^\s()\[\]<>\"'`]*$")
@@ -82,7 +81,7 @@ async def complete(
     position = doc.position(at)
     frontmatter = doc.frontmatter_lines()
     if frontmatter is None:
-        if position.line == 0 and _blank_start(doc):
+        if position.line == 0 and doc.not_a_skill is None and _blank_start(doc):
             item = _snippet(doc, snippets, formats)
             return types.CompletionList(is_incomplete=False, items=[item])
         return await _body(doc, position, invoked)

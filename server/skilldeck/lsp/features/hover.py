@@ -22,6 +22,7 @@ from skilldeck.engine.catalog_text import catalog_description, collapse_whitespa
 from skilldeck.engine.fs_provider import SkillFileEntry
 from skilldeck.engine.model import DirectoryResourceBase, SkillSummary
 from skilldeck.engine.positions import Span
+from skilldeck.engine.rules import NOT_LOADED
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.frontmatter_cursor import entry_at
 from skilldeck.lsp.key_docs import key_markdown, markup, unknown_key_markdown
@@ -149,6 +150,10 @@ def name_markdown(doc: SkillDocument) -> str:
     name = analysis.name or doc.expected_name
     cap = doc.config.catalog_max_description_length
     parts: list[str] = []
+    if doc.not_a_skill is not None:
+        parts.append(f"**`{name}`** · not a skill: {doc.not_a_skill.reason}")
+        parts.append("skilldeck never loads this file: the model does not see it.")
+        return "\n\n".join(parts)
     if doc.entry is not None:
         root = doc.entry.root
         parts.append(
@@ -158,7 +163,7 @@ def name_markdown(doc: SkillDocument) -> str:
     else:
         parts.append(f"**`{name}`** · not in any skill root of this workspace")
     if not analysis.accepted:
-        reasons = [f.message for f in analysis.findings if f.drops_skill]
+        reasons = [f.message.removesuffix(NOT_LOADED) for f in analysis.findings if f.drops_skill]
         why = f": {reasons[0]}" if reasons else ""
         parts.append(f"Not loaded{why}. The model does not see this skill.")
         return "\n\n".join(parts)
@@ -193,6 +198,8 @@ def name_markdown(doc: SkillDocument) -> str:
 def description_markdown(doc: SkillDocument, entry: FrontmatterEntry) -> str:
     """Length against the catalog cap, and the text the catalog publishes."""
     value = entry.value
+    if doc.not_a_skill is not None:
+        return f"Not a skill: {doc.not_a_skill.reason}. The model never sees this description."
     if not isinstance(value, str) or not value.strip():
         return "The description is empty or not text: the skill is not loaded."
     cap = doc.config.catalog_max_description_length

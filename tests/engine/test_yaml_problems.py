@@ -1,0 +1,161 @@
+"""YAML errors in the author's words: message, the range of the cause, and a fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skilldeck.engine.findings import Finding, Fix
+from skilldeck.engine.frontmatter import parse_frontmatter
+from skilldeck.engine.positions import Span
+from skilldeck.engine.skill_file import analyze_skill_file
+
+PREFIX = "invalid YAML in frontmatter: "
+DROPPED = " (skill not loaded)"
+
+
+def apply(text: str, fix: Fix) -> str:
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    for edit in sorted(fix.edits, key=lambda e: e.span.start, reverse=True):
+        start = starts[edit.span.start.line] + edit.span.start.character
+        end = starts[edit.span.end.line] + edit.span.end.character
+        text = text[:start] + edit.new_text + text[end:]
+    return text
+
+
+def check(tmp_path: Path, text: str, code: str = "SD103") -> tuple[Finding, Path]:
+    path = tmp_path / "pdf" / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    analysis = analyze_skill_file(path, expected_name="pdf")
+    [finding] = analysis.findings
+    assert finding.code == code and finding.drops_skill and not analysis.accepted
+    return finding, path
+
+
+CASES = [
+    pytest.param(
+        "---\nname: pdf\ndescription: d\nmetadata:\n\tversion: '1'\n---\n",
+        "tab used for indentation; YAML needs spaces",
+        Span.at(4, 0, 1),
+        "Replace the indentation tabs with spaces",
+        "---\nname: pdf\ndescription: d\nmetadata:\n  version: '1'\n---\n",
+        id="tab-indentation",
+    ),
+    pytest.param(
+        '---\nname: pdf\ndescription: "Fill PDF forms\nlicense: MIT\n---\n',
+        "double quote opened at 3:14 is never closed",
+        Span.at(2, 13, 14),
+        "Close the quote at the end of line 3",
+        '---\nname: pdf\ndescription: "Fill PDF forms"\nlicense: MIT\n---\n',
+        id="unclosed-double-quote",
+    ),
+    pytest.param(
+        "---\nname: pdf\ndescription: 'Fill PDF forms\n---\n",
+        "single quote opened at 3:14 is never closed",
+        Span.at(2, 13, 14),
+        "Close the quote at the end of line 3",
+        "---\nname: pdf\ndescription: 'Fill PDF forms'\n---\n",
+        id="unclosed-single-quote",
+    ),
+    pytest.param(
+        "---\nname: pdf\ndescription: Use this: it works\n---\n",
+        "': ' inside the value of 'description' starts a nested mapping; quote the value",
+        Span.at(2, 21, 22),
+        "Quote the value",
+        '---\nname: pdf\ndescription: "Use this: it works"\n---\n',
+        id="colon-in-plain-value",
+    ),
+    pytest.param(
+        "---\nname: pdf\ndescription: Fill PDF forms\nfrom structured data\nlicense: MIT\n---\n",
+        "this line continues the value of 'description' but is not indented; indent it or "
+        "quote the whole value",
+        Span.at(3, 0, 20),
+        "Indent the line",
+        "---\nname: pdf\ndescription: Fill PDF forms\n  from structured data\nlicense: MIT\n---\n",
+        id="unindented-continuation",
+    ),
+    pytest.param(
+        "---\nname:pdf\ndescription: Fill PDF forms.\n---\n",
+        "missing space after ':' in 'name:pdf'; YAML reads the line as text, not as the key 'name'",
+        Span.at(1, 4, 5),
+        "Insert a space after 'name:'",
+        "---\nname: pdf\ndescription: Fill PDF forms.\n---\n",
+        id="missing-space-after-colon",
+    ),
+    pytest.param(
+        '---\nname: pdf\ndescription: `pdf` forms, "filled" \\ fast\n---\n',
+        "a value cannot start with '`' unquoted (YAML reserves it); quote the value",
+        Span.at(2, 13, 14),
+        "Quote the value",
+        '---\nname: pdf\ndescription: "`pdf` forms, \\"filled\\" \\\\ fast"\n---\n',
+        id="reserved-first-character",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message", "span", "title", "fixed"), CASES)
+def test_yaml_errors_name_the_cause_and_fix_it(
+    tmp_path: Path, text: str, message: str, span: Span, title: str, fixed: str
+) -> None:
+    finding, path = check(tmp_path, text)
+    assert finding.message == PREFIX + message + DROPPED
+    assert finding.span == span
+    [fix] = finding.fixes
+    assert fix.title == title
+    assert apply(text, fix) == fixed
+    path.write_text(fixed, encoding="utf-8")
+    assert analyze_skill_file(path, expected_name="pdf").accepted
+
+
+def test_duplicate_keys_point_at_the_second_and_name_the_first(tmp_path: Path) -> None:
+    finding, _ = check(tmp_path, "---\nname: pdf\ndescription: a\nname: pdf\n---\n", "SD105")
+    assert finding.message == "duplicate key 'name' (first defined on line 2)" + DROPPED
+    assert finding.span == Span.at(3, 0, 4)
+
+
+def test_an_unexplained_error_keeps_the_parser_words(tmp_path: Path) -> None:
+    finding, _ = check(tmp_path, "---\nname: pdf\ndescription: [a, b\n---\n")
+    assert finding.message.startswith(PREFIX)
+    assert finding.fixes == ()
+
+
+_TOKENS = st.sampled_from(
+    [
+        "name", "description", "a b", "1", ":", ": ", "\n", "\n  ", "\t", " ", "'", '"',
+        "@", "`", "-", "- ", "[", "{", "#", "|", ">", "\\", "x:y", "\u00e9",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TOKENS, max_size=30).map("".join))
+def test_explanations_point_inside_the_document_and_their_fixes_apply(yaml: str) -> None:
+    text = f"---\n{yaml}\n---\n"
+    lines = text.split("\n")
+    for finding in parse_frontmatter(text).findings:
+        spans = [finding.span] + [e.span for fix in finding.fixes for e in fix.edits]
+        for span in spans:
+            assert span.start <= span.end
+            assert span.end.line < len(lines)
+            assert span.end.character <= len(lines[span.end.line])
+        for fix in finding.fixes:
+            apply(text, fix)
+
+
+def test_a_lone_key_without_a_space_is_named_not_just_called_text(tmp_path: Path) -> None:
+    text = "---\nname:pdf\n---\n"
+    finding, _ = check(tmp_path, text, "SD104")
+    assert finding.message == (
+        "frontmatter must be a YAML mapping of keys to values, found the string 'name:pdf': "
+        "missing space after ':' in 'name:pdf'; YAML reads the line as text, not as the key "
+        "'name'" + DROPPED
+    )
+    assert finding.span == Span.at(1, 4, 5)
+    [fix] = finding.fixes
+    assert apply(text, fix) == "---\nname: pdf\n---\n"
