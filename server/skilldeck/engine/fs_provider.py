@@ -37,6 +37,7 @@ from typing import Any
 
 from skilldeck.engine.catalog_text import trim_body
 from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.findings import Finding
 from skilldeck.engine.index_cache import (
     RACY_WINDOW_NS,
     DeckKey,

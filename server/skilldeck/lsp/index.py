@@ -55,6 +55,8 @@ class FolderScan:
     #: The registry's other providers' skills (bundled, runtime, registered), in order.
     provided: tuple[ProvidedSkill, ...] = ()
     provided_complete: bool = True
+    #: Markdown files under the roots that no layout picks up (``SD007``), as scanned.
+    strays: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -141,6 +143,7 @@ def scan_folder(
         resolution,
         tuple(provided),
         provided_complete,
+        tuple(path for scan in deck.scans for path, _finding in scan.strays),
     )
 
 
@@ -200,6 +203,8 @@ class FolderIndex:
         self._sorted_names: list[str] | None = None
         self._shadow: dict[str, tuple[Finding, ...]] = {}
         self._wide: dict[str, Mapping[int, str]] = {}
+        #: Markdown files under the roots that are no skill where they sit (``SD007``).
+        self._strays: set[str] = set()
         #: The buffer text each entry was last judged from (by identity: feature requests
         #: on an open document reuse the analysis instead of judging the text again).
         self._judged_text: dict[str, str] = {}
@@ -360,6 +365,8 @@ class FolderIndex:
         self._shadow = {}
         self._wide = dict(scan.wide_lines)
         self._judged_text = {}
+        before |= self._strays
+        self._strays = set(scan.strays)
         self.provided = scan.provided
         self._provided = group_provided(scan.provided)
         for position, entry in enumerate(scan.entries):
@@ -414,6 +421,21 @@ class FolderIndex:
         self._wide.pop(path, None)
         self._judged_text.pop(path, None)
         return {path} | self._recompute_shadowing(n for n in names if n is not None)
+
+    def strays(self) -> set[str]:
+        """The Markdown files under the roots that are no skill where they sit (``SD007``);
+        a live view: do not mutate."""
+        return self._strays
+
+    def set_strays(self, folder: str, paths: Iterable[str]) -> set[str]:
+        """Replace the strays found in one root child ``folder`` (and below it); returns
+        the paths whose findings may differ."""
+        prefix = folder.rstrip(os.sep) + os.sep
+        old = {path for path in self._strays if path.startswith(prefix)}
+        new = set(paths)
+        self._strays -= old
+        self._strays |= new
+        return old ^ new
 
     def set_provided(self, provided: Sequence[ProvidedSkill], complete: bool) -> set[str]:
         """Replace the provided skills (a provider changed); returns changed paths."""

@@ -22,7 +22,7 @@ from skilldeck.engine.deck import ProvidedSkill, provided_skills
 from skilldeck.engine.defaults import provider_registry
 from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
 from skilldeck.engine.index_cache import IndexCache
-from skilldeck.engine.layout import NotASkill
+from skilldeck.engine.layout import NotASkill, relative_parts, stray_files
 from skilldeck.engine.positions import Encoding
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.scan_helpers import usable_cpus
@@ -519,6 +519,8 @@ class Session:
                     continue
                 if index.classify(path) is not None:
                     files.add(path)
+                elif _root_child_folder(path, index) is not None:
+                    files.add(path)  # a file inside a bundle folder: strays may change
                 elif _is_root_child(path, index) and index.classify(
                     os.path.join(path, BUNDLE_FILE)
                 ):
@@ -553,6 +555,9 @@ class Session:
                 if path in open_paths:
                     continue
                 changed |= index.remove(path) if entry is None else index.replace_entry(entry, wide)
+            folders = {f for p in paths if (f := _root_child_folder(p, index)) is not None}
+            for folder, strays in (await asyncio.to_thread(_strays_in, index, folders)).items():
+                changed |= index.set_strays(folder, strays)
             self.publisher.changed(changed)
         self.schedule_catalog_check()
 
@@ -581,10 +586,12 @@ class Session:
         return None
 
     def all_paths(self) -> set[str]:
-        """Every indexed skill file path across folders."""
+        """Every indexed skill file path across folders, and every Markdown file that is
+        no skill where it sits (``SD007``)."""
         paths: set[str] = set()
         for index in self.folders.values():
             paths.update(index.paths())
+            paths.update(index.strays())
         return paths
 
     def lines(self, path: str) -> LineSource:
@@ -714,6 +721,28 @@ def as_handler(method: Callable[[Any], Any]) -> Callable[[Any], Any]:
         return method(params)
 
     return handle
+
+
+def _root_child_folder(path: str, index: FolderIndex) -> str | None:
+    """The root child folder ``<root>/<child>`` that ``path`` lies in, below it."""
+    for root in index.roots:
+        parts = relative_parts(path, root)
+        if parts is not None and len(parts) >= 2:
+            return os.path.join(root.path, parts[0])
+    return None
+
+
+def _strays_in(index: FolderIndex, folders: Iterable[str]) -> dict[str, list[str]]:
+    """The stray Markdown files of each root child folder (none when it holds a skill
+    file the index knows): the scan's rule, for a folder files changed in (blocking)."""
+    found: dict[str, list[str]] = {}
+    for folder in folders:
+        found[folder] = []
+        if index.entry(os.path.join(folder, BUNDLE_FILE)) is not None:
+            continue
+        root = next(r for r in index.roots if os.path.dirname(folder) == r.path.rstrip(os.sep))
+        found[folder] = [path for path, _place in stray_files(root, os.path.basename(folder))]
+    return found
 
 
 def _is_root_child(path: str, index: FolderIndex) -> bool:
