@@ -1,23 +1,26 @@
-"""Open editor buffers, found by file path whatever spelling their URI has.
+"""Open editor buffers: their text, kept equal to the editor's, found by file path.
 
-pygls keys open documents by the percent-*decoded* URI: ``sp%20ace`` is stored as
-``sp ace``, and a non-UTF-8 byte (``caf%E9``) is stored as U+FFFD, so no URI the server
-builds with :func:`~skilldeck.lsp.diagnostics.uri_of` finds it by string. Every lookup
-of an open document goes through :class:`OpenDocuments`, which compares normalised
-paths (:func:`~skilldeck.lsp.diagnostics.path_of` of the document's own URI).
+The server owns the text of every open document (pygls' ``TextDocument`` is not used
+for it: it splits lines with ``str.splitlines()``, see :mod:`skilldeck.lsp.text_sync`).
+``didOpen`` stores a buffer, ``didChange`` applies its edits in version order with the
+LSP line model, ``didClose`` forgets it.
+
+Buffers are keyed by the normalised file-system path of their URI
+(:func:`~skilldeck.lsp.diagnostics.path_of`), so any spelling of a URI (``sp%20ace``,
+``caf%E9``, a drive letter's case) finds the same buffer, and a URI the server builds
+with :func:`~skilldeck.lsp.diagnostics.uri_of` finds it too.
 """
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
-from urllib.parse import unquote
+from dataclasses import dataclass
 
-from skilldeck.lsp.diagnostics import path_of, uri_of
+from lsprotocol import types
 
-if TYPE_CHECKING:
-    from pygls.lsp.server import LanguageServer
-    from pygls.workspace import TextDocument
+from skilldeck.engine.positions import Encoding
+from skilldeck.lsp.diagnostics import path_of
+from skilldeck.lsp.text_sync import apply_changes
 
 
 def normal_path(uri: str) -> str | None:
@@ -29,49 +32,64 @@ def normal_path(uri: str) -> str | None:
     return os.path.normpath(path) if path else None
 
 
+@dataclass(frozen=True)
+class OpenDocument:
+    """One open buffer: the client's URI for it, its version and its whole text."""
+
+    uri: str
+    version: int | None
+    source: str
+
+
 class OpenDocuments:
     """The server's open documents, looked up by path (see the module doc)."""
 
-    def __init__(self, server: LanguageServer) -> None:
-        self._server = server
-        #: ``document.uri -> normal_path(document.uri)``, so a lookup parses each URI once.
-        self._paths: dict[str, str | None] = {}
+    def __init__(self) -> None:
+        self._documents: dict[str, OpenDocument] = {}
 
-    def _documents(self) -> list[TextDocument]:
-        return list(self._server.workspace.text_documents.values())
+    # -- text sync -----------------------------------------------------------------
 
-    def _path(self, document: TextDocument) -> str | None:
-        uri = document.uri
-        if uri not in self._paths:
-            if len(self._paths) > 64 + 4 * len(self._server.workspace.text_documents):
-                self._paths.clear()  # forget closed documents now and then
-            self._paths[uri] = normal_path(uri)
-        return self._paths[uri]
+    def open(self, item: types.TextDocumentItem) -> None:
+        """``didOpen``: remember the buffer (a ``file:`` URI; others are not skills)."""
+        path = normal_path(item.uri)
+        if path is not None:
+            self._documents[path] = OpenDocument(item.uri, item.version, item.text)
 
-    def get(self, path: str) -> TextDocument | None:
-        """The open document of the file ``path``, or None when it is not open."""
-        target = os.path.normpath(path)
-        documents = self._server.workspace.text_documents
-        guess: TextDocument | None = documents.get(
-            unquote(uri_of(target))
-        )  # pygls' own key, usually right
-        if guess is not None and self._path(guess) == target:
-            return guess
-        for document in self._documents():
-            if self._path(document) == target:
-                return document
+    def change(self, params: types.DidChangeTextDocumentParams, encoding: Encoding) -> str | None:
+        """``didChange``: apply the edits; a reason when they are ignored instead.
+
+        A change for a document that is not open, or older than the version last
+        applied (stale or out of order), is ignored: applying it would corrupt the buffer.
+        """
+        identifier = params.text_document
+        path = normal_path(identifier.uri)
+        document = self._documents.get(path) if path is not None else None
+        if path is None or document is None:
+            return "not open"
+        last = document.version
+        if last is not None and identifier.version is not None and identifier.version < last:
+            return f"version {identifier.version} after {last}"
+        text = apply_changes(document.source, params.content_changes, encoding)
+        self._documents[path] = OpenDocument(document.uri, identifier.version, text)
         return None
 
-    def by_uri(self, uri: str) -> TextDocument | None:
+    def close(self, uri: str) -> None:
+        """``didClose``: forget the buffer (the file on disk is the truth again)."""
+        path = normal_path(uri)
+        if path is not None:
+            self._documents.pop(path, None)
+
+    # -- lookups -------------------------------------------------------------------
+
+    def get(self, path: str) -> OpenDocument | None:
+        """The open document of the file ``path``, or None when it is not open."""
+        return self._documents.get(os.path.normpath(path))
+
+    def by_uri(self, uri: str) -> OpenDocument | None:
         """The open document a client URI names, however it is percent-encoded."""
         path = normal_path(uri)
         return self.get(path) if path else None
 
-    def items(self) -> list[tuple[str, TextDocument]]:
+    def items(self) -> list[tuple[str, OpenDocument]]:
         """``(normalised path, document)`` for every open ``file:`` document."""
-        result: list[tuple[str, TextDocument]] = []
-        for document in self._documents():
-            path = self._path(document)
-            if path:
-                result.append((path, document))
-        return result
+        return list(self._documents.items())

@@ -13,7 +13,6 @@ import sys
 import traceback
 from collections.abc import Generator
 from typing import Any
-from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import (
@@ -29,6 +28,7 @@ from pygls.protocol.language_server import lsp_method
 
 from skilldeck import __version__
 from skilldeck.lsp.json_result import converter_factory
+from skilldeck.lsp.open_documents import OpenDocuments
 
 logger = logging.getLogger(__name__)
 
@@ -51,29 +51,60 @@ class SkilldeckProtocol(LanguageServerProtocol):
     caller never waits forever on it; a ``workspace/configuration`` result is always
     delivered raw (see :data:`RAW_RESULT_METHODS`).
 
-    A ``didChange`` older than the version last applied to its document (stale or out
-    of order), or for a document that is not open, is ignored with a log line: pygls
-    would apply it as received and corrupt the buffer.
+    Open documents' text is the session's own (:class:`~skilldeck.lsp.open_documents.
+    OpenDocuments`, edits applied with the LSP line model by :mod:`skilldeck.lsp.text_sync`),
+    not pygls' workspace documents. A ``didChange`` older than the version last applied to
+    its document (stale or out of order), or for a document that is not open, is ignored
+    with a log line.
     """
+
+    def _documents(self) -> OpenDocuments | None:
+        server = self._server
+        return server.session.documents if isinstance(server, SkilldeckServer) else None
+
+    def _user_handler(self, method: str, params: Any) -> Generator[Any, Any, None]:
+        handler = self.fm.features.get(method)
+        if handler is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(
+        self, params: types.DidOpenTextDocumentParams
+    ) -> Generator[Any, Any, None]:
+        """Remember the buffer, then run the session's handler."""
+        documents = self._documents()
+        if documents is not None:
+            documents.open(params.text_document)
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(
         self, params: types.DidChangeTextDocumentParams
     ) -> Generator[Any, Any, None]:
         """Apply a change in version order; drop a stale one (logged)."""
-        identifier = params.text_document
-        document = self.workspace.text_documents.get(unquote(identifier.uri))
-        if document is None:
-            self._server_log(f"skilldeck: ignored didChange for {identifier.uri}: not open")
+        documents = self._documents()
+        if documents is None:
             return
-        last = document.version
-        if last is not None and identifier.version is not None and identifier.version < last:
+        server = self._server
+        assert isinstance(server, SkilldeckServer)
+        ignored = documents.change(params, server.session.encoding)
+        if ignored is not None:
+            stale = "" if ignored == "not open" else "stale "
             self._server_log(
-                f"skilldeck: ignored stale didChange for {identifier.uri}: version "
-                f"{identifier.version} after {last}"
+                f"skilldeck: ignored {stale}didChange for {params.text_document.uri}: {ignored}"
             )
             return
-        yield from super().lsp_text_document__did_change(params)
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(
+        self, params: types.DidCloseTextDocumentParams
+    ) -> Generator[Any, Any, None]:
+        """Forget the buffer, then run the session's handler."""
+        documents = self._documents()
+        if documents is not None:
+            documents.close(params.text_document.uri)
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
 
     def _raw_result_types(self) -> tuple[Any, ...]:
         return tuple(self.get_result_type(method) for method in RAW_RESULT_METHODS)

@@ -1,0 +1,188 @@
+"""The server's copy of an open document equals the editor's after any edits.
+
+The applier (``skilldeck.lsp.text_sync``) is checked against a reference written the
+way ``vscode-languageserver-textdocument`` applies edits: over UTF-16 code units, with
+lines broken only at ``\\n``, ``\\r\\n`` and ``\\r``. Then one end-to-end run shows the
+server's view (diagnostics, catalog) right after edits below a U+2028.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from editing_fixtures import open_doc, start_editor
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lsp_harness import Deck, StartServer, codes, diagnostics_of, request, uri
+from lsprotocol import types
+
+from skilldeck.engine.positions import Encoding
+from skilldeck.lsp.text_sync import apply_changes
+
+#: Every character some line splitter treats as a line break, plus astral and wide ones.
+LINE_LIKE = "\n\r\u2028\u2029\u0085\x0c\x0b\x1c\x1d\x1e"
+ALPHABET = LINE_LIKE + "ab \t-:" + "é\u00a0中😀\U00010348"
+
+
+def _units(text: str, encoding: Encoding) -> list[int]:
+    """``text`` as its code units in ``encoding``."""
+    if encoding is Encoding.UTF32:
+        return [ord(char) for char in text]
+    if encoding is Encoding.UTF16:
+        raw = text.encode("utf-16-le", "surrogatepass")
+        return [raw[i] | (raw[i + 1] << 8) for i in range(0, len(raw), 2)]
+    return list(text.encode("utf-8", "surrogatepass"))
+
+
+def _text(units: list[int], encoding: Encoding) -> str:
+    if encoding is Encoding.UTF32:
+        return "".join(map(chr, units))
+    if encoding is Encoding.UTF16:
+        raw = b"".join(unit.to_bytes(2, "little") for unit in units)
+        return raw.decode("utf-16-le", "surrogatepass")
+    return bytes(units).decode("utf-8", "surrogatepass")
+
+
+def _is_eol(unit: int) -> bool:
+    return unit in (10, 13)
+
+
+def reference_apply(
+    text: str, changes: list[types.TextDocumentContentChangeEvent], encoding: Encoding
+) -> str:
+    """vscode-languageserver-textdocument's ``TextDocument.update``, on code units."""
+    for change in changes:
+        if not isinstance(change, types.TextDocumentContentChangePartial):
+            text = change.text
+            continue
+        units = _units(text, encoding)
+        starts = [0]
+        i = 0
+        while i < len(units):
+            if units[i] == 13 and i + 1 < len(units) and units[i + 1] == 10:
+                starts.append(i + 2)
+                i += 2
+                continue
+            if _is_eol(units[i]):
+                starts.append(i + 1)
+            i += 1
+
+        def offset(
+            position: types.Position, units: list[int] = units, starts: list[int] = starts
+        ) -> int:
+            if position.line >= len(starts):
+                return len(units)
+            if position.line < 0:
+                return 0
+            line_start = starts[position.line]
+            if position.character <= 0:
+                return line_start
+            nxt = starts[position.line + 1] if position.line + 1 < len(starts) else len(units)
+            at = min(line_start + position.character, nxt)
+            while at > line_start and _is_eol(units[at - 1]):
+                at -= 1
+            return at
+
+        a, b = sorted((offset(change.range.start), offset(change.range.end)))
+        # A position inside a character (a surrogate pair, a UTF-8 sequence) stops before it.
+        while a > 0 and _splits(units, a, encoding):
+            a -= 1
+        while b > 0 and _splits(units, b, encoding):
+            b -= 1
+        units = [*units[:a], *_units(change.text, encoding), *units[b:]]
+        text = _text(units, encoding)
+    return text
+
+
+def _splits(units: list[int], at: int, encoding: Encoding) -> bool:
+    """Whether offset ``at`` falls inside one character's units."""
+    if at >= len(units) or encoding is Encoding.UTF32:
+        return False
+    if encoding is Encoding.UTF16:
+        return 0xDC00 <= units[at] <= 0xDFFF
+    return 0x80 <= units[at] < 0xC0
+
+
+positions = st.builds(
+    types.Position, line=st.integers(min_value=0, max_value=8), character=st.integers(0, 12)
+)
+partial_changes = st.builds(
+    types.TextDocumentContentChangePartial,
+    range=st.builds(types.Range, start=positions, end=positions),
+    text=st.text(alphabet=ALPHABET, max_size=8),
+)
+changes = st.lists(
+    st.one_of(
+        partial_changes,
+        partial_changes,
+        partial_changes,
+        st.builds(
+            types.TextDocumentContentChangeWholeDocument,
+            text=st.text(alphabet=ALPHABET, max_size=20),
+        ),
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet=ALPHABET, max_size=40),
+    edits=changes,
+    encoding=st.sampled_from(list(Encoding)),
+)
+def test_applier_matches_the_clients_line_model(
+    text: str, edits: list[types.TextDocumentContentChangeEvent], encoding: Encoding
+) -> None:
+    assert apply_changes(text, edits, encoding) == reference_apply(text, edits, encoding)
+
+
+def test_a_change_below_a_line_separator_lands_on_the_clients_line() -> None:
+    text = '---\ndescription: "one\u2028two"\nname: alpha\n---\n'
+    change = types.TextDocumentContentChangePartial(
+        range=types.Range(start=types.Position(2, 6), end=types.Position(2, 7)), text="A"
+    )
+    assert apply_changes(text, [change], Encoding.UTF16) == text.replace("alpha", "Alpha")
+
+
+async def test_server_view_follows_edits_below_a_line_separator(
+    deck: Deck, start_server: StartServer
+) -> None:
+    text = (
+        '---\ndescription: "Line one\u2028still the description"\n'
+        "name: alpha\n---\n\n# alpha\n\nBody.\n"
+    )
+    path: Path = deck.write(deck.project_dsh, "alpha", text)
+    client = await start_editor(start_server)
+    open_doc(client, path, version=1)
+
+    def edit(version: int, line: int, start: int, end: int, new: str) -> None:
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri(path), version=version),
+                content_changes=[
+                    types.TextDocumentContentChangePartial(
+                        range=types.Range(
+                            start=types.Position(line, start), end=types.Position(line, end)
+                        ),
+                        text=new,
+                    )
+                ],
+            )
+        )
+
+    edit(2, 2, 6, 7, "A")  # name: alpha -> name: Alpha (client lines: \u2028 is no break)
+    found = await diagnostics_of(client, path, lambda d: "SD203" in codes(d))
+    (bad,) = [d for d in found if d.code == "SD203"]
+    assert bad.range.start.line == 2
+    edit(3, 2, 6, 7, "a")  # and back
+    await diagnostics_of(client, path, lambda d: "SD203" not in codes(d))
+    edit(4, 1, 14, 22, "Line 1")  # "Line one" -> "Line 1" on the line holding U+2028
+
+    async def catalog() -> list[dict[str, str]]:
+        result = await request(client, "skilldeck/catalog", {"uri": uri(path)})
+        entries: list[dict[str, str]] = result["entries"]
+        return entries
+
+    entries = await catalog()
+    assert entries == [{"name": "alpha", "description": "Line 1 still the description"}]
