@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from client_text import reference_apply
 from editing_fixtures import open_doc, start_editor
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,85 +23,6 @@ from skilldeck.lsp.text_sync import apply_changes
 #: Every character some line splitter treats as a line break, plus astral and wide ones.
 LINE_LIKE = "\n\r\u2028\u2029\u0085\x0c\x0b\x1c\x1d\x1e"
 ALPHABET = LINE_LIKE + "ab \t-:" + "é\u00a0中😀\U00010348"
-
-
-def _units(text: str, encoding: Encoding) -> list[int]:
-    """``text`` as its code units in ``encoding``."""
-    if encoding is Encoding.UTF32:
-        return [ord(char) for char in text]
-    if encoding is Encoding.UTF16:
-        raw = text.encode("utf-16-le", "surrogatepass")
-        return [raw[i] | (raw[i + 1] << 8) for i in range(0, len(raw), 2)]
-    return list(text.encode("utf-8", "surrogatepass"))
-
-
-def _text(units: list[int], encoding: Encoding) -> str:
-    if encoding is Encoding.UTF32:
-        return "".join(map(chr, units))
-    if encoding is Encoding.UTF16:
-        raw = b"".join(unit.to_bytes(2, "little") for unit in units)
-        return raw.decode("utf-16-le", "surrogatepass")
-    return bytes(units).decode("utf-8", "surrogatepass")
-
-
-def _is_eol(unit: int) -> bool:
-    return unit in (10, 13)
-
-
-def reference_apply(
-    text: str, changes: list[types.TextDocumentContentChangeEvent], encoding: Encoding
-) -> str:
-    """vscode-languageserver-textdocument's ``TextDocument.update``, on code units."""
-    for change in changes:
-        if not isinstance(change, types.TextDocumentContentChangePartial):
-            text = change.text
-            continue
-        units = _units(text, encoding)
-        starts = [0]
-        i = 0
-        while i < len(units):
-            if units[i] == 13 and i + 1 < len(units) and units[i + 1] == 10:
-                starts.append(i + 2)
-                i += 2
-                continue
-            if _is_eol(units[i]):
-                starts.append(i + 1)
-            i += 1
-
-        def offset(
-            position: types.Position, units: list[int] = units, starts: list[int] = starts
-        ) -> int:
-            if position.line >= len(starts):
-                return len(units)
-            if position.line < 0:
-                return 0
-            line_start = starts[position.line]
-            if position.character <= 0:
-                return line_start
-            nxt = starts[position.line + 1] if position.line + 1 < len(starts) else len(units)
-            at = min(line_start + position.character, nxt)
-            while at > line_start and _is_eol(units[at - 1]):
-                at -= 1
-            return at
-
-        a, b = sorted((offset(change.range.start), offset(change.range.end)))
-        # A position inside a character (a surrogate pair, a UTF-8 sequence) stops before it.
-        while a > 0 and _splits(units, a, encoding):
-            a -= 1
-        while b > 0 and _splits(units, b, encoding):
-            b -= 1
-        units = [*units[:a], *_units(change.text, encoding), *units[b:]]
-        text = _text(units, encoding)
-    return text
-
-
-def _splits(units: list[int], at: int, encoding: Encoding) -> bool:
-    """Whether offset ``at`` falls inside one character's units."""
-    if at >= len(units) or encoding is Encoding.UTF32:
-        return False
-    if encoding is Encoding.UTF16:
-        return 0xDC00 <= units[at] <= 0xDFFF
-    return 0x80 <= units[at] < 0xC0
 
 
 positions = st.builds(
