@@ -66,6 +66,8 @@ async def test_f2_rename_keeps_the_skill_in_the_index(
     assert got == want
     gamma = deck.project_dsh / "gamma" / "SKILL.md"
     assert gamma.read_text(encoding="utf-8").startswith("---\nname: gamma\n")
-    assert (deck.project_dsh / "beta" / "SKILL.md").read_text(encoding="utf-8").endswith(
-        "Run /gamma now.\n"
+    assert (
+        (deck.project_dsh / "beta" / "SKILL.md")
+        .read_text(encoding="utf-8")
+        .endswith("Run /gamma now.\n")
     )
