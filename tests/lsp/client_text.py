@@ -124,7 +124,7 @@ class Editor:
     open: dict[Path, tuple[int, str]] = field(default_factory=dict)
 
     def did_open(self, path: Path, text: str | None = None, version: int = 1) -> None:
-        content = path.read_text(encoding="utf-8") if text is None else text
+        content = path.read_bytes().decode("utf-8") if text is None else text
         self.open[path] = (version, content)
         self.client.text_document_did_open(
             types.DidOpenTextDocumentParams(

@@ -29,6 +29,7 @@ from pygls.protocol.language_server import lsp_method
 from skilldeck import __version__
 from skilldeck.lsp.json_result import converter_factory
 from skilldeck.lsp.open_documents import OpenDocuments
+from skilldeck.lsp.refusals import RequestRefused
 
 logger = logging.getLogger(__name__)
 
@@ -191,10 +192,15 @@ class SkilldeckServer(LanguageServer):
         """Contain a failure: log it to the client; the server keeps serving.
 
         A request for a method we do not serve is routine (clients probe): it is
-        already answered ``MethodNotFound`` and gets one log-level line, no traceback.
+        already answered ``MethodNotFound`` and gets one log-level line, no traceback. A
+        request refused on purpose (:class:`RequestRefused`, e.g. a rename onto a taken
+        name) was answered with its reason: one info line, no traceback.
         """
         if isinstance(error, JsonRpcMethodNotFound):
             self.log(f"skilldeck: {error}", types.MessageType.Log)
+            return
+        if isinstance(error, RequestRefused):
+            self.log(f"skilldeck: refused: {error.message}", types.MessageType.Info)
             return
         detail = "".join(traceback.format_exception(error)).rstrip()
         kind = (
@@ -205,9 +211,21 @@ class SkilldeckServer(LanguageServer):
         self.log(f"skilldeck: error handling a {kind}: {detail}", types.MessageType.Error)
 
 
+class _QuietRefusals(logging.Filter):
+    """Drop pygls' "Exception occurred" record (with traceback) for a refused request."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, RequestRefused)
+
+
 def build_server() -> SkilldeckServer:
     """A server with every feature registered (see :mod:`skilldeck.lsp.features`)."""
     from skilldeck.lsp.features import register_all  # noqa: PLC0415
+
+    json_rpc_logger = logging.getLogger("pygls.protocol.json_rpc")
+    if not any(isinstance(f, _QuietRefusals) for f in json_rpc_logger.filters):
+        json_rpc_logger.addFilter(_QuietRefusals())
 
     server = SkilldeckServer()
     server.session.register_core()
