@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from client_text import reference_apply
-from editing_fixtures import open_doc, start_editor
+from client_text import apply_text_edits, reference_apply
+from editing_fixtures import doc_id, open_doc, start_editor
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsp_harness import Deck, StartServer, codes, diagnostics_of, request, uri
@@ -108,3 +108,42 @@ async def test_server_view_follows_edits_below_a_line_separator(
 
     entries = await catalog()
     assert entries == [{"name": "alpha", "description": "Line 1 still the description"}]
+
+
+async def test_sd605_fix_after_edits_below_a_line_separator(
+    deck: Deck, start_server: StartServer
+) -> None:
+    text = '---\ndescription: "Line one\u2028two"\nname: alpha\nbogus: 1\n---\n\nBody.\n'
+    path = deck.write(deck.project_agents, "alpha", text)
+    client = await start_editor(start_server, settings={"profile": "agentskills"})
+    open_doc(client, path, version=1)
+    change = types.TextDocumentContentChangePartial(
+        range=types.Range(start=types.Position(3, 7), end=types.Position(3, 8)), text="2"
+    )
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(path), version=2),
+            content_changes=[change],
+        )
+    )
+    text = reference_apply(text, [change], Encoding.UTF16)
+    await diagnostics_of(client, path, lambda d: "SD605" in codes(d))
+
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=doc_id(path),
+            range=types.Range(start=types.Position(3, 1), end=types.Position(3, 1)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    move = next(a for a in result or [] if isinstance(a, types.CodeAction) and "bogus" in a.title)
+    assert move.edit is not None and move.edit.document_changes is not None
+    [edit] = move.edit.document_changes
+    assert isinstance(edit, types.TextDocumentEdit)
+    fixed = apply_text_edits(
+        text, [e for e in edit.edits if isinstance(e, types.TextEdit)], Encoding.UTF16
+    )
+    assert fixed == (
+        '---\ndescription: "Line one\u2028two"\nname: alpha\nmetadata:\n  bogus: "2"\n---\n'
+        "\nBody.\n"
+    )
