@@ -155,15 +155,19 @@ async def test_rename_refuses_a_skill_outside_the_workspace(
     caller = deck.write(deck.project_dsh, "caller", skill_text("caller") + "Use /helper now.\n")
     client = await start_editor(start_server)
 
-    with pytest.raises(JsonRpcException) as raised:
-        await rename(client, caller, 8, 6, "assistant")
-
-    assert raised.value.code == -32803
-    assert raised.value.message == (
+    message = (
         f"'helper' is defined in {helper}, outside the workspace folders; it is a user-level "
         f"skill (user-dsh root) every project shares. Open {deck.user_dsh} as a workspace "
         "folder to rename it there."
     )
+    with pytest.raises(JsonRpcException) as raised:
+        await client.text_document_prepare_rename_async(
+            types.PrepareRenameParams(text_document=doc_id(caller), position=pos(8, 6))
+        )
+    assert (raised.value.code, raised.value.message) == (-32803, message)
+    with pytest.raises(JsonRpcException) as raised:
+        await rename(client, caller, 8, 6, "assistant")
+    assert (raised.value.code, raised.value.message) == (-32803, message)
     assert helper.read_text(encoding="utf-8") == skill_text("helper")
     # The refusal is the user's answer: logged at info level, no traceback.
     logged = await wait_for(

@@ -11,6 +11,7 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
 from client_text import Editor
 from editing_fixtures import doc_id, pos, start_editor
 from lsp_harness import Deck, StartServer, request, skill_text, uri
@@ -29,38 +30,48 @@ async def _view(client: LanguageClient, deck: Deck) -> dict[str, Any]:
     return {"skills": skills, "catalog": catalog, "diagnostics": diagnostics}
 
 
-async def _settled(client: LanguageClient, deck: Deck, want: dict[str, Any]) -> dict[str, Any]:
-    """The client's view once it equals ``want`` (or the last one after 10 s)."""
+async def _settled(
+    client: LanguageClient, deck: Deck, want: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The client's view once it equals ``want`` (without one: once it stops changing for
+    half a second), or the last one after 10 s."""
     deadline = time.monotonic() + 10
+    last: dict[str, Any] | None = None
+    steady = 0
     while True:
         view = await _view(client, deck)
-        if view == want or time.monotonic() > deadline:
+        steady = steady + 1 if view == last else 0
+        last = view
+        if view == want or (want is None and steady >= 5) or time.monotonic() > deadline:
             return view
         await asyncio.sleep(0.1)
 
 
+@pytest.mark.parametrize("from_mention", [False, True], ids=["on-name", "on-mention"])
 async def test_f2_rename_keeps_the_skill_in_the_index(
-    deck: Deck, start_server: StartServer
+    deck: Deck, start_server: StartServer, from_mention: bool
 ) -> None:
     renamed = deck.write(
         deck.project_dsh, "alpha", skill_text("alpha", "First.") + "See /beta too.\n"
     )
-    deck.write(deck.project_dsh, "beta", skill_text("beta", "Second.") + "Run /alpha now.\n")
+    beta = deck.write(deck.project_dsh, "beta", skill_text("beta", "Second.") + "Run /alpha now.\n")
     deck.write(deck.project_dsh, "zeta", skill_text("zeta", "Last.", extra="bogus: 1\n"))
     deck.write(deck.user_dsh, "alpha", skill_text("alpha", "User alpha."))
     client = await start_editor(start_server)
     editor = Editor(client)
-    editor.did_open(renamed)
+    # F2 in the skill's own file (open), or on a mention in another one.
+    where, at = (beta, pos(8, 6)) if from_mention else (renamed, pos(1, 7))
+    editor.did_open(where)
 
     edit = await client.text_document_rename_async(
-        types.RenameParams(text_document=doc_id(renamed), position=pos(1, 7), new_name="gamma")
+        types.RenameParams(text_document=doc_id(where), position=at, new_name="gamma")
     )
     assert edit is not None
     editor.apply(edit)
     editor.close_all()
 
     fresh = await start_editor(start_server)
-    want = await _settled(fresh, deck, {})
+    want = await _settled(fresh, deck)
     assert "gamma" in want["catalog"]["text"]
     got = await _settled(client, deck, want)
     assert got == want

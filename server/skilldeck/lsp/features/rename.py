@@ -90,7 +90,7 @@ def register(server: SkilldeckServer) -> None:
         if doc is None:
             raise RenameRefused(_NOT_A_NAME)
         target = _target(doc, params.position)
-        _plan(doc, target)
+        _check_inside(session, _plan(doc, target))
         span = target.span
         if target.kind == "mention":  # the name without its slash
             span = Span.at(span.start.line, span.start.character + 1, span.end.character)
