@@ -56,7 +56,7 @@ class OpenDocuments:
             self._documents[path] = OpenDocument(item.uri, item.version, item.text)
 
     def change(self, params: types.DidChangeTextDocumentParams, encoding: Encoding) -> str | None:
-        """``didChange``: apply the edits; a reason when they are ignored instead.
+        """``didChange``: apply the edits; a log line saying why when they are ignored.
 
         A change for a document that is not open, or older than the version last
         applied (stale or out of order), is ignored: applying it would corrupt the buffer.
@@ -65,10 +65,13 @@ class OpenDocuments:
         path = normal_path(identifier.uri)
         document = self._documents.get(path) if path is not None else None
         if path is None or document is None:
-            return "not open"
+            return f"ignored didChange for {identifier.uri}: not open"
         last = document.version
         if last is not None and identifier.version is not None and identifier.version < last:
-            return f"version {identifier.version} after {last}"
+            return (
+                f"ignored stale didChange for {identifier.uri}: version "
+                f"{identifier.version} after {last}"
+            )
         text = apply_changes(document.source, params.content_changes, encoding)
         self._documents[path] = OpenDocument(document.uri, identifier.version, text)
         return None

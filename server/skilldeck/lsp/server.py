@@ -83,17 +83,12 @@ class SkilldeckProtocol(LanguageServerProtocol):
         self, params: types.DidChangeTextDocumentParams
     ) -> Generator[Any, Any, None]:
         """Apply a change in version order; drop a stale one (logged)."""
-        documents = self._documents()
-        if documents is None:
-            return
         server = self._server
-        assert isinstance(server, SkilldeckServer)
-        ignored = documents.change(params, server.session.encoding)
+        if not isinstance(server, SkilldeckServer):
+            return
+        ignored = server.session.documents.change(params, server.session.encoding)
         if ignored is not None:
-            stale = "" if ignored == "not open" else "stale "
-            self._server_log(
-                f"skilldeck: ignored {stale}didChange for {params.text_document.uri}: {ignored}"
-            )
+            self._server_log(f"skilldeck: {ignored}")
             return
         yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
 
