@@ -252,18 +252,13 @@ async def rename_edit(
     name_range = skill_doc.range(span)
     name_edit: types.TextEdit | types.AnnotatedTextEdit
     name_edit = types.TextEdit(range=name_range, new_text=new_name)
-    if promotion is not None:
-        if annotate:
-            annotations[PROMOTES] = types.ChangeAnnotation(
-                label=f"Rename '{plan.old_name}' to '{new_name}'", description=promotion
-            )
-            name_edit = types.AnnotatedTextEdit(
-                annotation_id=PROMOTES, range=name_range, new_text=new_name
-            )
-        else:
-            session.server.window_show_message(
-                types.ShowMessageParams(type=types.MessageType.Info, message=promotion)
-            )
+    if promotion is not None and annotate:
+        annotations[PROMOTES] = types.ChangeAnnotation(
+            label=f"Rename '{plan.old_name}' to '{new_name}'", description=promotion
+        )
+        name_edit = types.AnnotatedTextEdit(
+            annotation_id=PROMOTES, range=name_range, new_text=new_name
+        )
     edits: dict[str, list[types.TextEdit | types.AnnotatedTextEdit]] = {}
     edits.setdefault(entry.path, []).append(name_edit)
     outside: set[str] = set()
@@ -324,5 +319,9 @@ async def rename_edit(
                 ),
                 edits=list(file_edits),
             )
+        )
+    if promotion is not None and not annotate:  # said once the rename is sure to be offered
+        session.server.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Info, message=promotion)
         )
     return types.WorkspaceEdit(document_changes=changes, change_annotations=annotations or None)
