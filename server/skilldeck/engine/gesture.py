@@ -69,6 +69,18 @@ def code_regions(message: str) -> list[tuple[int, int]]:
     lines included) and inline code spans (backticks included), in order."""
     regions: list[tuple[int, int]] = []
     prose_start = 0
+    for start, end in fenced_blocks(message):
+        regions.extend(_inline_code(message, prose_start, start))
+        regions.append((start, end))
+        prose_start = end
+    regions.extend(_inline_code(message, prose_start, len(message)))
+    return regions
+
+
+def fenced_blocks(message: str) -> list[tuple[int, int]]:
+    """``(start, end)`` offsets of the fenced code blocks in ``message``, fence lines
+    included (``end`` is the end of the closing fence line, or of the message)."""
+    blocks: list[tuple[int, int]] = []
     fence: str | None = None
     fence_start = 0
     offset = 0
@@ -78,7 +90,6 @@ def code_regions(message: str) -> list[tuple[int, int]]:
         match = _FENCE.match(line)
         if fence is None:
             if match is not None and not (match.group(1)[0] == "`" and "`" in line[match.end() :]):
-                regions.extend(_inline_code(message, prose_start, offset))
                 fence, fence_start = match.group(1), offset
         elif (
             match is not None
@@ -86,14 +97,12 @@ def code_regions(message: str) -> list[tuple[int, int]]:
             and len(match.group(1)) >= len(fence)
             and not line[match.end() :].strip()
         ):
-            regions.append((fence_start, end))
-            fence, prose_start = None, end
+            blocks.append((fence_start, end))
+            fence = None
         offset = line_break.end() if line_break is not None else len(message)
     if fence is not None:
-        regions.append((fence_start, len(message)))
-    else:
-        regions.extend(_inline_code(message, prose_start, len(message)))
-    return regions
+        blocks.append((fence_start, len(message)))
+    return blocks
 
 
 def _inline_code(message: str, start: int, end: int) -> list[tuple[int, int]]:

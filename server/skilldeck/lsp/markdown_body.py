@@ -14,11 +14,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from skilldeck.engine.gesture import code_regions, find_skill_mentions
+from skilldeck.engine.gesture import code_regions, fenced_blocks, find_skill_mentions
 from skilldeck.engine.positions import Span
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`]+")
 _LINK_TARGET = re.compile(r"\]\(\s*(<[^>\n]*>|[^)\s]+)")
 _PATH_TOKEN = re.compile(r"(?<![\w/.:~-])[A-Za-z0-9_.][A-Za-z0-9_./-]*")
@@ -53,21 +52,16 @@ class MentionAt:
 
 
 def code_lines(lines: Sequence[str], start: int) -> set[int]:
-    """Lines from ``start`` on that belong to fenced code blocks (fences included)."""
-    inside: str | None = None
+    """Lines from ``start`` on that belong to fenced code blocks (fences included), as the
+    gesture grammar finds them (:func:`skilldeck.engine.gesture.fenced_blocks`)."""
+    if not any("```" in line or "~~~" in line for line in lines[start:]):
+        return set()
+    body, offsets = _body(lines, start)
     result: set[int] = set()
-    for number in range(start, len(lines)):
-        match = _FENCE.match(lines[number])
-        if inside is None:
-            if match:
-                inside = match.group(1)
-                result.add(number)
-            continue
-        result.add(number)
-        if match is None or match.group(1)[0] != inside[0]:
-            continue
-        if len(match.group(1)) >= len(inside) and not lines[number].strip().strip(inside[0]):
-            inside = None
+    for begin, end in fenced_blocks(body):
+        first = _position(offsets, start, begin)[0]
+        last = _position(offsets, start, max(begin, end - 1))[0] if end > begin else first
+        result.update(range(first, last + 1))
     return result
 
 
