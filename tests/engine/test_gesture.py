@@ -109,3 +109,33 @@ async def test_model_only_and_unknown_names_stay_plain_prose(registry: SkillRegi
     assert await expand_user_message(registry, "/absent-skill do it") == []
     assert await expand_user_message(registry, "please /shared.") == []
     assert [i.name for i in await expand_user_message(registry, "/absent /shared")] == ["shared"]
+
+
+@pytest.mark.parametrize(
+    ("message", "names"),
+    [
+        ("```sh\nrm -rf /tmp /var/cache\n```\n/shared now", ["shared"]),
+        ("~~~\n/shared\n~~~", []),
+        ("```\n/shared\n", []),  # an unclosed fence runs to the end
+        ("````\n```\n/shared\n````\n/tmp", ["tmp"]),  # a shorter fence does not close
+        ("```\n/a\n~~~\n/b\n```\n/c", ["c"]),  # the other fence character does not close
+        ("   ```\n/a\n```", []),
+        ("    ```\n/a\n", ["a"]),  # four spaces: not a fence
+        ("```py `x`\n/a\n", ["a"]),  # a backtick fence's info string has no backtick
+        ("\r\n```\r\n/a\r\n```\r\n/b", ["b"]),
+        ("```\r/a\r```\r/b", ["b"]),
+        ("run `/shared` and /tmp", ["tmp"]),
+        ("run `` /shared ` `` /tmp", ["tmp"]),
+        ("run ` /a` ` /b ``", ["b"]),  # the run of two is unmatched: literal
+        ("a `x\n/y` /z", ["z"]),  # a code span may cross a line break
+        ("a `x\n\n/y `", ["y"]),  # but not a paragraph
+        ("unclosed ` /shared", ["shared"]),
+    ],
+)
+def test_mentions_in_code_are_not_gestures(message: str, names: list[str]) -> None:
+    assert [m.name for m in find_skill_mentions(message)] == names
+
+
+async def test_code_does_not_inject(registry: SkillRegistry) -> None:
+    message = "```\n/shared\n```\nand `/hidden-demo` too"
+    assert await expand_user_message(registry, message) == []

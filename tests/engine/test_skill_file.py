@@ -572,3 +572,12 @@ def test_wide_lines_hold_the_non_ascii_lines_positions_can_point_into():
         "---\nname: a\ndescription: b\n---\n\u00e9\n", path="/r/a/SKILL.md", expected_name="a"
     )
     assert ascii_only.wide_lines == ()
+
+
+def test_wide_lines_count_a_lone_carriage_return_as_a_line_break():
+    # Editors (and LSP) break lines at a lone \r too: the name is on line 3 for them.
+    text = '---\ndescription: "a\rb"\nname: caf\u00e9\n---\n'
+    analysis = analyze_skill_text(text, path="/r/cafe/SKILL.md", expected_name="cafe")
+    (finding,) = [f for f in analysis.findings if f.code == "SD203"]
+    assert finding.span.start.line == 3
+    assert analysis.wide_lines == ((3, "name: caf\u00e9"),)

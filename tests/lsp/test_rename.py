@@ -38,7 +38,7 @@ async def refused(client, path: Path, line: int, character: int, new_name: str) 
 
 def layered(deck: Deck) -> tuple[Path, Path, Path]:
     winner = deck.write(deck.project_dsh, "review")
-    shadowed = deck.write(deck.user_agents, "review")
+    shadowed = deck.write(deck.project_agents, "review")
     caller = deck.write(deck.project_agents, "deploy", skill_text("deploy") + CALLER_BODY)
     return winner, shadowed, caller
 
@@ -119,7 +119,7 @@ async def test_renaming_a_shadowed_skill_leaves_mentions_alone(
 
 
 async def test_flat_skill_renames_its_file(deck: Deck, start_server: StartServer) -> None:
-    path = deck.write(deck.user_dsh, "notes", flat=True)
+    path = deck.write(deck.project_dsh, "notes", flat=True)
     client = await start_editor(start_server)
     text = skill_text("notes") + "Me: /notes\n"
     open_doc(client, path, text, version=3)  # unsaved buffer, same as disk
@@ -127,7 +127,7 @@ async def test_flat_skill_renames_its_file(deck: Deck, start_server: StartServer
     edit = await rename(client, path, 1, 7, "journal")
 
     assert edit is not None
-    new = deck.user_dsh / "journal.md"
+    new = deck.project_dsh / "journal.md"
     assert list(edit.document_changes or []) == [
         types.RenameFile(
             old_uri=uri(path),

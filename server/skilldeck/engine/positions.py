@@ -10,7 +10,28 @@ JSON output counts UTF-16 units like LSP.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
+
+#: The line breaks of the one line model every part of skilldeck uses: LSP's
+#: (``\r\n``, a lone ``\r``, ``\n``). Never ``str.splitlines()``, which also breaks at
+#: U+2028, U+2029, U+0085, form feed, vertical tab and ``\x1c``-``\x1e``.
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` without their breaks (LSP's line model; see :data:`LINE_BREAK`).
+
+    A text ending in a line break has an empty last line, as in an editor.
+    """
+    return LINE_BREAK.split(text)
+
+
+def line_starts(text: str) -> list[int]:
+    """The code-point offset where each line of ``text`` starts (LSP's line model)."""
+    starts = [0]
+    starts.extend(match.end() for match in LINE_BREAK.finditer(text))
+    return starts
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -50,7 +50,7 @@ from skilldeck.engine.frontmatter import (
 )
 from skilldeck.engine.model import InvocationPolicy, is_skill_name
 from skilldeck.engine.placeholders import DESCRIPTION_PLACEHOLDER, is_placeholder_description
-from skilldeck.engine.positions import FILE_START, Position, Span
+from skilldeck.engine.positions import FILE_START, LINE_BREAK, Position, Span
 from skilldeck.engine.profiles import DEFAULT_PROFILE, DEFERRED_EFFECTS, get_profile
 from skilldeck.engine.rules import rule
 from skilldeck.engine.skill_names import kebab_case, name_problem
@@ -275,12 +275,12 @@ def lines_needed(body_start_line: int | None, findings: Iterable[Finding]) -> in
 
 
 def wide_lines(text: str, upto: int) -> tuple[tuple[int, str], ...]:
-    """The non-ASCII lines among the first ``upto`` of ``text`` (split at ``\\n``, a
-    trailing ``\\r`` dropped, as editors split them)."""
+    """The non-ASCII lines among the first ``upto`` of ``text`` (the one line model,
+    :data:`~skilldeck.engine.positions.LINE_BREAK`, as editors split them)."""
     if text.isascii():
         return ()
-    head = text.split("\n", upto)[:upto]
-    return tuple((n, line.rstrip("\r")) for n, line in enumerate(head) if not line.isascii())
+    head = LINE_BREAK.split(text, upto)[:upto]
+    return tuple((n, line) for n, line in enumerate(head) if not line.isascii())
 
 
 def _failed(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from skilldeck.engine.frontmatter import FrontmatterBounds, find_frontmatter
-from skilldeck.engine.positions import Span
+from skilldeck.engine.positions import Span, line_starts, split_lines
 from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
 from skilldeck.lsp.markdown_body import mentions
 
@@ -43,7 +43,7 @@ def body_start_line(text: str) -> int | None:
     bounds = find_frontmatter(text)
     if not isinstance(bounds, FrontmatterBounds):
         return None
-    return text.count("\n", 0, bounds.body_start)
+    return len(line_starts(text[: bounds.body_start])) - 1
 
 
 def mentions_in_text(text: str, name: str) -> list[tuple[Span, str]]:
@@ -53,7 +53,7 @@ def mentions_in_text(text: str, name: str) -> list[tuple[Span, str]]:
     start = body_start_line(text)
     if start is None:
         return []
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    lines = split_lines(text)
     return [(m.span, lines[m.span.start.line]) for m in mentions(lines, start) if m.name == name]
 
 

@@ -35,6 +35,7 @@ from skilldeck.engine.fs_provider import (
 )
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.layout import NotASkill, place_of
+from skilldeck.engine.positions import LINE_BREAK
 from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.skill_file import SkillFileAnalysis, analyze_skill_text
@@ -417,6 +418,7 @@ class FolderIndex:
         names = {entry.analysis.name} - {None}
         self._order.pop(path, None)
         self._unindex_name(entry)
+        self._order.pop(path, None)  # a stale position would outlive the file (KeyError later)
         self._shadow.pop(path, None)
         self._wide.pop(path, None)
         self._judged_text.pop(path, None)
@@ -564,8 +566,8 @@ class FolderIndex:
 def _wide_head(text: str, body_start_line: int | None) -> dict[int, str]:
     """Non-ASCII lines of the frontmatter (the first 200 lines without one)."""
     count = body_start_line + 1 if body_start_line is not None else 200
-    head = text.split("\n", count)[:count]
-    return {n: line.rstrip("\r") for n, line in enumerate(head) if not line.isascii()}
+    head = LINE_BREAK.split(text, count)[:count]
+    return {n: line for n, line in enumerate(head) if not line.isascii()}
 
 
 def _child_key(entry: SkillFileEntry) -> str:

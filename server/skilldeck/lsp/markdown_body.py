@@ -2,22 +2,22 @@
 
 Pure functions over lines of text (no I/O, no LSP types). Positions are engine spans
 (0-based lines, code-point columns). ``/name`` mentions use the engine's gesture grammar
-(:func:`skilldeck.engine.gesture.find_skill_mentions`) line by line; a line break is
-whitespace in that grammar, so scanning per line finds exactly the same mentions.
+(:func:`skilldeck.engine.gesture.find_skill_mentions`) over the whole body, so mentions
+inside fenced or inline code are left out exactly as the gesture leaves them out.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from skilldeck.engine.gesture import find_skill_mentions
+from skilldeck.engine.gesture import code_regions, fenced_blocks, find_skill_mentions
 from skilldeck.engine.positions import Span
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`]+")
 _LINK_TARGET = re.compile(r"\]\(\s*(<[^>\n]*>|[^)\s]+)")
 _PATH_TOKEN = re.compile(r"(?<![\w/.:~-])[A-Za-z0-9_.][A-Za-z0-9_./-]*")
@@ -52,21 +52,16 @@ class MentionAt:
 
 
 def code_lines(lines: Sequence[str], start: int) -> set[int]:
-    """Lines from ``start`` on that belong to fenced code blocks (fences included)."""
-    inside: str | None = None
+    """Lines from ``start`` on that belong to fenced code blocks (fences included), as the
+    gesture grammar finds them (:func:`skilldeck.engine.gesture.fenced_blocks`)."""
+    if not any("```" in line or "~~~" in line for line in lines[start:]):
+        return set()
+    body, offsets = _body(lines, start)
     result: set[int] = set()
-    for number in range(start, len(lines)):
-        match = _FENCE.match(lines[number])
-        if inside is None:
-            if match:
-                inside = match.group(1)
-                result.add(number)
-            continue
-        result.add(number)
-        if match is None or match.group(1)[0] != inside[0]:
-            continue
-        if len(match.group(1)) >= len(inside) and not lines[number].strip().strip(inside[0]):
-            inside = None
+    for begin, end in fenced_blocks(body):
+        first = _position(offsets, start, begin)[0]
+        last = _position(offsets, start, max(begin, end - 1))[0] if end > begin else first
+        result.update(range(first, last + 1))
     return result
 
 
@@ -101,22 +96,49 @@ def section_end(lines: Sequence[str], found: Sequence[Heading], position: int) -
     return end
 
 
+def _body(lines: Sequence[str], start: int) -> tuple[str, list[int]]:
+    """The body from line ``start`` joined by ``\\n``, and the offset each line starts at."""
+    offsets: list[int] = []
+    at = 0
+    for line in lines[start:]:
+        offsets.append(at)
+        at += len(line) + 1
+    return "\n".join(lines[start:]), offsets
+
+
+def _position(offsets: list[int], start: int, offset: int) -> tuple[int, int]:
+    line = bisect_right(offsets, offset) - 1
+    return start + line, offset - offsets[line]
+
+
 def mentions(lines: Sequence[str], start: int) -> Iterator[MentionAt]:
-    """Every ``/name`` mention from line ``start`` on, in order."""
-    for number in range(start, len(lines)):
-        line = lines[number]
-        if "/" not in line:
-            continue
-        for mention in find_skill_mentions(line):
-            yield MentionAt(mention.name, Span.at(number, mention.start, mention.end))
+    """Every ``/name`` mention from line ``start`` on, in order (none inside code)."""
+    if not any("/" in line for line in lines[start:]):
+        return
+    body, offsets = _body(lines, start)
+    for mention in find_skill_mentions(body):
+        number, column = _position(offsets, start, mention.start)
+        yield MentionAt(mention.name, Span.at(number, column, column + mention.end - mention.start))
 
 
-def mention_at(line: str, number: int, character: int) -> MentionAt | None:
-    """The mention on ``line`` (line ``number``) touching column ``character``."""
-    for mention in find_skill_mentions(line):
-        if mention.start <= character <= mention.end:
-            return MentionAt(mention.name, Span.at(number, mention.start, mention.end))
+def mention_at(lines: Sequence[str], start: int, number: int, character: int) -> MentionAt | None:
+    """The mention on line ``number`` touching column ``character`` (body from ``start``)."""
+    if number < start or number >= len(lines) or "/" not in lines[number]:
+        return None
+    for mention in mentions(lines, start):
+        span = mention.span
+        if span.start.line == number and span.start.character <= character <= span.end.character:
+            return mention
     return None
+
+
+def in_code(lines: Sequence[str], start: int, number: int, character: int) -> bool:
+    """Whether column ``character`` of line ``number`` is in fenced or inline code."""
+    if number < start or number >= len(lines):
+        return False
+    body, offsets = _body(lines, start)
+    offset = offsets[number - start] + character
+    return any(begin <= offset < end for begin, end in code_regions(body))
 
 
 def references(line: str, number: int) -> list[BodyReference]:

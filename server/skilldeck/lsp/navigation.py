@@ -17,6 +17,7 @@ from skilldeck.engine.positions import Position, Span
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.markdown_body import mention_at
 from skilldeck.lsp.positions import to_lsp_range
+from skilldeck.lsp.scalar_text import scalar_text_span
 
 if TYPE_CHECKING:
     from skilldeck.engine.deck import ProvidedSkill
@@ -57,10 +58,14 @@ def provided_location(skill: ProvidedSkill) -> types.Location | None:
 
 
 def own_name_span(doc: SkillDocument) -> Span | None:
-    """The span of this document's ``name`` value, when the frontmatter has one."""
+    """The span of this document's ``name`` text, when the frontmatter has one.
+
+    Only the scalar's text: anchors, tags, quotes and block headers are left out
+    (:func:`~skilldeck.lsp.scalar_text.scalar_text_span`).
+    """
     fm = doc.frontmatter
     entry = fm.get("name") if fm is not None else None
-    return entry.value_span if entry is not None else None
+    return scalar_text_span(doc.lines, entry) if entry is not None else None
 
 
 def in_frontmatter(doc: SkillDocument, position: Position) -> bool:
@@ -79,7 +84,7 @@ def name_target(doc: SkillDocument, position: Position) -> NameTarget | None:
         return NameTarget(name, "own", span)
     if position.line < doc.body_start_line():
         return None
-    mention = mention_at(doc.line(position.line), position.line, position.character)
+    mention = mention_at(doc.lines, doc.body_start_line(), position.line, position.character)
     if mention is None:
         return None
     return NameTarget(mention.name, "mention", mention.span)

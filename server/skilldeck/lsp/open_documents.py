@@ -1,10 +1,14 @@
-"""Open editor buffers, found by file path whatever spelling their URI has.
+"""Open editor buffers: their text, kept equal to the editor's, found by file path.
 
-pygls keys open documents by the percent-*decoded* URI: ``sp%20ace`` is stored as
-``sp ace``, and a non-UTF-8 byte (``caf%E9``) is stored as U+FFFD, so no URI the server
-builds with :func:`~skilldeck.lsp.diagnostics.uri_of` finds it by string. Every lookup
-of an open document goes through :class:`OpenDocuments`, which compares normalised
-paths (:func:`~skilldeck.lsp.diagnostics.path_of` of the document's own URI).
+The server owns the text of every open document (pygls' ``TextDocument`` is not used
+for it: it splits lines with ``str.splitlines()``, see :mod:`skilldeck.lsp.text_sync`).
+``didOpen`` stores a buffer, ``didChange`` applies its edits in version order with the
+LSP line model, ``didClose`` forgets it.
+
+Buffers are keyed by the normalised file-system path of their URI
+(:func:`~skilldeck.lsp.diagnostics.path_of`), so any spelling of a URI (``sp%20ace``,
+``caf%E9``, a drive letter's case) finds the same buffer, and a URI the server builds
+with :func:`~skilldeck.lsp.diagnostics.uri_of` finds it too.
 
 One file, one identity: a workspace folder opened through a symlink and a file opened by
 its real path (or the other way round) name the same file. :meth:`OpenDocuments.path_of`
@@ -16,14 +20,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
-from urllib.parse import unquote
+from dataclasses import dataclass
 
-from skilldeck.lsp.diagnostics import path_of, uri_of
+from lsprotocol import types
 
-if TYPE_CHECKING:
-    from pygls.lsp.server import LanguageServer
-    from pygls.workspace import TextDocument
+from skilldeck.engine.positions import Encoding
+from skilldeck.lsp.diagnostics import path_of
+from skilldeck.lsp.text_sync import apply_changes
 
 
 def normal_path(uri: str) -> str | None:
@@ -35,18 +38,23 @@ def normal_path(uri: str) -> str | None:
     return os.path.normpath(path) if path else None
 
 
+@dataclass(frozen=True)
+class OpenDocument:
+    """One open buffer: the client's URI for it, its version and its whole text."""
+
+    uri: str
+    version: int | None
+    source: str
+
+
 class OpenDocuments:
     """The server's open documents, looked up by path (see the module doc)."""
 
-    def __init__(
-        self, server: LanguageServer, folders: Callable[[], Iterable[str]] = tuple
-    ) -> None:
-        self._server = server
+    def __init__(self, folders: Callable[[], Iterable[str]] = tuple) -> None:
+        self._documents: dict[str, OpenDocument] = {}
         self._folders = folders
         #: ``folder -> os.path.realpath(folder)`` for the workspace folders seen so far.
         self._real_folders: dict[str, str] = {}
-        #: ``document.uri -> self.path_of(document.uri)``, so a lookup parses each URI once.
-        self._paths: dict[str, str | None] = {}
 
     def path_of(self, uri: str) -> str | None:
         """The path of a ``file:`` URI as the workspace folders spell it (None otherwise)."""
@@ -72,44 +80,55 @@ class OpenDocuments:
                 return os.path.normpath(os.path.join(folder, os.path.relpath(real, real_folder)))
         return path
 
-    def _documents(self) -> list[TextDocument]:
-        return list(self._server.workspace.text_documents.values())
+    # -- text sync -----------------------------------------------------------------
 
-    def _path(self, document: TextDocument) -> str | None:
-        uri = document.uri
-        if uri not in self._paths:
-            if len(self._paths) > 64 + 4 * len(self._server.workspace.text_documents):
-                self._paths.clear()  # forget closed documents now and then
-            self._paths[uri] = self.path_of(uri)
-        return self._paths[uri]
+    def open(self, item: types.TextDocumentItem) -> None:
+        """``didOpen``: remember the buffer (a ``file:`` URI; others are not skills)."""
+        path = self.path_of(item.uri)
+        if path is not None:
+            self._documents[path] = OpenDocument(item.uri, item.version, item.text)
 
-    def get(self, path: str) -> TextDocument | None:
-        """The open document of the file ``path``, or None when it is not open."""
-        target = os.path.normpath(path)
-        documents = self._server.workspace.text_documents
-        guess: TextDocument | None = documents.get(
-            unquote(uri_of(target))
-        )  # pygls' own key, usually right
-        if guess is not None and self._path(guess) == target:
-            return guess
-        for document in self._documents():
-            if self._path(document) == target:
-                return document
+    def change(self, params: types.DidChangeTextDocumentParams, encoding: Encoding) -> str | None:
+        """``didChange``: apply the edits; a log line saying why when they are ignored.
+
+        A change for a document that is not open, or older than the version last
+        applied (stale or out of order), is ignored: applying it would corrupt the buffer.
+        """
+        identifier = params.text_document
+        path = self.path_of(identifier.uri)
+        document = self._documents.get(path) if path is not None else None
+        if path is None or document is None:
+            return f"ignored didChange for {identifier.uri}: not open"
+        last = document.version
+        if last is not None and identifier.version is not None and identifier.version < last:
+            return (
+                f"ignored stale didChange for {identifier.uri}: version "
+                f"{identifier.version} after {last}"
+            )
+        text = apply_changes(document.source, params.content_changes, encoding)
+        self._documents[path] = OpenDocument(document.uri, identifier.version, text)
         return None
 
-    def by_uri(self, uri: str) -> TextDocument | None:
+    def close(self, uri: str) -> None:
+        """``didClose``: forget the buffer (the file on disk is the truth again)."""
+        path = self.path_of(uri)
+        if path is not None:
+            self._documents.pop(path, None)
+
+    # -- lookups -------------------------------------------------------------------
+
+    def get(self, path: str) -> OpenDocument | None:
+        """The open document of the file ``path``, or None when it is not open."""
+        return self._documents.get(os.path.normpath(path))
+
+    def by_uri(self, uri: str) -> OpenDocument | None:
         """The open document a client URI names, however it is percent-encoded."""
         path = self.path_of(uri)
         return self.get(path) if path else None
 
-    def items(self) -> list[tuple[str, TextDocument]]:
+    def items(self) -> list[tuple[str, OpenDocument]]:
         """``(normalised path, document)`` for every open ``file:`` document."""
-        result: list[tuple[str, TextDocument]] = []
-        for document in self._documents():
-            path = self._path(document)
-            if path:
-                result.append((path, document))
-        return result
+        return list(self._documents.items())
 
 
 def _inside_or_equal(path: str, ancestor: str) -> bool:

@@ -17,6 +17,7 @@ from skilldeck.engine.positions import (
     Position,
     Span,
     from_client_character,
+    split_lines,
     to_client_character,
 )
 
@@ -48,12 +49,12 @@ def from_lsp_position(position: types.Position, lines: LineSource, encoding: Enc
 
 
 def line_source(text: str) -> LineSource:
-    """A :data:`LineSource` over ``text`` (lines split like the engine: ``\\n``, ``\\r\\n``)."""
-    lines = text.split("\n")
+    """A :data:`LineSource` over ``text`` (the one line model: ``\\n``, ``\\r\\n``, ``\\r``)."""
+    lines = split_lines(text)
 
     def line_at(index: int) -> str | None:
         if 0 <= index < len(lines):
-            return lines[index].removesuffix("\r")
+            return lines[index]
         return ""
 
     return line_at

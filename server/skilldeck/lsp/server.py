@@ -13,7 +13,6 @@ import sys
 import traceback
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import (
@@ -29,6 +28,8 @@ from pygls.protocol.language_server import lsp_method
 
 from skilldeck import __version__
 from skilldeck.lsp.json_result import converter_factory
+from skilldeck.lsp.open_documents import OpenDocuments
+from skilldeck.lsp.refusals import RequestRefused
 
 if TYPE_CHECKING:
     from skilldeck.engine.provider import ProviderFactory
@@ -54,29 +55,55 @@ class SkilldeckProtocol(LanguageServerProtocol):
     caller never waits forever on it; a ``workspace/configuration`` result is always
     delivered raw (see :data:`RAW_RESULT_METHODS`).
 
-    A ``didChange`` older than the version last applied to its document (stale or out
-    of order), or for a document that is not open, is ignored with a log line: pygls
-    would apply it as received and corrupt the buffer.
+    Open documents' text is the session's own (:class:`~skilldeck.lsp.open_documents.
+    OpenDocuments`, edits applied with the LSP line model by :mod:`skilldeck.lsp.text_sync`),
+    not pygls' workspace documents. A ``didChange`` older than the version last applied to
+    its document (stale or out of order), or for a document that is not open, is ignored
+    with a log line.
     """
+
+    def _documents(self) -> OpenDocuments | None:
+        server = self._server
+        return server.session.documents if isinstance(server, SkilldeckServer) else None
+
+    def _user_handler(self, method: str, params: Any) -> Generator[Any, Any, None]:
+        handler = self.fm.features.get(method)
+        if handler is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(
+        self, params: types.DidOpenTextDocumentParams
+    ) -> Generator[Any, Any, None]:
+        """Remember the buffer, then run the session's handler."""
+        documents = self._documents()
+        if documents is not None:
+            documents.open(params.text_document)
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(
         self, params: types.DidChangeTextDocumentParams
     ) -> Generator[Any, Any, None]:
         """Apply a change in version order; drop a stale one (logged)."""
-        identifier = params.text_document
-        document = self.workspace.text_documents.get(unquote(identifier.uri))
-        if document is None:
-            self._server_log(f"skilldeck: ignored didChange for {identifier.uri}: not open")
+        server = self._server
+        if not isinstance(server, SkilldeckServer):
             return
-        last = document.version
-        if last is not None and identifier.version is not None and identifier.version < last:
-            self._server_log(
-                f"skilldeck: ignored stale didChange for {identifier.uri}: version "
-                f"{identifier.version} after {last}"
-            )
+        ignored = server.session.documents.change(params, server.session.encoding)
+        if ignored is not None:
+            self._server_log(f"skilldeck: {ignored}")
             return
-        yield from super().lsp_text_document__did_change(params)
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(
+        self, params: types.DidCloseTextDocumentParams
+    ) -> Generator[Any, Any, None]:
+        """Forget the buffer, then run the session's handler."""
+        documents = self._documents()
+        if documents is not None:
+            documents.close(params.text_document.uri)
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
 
     def _raw_result_types(self) -> tuple[Any, ...]:
         return tuple(self.get_result_type(method) for method in RAW_RESULT_METHODS)
@@ -163,10 +190,15 @@ class SkilldeckServer(LanguageServer):
         """Contain a failure: log it to the client; the server keeps serving.
 
         A request for a method we do not serve is routine (clients probe): it is
-        already answered ``MethodNotFound`` and gets one log-level line, no traceback.
+        already answered ``MethodNotFound`` and gets one log-level line, no traceback. A
+        request refused on purpose (:class:`RequestRefused`, e.g. a rename onto a taken
+        name) was answered with its reason: one info line, no traceback.
         """
         if isinstance(error, JsonRpcMethodNotFound):
             self.log(f"skilldeck: {error}", types.MessageType.Log)
+            return
+        if isinstance(error, RequestRefused):
+            self.log(f"skilldeck: refused: {error.message}", types.MessageType.Info)
             return
         detail = "".join(traceback.format_exception(error)).rstrip()
         kind = (
@@ -177,6 +209,14 @@ class SkilldeckServer(LanguageServer):
         self.log(f"skilldeck: error handling a {kind}: {detail}", types.MessageType.Error)
 
 
+class _QuietRefusals(logging.Filter):
+    """Drop pygls' "Exception occurred" record (with traceback) for a refused request."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, RequestRefused)
+
+
 def build_server(providers: Sequence[ProviderFactory] = ()) -> SkilldeckServer:
     """A server with every feature registered (see :mod:`skilldeck.lsp.features`).
 
@@ -184,6 +224,10 @@ def build_server(providers: Sequence[ProviderFactory] = ()) -> SkilldeckServer:
     in-house skill providers: their skills reach the catalog preview and Skills view).
     """
     from skilldeck.lsp.features import register_all  # noqa: PLC0415
+
+    json_rpc_logger = logging.getLogger("pygls.protocol.json_rpc")
+    if not any(isinstance(f, _QuietRefusals) for f in json_rpc_logger.filters):
+        json_rpc_logger.addFilter(_QuietRefusals())
 
     server = SkilldeckServer()
     server.session.providers = tuple(providers)

@@ -74,7 +74,7 @@ class Session:
         self.settings = ParsedSettings()
         self.publisher = Publisher(server, self)
         self.watching = Watching(server, self)
-        self.documents = OpenDocuments(server, self.folders.keys)
+        self.documents = OpenDocuments(self.folders.keys)
         self._pending_docs: set[str] = set()
         self._flush_handle: asyncio.Handle | None = None
         self._catalog_handle: asyncio.TimerHandle | None = None

@@ -22,7 +22,7 @@ from skilldeck.engine.frontmatter import Frontmatter, FrontmatterBounds, find_fr
 from skilldeck.engine.fs_provider import SkillFileEntry, name_span
 from skilldeck.engine.layout import BUNDLE_FILE, FLAT_SUFFIX, Layout, NotASkill
 from skilldeck.engine.model import DirectoryResourceBase, SkillSummary
-from skilldeck.engine.positions import Encoding, Position, Span
+from skilldeck.engine.positions import Encoding, Position, Span, split_lines
 from skilldeck.engine.profiles import Profile, get_profile
 from skilldeck.engine.skill_file import SkillFileAnalysis, analyze_skill_text
 from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
@@ -224,7 +224,7 @@ async def load_document(session: Session, uri: str) -> SkillDocument | None:
         entry = SkillFileEntry(
             hit[0], layout, path, folder, expected, analysis, name_span(analysis)
         )
-    lines = tuple(line.removesuffix("\r") for line in text.split("\n"))
+    lines = tuple(split_lines(text))
     return SkillDocument(
         uri=uri,
         path=path,

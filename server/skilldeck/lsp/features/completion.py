@@ -27,6 +27,7 @@ from skilldeck.engine.positions import Position, Span
 from skilldeck.engine.resources import resolve_resource
 from skilldeck.lsp.frontmatter_cursor import Slot, slot_at, top_level_keys
 from skilldeck.lsp.key_docs import key_detail, key_markdown, markup
+from skilldeck.lsp.markdown_body import in_code
 from skilldeck.lsp.skill_document import SkillDocument, load_document
 
 if TYPE_CHECKING:
@@ -209,7 +210,11 @@ async def _body(
 ) -> types.CompletionList | None:
     head = doc.line(position.line)[: position.character]
     mention = _MENTION_HEAD.search(head)
-    if mention is not None and doc.index is not None:
+    if (
+        mention is not None
+        and doc.index is not None
+        and not in_code(doc.lines, doc.body_start_line(), position.line, mention.start())
+    ):
         return _mentions(doc, doc.index, position, mention.start(), mention.group(1))
     return await _paths(doc, position, head, invoked)
 

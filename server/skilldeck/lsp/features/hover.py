@@ -80,7 +80,7 @@ def hover_at(
         return _hover(doc, "\n\n---\n\n".join(sections), span, formats)
     if position.line < doc.body_start_line():
         return None
-    mention = mention_at(doc.line(position.line), position.line, position.character)
+    mention = mention_at(doc.lines, doc.body_start_line(), position.line, position.character)
     if mention is None:
         return None
     return _hover(doc, mention_markdown(doc, mention.name), mention.span, formats)

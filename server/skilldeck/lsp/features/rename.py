@@ -16,10 +16,22 @@ target appeared meanwhile, permission denied) leaves every file untouched even f
 client whose failure handling is ``abort``; clients with ``transactional`` or ``undo``
 failure handling make the whole edit all-or-nothing.
 
+Only the name's text is replaced (:func:`~skilldeck.lsp.scalar_text.scalar_text_span`):
+anchors, tags, quotes, block-scalar headers and line breaks stay. Mentions inside
+fenced or inline code are not gestures and are left alone.
+
+Nothing outside the workspace folders is edited silently: a skill whose file lies
+outside them (a user-level root shared by every project) is refused; mentions in files
+outside them are offered as change annotations that need the user's confirmation, or
+the rename is refused when the client cannot show those. Renaming a winner that shadows
+a same-named skill says which skill wins the old name afterwards (the name edit's change
+annotation, or a message).
+
 Refusals are JSON-RPC errors (code ``-32803`` RequestFailed) with a message saying why:
 not on a name, an invalid new name, a name already taken in the skill's root (by an
-indexed skill or by a file or folder on disk), an unknown skill, or a client that cannot
-rename files through workspace edits.
+indexed skill or by a file or folder on disk), an unknown skill, a skill outside the
+workspace, or a client that cannot rename files through workspace edits. They are the
+user's answer, logged at info level (:class:`~skilldeck.lsp.refusals.RequestRefused`).
 """
 
 from __future__ import annotations
@@ -30,16 +42,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
 
 from skilldeck.engine.fs_provider import FLAT_SUFFIX, SkillFileEntry
-from skilldeck.engine.model import is_skill_name
+from skilldeck.engine.model import SOURCE_USER_AGENTS, SOURCE_USER_DSH, is_skill_name
 from skilldeck.engine.positions import Span
 from skilldeck.engine.skill_names import name_problem
 from skilldeck.lsp.deck_mentions import deck_mentions
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.navigation import NameTarget, name_target, own_name_span
 from skilldeck.lsp.positions import to_lsp_range
+from skilldeck.lsp.refusals import RequestRefused
 from skilldeck.lsp.skill_document import SkillDocument, load_document
 
 if TYPE_CHECKING:
@@ -47,14 +59,13 @@ if TYPE_CHECKING:
     from skilldeck.lsp.server import SkilldeckServer
     from skilldeck.lsp.session import Session
 
-#: LSP ``RequestFailed``: the request was valid but could not be carried out.
-REQUEST_FAILED = -32803
+#: Change annotation ids of a rename's edits.
+OUTSIDE_WORKSPACE = "skilldeck.outsideWorkspace"
+PROMOTES = "skilldeck.promotes"
 
 
-class RenameRefused(JsonRpcException):
+class RenameRefused(RequestRefused):
     """A rename the server will not propose; the message says why and what to do."""
-
-    CODE = REQUEST_FAILED
 
 
 @dataclass(frozen=True)
@@ -79,7 +90,7 @@ def register(server: SkilldeckServer) -> None:
         if doc is None:
             raise RenameRefused(_NOT_A_NAME)
         target = _target(doc, params.position)
-        _plan(doc, target)
+        _check_inside(session, _plan(doc, target))
         span = target.span
         if target.kind == "mention":  # the name without its slash
             span = Span.at(span.start.line, span.start.character + 1, span.end.character)
@@ -146,6 +157,51 @@ def _taken_on_disk(entry: SkillFileEntry, new_name: str) -> str | None:
     return None
 
 
+def _inside(path: str, folder: str) -> bool:
+    path, folder = os.path.normpath(path), os.path.normpath(folder)
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _in_workspace(session: Session, path: str) -> bool:
+    return any(_inside(path, folder) for folder in session.folders)
+
+
+def _annotations_supported(session: Session) -> bool:
+    workspace = session.server.client_capabilities.workspace
+    caps = workspace.workspace_edit if workspace is not None else None
+    return caps is not None and caps.change_annotation_support is not None
+
+
+def _check_inside(session: Session, plan: RenamePlan) -> None:
+    """Refuse renaming a skill that lives outside every workspace folder."""
+    entry = plan.entry
+    if _in_workspace(session, entry.path):
+        return
+    shared = entry.root.source in (SOURCE_USER_DSH, SOURCE_USER_AGENTS)
+    raise RenameRefused(
+        f"'{plan.old_name}' is defined in {entry.path}, outside the workspace folders"
+        + (
+            f"; it is a user-level skill ({entry.root.source} root) every project shares"
+            if shared
+            else ""
+        )
+        + f". Open {entry.root.path} as a workspace folder to rename it there."
+    )
+
+
+def _promotion(plan: RenamePlan, new_name: str) -> str | None:
+    """What wins the old name once the winner is renamed, when another skill carries it."""
+    group = plan.index.group(plan.old_name)
+    if len(group) < 2 or group[0].path != plan.entry.path or new_name == plan.old_name:
+        return None
+    heir = group[1]
+    return (
+        f"After this rename, '{plan.old_name}' from {heir.path} ({heir.root.source}, rank "
+        f"{heir.root.rank}) is no longer shadowed and becomes the '{plan.old_name}' skill; "
+        f"the /{plan.old_name} mentions in this workspace are renamed to /{new_name}."
+    )
+
+
 async def rename_edit(
     session: Session, plan: RenamePlan, new_name: str
 ) -> types.WorkspaceEdit | None:
@@ -158,6 +214,7 @@ async def rename_edit(
         )
     if new_name == plan.old_name and entry.expected_name == new_name:
         return None
+    _check_inside(session, plan)
     root = entry.root
     for other in plan.index.entries():
         if other.root.path != root.path or other.path == entry.path:
@@ -189,10 +246,22 @@ async def rename_edit(
             return new_dir + path[len(old_dir) :]
         return path
 
-    edits: dict[str, list[types.TextEdit]] = {}
-    edits.setdefault(entry.path, []).append(
-        types.TextEdit(range=skill_doc.range(span), new_text=new_name)
-    )
+    annotate = _annotations_supported(session)
+    annotations: dict[str, types.ChangeAnnotation] = {}
+    promotion = _promotion(plan, new_name)
+    name_range = skill_doc.range(span)
+    name_edit: types.TextEdit | types.AnnotatedTextEdit
+    name_edit = types.TextEdit(range=name_range, new_text=new_name)
+    if promotion is not None and annotate:
+        annotations[PROMOTES] = types.ChangeAnnotation(
+            label=f"Rename '{plan.old_name}' to '{new_name}'", description=promotion
+        )
+        name_edit = types.AnnotatedTextEdit(
+            annotation_id=PROMOTES, range=name_range, new_text=new_name
+        )
+    edits: dict[str, list[types.TextEdit | types.AnnotatedTextEdit]] = {}
+    edits.setdefault(entry.path, []).append(name_edit)
+    outside: set[str] = set()
     group = plan.index.group(plan.old_name)
     if group and group[0].path == entry.path:
         for mention in await deck_mentions(session, plan.index, plan.old_name):
@@ -201,12 +270,31 @@ async def rename_edit(
                 mention.span.start.character + 1,
                 mention.span.end.character,
             )
-            edits.setdefault(mention.path, []).append(
-                types.TextEdit(
-                    range=to_lsp_range(name_only, mention.line_source, session.encoding),
-                    new_text=new_name,
+            lsp_range = to_lsp_range(name_only, mention.line_source, session.encoding)
+            edit: types.TextEdit | types.AnnotatedTextEdit
+            if _in_workspace(session, mention.path):
+                edit = types.TextEdit(range=lsp_range, new_text=new_name)
+            else:
+                outside.add(mention.path)
+                edit = types.AnnotatedTextEdit(
+                    annotation_id=OUTSIDE_WORKSPACE, range=lsp_range, new_text=new_name
                 )
+            edits.setdefault(mention.path, []).append(edit)
+    if outside:
+        listed = ", ".join(sorted(outside))
+        if not annotate:
+            raise RenameRefused(
+                f"Renaming '{plan.old_name}' would also edit /{plan.old_name} mentions in "
+                f"{len(outside)} file(s) outside the workspace folders ({listed}), and this "
+                "editor cannot ask to confirm such edits (change annotations). Rename them "
+                "by hand, or open their folder in the workspace."
             )
+        annotations[OUTSIDE_WORKSPACE] = types.ChangeAnnotation(
+            label="Outside the workspace",
+            needs_confirmation=True,
+            description=f"/{plan.old_name} mentions in skills outside the workspace "
+            f"folders: {listed}",
+        )
     changes: list[
         types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
     ] = []
@@ -232,4 +320,8 @@ async def rename_edit(
                 edits=list(file_edits),
             )
         )
-    return types.WorkspaceEdit(document_changes=changes)
+    if promotion is not None and not annotate:  # said once the rename is sure to be offered
+        session.server.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Info, message=promotion)
+        )
+    return types.WorkspaceEdit(document_changes=changes, change_annotations=annotations or None)
