@@ -1,0 +1,256 @@
+"""Fixes that never break a skill: applying edits, checking a fix's effect, fix-all.
+
+A :class:`~skilldeck.engine.findings.Fix` is a list of text edits against the original
+text, applied as an LSP client applies one ``TextEdit[]``: sorted by range (an insert
+before a replacement starting at the same place, equal ranges in list order), never
+overlapping, lines broken at ``\\n``, ``\\r\\n`` and ``\\r`` only.
+
+The engine offers a fix only when :func:`changes_exactly` holds for it: the edited
+frontmatter is still valid YAML with no new parse finding (a duplicate key, ...), the
+text outside the YAML (delimiters and body) is untouched, and the top-level mapping
+differs from the original in exactly the keys the fix means to change. So an alias
+left dangling, a duplicate key or an edit that lands outside the YAML document is
+never offered. :func:`fix_all` combines the first fix of every finding the same way,
+skipping a fix that overlaps or changes a key an earlier one already changed.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from skilldeck.engine.findings import Finding, TextEdit
+from skilldeck.engine.frontmatter import FrontmatterBounds, find_frontmatter, parse_frontmatter
+from skilldeck.engine.positions import Position
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# The node properties (anchor ``&a``, tag ``!t``) in front of a one-line scalar.
+_PROPERTIES = re.compile(r"(?:([&!])(\S*)[ \t]+)*")
+_PROPERTY = re.compile(r"([&!])(\S*)[ \t]+")
+
+
+class _Removed:
+    """The marker of a key a fix removes (see :data:`REMOVED`)."""
+
+    def __repr__(self) -> str:
+        return "REMOVED"
+
+
+#: The value in a change set of a top-level key the fix removes.
+REMOVED: object = _Removed()
+
+
+@dataclass(frozen=True, slots=True)
+class FixAll:
+    """What fix-all applies: the findings it fixes and their edits, in text order."""
+
+    findings: tuple[Finding, ...]
+    edits: tuple[TextEdit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _State:
+    """What a fix may and may not change in one text."""
+
+    mapping: Mapping[str, object]
+    outside: tuple[str, str]
+    problems: Counter[str]
+
+
+def line_starts(text: str) -> list[int]:
+    """The offset where every line of ``text`` starts (breaks: ``\\r\\n``, ``\\r``, ``\\n``)."""
+    starts = [0]
+    starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
+    return starts
+
+
+def _offset(text: str, starts: Sequence[int], position: Position) -> int:
+    """The offset of ``position``; a character past its line's end means the end."""
+    if position.line >= len(starts):
+        return len(text)
+    start = starts[position.line]
+    end = starts[position.line + 1] if position.line + 1 < len(starts) else len(text)
+    line_end = start + len(text[start:end].rstrip("\r\n"))
+    return min(start + position.character, line_end)
+
+
+def edits_overlap(a: TextEdit, b: TextEdit) -> bool:
+    """True when two edits touch the same text (two inserts at one point count)."""
+    if a.span.start == a.span.end == b.span.start == b.span.end:
+        return True
+    return a.span.start < b.span.end and b.span.start < a.span.end
+
+
+def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
+    """``text`` with ``edits`` applied as one LSP ``TextEdit[]`` (all against ``text``).
+
+    Raises ``ValueError`` when two edits overlap (a client refuses such a list).
+    """
+    ordered = sorted(edits, key=lambda edit: (edit.span.start, edit.span.end))
+    starts = line_starts(text)
+    pieces: list[str] = []
+    done = 0
+    previous: TextEdit | None = None
+    for edit in ordered:
+        if previous is not None and edits_overlap(previous, edit):
+            raise ValueError("overlapping edits")
+        start = _offset(text, starts, edit.span.start)
+        end = max(start, _offset(text, starts, edit.span.end))
+        pieces += [text[done:start], edit.new_text]
+        done = end
+        previous = edit
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def scalar_properties(source: str) -> tuple[str, str]:
+    """Split one-line scalar source into its anchors (``"&a "``) and its content.
+
+    Tags are dropped: a fix writes a value of the type it means.
+    """
+    match = _PROPERTIES.match(source)
+    assert match is not None  # the pattern matches the empty string
+    anchors = "".join(
+        f"&{prop.group(2)} "
+        for prop in _PROPERTY.finditer(source, 0, match.end())
+        if prop.group(1) == "&"
+    )
+    return anchors, source[match.end() :]
+
+
+def has_properties(source: str) -> bool:
+    """True when one-line scalar source starts with an anchor or a tag."""
+    match = _PROPERTIES.match(source)
+    return match is not None and match.end() > 0
+
+
+def replace_scalar(source: str, new_text: str) -> str:
+    """The text that replaces a one-line scalar written as ``source``: its anchors kept."""
+    anchors, _ = scalar_properties(source)
+    return anchors + new_text
+
+
+@functools.lru_cache(maxsize=8)
+def _state(text: str) -> _State | None:
+    """The frontmatter mapping, the text around the YAML and the parse findings."""
+    bounds = find_frontmatter(text)
+    if not isinstance(bounds, FrontmatterBounds):
+        return None
+    parsed = parse_frontmatter(text)
+    if parsed.frontmatter is None:
+        return None
+    mapping: dict[str, object] = {}
+    for entry in parsed.frontmatter.entries:
+        mapping[entry.key] = entry.value
+    outside = (text[: bounds.yaml_start], text[bounds.yaml_end :])
+    return _State(mapping, outside, Counter(f.code for f in parsed.findings))
+
+
+def _canonical(value: object) -> object:
+    """A comparable form that tells ``1``, ``1.0`` and ``true`` apart and equates NaNs."""
+    if isinstance(value, dict):
+        return ("map", tuple(sorted((str(k), _canonical(v)) for k, v in value.items())))
+    if isinstance(value, list):
+        return ("seq", tuple(_canonical(item) for item in value))
+    if isinstance(value, float) and math.isnan(value):
+        return ("float", "nan")
+    return (type(value).__name__, value)
+
+
+def _changed(before: Mapping[str, object], changes: Mapping[str, object]) -> dict[str, object]:
+    result = dict(before)
+    for key, value in changes.items():
+        if value is REMOVED:
+            result.pop(key, None)
+        else:
+            result[key] = value
+    return result
+
+
+def _holds(before: _State, after: _State | None, expected: Mapping[str, object]) -> bool:
+    return (
+        after is not None
+        and after.outside == before.outside
+        and after.problems <= before.problems
+        and _canonical(dict(after.mapping)) == _canonical(dict(expected))
+    )
+
+
+def _after(text: str, edits: Iterable[TextEdit]) -> _State | None:
+    try:
+        return _state(apply_edits(text, edits))
+    except ValueError:
+        return None
+
+
+def changes_exactly(text: str, edits: Sequence[TextEdit], changes: Mapping[str, object]) -> bool:
+    """True when ``edits`` turn ``text`` into valid frontmatter whose top-level mapping
+    is the original with ``changes`` applied (``REMOVED`` removes a key) and nothing else:
+    no new parse finding, the delimiters and body untouched."""
+    before = _state(text)
+    if before is None:
+        return False
+    return _holds(before, _after(text, edits), _changed(before.mapping, changes))
+
+
+def _delta(before: Mapping[str, object], after: Mapping[str, object]) -> dict[str, object]:
+    delta: dict[str, object] = {key: REMOVED for key in before if key not in after}
+    for key, value in after.items():
+        if key not in before or _canonical(before[key]) != _canonical(value):
+            delta[key] = value
+    return delta
+
+
+def fix_all(text: str, findings: Iterable[Finding]) -> FixAll:
+    """The first fix of every finding that combines safely with the ones before it.
+
+    A fix is skipped when its edits overlap an earlier fix's, when it changes a
+    top-level key an earlier fix changed (two fixes adding ``disable-model-invocation``),
+    or when the combination is not exactly the sum of the fixes' changes.
+    """
+    before = _state(text)
+    if before is None:
+        return FixAll((), ())
+    chosen: list[TextEdit] = []
+    fixed: list[Finding] = []
+    expected = dict(before.mapping)
+    touched: set[str] = set()
+    for finding in findings:
+        if not finding.fixes:
+            continue
+        edits = finding.fixes[0].edits
+        if any(edits_overlap(a, b) for a in edits for b in chosen):
+            continue
+        alone = _after(text, edits)
+        if alone is None:
+            continue
+        delta = _delta(before.mapping, alone.mapping)
+        if touched.intersection(delta):
+            continue
+        trial = _changed(expected, delta)
+        if not _holds(before, _after(text, [*chosen, *edits]), trial):
+            continue
+        chosen.extend(edits)
+        fixed.append(finding)
+        expected = trial
+        touched.update(delta)
+    ordered = sorted(chosen, key=lambda edit: (edit.span.start, edit.span.end))
+    return FixAll(tuple(fixed), tuple(ordered))
+
+
+__all__ = [
+    "REMOVED",
+    "FixAll",
+    "apply_edits",
+    "changes_exactly",
+    "edits_overlap",
+    "fix_all",
+    "has_properties",
+    "line_starts",
+    "replace_scalar",
+    "scalar_properties",
+]
