@@ -761,8 +761,9 @@ class _Checker:
         """Move a one-line ``key: value`` line under ``metadata`` (made when missing).
 
         Its trailing comment moves with it; a value that is not text is quoted. Not
-        offered for an anchored or tagged value, a key ``metadata`` already has, or a
-        ``metadata`` that is not a plain block or flow mapping.
+        offered for an anchored or tagged value, an alias of a value that is not text,
+        a key ``metadata`` already has, or a ``metadata`` that is not a plain block or
+        flow mapping; and never unless the result is exactly the move.
         """
         if entry.key in _DSH_INTERPRETED or not self.one_line_scalar(entry):
             return ()
@@ -774,6 +775,8 @@ class _Checker:
         if tail.strip() and not tail.lstrip().startswith("#"):
             return ()
         is_text = isinstance(entry.value, str)
+        if not is_text and source.startswith("*"):
+            return ()  # an alias of a number or boolean: quoting it would keep "*a"
         raw = source if is_text else json.dumps(source, ensure_ascii=False)
         moved = entry.value if is_text else source
         key_text = self.source(entry.key_span) or entry.key
