@@ -230,4 +230,7 @@ async def test_fix_all_renames_only_one_legacy_invocation_key(
         "---\nname: notes\ndescription: Takes notes.\n"
         "disable-model-invocation: true\nmodelInvocable: false\n---\n"
     )
-    assert [d.code for d in fix_all.diagnostics or []] == ["SD301"]
+    [diagnostic] = fix_all.diagnostics or []
+    assert diagnostic.code == "SD301"
+    # The fixes travel in the code action only, never in every diagnostic's data.
+    assert diagnostic.data == {"code": "SD301", "dropsSkill": True}
