@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from skilldeck.engine.findings import Finding, Fix, Severity, TextEdit
-from skilldeck.engine.fix_edits import REMOVED, apply_edits, changes_exactly, fix_all
+from skilldeck.engine.fix_edits import (
+    CHECK_BUDGET,
+    REMOVED,
+    FixCheck,
+    apply_edits,
+    changes_exactly,
+    fix_all,
+)
 from skilldeck.engine.positions import Position, Span
-from skilldeck.engine.skill_file import analyze_skill_text
+from skilldeck.engine.skill_file import RuleSettings, analyze_skill_text
 
 
 def insert(line: int, character: int, text: str) -> TextEdit:
@@ -91,3 +100,34 @@ def test_fix_all_skips_overlapping_fixes_and_keeps_text_order() -> None:
 
 def test_fix_all_of_a_file_without_frontmatter_is_empty() -> None:
     assert fix_all("no frontmatter\n", []).edits == ()
+
+
+def test_an_edit_outside_the_yaml_is_never_exact() -> None:
+    text = "---\nname: a\n---\nbody\n"
+    check = FixCheck(text)
+
+    assert check.exact([insert(1, 9, " # ok")], {})
+    assert not check.exact([insert(3, 0, "more ")], {})  # the body
+    assert not check.exact([insert(2, 0, "x: 1\n---\n")], {"x": 1})  # a new closing line
+    assert not check.exact([insert(0, 3, " ")], {})  # the opening line
+
+
+def test_checking_the_fixes_of_a_huge_frontmatter_stays_within_its_budget() -> None:
+    keys = "".join(f"x-k{i}: 1\n" for i in range(2000))
+    text = f"---\nname: alpha\ndescription: d\n{keys}---\n"
+    started = time.perf_counter()
+
+    analysis = analyze_skill_text(
+        text,
+        path="/d/alpha/SKILL.md",
+        expected_name="alpha",
+        settings=RuleSettings(profile="agentskills"),
+    )
+
+    assert time.perf_counter() - started < 5  # ~0.2 s; unbounded checking took minutes
+    moves = [f for f in analysis.findings if f.code == "SD605"]
+    assert len(moves) == 2000
+    offered = [f for f in moves if f.fixes]
+    assert 0 < len(offered) <= CHECK_BUDGET // len(text) + 1
+    [move] = offered[0].fixes
+    assert apply_edits(text, move.edits).endswith('metadata:\n  x-k0: "1"\n---\n')

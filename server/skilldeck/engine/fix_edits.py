@@ -16,7 +16,6 @@ skipping a fix that overlaps or changes a key an earlier one already changed.
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections import Counter
@@ -24,7 +23,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from skilldeck.engine.findings import Finding, TextEdit
-from skilldeck.engine.frontmatter import FrontmatterBounds, find_frontmatter, parse_frontmatter
+from skilldeck.engine.frontmatter import (
+    MAX_FRONTMATTER_BYTES,
+    FrontmatterBounds,
+    find_frontmatter,
+    parse_frontmatter,
+)
 from skilldeck.engine.positions import Position
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -134,20 +138,82 @@ def replace_scalar(source: str, new_text: str) -> str:
     return anchors + new_text
 
 
-@functools.lru_cache(maxsize=8)
-def _state(text: str) -> _State | None:
-    """The frontmatter mapping, the text around the YAML and the parse findings."""
-    bounds = find_frontmatter(text)
+#: How much frontmatter text (characters) checking the fixes of one file may parse: as
+#: much as the largest frontmatter, so checking at most doubles what a hostile file
+#: costs, while a typical frontmatter of 500 characters has room for 130 checks. A fix
+#: past the budget is not offered.
+CHECK_BUDGET = MAX_FRONTMATTER_BYTES
+
+
+def _state(head: str) -> _State | None:
+    """The frontmatter mapping, the text around the YAML and the parse findings of
+    ``head`` (a document cut after its closing line)."""
+    bounds = find_frontmatter(head)
     if not isinstance(bounds, FrontmatterBounds):
         return None
-    parsed = parse_frontmatter(text)
+    parsed = parse_frontmatter(head)
     if parsed.frontmatter is None:
         return None
     mapping: dict[str, object] = {}
     for entry in parsed.frontmatter.entries:
         mapping[entry.key] = entry.value
-    outside = (text[: bounds.yaml_start], text[bounds.yaml_end :])
+    outside = (head[: bounds.yaml_start], head[bounds.yaml_end :])
     return _State(mapping, outside, Counter(f.code for f in parsed.findings))
+
+
+class FixCheck:
+    """Checks fixes of one document, parsing at most ``budget`` characters in all.
+
+    Only the frontmatter is ever copied or parsed: an edit reaching past the start of
+    the closing line is refused, so the body cannot change.
+    """
+
+    def __init__(self, text: str, budget: int = CHECK_BUDGET) -> None:
+        self._budget = budget
+        bounds = find_frontmatter(text)
+        self._head = text[: bounds.body_start] if isinstance(bounds, FrontmatterBounds) else None
+        self._limit = Position(0, 0)
+        if isinstance(bounds, FrontmatterBounds):
+            self._limit = Position(len(line_starts(text[: bounds.yaml_end])) - 1, 0)
+        self._before: _State | None = None
+        self._before_read = False
+
+    def _parse(self, head: str) -> _State | None:
+        if len(head) > self._budget:
+            self._budget = 0
+            return None
+        self._budget -= len(head)
+        return _state(head)
+
+    @property
+    def before(self) -> _State | None:
+        """The document as it is (``None`` without valid frontmatter or budget)."""
+        if not self._before_read and self._head is not None:
+            self._before_read = True
+            self._before = self._parse(self._head)
+        return self._before
+
+    def after(self, edits: Sequence[TextEdit]) -> _State | None:
+        """The document after ``edits`` (``None`` when they break or reach past the YAML)."""
+        head = self._head
+        if head is None or len(head) > self._budget:
+            return None
+        if any(edit.span.end > self._limit for edit in edits):
+            return None
+        try:
+            edited = apply_edits(head, edits)
+        except ValueError:
+            return None
+        return self._parse(edited)
+
+    def exact(self, edits: Sequence[TextEdit], changes: Mapping[str, object]) -> bool:
+        """True when ``edits`` leave valid frontmatter whose top-level mapping is the
+        original with ``changes`` applied (``REMOVED`` removes a key) and nothing else:
+        no new parse finding, the delimiters and the body untouched."""
+        before = self.before
+        if before is None:
+            return False
+        return _holds(before, self.after(edits), _changed(before.mapping, changes))
 
 
 def _canonical(value: object) -> object:
@@ -180,21 +246,9 @@ def _holds(before: _State, after: _State | None, expected: Mapping[str, object])
     )
 
 
-def _after(text: str, edits: Iterable[TextEdit]) -> _State | None:
-    try:
-        return _state(apply_edits(text, edits))
-    except ValueError:
-        return None
-
-
 def changes_exactly(text: str, edits: Sequence[TextEdit], changes: Mapping[str, object]) -> bool:
-    """True when ``edits`` turn ``text`` into valid frontmatter whose top-level mapping
-    is the original with ``changes`` applied (``REMOVED`` removes a key) and nothing else:
-    no new parse finding, the delimiters and body untouched."""
-    before = _state(text)
-    if before is None:
-        return False
-    return _holds(before, _after(text, edits), _changed(before.mapping, changes))
+    """:meth:`FixCheck.exact` for one fix of ``text``."""
+    return FixCheck(text).exact(edits, changes)
 
 
 def _delta(before: Mapping[str, object], after: Mapping[str, object]) -> dict[str, object]:
@@ -205,14 +259,16 @@ def _delta(before: Mapping[str, object], after: Mapping[str, object]) -> dict[st
     return delta
 
 
-def fix_all(text: str, findings: Iterable[Finding]) -> FixAll:
+def fix_all(text: str, findings: Iterable[Finding], budget: int = 2 * CHECK_BUDGET) -> FixAll:
     """The first fix of every finding that combines safely with the ones before it.
 
     A fix is skipped when its edits overlap an earlier fix's, when it changes a
     top-level key an earlier fix changed (two fixes adding ``disable-model-invocation``),
-    or when the combination is not exactly the sum of the fixes' changes.
+    or when the combination is not exactly the sum of the fixes' changes; checking
+    stops when ``budget`` characters of frontmatter have been parsed.
     """
-    before = _state(text)
+    check = FixCheck(text, budget)
+    before = check.before
     if before is None:
         return FixAll((), ())
     chosen: list[TextEdit] = []
@@ -225,14 +281,18 @@ def fix_all(text: str, findings: Iterable[Finding]) -> FixAll:
         edits = finding.fixes[0].edits
         if any(edits_overlap(a, b) for a in edits for b in chosen):
             continue
-        alone = _after(text, edits)
+        alone = check.after(edits)
         if alone is None:
             continue
         delta = _delta(before.mapping, alone.mapping)
         if touched.intersection(delta):
             continue
         trial = _changed(expected, delta)
-        if not _holds(before, _after(text, [*chosen, *edits]), trial):
+        if not chosen:
+            combined: _State | None = alone
+        else:
+            combined = check.after([*chosen, *edits])
+        if not _holds(before, combined, trial):
             continue
         chosen.extend(edits)
         fixed.append(finding)
@@ -243,8 +303,10 @@ def fix_all(text: str, findings: Iterable[Finding]) -> FixAll:
 
 
 __all__ = [
+    "CHECK_BUDGET",
     "REMOVED",
     "FixAll",
+    "FixCheck",
     "apply_edits",
     "changes_exactly",
     "edits_overlap",

@@ -37,7 +37,7 @@ from skilldeck.engine.catalog_text import (
     validate_max_description_length,
 )
 from skilldeck.engine.findings import Finding, Fix, Severity, TextEdit
-from skilldeck.engine.fix_edits import REMOVED, changes_exactly, has_properties, replace_scalar
+from skilldeck.engine.fix_edits import REMOVED, FixCheck, has_properties, replace_scalar
 from skilldeck.engine.frontmatter import (
     Frontmatter,
     FrontmatterBounds,
@@ -348,6 +348,7 @@ class _Checker:
         self.metadata: Mapping[str, object] | None = None
         self.invocation = InvocationPolicy()
         self._lines: list[str] | None = None
+        self._fix_check: FixCheck | None = None
 
     def result(self) -> SkillFileAnalysis:
         findings, suppressed = _apply_settings(self.findings, self.settings, self.path)
@@ -414,8 +415,10 @@ class _Checker:
         self, title: str, edits: tuple[TextEdit, ...], changes: Mapping[str, object]
     ) -> tuple[Fix, ...]:
         """``(Fix(title, edits),)`` when the edits make exactly ``changes`` to the
-        top-level mapping and leave valid YAML (see :func:`changes_exactly`); else ``()``."""
-        if not edits or not changes_exactly(self.text, edits, changes):
+        top-level mapping and leave valid YAML (:meth:`FixCheck.exact`); else ``()``."""
+        if self._fix_check is None:
+            self._fix_check = FixCheck(self.text)
+        if not edits or not self._fix_check.exact(edits, changes):
             return ()
         return (Fix(title, edits),)
 
