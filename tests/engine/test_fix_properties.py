@@ -178,6 +178,7 @@ DESCRIPTIONS = [
     ["description: &d Shared text.  # c-desc"],
     ["description: |+", "  kept", ""],
     ["description:\tTabbed\tvalue"],
+    ["description: \u00dcn\u00efcode \U0001f600 text"],
 ]
 OPTIONAL = [
     ["disableModelInvocation: true"],
@@ -199,6 +200,9 @@ OPTIONAL = [
     ["metadata:", '  {x-flag: "f"}'],
     ["metadata: &md", '  a: "b"'],
     ["x-tab:\t2  # c-tab"],
+    ["'x-quoted': \"\U0001f600 q\""],
+    ["'disableModelInvocation': true"],
+    ["metadata:", "  # c-meta", '  z: "\u00e9"'],
     ["# c-line"],
     [""],
 ]
@@ -289,7 +293,7 @@ def check_result(
         assert after.accepted, [f.message for f in after.findings if f.drops_skill]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_every_fix_and_fix_all_keep_a_valid_skill(case: Case) -> None:
     before = analyze(case, case.text)
