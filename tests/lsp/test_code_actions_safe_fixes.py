@@ -8,6 +8,7 @@ the original text. A fix either gives exactly the intended text, or it is not of
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from editing_fixtures import doc_id, open_doc, rng, start_editor
@@ -31,18 +32,20 @@ async def code_actions(
 
 
 def applied(text: str, action: types.CodeAction) -> str:
-    """``text`` after ``action``'s one document edit, applied as VS Code applies it.
-
-    The texts here are ASCII with ``\\n`` line breaks, so LSP characters are indexes.
-    """
+    """``text`` after ``action``'s one document edit, applied as VS Code applies it:
+    ranges in UTF-16 code units, lines broken at ``\\n``, ``\\r\\n`` and ``\\r``."""
     assert action.edit is not None and action.edit.document_changes is not None
     [change] = action.edit.document_changes
     assert isinstance(change, types.TextDocumentEdit)
-    starts = [0]
-    starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
+    starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
 
     def offset(position: types.Position) -> int:
-        return starts[position.line] + position.character
+        index, units = starts[position.line], 0
+        while units < position.character:
+            units += 2 if ord(text[index]) > 0xFFFF else 1
+            index += 1
+        assert units == position.character, "a range splits a surrogate pair"
+        return index
 
     pieces: list[str] = []
     done = 0
@@ -234,3 +237,17 @@ async def test_fix_all_renames_only_one_legacy_invocation_key(
     assert diagnostic.code == "SD301"
     # The fixes travel in the code action only, never in every diagnostic's data.
     assert diagnostic.data == {"code": "SD301", "dropsSkill": True}
+
+
+async def test_fix_all_in_a_crlf_flow_mapping_counts_utf16_units(
+    deck: Deck, start_server: StartServer
+) -> None:
+    text = '---\r\n{name: alpha, x: "\U0001f600", user-invocable: "yes"}\r\n---\r\n'
+    client, path = await open_with(deck, start_server, "alpha", text, codes=["SD204", "SD303"])
+
+    [fix_all] = await code_actions(client, path, rng(0, 0, 0, 0), only=[FIX_ALL])
+
+    assert applied(text, fix_all) == (
+        "---\r\n{name: alpha, description: Describe what this skill does and when to use it., "
+        'x: "\U0001f600", user-invocable: true}\r\n---\r\n'
+    )
