@@ -38,6 +38,10 @@ def test_an_insert_goes_before_a_replacement_starting_at_the_same_place() -> Non
     assert apply_edits("old rest", edits) == "pre-new rest"
 
 
+def test_inserts_at_one_place_go_in_list_order() -> None:
+    assert apply_edits("ab", [insert(0, 1, "1"), insert(0, 1, "2")]) == "a12b"
+
+
 def test_a_character_past_the_line_end_means_the_line_end() -> None:
     assert apply_edits("ab\r\ncd", [insert(0, 9, "!")]) == "ab!\r\ncd"
 

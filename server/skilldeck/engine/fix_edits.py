@@ -5,13 +5,14 @@ text, applied as an LSP client applies one ``TextEdit[]``: sorted by range (an i
 before a replacement starting at the same place, equal ranges in list order), never
 overlapping, lines broken at ``\\n``, ``\\r\\n`` and ``\\r`` only.
 
-The engine offers a fix only when :func:`changes_exactly` holds for it: the edited
+The engine offers a fix only when :meth:`FixCheck.exact` holds for it: the edited
 frontmatter is still valid YAML with no new parse finding (a duplicate key, ...), the
 text outside the YAML (delimiters and body) is untouched, and the top-level mapping
 differs from the original in exactly the keys the fix means to change. So an alias
 left dangling, a duplicate key or an edit that lands outside the YAML document is
-never offered. :func:`fix_all` combines the first fix of every finding the same way,
-skipping a fix that overlaps or changes a key an earlier one already changed.
+never offered. Checking parses the frontmatter once per fix, within a budget per file
+(:data:`CHECK_BUDGET`). :func:`fix_all` combines the first fix of every finding the same
+way, skipping a fix that overlaps or changes a key an earlier one already changed.
 """
 
 from __future__ import annotations
@@ -92,21 +93,20 @@ def edits_overlap(a: TextEdit, b: TextEdit) -> bool:
 def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
     """``text`` with ``edits`` applied as one LSP ``TextEdit[]`` (all against ``text``).
 
-    Raises ``ValueError`` when two edits overlap (a client refuses such a list).
+    Inserts at one place go in list order. Raises ``ValueError`` when an edit starts
+    before the previous one ends (VS Code refuses such a list).
     """
     ordered = sorted(edits, key=lambda edit: (edit.span.start, edit.span.end))
     starts = line_starts(text)
     pieces: list[str] = []
     done = 0
-    previous: TextEdit | None = None
     for edit in ordered:
-        if previous is not None and edits_overlap(previous, edit):
-            raise ValueError("overlapping edits")
         start = _offset(text, starts, edit.span.start)
+        if start < done:
+            raise ValueError("overlapping edits")
         end = max(start, _offset(text, starts, edit.span.end))
         pieces += [text[done:start], edit.new_text]
         done = end
-        previous = edit
     pieces.append(text[done:])
     return "".join(pieces)
 
