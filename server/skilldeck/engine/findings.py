@@ -40,7 +40,13 @@ class TextEdit:
 
 @dataclass(frozen=True, slots=True)
 class Fix:
-    """A machine-applicable fix for one finding, confined to the finding's file."""
+    """A machine-applicable fix for one finding, confined to the finding's file.
+
+    ``edits`` apply together against the original text, as one LSP ``TextEdit[]``
+    (:func:`skilldeck.engine.fix_edits.apply_edits`). The engine offers a fix only when
+    the result is valid frontmatter whose values differ from the original in exactly
+    the change the title names (:func:`skilldeck.engine.fix_edits.changes_exactly`).
+    """
 
     title: str
     edits: tuple[TextEdit, ...]

@@ -37,6 +37,7 @@ from skilldeck.engine.catalog_text import (
     validate_max_description_length,
 )
 from skilldeck.engine.findings import Finding, Fix, Severity, TextEdit
+from skilldeck.engine.fix_edits import REMOVED, FixCheck, has_properties, replace_scalar
 from skilldeck.engine.frontmatter import (
     Frontmatter,
     FrontmatterBounds,
@@ -344,6 +345,7 @@ class _Checker:
         self.metadata: Mapping[str, object] | None = None
         self.invocation = InvocationPolicy()
         self._lines: list[str] | None = None
+        self._fix_check: FixCheck | None = None
 
     def result(self) -> SkillFileAnalysis:
         findings, suppressed = _apply_settings(self.findings, self.settings, self.path)
@@ -432,6 +434,65 @@ class _Checker:
         end = entry.value_span.end
         return Position(end.line if end.character == 0 else end.line + 1, 0)
 
+    # fixes ---------------------------------------------------------------------------
+
+    def offer(
+        self, title: str, edits: tuple[TextEdit, ...], changes: Mapping[str, object]
+    ) -> tuple[Fix, ...]:
+        """``(Fix(title, edits),)`` when the edits make exactly ``changes`` to the
+        top-level mapping and leave valid YAML (:meth:`FixCheck.exact`); else ``()``."""
+        if self._fix_check is None:
+            self._fix_check = FixCheck(self.text)
+        if not edits or not self._fix_check.exact(edits, changes):
+            return ()
+        return (Fix(title, edits),)
+
+    def replace_value(self, entry: FrontmatterEntry, new_text: str) -> tuple[TextEdit, ...]:
+        """Replace a one-line scalar value, keeping its anchor (an alias may use it)."""
+        source = self.source(entry.value_span)
+        if source is None:
+            return ()
+        return (TextEdit(entry.value_span, replace_scalar(source, new_text)),)
+
+    def root_is_flow(self, fm: Frontmatter) -> bool:
+        """True when the top-level mapping is written ``{...}`` (its first key follows ``{``)."""
+        start = fm.yaml_span.start
+        end = fm.entries[0].key_span.start if fm.entries else fm.yaml_span.end
+        head: list[str] = []
+        for number in range(start.line, end.line + 1):
+            line = self.line(number)
+            if number == end.line:
+                line = line[: end.character]
+            if number == start.line:
+                line = line[start.character :]
+            head.append(re.sub(r"(^|\s)#.*", "", line))
+        return "{" in "".join(head)
+
+    def add_entry(
+        self, fm: Frontmatter, key: str, value: str, *, after: FrontmatterEntry | None
+    ) -> tuple[TextEdit, ...]:
+        """Edits adding ``key: value`` (plain text) to the top-level mapping: after
+        ``after`` when given, else first; in the mapping's own style and indentation."""
+        entries = fm.entries
+        if self.root_is_flow(fm):
+            if after is not None:
+                at = after.value_span.end
+                return (TextEdit(Span(at, at), f", {key}: {value}"),)
+            if not entries:
+                return ()
+            at = entries[0].key_span.start
+            return (TextEdit(Span(at, at), f"{key}: {value}, "),)
+        indent = entries[0].key_span.start.character if entries else 0
+        if entries and self.line(entries[0].key_span.start.line)[:indent].strip():
+            return ()
+        if after is not None:
+            at = self.insert_line_after(after)
+        elif entries and indent:
+            at = Position(entries[0].key_span.start.line, 0)
+        else:
+            at = fm.yaml_span.start
+        return (TextEdit(Span(at, at), f"{' ' * indent}{key}: {value}{self.newline}"),)
+
     # rules ---------------------------------------------------------------------------
 
     def check(self) -> None:
@@ -448,13 +509,12 @@ class _Checker:
         entry = fm.get("name")
         if entry is None:
             fixes: tuple[Fix, ...] = ()
-            if self.expected_name is not None and is_skill_name(self.expected_name):
-                at = fm.yaml_span.start
-                fixes = (
-                    Fix(
-                        f"Add 'name: {self.expected_name}'",
-                        (TextEdit(Span(at, at), f"name: {self.expected_name}{self.newline}"),),
-                    ),
+            expected = self.expected_name
+            if expected is not None and is_skill_name(expected):
+                fixes = self.offer(
+                    f"Add 'name: {expected}'",
+                    self.add_entry(fm, "name", expected, after=None),
+                    {"name": expected},
                 )
             self.findings.append(rule("SD201").finding(fm.span, fixes=fixes))
             return
@@ -475,8 +535,10 @@ class _Checker:
             fixes = ()
             suggestion = kebab_case(value)
             if suggestion and suggestion != value and self.one_line_scalar(entry):
-                fixes = (
-                    Fix(f"Rename to '{suggestion}'", (TextEdit(entry.value_span, suggestion),)),
+                fixes = self.offer(
+                    f"Rename to '{suggestion}'",
+                    self.replace_value(entry, suggestion),
+                    {"name": suggestion},
                 )
             self.findings.append(
                 rule("SD203").finding(
@@ -491,7 +553,11 @@ class _Checker:
         if expected is not None and value != expected:
             fixes = ()
             if is_skill_name(expected) and self.one_line_scalar(entry):
-                fixes = (Fix(f"Rename to '{expected}'", (TextEdit(entry.value_span, expected),)),)
+                fixes = self.offer(
+                    f"Rename to '{expected}'",
+                    self.replace_value(entry, expected),
+                    {"name": expected},
+                )
             container = "folder" if PurePath(self.path).name == "SKILL.md" else "file name"
             self.findings.append(
                 rule("SD206").finding(
@@ -506,12 +572,12 @@ class _Checker:
     def check_description(self, fm: Frontmatter) -> None:
         entry = fm.get("description")
         if entry is None:
-            at = self.insert_line_after(fm.get("name"))
-            fix = Fix(
+            fixes = self.offer(
                 "Add a description",
-                (TextEdit(Span(at, at), f"description: {DESCRIPTION_PLACEHOLDER}{self.newline}"),),
+                self.add_entry(fm, "description", DESCRIPTION_PLACEHOLDER, after=fm.get("name")),
+                {"description": DESCRIPTION_PLACEHOLDER},
             )
-            self.findings.append(rule("SD204").finding(fm.span, fixes=(fix,)))
+            self.findings.append(rule("SD204").finding(fm.span, fixes=fixes))
             return
         value = entry.value
         if not isinstance(value, str) or not value.strip():
@@ -555,14 +621,21 @@ class _Checker:
             fixes: tuple[Fix, ...] = ()
             if fm.get(canonical) is None:
                 if not inverted:
-                    fixes = (
-                        Fix(f"Rename to '{canonical}'", (TextEdit(entry.key_span, canonical),)),
+                    key_source = self.source(entry.key_span) or entry.key
+                    fixes = self.offer(
+                        f"Rename to '{canonical}'",
+                        (TextEdit(entry.key_span, replace_scalar(key_source, canonical)),),
+                        {entry.key: REMOVED, canonical: entry.value},
                     )
                 else:
                     flag = invocation_boolean(entry.value)
                     if flag is not None and self.one_line_scalar(entry):
                         new = f"{canonical}: {'false' if flag else 'true'}"
-                        fixes = (Fix(f"Replace with '{new}'", (TextEdit(entry.span, new),)),)
+                        fixes = self.offer(
+                            f"Replace with '{new}'",
+                            (TextEdit(entry.span, new),),
+                            {entry.key: REMOVED, canonical: not flag},
+                        )
             note = " with the opposite value" if inverted else ""
             self.findings.append(
                 rule("SD301").finding(
@@ -606,7 +679,11 @@ class _Checker:
         raw = self.source(entry.value_span)
         fixes: tuple[Fix, ...] = ()
         if raw and entry.style in ("plain", "single", "double"):
-            fixes = (Fix(f"Replace with '{canonical}'", (TextEdit(entry.value_span, canonical),)),)
+            fixes = self.offer(
+                f"Replace with '{canonical}'",
+                (TextEdit(entry.value_span, replace_scalar(raw, canonical)),),
+                {entry.key: flag},
+            )
         self.findings.append(
             rule("SD303").finding(
                 self.value_or_key_span(entry),
@@ -634,7 +711,8 @@ class _Checker:
             f" (YAML read the unquoted '{display_text(raw)}' as {kind}; quote it to keep the text)"
         )
         quoted = '"' + raw.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        return hint, (Fix("Quote the value", (TextEdit(entry.value_span, quoted),)),)
+        edits = (TextEdit(entry.value_span, quoted),)
+        return hint, self.offer("Quote the value", edits, {entry.key: raw})
 
     def check_optional(self, fm: Frontmatter) -> None:
         entry = fm.get("whenToUse")
@@ -723,37 +801,61 @@ class _Checker:
         return entry.value_span
 
     def move_to_metadata(self, fm: Frontmatter, entry: FrontmatterEntry) -> tuple[Fix, ...]:
+        """Move a one-line ``key: value`` line under ``metadata`` (made when missing).
+
+        Its trailing comment moves with it; a value that is not text is quoted. Not
+        offered for an anchored or tagged value, an alias of a value that is not text,
+        a key ``metadata`` already has, or a ``metadata`` that is not a plain block or
+        flow mapping; and never unless the result is exactly the move.
+        """
         if entry.key in _DSH_INTERPRETED or not self.one_line_scalar(entry):
             return ()
-        raw = self.source(entry.value_span)
-        if raw is None:
-            return ()
-        if entry.style == "plain" and not isinstance(entry.value, str):
-            raw = json.dumps(raw, ensure_ascii=False)
         line = entry.key_span.start.line
-        if entry.key_span.start.character != 0:
+        source = self.source(entry.value_span)
+        if entry.key_span.start.character != 0 or not source or has_properties(source):
             return ()
-        delete = TextEdit(Span(Position(line, 0), Position(line + 1, 0)), "")
+        tail = self.line(line)[entry.value_span.end.character :]
+        if tail.strip() and not tail.lstrip().startswith("#"):
+            return ()
+        is_text = isinstance(entry.value, str)
+        if not is_text and source.startswith("*"):
+            return ()  # an alias of a number or boolean: quoting it would keep "*a"
+        raw = source if is_text else json.dumps(source, ensure_ascii=False)
+        moved = entry.value if is_text else source
         key_text = self.source(entry.key_span) or entry.key
+        delete = TextEdit(Span(Position(line, 0), Position(line + 1, 0)), "")
         nl = self.newline
         metadata = fm.get("metadata")
         if metadata is None:
-            at = fm.yaml_span.end
-            insert = TextEdit(Span(at, at), f"metadata:{nl}  {key_text}: {raw}{nl}")
-        elif (
-            isinstance(metadata.value, dict)
-            and metadata.style == "mapping"
-            and metadata.value_span.start.line > metadata.key_span.start.line
-        ):
-            indent = metadata.value_span.start.character
-            at = Position(metadata.key_span.start.line + 1, 0)
-            insert = TextEdit(Span(at, at), f"{' ' * indent}{key_text}: {raw}{nl}")
+            at = self.insert_line_after(fm.entries[-1])
+            insert = TextEdit(Span(at, at), f"metadata:{nl}  {key_text}: {raw}{tail}{nl}")
+            new_metadata: dict[str, object] = {entry.key: moved}
         else:
-            return ()
-        if insert.span.start.line == line:
+            if not isinstance(metadata.value, dict) or entry.key in metadata.value:
+                return ()
+            new_metadata = {entry.key: moved, **metadata.value}
+            first = self.line(metadata.value_span.start.line)[metadata.value_span.start.character :]
+            if first.startswith("{"):
+                if tail.strip():
+                    return ()  # a comment cannot follow the key inside the braces
+                at = Position(
+                    metadata.value_span.start.line, metadata.value_span.start.character + 1
+                )
+                insert = TextEdit(Span(at, at), f"{key_text}: {raw}, ")
+            elif (
+                metadata.style == "mapping"
+                and metadata.value_span.start.line > metadata.key_span.start.line
+            ):
+                indent = metadata.value_span.start.character
+                at = Position(metadata.key_span.start.line + 1, 0)
+                insert = TextEdit(Span(at, at), f"{' ' * indent}{key_text}: {raw}{tail}{nl}")
+            else:
+                return ()
+        if delete.span.start < insert.span.start < delete.span.end:
             return ()
         edits = (delete, insert) if delete.span.start < insert.span.start else (insert, delete)
-        return (Fix(f"Move '{entry.key}' under metadata", edits),)
+        changes = {entry.key: REMOVED, "metadata": new_metadata}
+        return self.offer(f"Move '{entry.key}' under metadata", edits, changes)
 
 
 def _last_words(kept: str, limit: int = 30) -> str:

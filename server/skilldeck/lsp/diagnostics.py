@@ -1,8 +1,9 @@
 """Engine findings as LSP diagnostics: ranges, codes, docs links, related information.
 
-``Diagnostic.data`` carries what the code-action feature needs without re-running the
-rules: ``{"code": "SD101", "fixes": [{"title", "edits": [{"range", "newText"}]}]}`` with
-ranges already in the negotiated encoding.
+``Diagnostic.data`` is ``{"code": "SD101", "dropsSkill": false}``. Fixes are not copied
+into it: code actions analyse the document's current text anyway (fix-all needs every
+finding of the file, not just the diagnostics a client sends back), so they take the
+fixes from that analysis.
 """
 
 from __future__ import annotations
@@ -56,19 +57,6 @@ def to_diagnostic(
         )
         for item in finding.related
     ]
-    fixes = [
-        {
-            "title": fix.title,
-            "edits": [
-                {
-                    "range": _range_json(to_lsp_range(edit.span, lines, encoding)),
-                    "newText": edit.new_text,
-                }
-                for edit in fix.edits
-            ],
-        }
-        for fix in finding.fixes
-    ]
     return types.Diagnostic(
         range=to_lsp_range(finding.span, lines, encoding),
         message=finding.message,
@@ -77,7 +65,7 @@ def to_diagnostic(
         code_description=types.CodeDescription(href=href) if href else None,
         source=SOURCE,
         related_information=related or None,
-        data={"code": finding.code, "dropsSkill": finding.drops_skill, "fixes": fixes},
+        data={"code": finding.code, "dropsSkill": finding.drops_skill},
     )
 
 
@@ -86,10 +74,3 @@ def to_diagnostics(
 ) -> list[types.Diagnostic]:
     """Every finding of one file, in the engine's order."""
     return [to_diagnostic(f, lines, encoding, lines_for) for f in findings]
-
-
-def _range_json(value: types.Range) -> dict[str, dict[str, int]]:
-    return {
-        "start": {"line": value.start.line, "character": value.start.character},
-        "end": {"line": value.end.line, "character": value.end.character},
-    }

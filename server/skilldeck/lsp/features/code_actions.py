@@ -3,10 +3,11 @@
 Every :class:`~skilldeck.engine.findings.Fix` of a finding under the requested range
 becomes one ``quickfix`` action with its exact edits and the finding's diagnostic
 attached (``isPreferred`` when the finding has exactly one fix). ``source.fixAll.skilldeck``
-applies the first fix of every finding in the file whose edits do not overlap an
-earlier one. Edits carry the open document's version (when the client supports
-``documentChanges``), so a client never applies them to text that changed since.
-Nothing is written by the server: the client applies what the user accepts.
+applies the engine's fix-all (:func:`~skilldeck.engine.fix_edits.fix_all`): the first fix
+of every finding that combines safely with the earlier ones. Edits carry the open
+document's version (when the client supports ``documentChanges``), so a client never
+applies them to text that changed since. Nothing is written by the server: the client
+applies what the user accepts.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from skilldeck.engine.findings import Finding, TextEdit
+from skilldeck.engine.fix_edits import fix_all
 from skilldeck.engine.positions import Position, Span
 from skilldeck.lsp.diagnostics import to_diagnostic
 from skilldeck.lsp.skill_document import SkillDocument, load_document
@@ -93,30 +95,17 @@ def actions(
                     )
                 )
     if findings and _wanted(FIX_ALL, only):
-        chosen: list[TextEdit] = []
-        fixed: list[Finding] = []
-        for finding in findings:
-            edits = finding.fixes[0].edits
-            if any(_overlap(a, b) for a in edits for b in chosen):
-                continue
-            chosen.extend(edits)
-            fixed.append(finding)
-        result.append(
-            types.CodeAction(
-                title=FIX_ALL_TITLE,
-                kind=FIX_ALL,
-                diagnostics=[diagnostic(f) for f in fixed],
-                edit=workspace_edit(doc, chosen, versioned=versioned),
+        combined = fix_all(doc.text, findings)
+        if combined.edits:
+            result.append(
+                types.CodeAction(
+                    title=FIX_ALL_TITLE,
+                    kind=FIX_ALL,
+                    diagnostics=[diagnostic(f) for f in combined.findings],
+                    edit=workspace_edit(doc, combined.edits, versioned=versioned),
+                )
             )
-        )
     return result
-
-
-def _overlap(a: TextEdit, b: TextEdit) -> bool:
-    """True when two edits touch the same text (two inserts at one point count)."""
-    if a.span.start == a.span.end == b.span.start == b.span.end:
-        return True
-    return a.span.start < b.span.end and b.span.start < a.span.end
 
 
 def workspace_edit(
