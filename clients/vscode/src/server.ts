@@ -14,7 +14,15 @@ import {
   type InterpreterChoice,
 } from './interpreter';
 import { CATALOG_CHANGED_NOTIFICATION, type CatalogChangedParams } from './protocol';
-import { documentSelector, initializationOptions, readSettings, serverLaunch, type ClientSettings } from './settings';
+import {
+  documentSelector,
+  initializationOptions,
+  readSettings,
+  serverLaunch,
+  userSetServerSettings,
+  type ClientSettings,
+  type SettingInspector,
+} from './settings';
 import type { StatusInput } from './status';
 import { createTraceChannel } from './traceChannel';
 
@@ -32,6 +40,16 @@ interface PythonExtensionApi {
 export function currentSettings(): ClientSettings {
   const config = vscode.workspace.getConfiguration('skilldeck');
   return readSettings((key) => config.get(key));
+}
+
+/**
+ * `inspect(key)` for the `skilldeck` section at `scopeUri` (default: the first
+ * workspace folder), Markdown-specific values included.
+ */
+export function settingInspector(scopeUri?: string): SettingInspector {
+  const uri = scopeUri !== undefined ? vscode.Uri.parse(scopeUri) : vscode.workspace.workspaceFolders?.[0]?.uri;
+  const config = vscode.workspace.getConfiguration('skilldeck', { uri, languageId: 'markdown' });
+  return (key) => config.inspect(key);
 }
 
 /** The document filters for the current settings. */
@@ -155,7 +173,22 @@ export class ServerController implements vscode.Disposable {
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: documentSelector(settings.server.customSkillDirs, os.homedir()),
-      initializationOptions: initializationOptions(settings),
+      initializationOptions: initializationOptions(settingInspector()),
+      middleware: {
+        workspace: {
+          // Answer the `skilldeck` section with the values the user set only: the
+          // default answer includes VS Code's defaults, which would hide skilldeck.toml.
+          configuration: async (params, token, next) => {
+            const answer = await next(params, token);
+            if (!Array.isArray(answer)) {
+              return answer;
+            }
+            return params.items.map((item, index): unknown =>
+              item.section === 'skilldeck' ? userSetServerSettings(settingInspector(item.scopeUri)) : answer[index],
+            );
+          },
+        },
+      },
       outputChannel: this.output,
       traceOutputChannel: this.trace,
     };
