@@ -13,7 +13,8 @@ import {
   installCommand,
   type InterpreterChoice,
 } from './interpreter';
-import { CATALOG_CHANGED_NOTIFICATION, type CatalogChangedParams } from './protocol';
+import { CATALOG_CHANGED_NOTIFICATION, SERVER_ERROR_NOTIFICATION, type CatalogChangedParams, type ServerErrorParams } from './protocol';
+import { FailureNotices, SHOW_OUTPUT } from './server-errors';
 import {
   documentSelector,
   initializationOptions,
@@ -75,6 +76,7 @@ export class ServerController implements vscode.Disposable {
   readonly onDidStart = this.readyEmitter.event;
 
   private readonly trace: vscode.LogOutputChannel = createTraceChannel();
+  private readonly failures = new FailureNotices();
 
   constructor(private readonly output: vscode.LogOutputChannel) {}
 
@@ -196,6 +198,16 @@ export class ServerController implements vscode.Disposable {
     this.client = client;
     client.onNotification(CATALOG_CHANGED_NOTIFICATION, (params: CatalogChangedParams) => {
       this.catalogEmitter.fire(params);
+    });
+    client.onNotification(SERVER_ERROR_NOTIFICATION, (params: ServerErrorParams) => {
+      const message = this.failures.take(params);
+      if (message !== undefined) {
+        void vscode.window.showErrorMessage(message, SHOW_OUTPUT).then((picked) => {
+          if (picked === SHOW_OUTPUT) {
+            this.output.show(true);
+          }
+        });
+      }
     });
     try {
       await client.start();
