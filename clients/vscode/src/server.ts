@@ -24,7 +24,7 @@ import {
   type ClientSettings,
   type SettingInspector,
 } from './settings';
-import type { StatusInput } from './status';
+import { indexingUpdate, type IndexingUpdate, type StatusInput } from './status';
 import { createTraceChannel } from './traceChannel';
 
 interface PythonEnvironmentsApi {
@@ -67,6 +67,7 @@ export class ServerController implements vscode.Disposable {
   private readonly stateEmitter = new vscode.EventEmitter<StatusInput>();
   private readonly catalogEmitter = new vscode.EventEmitter<CatalogChangedParams>();
   private readonly readyEmitter = new vscode.EventEmitter<void>();
+  private readonly indexingEmitter = new vscode.EventEmitter<NonNullable<IndexingUpdate>>();
 
   /** Fires with starting / stopped states (the ready state comes from catalog requests). */
   readonly onDidChangeState = this.stateEmitter.event;
@@ -74,6 +75,8 @@ export class ServerController implements vscode.Disposable {
   readonly onDidChangeCatalog = this.catalogEmitter.event;
   /** Fires each time a server is up and initialized. */
   readonly onDidStart = this.readyEmitter.event;
+  /** Fires with the server's indexing progress (`1,200/2,006`) and when indexing ends. */
+  readonly onDidIndex = this.indexingEmitter.event;
 
   private readonly trace: vscode.LogOutputChannel = createTraceChannel();
   private readonly failures = new FailureNotices();
@@ -177,6 +180,13 @@ export class ServerController implements vscode.Disposable {
       documentSelector: documentSelector(settings.server.customSkillDirs, os.homedir()),
       initializationOptions: initializationOptions(settingInspector()),
       middleware: {
+        handleWorkDoneProgress: (token, params, next) => {
+          const update = indexingUpdate(token, params);
+          if (update !== undefined) {
+            this.indexingEmitter.fire(update);
+          }
+          next(token, params);
+        },
         workspace: {
           // Answer the `skilldeck` section with the values the user set only: the
           // default answer includes VS Code's defaults, which would hide skilldeck.toml.
@@ -265,5 +275,6 @@ export class ServerController implements vscode.Disposable {
     this.stateEmitter.dispose();
     this.catalogEmitter.dispose();
     this.readyEmitter.dispose();
+    this.indexingEmitter.dispose();
   }
 }
