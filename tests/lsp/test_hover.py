@@ -69,7 +69,7 @@ async def test_name_key_adds_the_key_docs_and_unsaved_edits_count(
         "Not in the model's catalog (`disable-model-invocation`); users run it with `/notes`."
     )
     assert sections[1].startswith("**`name`**\n\n**Required.** The skill's identifier")
-    assert sections[1].endswith("Required  \nProfile: `dsh`")
+    assert sections[1].endswith("Required  \nProfile: `dsh` (default)")
 
 
 async def test_key_docs_follow_the_profile(deck: Deck, start_server: StartServer) -> None:
@@ -107,7 +107,7 @@ async def test_deferred_key_under_dsh(deck: Deck, start_server: StartServer) -> 
         "Reserved by the skill-system design and used by some agents; **skilldeck accepts it "
         "but does not enforce it**.\n\n"
         "Type: string  \nValues: `fork`  \nControls: not enforced  \n"
-        "Enforced by skilldeck: no (accepted, not acted on)  \nProfile: `dsh`"
+        "Enforced by skilldeck: no (accepted, not acted on)  \nProfile: `dsh` (default)"
     )
 
 

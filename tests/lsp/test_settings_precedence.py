@@ -118,6 +118,17 @@ async def test_only_user_set_settings_override_the_project_file(
         "(whitespace collapsed; limit 200 from `skilldeck.toml`)"
     )
 
+    key = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(long), position=pos(1, 2))
+    )
+    assert key is not None and isinstance(key.contents, types.MarkupContent)
+    profile = settings.get("profile")
+    assert key.contents.value.endswith(
+        f"Profile: `{profile}` (from editor setting `skilldeck.profile`)"
+        if profile
+        else "Profile: `agentskills` (from `skilldeck.toml`)"
+    )
+
     catalog = await request(client, "skilldeck/catalog", {"uri": uri(deck.project)})
     assert catalog["text"].rstrip("\n") == cli(deck, "catalog", *flags).rstrip("\n")
     assert [e["name"] for e in catalog["entries"]][:2] == ["bb", "longdesc"]

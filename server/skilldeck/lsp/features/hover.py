@@ -71,7 +71,7 @@ def hover_at(
             if entry.key == "description" and hit.part == "key":
                 sections.append(description_markdown(doc, entry))
             sections.append(
-                key_markdown(info, doc.profile)
+                key_markdown(info, doc.profile, value_source(doc.config, "profile"))
                 if info is not None
                 else unknown_key_markdown(entry.key, doc.profile)
             )
