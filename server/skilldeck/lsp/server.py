@@ -244,9 +244,8 @@ def failure_detail(error: Exception) -> str:
     if isinstance(error, JsonRpcInternalError) and isinstance(data, dict):
         frames = data.get("traceback")
         if isinstance(frames, list):
-            return ("Traceback (most recent call last):\n" + "".join(map(str, frames))).rstrip() + (
-                f"\n{error}"
-            )
+            stack = "".join(map(str, frames)).rstrip()
+            return f"Traceback (most recent call last):\n{stack}\n{error}"
     return "".join(traceback.format_exception(error)).rstrip()
 
 
