@@ -22,6 +22,7 @@ from pygls.exceptions import (
     JsonRpcException,
     JsonRpcInternalError,
     JsonRpcInvalidParams,
+    JsonRpcMethodNotFound,
 )
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
@@ -206,6 +207,9 @@ class SkilldeckServer(LanguageServer):
         is logged as an error and, the first time for its kind (see :func:`failure_kind`),
         ``skilldeck/serverError`` tells the client so it can tell the user once.
         """
+        if isinstance(error, JsonRpcMethodNotFound):
+            self.log(f"skilldeck: {error}", types.MessageType.Log)
+            return
         kind = (
             "request"
             if source is FeatureRequestError
