@@ -237,8 +237,14 @@ await check('catalog preview document', async () => {
   await tab.waitFor({ state: 'visible' });
   const header = await until('the catalog header with skill names', 30000, async () => {
     const texts = (await page.locator('.editor-instance .view-lines').allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' '));
-    const line = texts.join('\n').split('\n').find((l) => l.startsWith('# Skills:'));
-    return line ?? false;
+    // The preview wraps long lines: a wrapped line continues on the next visual lines.
+    const all = texts.join('\n');
+    const start = all.indexOf('# Skills:');
+    if (start < 0) {
+      return false;
+    }
+    const end = all.indexOf('\n#', start + 1);
+    return all.slice(start, end < 0 ? undefined : end).replace(/\n/g, '');
   });
   for (const name of ['code-review', 'release-notes', 'commit-message', 'changelog-style']) {
     if (!header.includes(name)) {
