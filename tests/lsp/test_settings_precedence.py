@@ -89,8 +89,12 @@ def from_cli(finding: dict[str, Any]) -> dict[str, Any]:
         ({}, []),
         ({"includeUserRoots": False, "dshHome": None}, []),
         ({"profile": "claude-code"}, ["--profile", "claude-code"]),
+        (
+            {"customSkillDirs": ["more"], "bundledSkillDir": "more-b"},
+            ["--custom-skill-dir", "more", "--bundled-skill-dir", "more-b"],
+        ),
     ],
-    ids=["nothing-set", "unrelated-keys-set", "profile-set"],
+    ids=["nothing-set", "unrelated-keys-set", "profile-set", "dirs-set"],
 )
 async def test_only_user_set_settings_override_the_project_file(
     deck: Deck, start_server: StartServer, settings: dict[str, Any], flags: list[str]
@@ -100,6 +104,8 @@ async def test_only_user_set_settings_override_the_project_file(
     long = deck.write(deck.project_dsh, "longdesc", text)
     write(deck.project / "team" / "tm" / "SKILL.md", "---\nname: tm\ndescription: Team.\n---\n")
     write(deck.project / "bundled" / "bb" / "SKILL.md", "---\nname: bb\ndescription: B.\n---\n")
+    write(deck.project / "more" / "mo" / "SKILL.md", "---\nname: mo\ndescription: More.\n---\n")
+    write(deck.project / "more-b" / "ab" / "SKILL.md", "---\nname: ab\ndescription: A.\n---\n")
 
     client = await start_editor(start_server, settings=settings)
     open_doc(client, long)
@@ -131,7 +137,9 @@ async def test_only_user_set_settings_override_the_project_file(
 
     catalog = await request(client, "skilldeck/catalog", {"uri": uri(deck.project)})
     assert catalog["text"].rstrip("\n") == cli(deck, "catalog", *flags).rstrip("\n")
-    assert [e["name"] for e in catalog["entries"]][:2] == ["bb", "longdesc"]
+    names = [e["name"] for e in catalog["entries"]]
+    dirs_set = "--custom-skill-dir" in flags
+    assert names == (["ab", "longdesc", "mo"] if dirs_set else ["bb", "longdesc", "tm"])
 
 
 async def test_hover_names_the_editor_setting_that_overrides_the_file(
