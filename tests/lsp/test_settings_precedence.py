@@ -26,6 +26,7 @@ CONFIG = (
     'profile = "agentskills"\n'
     'custom-skill-dirs = ["team"]\n'
     'bundled-skill-dir = "bundled"\n'
+    "bundled-skills = true\n"
     "catalog-description-max-length = 200\n"
     "[rules]\n"
     'SD605 = "warning"\n'
@@ -139,7 +140,11 @@ async def test_only_user_set_settings_override_the_project_file(
     assert catalog["text"].rstrip("\n") == cli(deck, "catalog", *flags).rstrip("\n")
     names = [e["name"] for e in catalog["entries"]]
     dirs_set = "--custom-skill-dir" in flags
-    assert names == (["ab", "longdesc", "mo"] if dirs_set else ["bb", "longdesc", "tm"])
+    assert names == (
+        ["ab", "longdesc", "mo", "skill-authoring"]
+        if dirs_set
+        else ["bb", "longdesc", "skill-authoring", "tm"]
+    )
 
 
 async def test_hover_names_the_editor_setting_that_overrides_the_file(
@@ -160,3 +165,17 @@ async def test_hover_names_the_editor_setting_that_overrides_the_file(
         f"**Catalog length:** {len(LONG.strip())} of 120 characters (whitespace collapsed; "
         "limit 120 from editor setting `skilldeck.catalogDescriptionMaxLength`)"
     )
+
+
+async def test_a_project_skill_shadows_the_bundled_one_as_in_the_cli(
+    deck: Deck, start_server: StartServer
+) -> None:
+    write(deck.project / "skilldeck.toml", "bundled-skills = true\n")
+    own = "---\nname: skill-authoring\ndescription: Our own way.\n---\n"
+    deck.write(deck.project_dsh, "skill-authoring", own)
+    client = await start_editor(start_server)
+
+    catalog = await request(client, "skilldeck/catalog", {"uri": uri(deck.project)})
+
+    assert catalog["entries"] == [{"name": "skill-authoring", "description": "Our own way."}]
+    assert catalog["text"].rstrip("\n") == cli(deck, "catalog").rstrip("\n")

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
+from skilldeck.engine.bundled import BUNDLED_SKILL_NAME, bundled_candidate
 from skilldeck.engine.catalog import (
     CatalogEntry,
     CatalogMemo,
@@ -272,10 +274,20 @@ class FolderIndex:
         return self._catalog
 
     def catalog_snapshot(self) -> tuple[int, tuple[CatalogEntry, ...]]:
-        """``(version, entries in catalog order)``: an immutable input for :func:`build_catalog`."""
+        """``(version, entries in catalog order)``: an immutable input for :func:`build_catalog`.
+
+        With ``bundled-skills = true`` the packaged skill is listed too, unless a skill of
+        ours has its name (the engine's registry: the filesystem provider wins a tie).
+        """
         if self._catalog_names is None:  # names come and go far less often than text
             self._catalog_names = sorted(self._lines)
-        return self._catalog_version, tuple(map(self._lines.__getitem__, self._catalog_names))
+        entries = list(map(self._lines.__getitem__, self._catalog_names))
+        if self.config.bundled_skills and BUNDLED_SKILL_NAME not in self._winners:
+            for entry in catalog_entries(
+                [bundled_candidate()], self.config.catalog_max_description_length
+            ):
+                entries.insert(bisect_left(self._catalog_names, entry.name), entry)
+        return self._catalog_version, tuple(entries)
 
     def store_catalog(self, version: int, state: CatalogState) -> None:
         """Keep ``state`` if nothing changed since the snapshot ``version`` was taken."""
