@@ -99,6 +99,7 @@ cat >"$RUN/user/User/settings.json" <<JSON
   "skilldeck.server.pythonPath": "$PYTHON",
   "skilldeck.includeUserRoots": false,
   "skilldeck.trace.server": "messages",
+  "skilldeck.catalogTokenBudget": 50,
   "security.workspace.trust.enabled": false,
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,

@@ -115,6 +115,22 @@ def test_precedence_defaults_environment_file_flags(tmp_path: Path) -> None:
     assert final.profile == "dsh"
 
 
+def test_sources_name_the_layer_each_value_came_from(tmp_path: Path) -> None:
+    (tmp_path / "skilldeck.toml").write_text(
+        'profile = "codex"\ncatalog-description-max-length = 80\n'
+    )
+    base = SkilldeckConfig.from_environment({"DSH_HOME": str(tmp_path / "h")})
+    from_file = load_project_config(tmp_path, base=base)
+    final = from_file.merged(ConfigLayer(profile="dsh", origin="editor settings"))
+    assert final.source_of("catalog_max_description_length") == str(tmp_path / "skilldeck.toml")
+    assert final.source_of("profile") == "editor settings"
+    assert final.source_of("dsh_home") == "$DSH_HOME"
+    assert final.source_of("include_user_roots") is None
+    flagged = final.merged(ConfigLayer(catalog_max_description_length=40))
+    assert flagged.source_of("catalog_max_description_length") == "command-line flags"
+    assert flagged.source_of("profile") == "editor settings"
+
+
 @pytest.mark.parametrize(
     ("text", "key", "fragment"),
     [

@@ -1,4 +1,4 @@
-"""Code lens on the name line: "shadows N" / "shadowed by <source> (rank R)"."""
+"""Code lens on the name line: "shadows <source>/<name>" / "shadowed by <source> (rank R)"."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ async def test_winner_and_shadowed_lenses(deck: Deck, start_server: StartServer)
     assert top.range == rng(1, 6, 1, 12)
     assert top.command is not None
     assert (top.command.title, top.command.command) == (
-        "shadows 2 skills",
+        "shadows user-dsh/review, user-agents/review",
         "skilldeck.showShadowing",
     )
     assert list(top.command.arguments or []) == [
@@ -58,7 +58,22 @@ async def test_lens_follows_an_unsaved_rename(deck: Deck, start_server: StartSer
     open_doc(client, winner, skill_text("audit"))
 
     [lens] = await lenses(client, winner)
-    assert lens.command is not None and lens.command.title == "shadows 1 skill"
+    assert lens.command is not None and lens.command.title == "shadows user-agents/audit"
     assert lens.range == rng(1, 6, 1, 11)
     assert lens.command.arguments is not None
     assert lens.command.arguments[0]["locations"][0]["uri"] == uri(other)
+
+
+async def test_lens_names_two_shadowed_skills_then_counts(
+    deck: Deck, start_server: StartServer
+) -> None:
+    winner = deck.write(deck.project_dsh, "review")
+    deck.write(deck.project_agents, "review")
+    deck.write(deck.user_dsh, "review")
+    deck.write(deck.user_agents, "review")
+    client = await start_editor(start_server)
+
+    [lens] = await lenses(client, winner)
+
+    assert lens.command is not None
+    assert lens.command.title == "shadows project-agents/review, user-dsh/review and 1 more"

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from editing_fixtures import doc_id, editing_capabilities, open_doc, pos, rng, start_editor
-from lsp_harness import Deck, StartServer, skill_text
+from editing_fixtures import (
+    doc_id,
+    editing_capabilities,
+    open_doc,
+    pos,
+    replace_doc,
+    rng,
+    start_editor,
+)
+from lsp_harness import SERVER_COMMAND, Deck, StartServer, skill_text, stop_client, uri
 from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 DSH_KEYS = [
     "name",
@@ -258,3 +267,88 @@ async def test_no_path_completion_for_flat_skills(deck: Deck, start_server: Star
     open_doc(client, path, skill_text("notes") + "See [x](\n")
 
     assert await complete(client, path, 8, 8) is None
+
+
+async def typed(client, path: Path, line: int, character: int, char: str):
+    """Completion as VS Code asks for it while typing ``char`` (a trigger character)."""
+    return await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=doc_id(path),
+            position=pos(line, character),
+            context=types.CompletionContext(
+                trigger_kind=types.CompletionTriggerKind.TriggerCharacter, trigger_character=char
+            ),
+        )
+    )
+
+
+async def test_letters_and_dash_are_trigger_characters(deck: Deck) -> None:
+    client = await ClientServerConfig(server_command=SERVER_COMMAND, server_env=deck.env()).start()
+    assert isinstance(client, LanguageClient)
+    try:
+        result = await client.initialize_session(
+            types.InitializeParams(
+                capabilities=editing_capabilities(),
+                workspace_folders=[types.WorkspaceFolder(uri=uri(deck.project), name="project")],
+            )
+        )
+        provider = result.capabilities.completion_provider
+        assert provider is not None and provider.trigger_characters is not None
+        assert {"/", "-", "d", "e", "n", "T"} <= set(provider.trigger_characters)
+    finally:
+        await stop_client(client)
+
+
+async def test_typing_a_key_prefix_offers_keys_as_you_type(
+    deck: Deck, start_server: StartServer
+) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    client = await start_editor(start_server)
+    open_doc(client, path, "---\nname: review\nde\n---\n\nBody.\n")
+
+    result = await typed(client, path, 2, 2, "e")
+
+    assert result is not None
+    assert "description" in [item.label for item in result.items]
+    body = await typed(client, path, 5, 4, "y")
+    assert body is None
+
+
+async def test_snippet_after_a_lone_dash_line(deck: Deck, start_server: StartServer) -> None:
+    deck.write(deck.project_dsh, "review")
+    path = deck.project_dsh / "lone" / "SKILL.md"
+    client = await start_editor(start_server)
+    open_doc(client, path, "---")
+
+    on_dashes = await typed(client, path, 0, 3, "-")
+    assert on_dashes is not None
+    [item] = on_dashes.items
+    assert item.label == "skill frontmatter"
+    assert item.text_edit is not None and item.text_edit.range == rng(0, 0, 0, 3)
+    assert item.text_edit.new_text.startswith("---\nname: ${1:lone}\n")
+
+    replace_doc(client, path, "---\n\n", version=2)
+    next_line = await complete(client, path, 1, 0)
+    assert next_line is not None
+    snippet = next(i for i in next_line.items if i.label == "skill frontmatter")
+    assert snippet.text_edit is not None and snippet.text_edit.range == rng(0, 0, 2, 0)
+    assert "name" in [i.label for i in next_line.items]
+
+
+async def test_accepting_a_key_with_values_suggests_its_value(
+    deck: Deck, start_server: StartServer
+) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    client = await start_editor(start_server)
+    open_doc(client, path, "---\nn\n---\n")
+
+    result = await typed(client, path, 1, 1, "n")
+
+    assert result is not None
+    by_label = {item.label: item for item in result.items}
+    name = by_label["name"]
+    assert name.text_edit == types.TextEdit(range=rng(1, 0, 1, 1), new_text="name: ")
+    assert name.command is not None and name.command.command == "editor.action.triggerSuggest"
+    flag = by_label["user-invocable"]
+    assert flag.command is not None and flag.command.command == "editor.action.triggerSuggest"
+    assert by_label["description"].command is None  # free text: nothing to suggest

@@ -239,3 +239,28 @@ async def test_pulled_reports_carry_result_ids_and_unchanged_ones_are_not_resent
         (uri(bad), [], fresh.result_id)
     ]
     assert later.items[0].version == 1
+
+
+async def test_indexing_reports_skill_file_counts(deck: Deck, start_server: StartServer) -> None:
+    for number in range(120):
+        deck.write(deck.project_dsh, f"skill-{number:03d}")
+    for number in range(30):
+        deck.write(deck.project_agents, f"other-{number:03d}", flat=True)
+    client = await start_server()
+    await indexed(client)
+
+    (reports,) = client.progress_reports.values()
+    counts = [
+        report.message
+        for report in reports
+        if isinstance(report, types.WorkDoneProgressReport)
+        and report.message is not None
+        and report.message.endswith("skill files")
+    ]
+    assert counts[-1] == "150/150 skill files"
+    assert len(counts) >= 10  # a 6 s scan of 2,000 files shows it moving, not one jump
+    done = [int(message.split("/")[0].replace(",", "")) for message in counts]
+    assert done == sorted(done) and done[0] < 150
+    percentages = [r.percentage for r in reports if isinstance(r, types.WorkDoneProgressReport)]
+    assert percentages[-1] == 100
+    assert isinstance(reports[-1], types.WorkDoneProgressEnd)

@@ -22,7 +22,7 @@ def value(result: types.Hover | None) -> str:
     return result.contents.value
 
 
-async def test_name_shows_catalog_line_layer_and_shadowing(
+async def test_name_shows_catalog_line_source_and_shadowing(
     deck: Deck, start_server: StartServer
 ) -> None:
     winner = deck.write(
@@ -36,7 +36,7 @@ async def test_name_shows_catalog_line_layer_and_shadowing(
 
     assert result is not None and result.range == rng(1, 6, 1, 12)
     assert value(result) == (
-        "**`review`** · layer global · source `project-dsh` · rank 100 · bundle\n\n"
+        "**`review`** · source `project-dsh` · rank 100 · bundle\n\n"
         "Catalog line, as the model sees it:\n\n"
         "```text\n- `review`: Reviews &lt;b&gt;code&lt;/b&gt; &amp; docs.\n```\n\n"
         f"Shadows 1: [user-agents (rank 500)]({uri(loser)})"
@@ -44,7 +44,7 @@ async def test_name_shows_catalog_line_layer_and_shadowing(
 
     shadowed = await hover(client, loser, 1, 7)
     assert value(shadowed) == (
-        "**`review`** · layer global · source `user-agents` · rank 500 · bundle\n\n"
+        "**`review`** · source `user-agents` · rank 500 · bundle\n\n"
         f"Shadowed by [project-dsh (rank 100)]({uri(winner)}): the model never sees this "
         "skill.\n\n"
         "The catalog lists the winner instead:\n\n"
@@ -65,11 +65,11 @@ async def test_name_key_adds_the_key_docs_and_unsaved_edits_count(
     assert result is not None and result.range == rng(1, 0, 1, 4)
     sections = value(result).split("\n\n---\n\n")
     assert sections[0] == (
-        "**`notes`** · layer global · source `project-dsh` · rank 100 · flat\n\n"
+        "**`notes`** · source `project-dsh` · rank 100 · flat\n\n"
         "Not in the model's catalog (`disable-model-invocation`); users run it with `/notes`."
     )
     assert sections[1].startswith("**`name`**\n\n**Required.** The skill's identifier")
-    assert sections[1].endswith("Required  \nProfile: `dsh`")
+    assert sections[1].endswith("Required  \nProfile: `dsh` (default)")
 
 
 async def test_key_docs_follow_the_profile(deck: Deck, start_server: StartServer) -> None:
@@ -86,7 +86,9 @@ async def test_key_docs_follow_the_profile(deck: Deck, start_server: StartServer
     )
     description = await hover(client, path, 2, 3)
     text = value(description)
-    assert text.startswith("**Catalog length:** 13 of 500 characters (whitespace collapsed)")
+    assert text.startswith(
+        "**Catalog length:** 13 of 500 characters (whitespace collapsed; limit 500 by default)"
+    )
     assert "Agent Skills limit: 13 of 1024 characters." in text
     assert text.split("\n\n---\n\n")[1].startswith("**`description`**")
     assert "The Agent Skills standard limits it to 1024 characters." in text
@@ -105,7 +107,7 @@ async def test_deferred_key_under_dsh(deck: Deck, start_server: StartServer) -> 
         "Reserved by the skill-system design and used by some agents; **skilldeck accepts it "
         "but does not enforce it**.\n\n"
         "Type: string  \nValues: `fork`  \nControls: not enforced  \n"
-        "Enforced by skilldeck: no (accepted, not acted on)  \nProfile: `dsh`"
+        "Enforced by skilldeck: no (accepted, not acted on)  \nProfile: `dsh` (default)"
     )
 
 
@@ -120,7 +122,8 @@ async def test_description_value_shows_the_cut_catalog_text(
 
     assert result is not None and result.range == rng(2, 13, 3, 17)
     assert value(result) == (
-        "**Catalog length:** 24 of 10 characters (whitespace collapsed)\n\n"
+        "**Catalog length:** 24 of 10 characters (whitespace collapsed; limit 10 from editor "
+        "setting `skilldeck.catalogDescriptionMaxLength`)\n\n"
         "Cut to 10 characters: the catalog shows the first 7 and `...`.\n\n"
         "The model sees:\n\n```text\nUse whe...\n```"
     )

@@ -194,7 +194,7 @@ await check('code lens on name opens the shadowed skill (skilldeck.showShadowing
   // Still in .dsh/skills/code-review/SKILL.md, which shadows .agents/skills/code-review.
   const lens = page.locator('.contentWidgets .codelens-decoration a, .codelens-decoration a', { hasText: /shadow/ }).first();
   const title = clean(await until('the shadowing code lens', 30000, async () => ((await lens.isVisible()) ? lens.innerText() : false)));
-  if (!/^shadows \d+ skills?$/.test(title)) {
+  if (!/^shadows [a-z-]+\/code-review/.test(title)) {
     throw new Error(`unexpected lens title: ${title}`);
   }
   await lens.click();
@@ -237,8 +237,14 @@ await check('catalog preview document', async () => {
   await tab.waitFor({ state: 'visible' });
   const header = await until('the catalog header with skill names', 30000, async () => {
     const texts = (await page.locator('.editor-instance .view-lines').allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' '));
-    const line = texts.join('\n').split('\n').find((l) => l.startsWith('# Skills:'));
-    return line ?? false;
+    // The preview wraps long lines: a wrapped line continues on the next visual lines.
+    const all = texts.join('\n');
+    const start = all.indexOf('# Skills:');
+    if (start < 0) {
+      return false;
+    }
+    const end = all.indexOf('\n#', start + 1);
+    return all.slice(start, end < 0 ? undefined : end).replace(/\n/g, '');
   });
   for (const name of ['code-review', 'release-notes', 'commit-message', 'changelog-style']) {
     if (!header.includes(name)) {
@@ -279,6 +285,13 @@ await check('Skills tree in the Explorer', async () => {
   if (shadowed === undefined) {
     throw new Error(`no shadowed code-review row: ${rows.join(' | ')}`);
   }
+  if (rows.some((t) => /^\d+\.\s/.test(t))) {
+    throw new Error(`root rows read like a numbered list: ${rows.join(' | ')}`);
+  }
+  const workspace = need('SKILLDECK_E2E_WORKSPACE');
+  if (!rows.some((t) => t.includes('.dsh/skills')) || rows.some((t) => t.includes(workspace))) {
+    throw new Error(`root rows should show paths relative to the workspace: ${rows.join(' | ')}`);
+  }
   const rootIndex = rows.findIndex((t) => /\.dsh/.test(t));
   const agentsIndex = rows.findIndex((t) => /\.agents/.test(t));
   if (rootIndex < 0 || agentsIndex < 0 || rootIndex > agentsIndex) {
@@ -287,6 +300,65 @@ await check('Skills tree in the Explorer', async () => {
   await screenshot('skills-tree');
   return rows.join(' | ').slice(0, 300);
 });
+
+async function goTo(position) {
+  await page.locator('.editor-instance .view-lines').first().click();
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget input').fill(position);
+  await page.keyboard.press('Enter');
+}
+
+async function hoverText(what) {
+  const hover = page.locator('.monaco-hover:not(.hidden)').first();
+  return until(what, 30000, async () => {
+    await runCommand('Show or Focus Hover');
+    await page.waitForTimeout(500);
+    if (!(await hover.isVisible())) {
+      return false;
+    }
+    const content = clean(await hover.innerText());
+    return content.length > 0 ? content : false;
+  });
+}
+
+await check('description hover uses skilldeck.toml, not the setting default (#16.2)', async () => {
+  await openFile('.dsh/skills/code-review/SKILL.md');
+  await goTo(':3:20');
+  const text = await hoverText('a hover on the description');
+  await page.keyboard.press('Escape');
+  if (!/of 200 characters/.test(text) || !/limit 200 from skilldeck\.toml/.test(text)) {
+    throw new Error(`the hover does not use the file's limit of 200: ${text.slice(0, 300)}`);
+  }
+  return text.slice(0, 160);
+});
+
+await check('completion opens while typing a frontmatter key (#16.4)', async () => {
+  await openFile('.dsh/skills/code-review/SKILL.md');
+  await goTo(':3');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('us', { delay: 150 });
+  const widget = page.locator('.suggest-widget.visible').first();
+  try {
+    return await until('the suggest widget with user-invocable', 15000, async () => {
+      if (!(await widget.isVisible())) {
+        return false;
+      }
+      const text = clean(await widget.innerText());
+      return text.includes('user-invocable') ? text.slice(0, 160) : false;
+    });
+  } finally {
+    await page.keyboard.press('Escape');
+    await runCommand('File: Revert File');
+  }
+});
+
+await check('status bar warns above skilldeck.catalogTokenBudget (#16.8)', async () =>
+  until('a warning status item with the skill count', 30000, async () => {
+    const item = page.locator('.statusbar-item', { has: page.locator('.codicon-warning'), hasText: /\d+ skills? · ~[\d,]+ tokens/ }).first();
+    return (await item.isVisible()) ? clean(await item.innerText()) : false;
+  }),
+);
 
 await check('LSP trace in the "Skilldeck Trace" output (skilldeck.trace.server)', async () => {
   const userDir = need('SKILLDECK_E2E_USER_DIR');

@@ -2,7 +2,7 @@
  * Adapter: the read-only catalog preview document and the status bar item.
  */
 import * as vscode from 'vscode';
-import { previewContent, previewError, previewPath, previewTitle, PREVIEW_SCHEME } from './preview';
+import { PREVIEW_LANGUAGE, previewContent, previewError, previewPath, previewTitle, PREVIEW_SCHEME } from './preview';
 import { CATALOG_REQUEST, type CatalogChangedParams, type CatalogResult } from './protocol';
 import type { ServerController } from './server';
 import { statusView, type StatusInput } from './status';
@@ -59,7 +59,11 @@ export class CatalogPreview implements vscode.TextDocumentContentProvider, vscod
       return;
     }
     const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: previewPath(target), query: target });
-    const document = await vscode.workspace.openTextDocument(uri);
+    let document = await vscode.workspace.openTextDocument(uri);
+    if (document.languageId !== PREVIEW_LANGUAGE) {
+      // Its language carries the word wrap (configurationDefaults in package.json).
+      document = await vscode.languages.setTextDocumentLanguage(document, PREVIEW_LANGUAGE);
+    }
     await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
   }
 
@@ -72,13 +76,24 @@ export class CatalogPreview implements vscode.TextDocumentContentProvider, vscod
 export class CatalogStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('skilldeck.status', vscode.StatusBarAlignment.Right, 100);
 
+  private last: { input: StatusInput; title?: string } | undefined;
+
   constructor(private readonly server: ServerController) {
     this.item.name = 'Skilldeck';
     this.item.command = 'skilldeck.previewCatalog';
   }
 
+  /** Show the last state again (the token budget setting changed). */
+  redraw(): void {
+    if (this.last !== undefined) {
+      this.show(this.last.input, this.last.title);
+    }
+  }
+
   show(input: StatusInput, title?: string): void {
-    const view = statusView(input);
+    this.last = { input, title };
+    const budget = vscode.workspace.getConfiguration('skilldeck').get<unknown>('catalogTokenBudget');
+    const view = statusView(input, typeof budget === 'number' && Number.isFinite(budget) ? budget : 0);
     this.item.text = view.text;
     this.item.tooltip = title === undefined ? view.tooltip : `${title}\n${view.tooltip}`;
     this.item.backgroundColor =

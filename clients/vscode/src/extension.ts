@@ -56,6 +56,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       preview.refresh();
       skills.refresh();
     }),
+    server.onDidIndex((update) => {
+      if (update.kind === 'progress') {
+        status.show(update.input);
+      } else {
+        void status.refresh();
+      }
+    }),
     server.onDidChangeCatalog((params) => {
       status.changed(params);
       preview.refresh(params.folderUri);
@@ -67,6 +74,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('skilldeck.catalogTokenBudget')) {
+        status.redraw();
+      }
+      if (event.affectsConfiguration('skilldeck.skillsView.groupThreshold')) {
+        skills.refresh();
+      }
       if (needsRestart((section) => event.affectsConfiguration(section))) {
         output.info('Skilldeck settings changed; restarting the server.');
         void server.restart();

@@ -7,6 +7,9 @@ import type { CatalogResult } from './protocol';
 /** The virtual document scheme of the preview. */
 export const PREVIEW_SCHEME = 'skilldeck-catalog';
 
+/** The language of the preview document (package.json gives it word wrap). */
+export const PREVIEW_LANGUAGE = 'skilldeck-catalog';
+
 function folderName(folderUri: string): string {
   let path = folderUri;
   try {

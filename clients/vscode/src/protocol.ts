@@ -87,3 +87,12 @@ export interface SkillsResult {
 export const CATALOG_REQUEST = 'skilldeck/catalog';
 export const SKILLS_REQUEST = 'skilldeck/skills';
 export const CATALOG_CHANGED_NOTIFICATION = 'skilldeck/catalogChanged';
+
+/** The `skilldeck/serverError` notification: a handler failed in a new way (server to client). */
+export const SERVER_ERROR_NOTIFICATION = 'skilldeck/serverError';
+
+/** Params of `skilldeck/serverError`: `kind` names the failure (type and place). */
+export interface ServerErrorParams {
+  kind: string;
+  message: string;
+}

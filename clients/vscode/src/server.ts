@@ -13,9 +13,18 @@ import {
   installCommand,
   type InterpreterChoice,
 } from './interpreter';
-import { CATALOG_CHANGED_NOTIFICATION, type CatalogChangedParams } from './protocol';
-import { documentSelector, initializationOptions, readSettings, serverLaunch, type ClientSettings } from './settings';
-import type { StatusInput } from './status';
+import { CATALOG_CHANGED_NOTIFICATION, SERVER_ERROR_NOTIFICATION, type CatalogChangedParams, type ServerErrorParams } from './protocol';
+import { FailureNotices, SHOW_OUTPUT } from './server-errors';
+import {
+  documentSelector,
+  initializationOptions,
+  readSettings,
+  serverLaunch,
+  userSetServerSettings,
+  type ClientSettings,
+  type SettingInspector,
+} from './settings';
+import { indexingUpdate, type IndexingUpdate, type StatusInput } from './status';
 import { createTraceChannel } from './traceChannel';
 
 interface PythonEnvironmentsApi {
@@ -34,6 +43,16 @@ export function currentSettings(): ClientSettings {
   return readSettings((key) => config.get(key));
 }
 
+/**
+ * `inspect(key)` for the `skilldeck` section at `scopeUri` (default: the first
+ * workspace folder), Markdown-specific values included.
+ */
+export function settingInspector(scopeUri?: string): SettingInspector {
+  const uri = scopeUri !== undefined ? vscode.Uri.parse(scopeUri) : vscode.workspace.workspaceFolders?.[0]?.uri;
+  const config = vscode.workspace.getConfiguration('skilldeck', { uri, languageId: 'markdown' });
+  return (key) => config.inspect(key);
+}
+
 /** The document filters for the current settings. */
 export function currentSelector(settings: ClientSettings): vscode.DocumentFilter[] {
   return documentSelector(settings.server.customSkillDirs, os.homedir());
@@ -48,6 +67,7 @@ export class ServerController implements vscode.Disposable {
   private readonly stateEmitter = new vscode.EventEmitter<StatusInput>();
   private readonly catalogEmitter = new vscode.EventEmitter<CatalogChangedParams>();
   private readonly readyEmitter = new vscode.EventEmitter<void>();
+  private readonly indexingEmitter = new vscode.EventEmitter<NonNullable<IndexingUpdate>>();
 
   /** Fires with starting / stopped states (the ready state comes from catalog requests). */
   readonly onDidChangeState = this.stateEmitter.event;
@@ -55,8 +75,11 @@ export class ServerController implements vscode.Disposable {
   readonly onDidChangeCatalog = this.catalogEmitter.event;
   /** Fires each time a server is up and initialized. */
   readonly onDidStart = this.readyEmitter.event;
+  /** Fires with the server's indexing progress (`1,200/2,006`) and when indexing ends. */
+  readonly onDidIndex = this.indexingEmitter.event;
 
   private readonly trace: vscode.LogOutputChannel = createTraceChannel();
+  private readonly failures = new FailureNotices();
 
   constructor(private readonly output: vscode.LogOutputChannel) {}
 
@@ -155,7 +178,29 @@ export class ServerController implements vscode.Disposable {
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: documentSelector(settings.server.customSkillDirs, os.homedir()),
-      initializationOptions: initializationOptions(settings),
+      initializationOptions: initializationOptions(settingInspector()),
+      middleware: {
+        handleWorkDoneProgress: (token, params, next) => {
+          const update = indexingUpdate(token, params);
+          if (update !== undefined) {
+            this.indexingEmitter.fire(update);
+          }
+          next(token, params);
+        },
+        workspace: {
+          // Answer the `skilldeck` section with the values the user set only: the
+          // default answer includes VS Code's defaults, which would hide skilldeck.toml.
+          configuration: async (params, token, next) => {
+            const answer = await next(params, token);
+            if (!Array.isArray(answer)) {
+              return answer;
+            }
+            return params.items.map((item, index): unknown =>
+              item.section === 'skilldeck' ? userSetServerSettings(settingInspector(item.scopeUri)) : answer[index],
+            );
+          },
+        },
+      },
       outputChannel: this.output,
       traceOutputChannel: this.trace,
     };
@@ -163,6 +208,16 @@ export class ServerController implements vscode.Disposable {
     this.client = client;
     client.onNotification(CATALOG_CHANGED_NOTIFICATION, (params: CatalogChangedParams) => {
       this.catalogEmitter.fire(params);
+    });
+    client.onNotification(SERVER_ERROR_NOTIFICATION, (params: ServerErrorParams) => {
+      const message = this.failures.take(params);
+      if (message !== undefined) {
+        void vscode.window.showErrorMessage(message, SHOW_OUTPUT).then((picked) => {
+          if (picked === SHOW_OUTPUT) {
+            this.output.show(true);
+          }
+        });
+      }
     });
     try {
       await client.start();
@@ -220,5 +275,6 @@ export class ServerController implements vscode.Disposable {
     this.stateEmitter.dispose();
     this.catalogEmitter.dispose();
     this.readyEmitter.dispose();
+    this.indexingEmitter.dispose();
   }
 }

@@ -105,10 +105,87 @@ export function readSettings(get: SettingGetter): ClientSettings {
   };
 }
 
-/** The `initializationOptions` sent with `initialize` (same shape as the settings section). */
-export function initializationOptions(settings: ClientSettings): ServerSettings {
-  const server = settings.server;
-  return { ...server, customSkillDirs: [...server.customSkillDirs], rules: { ...server.rules } };
+/** The keys below `skilldeck.` the extension mirrors to the server. */
+export const SERVER_SETTING_KEYS = [
+  'profile',
+  'customSkillDirs',
+  'dshHome',
+  'agentsHome',
+  'bundledSkillDir',
+  'catalogDescriptionMaxLength',
+  'includeUserRoots',
+  'rules',
+] as const satisfies readonly (keyof ServerSettings)[];
+export type ServerSettingKey = (typeof SERVER_SETTING_KEYS)[number];
+
+/**
+ * The fields of VS Code's `WorkspaceConfiguration.inspect(key)` this module reads.
+ * `defaultValue` is listed so callers can pass the whole object: it is never sent.
+ */
+export interface SettingInspection {
+  defaultValue?: unknown;
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+  globalLanguageValue?: unknown;
+  workspaceLanguageValue?: unknown;
+  workspaceFolderLanguageValue?: unknown;
+}
+
+/** `inspect(key)` for one key below `skilldeck.` (e.g. `profile`). */
+export type SettingInspector = (key: string) => SettingInspection | undefined;
+
+/** The user-set scopes, least specific first (a later one overrides an earlier one). */
+const USER_SCOPES = [
+  'globalValue',
+  'globalLanguageValue',
+  'workspaceValue',
+  'workspaceLanguageValue',
+  'workspaceFolderValue',
+  'workspaceFolderLanguageValue',
+] as const satisfies readonly (keyof SettingInspection)[];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * The value the user set for one setting, or `undefined` when only the default
+ * applies. The most specific scope wins; objects (`rules`) merge key by key across
+ * scopes, as VS Code merges them.
+ */
+export function userValue(inspection: SettingInspection | undefined): unknown {
+  let result: unknown = undefined;
+  for (const scope of USER_SCOPES) {
+    const value = inspection?.[scope];
+    if (value === undefined) {
+      continue;
+    }
+    result = isObject(value) && isObject(result) ? { ...result, ...value } : value;
+  }
+  return result;
+}
+
+/**
+ * The `skilldeck` section as the server must receive it: only the settings the user
+ * set (user, workspace or folder scope, language-specific or not), never VS Code's
+ * defaults, so the project's `skilldeck.toml` decides everything the user left alone.
+ * Values are passed as set: the server validates them and names a bad one.
+ */
+export function userSetServerSettings(inspect: SettingInspector): Partial<Record<ServerSettingKey, unknown>> {
+  const result: Partial<Record<ServerSettingKey, unknown>> = {};
+  for (const key of SERVER_SETTING_KEYS) {
+    const value = userValue(inspect(key));
+    if (value !== undefined && value !== null) {
+      result[key] = JSON.parse(JSON.stringify(value)) as unknown;
+    }
+  }
+  return result;
+}
+
+/** The `initializationOptions` sent with `initialize`: the same user-set values. */
+export function initializationOptions(inspect: SettingInspector): Partial<Record<ServerSettingKey, unknown>> {
+  return userSetServerSettings(inspect);
 }
 
 /** How to launch the server process. */

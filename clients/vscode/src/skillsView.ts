@@ -1,10 +1,11 @@
 /**
  * Adapter: the Skills tree in the Explorer, rendered from `tree-model`.
  */
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { SKILLS_REQUEST, type SkillsResult } from './protocol';
 import type { ServerController } from './server';
-import { buildTree, OPEN_COMMAND, type TreeNode } from './tree-model';
+import { buildTree, DEFAULT_TREE_OPTIONS, OPEN_COMMAND, type TreeNode, type TreeOptions } from './tree-model';
 import { refreshDelay } from './refresh-schedule';
 
 function messageNode(id: string, label: string, tooltip: string): TreeNode {
@@ -20,6 +21,15 @@ function messageNode(id: string, label: string, tooltip: string): TreeNode {
     command: null,
     expanded: false,
     children: [],
+  };
+}
+
+/** The tree layout from `skilldeck.skillsView.groupThreshold` and the home folder. */
+function treeOptions(): TreeOptions {
+  const threshold = vscode.workspace.getConfiguration('skilldeck').get<unknown>('skillsView.groupThreshold');
+  return {
+    groupThreshold: typeof threshold === 'number' && Number.isFinite(threshold) ? threshold : DEFAULT_TREE_OPTIONS.groupThreshold,
+    home: os.homedir(),
   };
 }
 
@@ -53,7 +63,7 @@ export class SkillsView implements vscode.TreeDataProvider<TreeNode>, vscode.Dis
       return [messageNode('stopped', 'Skilldeck server not running', 'Run "Skilldeck: Restart Server" or see the Skilldeck output.')];
     }
     try {
-      return buildTree(await this.server.request<SkillsResult>(SKILLS_REQUEST, {}));
+      return buildTree(await this.server.request<SkillsResult>(SKILLS_REQUEST, {}), treeOptions());
     } catch (error) {
       return [messageNode('error', 'Could not list skills', error instanceof Error ? error.message : String(error))];
     }

@@ -1,5 +1,6 @@
 /**
- * The status bar item's text, tooltip and severity. No `vscode` import.
+ * The status bar item's text, tooltip and severity, and reading the server's
+ * indexing progress for it. No `vscode` import.
  */
 import { formatTokens } from './preview';
 
@@ -7,6 +8,7 @@ import { formatTokens } from './preview';
 export type StatusInput =
   | { state: 'starting' }
   | { state: 'stopped'; reason: string }
+  | { state: 'indexing'; done: number; total: number }
   | { state: 'ready'; skillCount: number; tokenEstimate: number; complete: boolean };
 
 /** The rendered status: codicon syntax in `text`. */
@@ -16,20 +18,52 @@ export interface StatusView {
   level: 'normal' | 'warning' | 'error';
 }
 
-/** Render the status bar item. */
-export function statusView(input: StatusInput): StatusView {
+/** `1,234` independent of locale. */
+export function formatCount(value: number): string {
+  return Math.max(0, Math.round(value))
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+function skills(count: number): string {
+  return `${formatCount(count)} skill${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * Render the status bar item. `tokenBudget` (setting `skilldeck.catalogTokenBudget`,
+ * 0 = none) turns a ready catalog above it into a warning.
+ */
+export function statusView(input: StatusInput, tokenBudget = 0): StatusView {
   switch (input.state) {
     case 'starting':
       return { text: '$(sync~spin) Skills', tooltip: 'Skilldeck: starting the language server', level: 'normal' };
     case 'stopped':
       return { text: '$(error) Skills', tooltip: `Skilldeck: server not running. ${input.reason}`, level: 'error' };
+    case 'indexing': {
+      const progress = `${formatCount(input.done)}/${formatCount(input.total)}`;
+      return {
+        text: `$(sync~spin) Indexing ${progress}`,
+        tooltip: `Skilldeck: indexing skill files (${progress}). Counts and diagnostics follow when it is done.`,
+        level: 'normal',
+      };
+    }
     case 'ready': {
-      const count = `${input.skillCount} skill${input.skillCount === 1 ? '' : 's'}`;
+      const count = skills(input.skillCount);
       const tokens = formatTokens(input.tokenEstimate);
       if (!input.complete) {
         return {
           text: `$(warning) ${count} (incomplete)`,
           tooltip: `Skilldeck: ${count} in the catalog, ${tokens}. Discovery is incomplete: some roots could not be read. Click to preview the catalog.`,
+          level: 'warning',
+        };
+      }
+      if (tokenBudget > 0 && input.tokenEstimate > tokenBudget) {
+        return {
+          text: `$(warning) ${count} · ${tokens}`,
+          tooltip:
+            `Skilldeck: ${count} in the catalog, ${tokens}: above the budget of ${formatTokens(tokenBudget)} ` +
+            '(setting skilldeck.catalogTokenBudget). The model reads the whole catalog in every session; ' +
+            'consider fewer or shorter skill descriptions. Click to preview the catalog.',
           level: 'warning',
         };
       }
@@ -40,4 +74,35 @@ export function statusView(input: StatusInput): StatusView {
       };
     }
   }
+}
+
+/** The work-done progress tokens of the server's indexing (`skilldeck-index-<n>`). */
+export const INDEX_PROGRESS_PREFIX = 'skilldeck-index-';
+
+/** What one `$/progress` value of an indexing token means for the status item. */
+export type IndexingUpdate = { kind: 'progress'; input: StatusInput } | { kind: 'end' } | undefined;
+
+/**
+ * Read one `$/progress` value: a report `1,200/2,006 skill files` becomes an
+ * indexing status; `end` means the catalog numbers should be fetched again.
+ * Other tokens and other reports give `undefined`.
+ */
+export function indexingUpdate(token: string | number, value: unknown): IndexingUpdate {
+  if (typeof token !== 'string' || !token.startsWith(INDEX_PROGRESS_PREFIX) || value === null || typeof value !== 'object') {
+    return undefined;
+  }
+  const { kind, message } = value as { kind?: unknown; message?: unknown };
+  if (kind === 'end') {
+    return { kind: 'end' };
+  }
+  if (kind !== 'report' || typeof message !== 'string') {
+    return undefined;
+  }
+  const match = /^([\d,]+)\/([\d,]+) skill files$/.exec(message.trim());
+  if (match === null) {
+    return undefined;
+  }
+  const done = Number(match[1].replace(/,/g, ''));
+  const total = Number(match[2].replace(/,/g, ''));
+  return { kind: 'progress', input: { state: 'indexing', done, total } };
 }

@@ -13,7 +13,7 @@ export interface NodeCommand {
 
 /** One row of the Skills view. */
 export interface TreeNode {
-  kind: 'folder' | 'root' | 'skill' | 'link' | 'message';
+  kind: 'folder' | 'root' | 'group' | 'skill' | 'link' | 'message';
   /** Stable id (keeps expansion state across refreshes). */
   id: string;
   label: string;
@@ -29,6 +29,16 @@ export interface TreeNode {
   expanded: boolean;
   children: TreeNode[];
 }
+
+/** How the tree is laid out (from the settings and the environment). */
+export interface TreeOptions {
+  /** A root with more skills than this lists them under first-letter groups (0: never). */
+  groupThreshold: number;
+  /** The user's home folder: paths under it outside the workspace show as `~/...`. */
+  home: string;
+}
+
+export const DEFAULT_TREE_OPTIONS: TreeOptions = { groupThreshold: 100, home: '' };
 
 /** Command ids the model refers to (registered by the adapter). */
 export const OPEN_COMMAND = 'vscode.open';
@@ -166,18 +176,75 @@ export function skillNode(skill: SkillInfo, parentId: string): TreeNode {
   });
 }
 
-/** One root row (rank, source, path) with its skills sorted by name. */
-export function rootNode(root: RootInfo, parentId: string): TreeNode {
+/**
+ * Where a root is, for its row: relative to the workspace folder when inside it,
+ * `~/...` under the home folder, else the absolute path.
+ */
+export function rootLocation(root: Pick<RootInfo, 'path' | 'uri'>, folderUri: string, home: string): string {
+  const folder = folderUri.replace(/\/+$/, '');
+  if (root.uri.startsWith(`${folder}/`)) {
+    const rest = root.uri.slice(folder.length + 1);
+    try {
+      return decodeURIComponent(rest);
+    } catch {
+      return rest;
+    }
+  }
+  const base = home.replace(/[\\/]+$/, '');
+  if (base !== '' && (root.path === base || root.path.startsWith(`${base}/`) || root.path.startsWith(`${base}\\`))) {
+    return `~${root.path.slice(base.length)}`;
+  }
+  return root.path;
+}
+
+/** The group a skill name files under: its first letter, upper-cased, or `#`. */
+export function groupKey(name: string): string {
+  const first = name.charAt(0).toUpperCase();
+  return /[A-Z]/.test(first) ? first : '#';
+}
+
+function groupedSkills(skills: readonly SkillInfo[], id: string): TreeNode[] {
+  const groups = new Map<string, SkillInfo[]>();
+  for (const skill of skills) {
+    const key = groupKey(skill.name);
+    groups.set(key, [...(groups.get(key) ?? []), skill]);
+  }
+  return [...groups.keys()]
+    .sort((a, b) => (a === '#' ? -1 : b === '#' ? 1 : a.localeCompare(b)))
+    .map((key) => {
+      const members = groups.get(key) ?? [];
+      const groupId = `${id}|group|${key}`;
+      const first = members[0]?.name ?? '';
+      const last = members[members.length - 1]?.name ?? '';
+      return node({
+        kind: 'group',
+        id: groupId,
+        label: key,
+        description: plural(members.length, 'skill'),
+        tooltip: members.length === 1 ? first : `${first} … ${last}`,
+        icon: 'list-tree',
+        contextValue: 'group',
+        children: members.map((skill) => skillNode(skill, groupId)),
+      });
+    });
+}
+
+/**
+ * One root row (source, skill count, location) with its skills sorted by name;
+ * more than `options.groupThreshold` skills are grouped by first letter.
+ */
+export function rootNode(root: RootInfo, parentId: string, folderUri = '', options: TreeOptions = DEFAULT_TREE_OPTIONS): TreeNode {
   const id = `${parentId}|root|${root.rank}|${root.uri}`;
   const skills = [...root.skills].sort((a, b) => a.name.localeCompare(b.name) || a.uri.localeCompare(b.uri));
-  const children = skills.map((skill) => skillNode(skill, id));
+  const grouped = options.groupThreshold > 0 && skills.length > options.groupThreshold;
+  const children = grouped ? groupedSkills(skills, id) : skills.map((skill) => skillNode(skill, id));
   const count = root.exists ? plural(root.skills.length, 'skill') : 'missing';
   return node({
     kind: 'root',
     id,
-    label: `${root.rank}. ${root.source}`,
-    description: `${count} · ${root.path}`,
-    tooltip: `${root.source} (rank ${root.rank})\n${root.path}${root.exists ? '' : '\n(directory does not exist)'}`,
+    label: root.source,
+    description: `${count} · ${rootLocation(root, folderUri, options.home)}`,
+    tooltip: `${root.source} (rank ${root.rank}; a lower rank wins a shared name)\n${root.path}${root.exists ? '' : '\n(directory does not exist)'}`,
     icon: root.exists ? 'folder' : 'folder-library',
     resourceUri: root.exists ? root.uri : null,
     contextValue: root.exists ? 'root' : 'root.missing',
@@ -196,8 +263,8 @@ function folderLabel(folderUri: string): string {
   }
 }
 
-function folderRoots(folder: FolderInfo, parentId: string): TreeNode[] {
-  return [...folder.roots].sort((a, b) => a.rank - b.rank).map((root) => rootNode(root, parentId));
+function folderRoots(folder: FolderInfo, parentId: string, options: TreeOptions): TreeNode[] {
+  return [...folder.roots].sort((a, b) => a.rank - b.rank).map((root) => rootNode(root, parentId, folder.folderUri, options));
 }
 
 /**
@@ -205,7 +272,7 @@ function folderRoots(folder: FolderInfo, parentId: string): TreeNode[] {
  * several, each folder is a top-level node. An incomplete discovery adds a
  * warning row first; an empty answer yields one explanatory row.
  */
-export function buildTree(result: SkillsResult): TreeNode[] {
+export function buildTree(result: SkillsResult, options: TreeOptions = DEFAULT_TREE_OPTIONS): TreeNode[] {
   const top: TreeNode[] = [];
   if (!result.complete) {
     top.push(
@@ -220,7 +287,7 @@ export function buildTree(result: SkillsResult): TreeNode[] {
     );
   }
   if (result.folders.length === 1) {
-    top.push(...folderRoots(result.folders[0], 'f0'));
+    top.push(...folderRoots(result.folders[0], 'f0', options));
   } else {
     result.folders.forEach((folder, index) => {
       top.push(
@@ -233,7 +300,7 @@ export function buildTree(result: SkillsResult): TreeNode[] {
           icon: 'root-folder',
           resourceUri: folder.folderUri,
           expanded: true,
-          children: folderRoots(folder, `f${index}`),
+          children: folderRoots(folder, `f${index}`, options),
         }),
       );
     });

@@ -1,13 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
+  DEFAULT_SERVER_SETTINGS,
+  SERVER_SETTING_KEYS,
   customDirPattern,
   documentSelector,
   initializationOptions,
   needsRestart,
   readSettings,
   serverLaunch,
+  userSetServerSettings,
+  userValue,
+  type ServerSettingKey,
   type SettingGetter,
+  type SettingInspection,
+  type SettingInspector,
 } from '../src/settings';
 
 function getter(values: Record<string, unknown>): SettingGetter {
@@ -33,7 +42,7 @@ describe('readSettings', () => {
     });
   });
 
-  it('maps every setting into initializationOptions with the server shape', () => {
+  it('normalises every setting into the documented shape', () => {
     const settings = readSettings(
       getter({
         profile: 'claude-code',
@@ -48,7 +57,7 @@ describe('readSettings', () => {
         'trace.server': 'verbose',
       }),
     );
-    assert.deepEqual(initializationOptions(settings), {
+    assert.deepEqual(settings.server, {
       profile: 'claude-code',
       customSkillDirs: ['team/skills', '/abs/skills'],
       dshHome: '/home/u/.dsh-alt',
@@ -74,11 +83,103 @@ describe('readSettings', () => {
     assert.equal(readSettings(getter({ catalogDescriptionMaxLength: Number.NaN })).server.catalogDescriptionMaxLength, 500);
   });
 
-  it('returns a copy the caller cannot use to mutate the settings', () => {
-    const settings = readSettings(getter({ customSkillDirs: ['a'] }));
-    const options = initializationOptions(settings);
-    options.customSkillDirs.push('b');
-    assert.deepEqual(settings.server.customSkillDirs, ['a']);
+});
+
+/** Every way a user can set a value in VS Code (inspect() fields), never the default. */
+const USER_SCOPES = [
+  'globalValue',
+  'globalLanguageValue',
+  'workspaceValue',
+  'workspaceLanguageValue',
+  'workspaceFolderValue',
+  'workspaceFolderLanguageValue',
+] as const;
+
+/** A user-set example value per mirrored key, and a second one to show precedence. */
+const EXAMPLES: Record<ServerSettingKey, [unknown, unknown]> = {
+  profile: ['agentskills', 'codex'],
+  customSkillDirs: [['team/skills'], ['other']],
+  dshHome: ['/h/.dsh', '/h2/.dsh'],
+  agentsHome: ['/h/.agents', '/h2/.agents'],
+  bundledSkillDir: ['/opt/b', '/opt/c'],
+  catalogDescriptionMaxLength: [200, 120],
+  includeUserRoots: [false, true],
+  rules: [{ SD301: 'off' }, { SD701: 'hint' }],
+};
+
+function inspector(table: Record<string, SettingInspection>): SettingInspector {
+  return (key) => table[key];
+}
+
+/** VS Code's defaults, as package.json declares them. */
+function defaults(): Record<string, SettingInspection> {
+  const table: Record<string, SettingInspection> = {};
+  for (const key of SERVER_SETTING_KEYS) {
+    table[key] = { defaultValue: DEFAULT_SERVER_SETTINGS[key] };
+  }
+  return table;
+}
+
+describe('userSetServerSettings (what the server receives)', () => {
+  it('mirrors every server setting of package.json, and nothing client-only', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, unknown> } };
+    };
+    const clientOnly = ['server.pythonPath', 'trace.server', 'catalogTokenBudget', 'skillsView.groupThreshold'];
+    const declared = Object.keys(manifest.contributes.configuration.properties)
+      .map((key) => key.replace(/^skilldeck\./, ''))
+      .filter((key) => !clientOnly.includes(key));
+    assert.deepEqual([...declared].sort(), [...SERVER_SETTING_KEYS].sort());
+  });
+
+  it('sends nothing when the user set nothing (defaults never override skilldeck.toml)', () => {
+    assert.deepEqual(userSetServerSettings(inspector(defaults())), {});
+    assert.deepEqual(initializationOptions(inspector(defaults())), {});
+    assert.deepEqual(userSetServerSettings(() => undefined), {});
+  });
+
+  for (const key of SERVER_SETTING_KEYS) {
+    for (const scope of USER_SCOPES) {
+      it(`sends ${key} when set in ${scope}, and only that key`, () => {
+        const table = defaults();
+        table[key] = { defaultValue: DEFAULT_SERVER_SETTINGS[key], [scope]: EXAMPLES[key][0] };
+        assert.deepEqual(userSetServerSettings(inspector(table)), { [key]: EXAMPLES[key][0] });
+        assert.deepEqual(initializationOptions(inspector(table)), { [key]: EXAMPLES[key][0] });
+      });
+    }
+
+    it(`lets the most specific scope win for ${key}`, () => {
+      const table = defaults();
+      const [outer, inner] = EXAMPLES[key];
+      table[key] = { defaultValue: DEFAULT_SERVER_SETTINGS[key], globalValue: outer, workspaceFolderValue: inner };
+      const expected = key === 'rules' ? { ...(outer as object), ...(inner as object) } : inner;
+      assert.deepEqual(userSetServerSettings(inspector(table)), { [key]: expected });
+    });
+  }
+
+  it('sends a set value equal to the default (the user chose it) but not an explicit null', () => {
+    const table = defaults();
+    table.catalogDescriptionMaxLength = { defaultValue: 500, workspaceValue: 500 };
+    table.dshHome = { defaultValue: null, globalValue: null };
+    assert.deepEqual(userSetServerSettings(inspector(table)), { catalogDescriptionMaxLength: 500 });
+  });
+
+  it('passes a bad value through for the server to name, and copies values', () => {
+    const rules = { SD301: 'loud' };
+    const table = defaults();
+    table.rules = { workspaceValue: rules };
+    const sent = userSetServerSettings(inspector(table));
+    assert.deepEqual(sent, { rules: { SD301: 'loud' } });
+    (sent.rules as Record<string, string>).SD301 = 'off';
+    assert.equal(rules.SD301, 'loud');
+  });
+
+  it('merges rules objects across scopes like VS Code', () => {
+    assert.deepEqual(userValue({ globalValue: { SD301: 'off', SD701: 'hint' }, workspaceValue: { SD701: 'error' } }), {
+      SD301: 'off',
+      SD701: 'error',
+    });
+    assert.equal(userValue({ defaultValue: 'dsh' }), undefined);
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { allSkillNodes, buildTree, invocationLabel, type TreeNode } from '../src/tree-model';
+import { allSkillNodes, buildTree, groupKey, invocationLabel, rootLocation, type TreeNode } from '../src/tree-model';
 import { exampleSkills } from './fixtures';
 
 function summary(nodes: readonly TreeNode[], depth = 0): string[] {
@@ -13,16 +13,58 @@ function summary(nodes: readonly TreeNode[], depth = 0): string[] {
 describe('buildTree', () => {
   it('lists roots in rank order with skills sorted by name, shadowing links and flags', () => {
     assert.deepEqual(summary(buildTree(exampleSkills())), [
-      '[folder] 1. workspace .dsh — 3 skills · /w/examples/workspace/.dsh/skills',
+      '[folder] workspace .dsh — 3 skills · .dsh/skills',
       '  [error] Broken_Skill — not loaded · 2 errors',
       '  [person] deploy — /user only',
       '  [warning] release-notes — model + /user · 1 warning',
       '    [arrow-down] shadows workspace .agents — rank 2',
-      '[folder] 2. workspace .agents — 1 skill · /w/examples/workspace/.agents/skills',
+      '[folder] workspace .agents — 1 skill · .agents/skills',
       '  [eye-closed] release-notes — shadowed by workspace .dsh',
       '    [arrow-up] shadowed by workspace .dsh — rank 1',
-      '[folder-library] 3. user .dsh — missing · /home/u/.dsh/skills',
+      '[folder-library] user .dsh — missing · /home/u/.dsh/skills',
     ]);
+  });
+
+  it('labels roots by source, not a numbered list, with paths relative to the workspace or ~', () => {
+    const tree = buildTree(exampleSkills(), { groupThreshold: 100, home: '/home/u' });
+    assert.deepEqual(
+      tree.map((node) => [node.label, node.description]),
+      [
+        ['workspace .dsh', '3 skills · .dsh/skills'],
+        ['workspace .agents', '1 skill · .agents/skills'],
+        ['user .dsh', 'missing · ~/.dsh/skills'],
+      ],
+    );
+    assert.match(tree[0].tooltip, /^workspace \.dsh \(rank 1; a lower rank wins a shared name\)\n\/w\/examples\/workspace\/\.dsh\/skills$/);
+    assert.equal(rootLocation({ path: '/srv/skills', uri: 'file:///srv/skills' }, 'file:///w/ws', '/home/u'), '/srv/skills');
+    assert.equal(rootLocation({ path: '/w/ws/my%20x', uri: 'file:///w/ws/my%20skills' }, 'file:///w/ws/', ''), 'my skills');
+  });
+
+  it('groups a large root by first letter and keeps small roots flat', () => {
+    const result = exampleSkills();
+    const root = result.folders[0].roots[1];
+    const names = ['alpha', 'apple', 'beta', 'zed', '9lives', 'Broken_Skill'];
+    root.skills = names.map((name, index) => ({ ...root.skills[0], name, uri: `${root.uri}/${index}/SKILL.md` }));
+    const tree = buildTree(result, { groupThreshold: 5, home: '' });
+    const big = tree[0];
+    assert.equal(big.description, '6 skills · .dsh/skills');
+    assert.deepEqual(
+      big.children.map((node) => [node.kind, node.label, node.description, node.children.map((child) => child.label)]),
+      [
+        ['group', '#', '1 skill', ['9lives']],
+        ['group', 'A', '2 skills', ['alpha', 'apple']],
+        ['group', 'B', '2 skills', ['beta', 'Broken_Skill']],
+        ['group', 'Z', '1 skill', ['zed']],
+      ],
+    );
+    assert.equal(big.children[1].expanded, false);
+    assert.equal(allSkillNodes(tree).length, 7);
+    assert.deepEqual(
+      buildTree(result, { groupThreshold: 6, home: '' })[0].children.map((node) => node.kind),
+      ['skill', 'skill', 'skill', 'skill', 'skill', 'skill'],
+    );
+    assert.equal(buildTree(result, { groupThreshold: 0, home: '' })[0].children[0].kind, 'skill');
+    assert.equal(groupKey('-x'), '#');
   });
 
   it('makes skills open their file and links open the other candidate', () => {

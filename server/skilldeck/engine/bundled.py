@@ -76,24 +76,29 @@ def skill_body(text: str) -> str:
     return trim_body(body)
 
 
+def bundled_candidate() -> SkillCandidate:
+    """Our packaged skill as a candidate (what the provider lists when enabled)."""
+    folder = bundled_skill_folder()
+    return SkillCandidate(
+        name=BUNDLED_SKILL_NAME,
+        description=BUNDLED_SKILL_DESCRIPTION,
+        source=SOURCE_BUNDLED,
+        provider=BUNDLED_PROVIDER_NAME,
+        invocation=InvocationPolicy(model_invocable=True, user_invocable=True),
+        resource_base=_resource_base(folder),
+        rank=RANK_BUNDLED,
+        locator=BUNDLED_SKILL_NAME,
+        path=_local_path(folder / "SKILL.md"),
+    )
+
+
 class BundledProvider:
     """A ``SkillProvider`` with one packaged skill, or none when disabled."""
 
     def __init__(self, *, enabled: bool) -> None:
         self._enabled = enabled
-        folder = bundled_skill_folder()
-        self._skill_file = folder / "SKILL.md"
-        self._candidate = SkillCandidate(
-            name=BUNDLED_SKILL_NAME,
-            description=BUNDLED_SKILL_DESCRIPTION,
-            source=SOURCE_BUNDLED,
-            provider=BUNDLED_PROVIDER_NAME,
-            invocation=InvocationPolicy(model_invocable=True, user_invocable=True),
-            resource_base=_resource_base(folder),
-            rank=RANK_BUNDLED,
-            locator=BUNDLED_SKILL_NAME,
-            path=_local_path(self._skill_file),
-        )
+        self._skill_file = bundled_skill_folder() / "SKILL.md"
+        self._candidate = bundled_candidate()
 
     @property
     def name(self) -> str:

@@ -12,6 +12,9 @@ Precedence, lowest to highest (a later layer overrides an earlier one, key by ke
 
 A set value replaces the value below it; ``rule_overrides`` merge per rule (a higher
 layer's entry for a rule replaces the lower layer's entry for that rule only).
+:attr:`SkilldeckConfig.sources` records, per value, the ``origin`` of the layer that set
+it (absent: the built-in default), so front ends can say where an effective value
+came from.
 ``custom_skill_dirs`` is replaced as a whole. Relative ``custom-skill-dirs`` and
 ``bundled-skill-dir`` in a file are relative to that file's folder.
 """
@@ -57,6 +60,10 @@ PATH_FIELDS: Mapping[str, str] = {
     "agents_home": "agents-home",
     "bundled_skill_dir": "bundled-skill-dir",
 }
+
+#: The origin recorded in :attr:`SkilldeckConfig.sources` for a layer without one
+#: (the CLI's flags).
+FLAGS_ORIGIN = "command-line flags"
 
 _FILE_KEYS = (
     "profile",
@@ -125,6 +132,13 @@ class SkilldeckConfig:
     catalog_max_description_length: int = 500
     rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
     config_file: str | None = None
+    #: Field name -> ``origin`` of the layer that set it; a field not listed is the
+    #: built-in default. Environment values have origin ``$NAME``.
+    sources: Mapping[str, str] = field(default_factory=dict)
+
+    def source_of(self, name: str) -> str | None:
+        """The origin of field ``name``'s value, or ``None`` for the built-in default."""
+        return self.sources.get(name)
 
     def rule_settings(self) -> RuleSettings:
         """The settings the per-file analysis needs (profile, catalog cap, overrides)."""
@@ -148,10 +162,19 @@ class SkilldeckConfig:
             value = env.get(name)
             return os.path.abspath(os.path.expanduser(value)) if value else None
 
+        dsh_home = get("DSH_HOME")
+        agents_home = get("DSH_AGENTS_HOME")
+        bundled = get("DSH_BUNDLED_SKILL_DIR")
+        variables = {
+            "dsh_home": (dsh_home, "$DSH_HOME"),
+            "agents_home": (agents_home, "$DSH_AGENTS_HOME"),
+            "bundled_skill_dir": (bundled, "$DSH_BUNDLED_SKILL_DIR"),
+        }
         return cls(
-            dsh_home=get("DSH_HOME"),
-            agents_home=get("DSH_AGENTS_HOME"),
-            bundled_skill_dir=get("DSH_BUNDLED_SKILL_DIR"),
+            dsh_home=dsh_home,
+            agents_home=agents_home,
+            bundled_skill_dir=bundled,
+            sources={name: var for name, (value, var) in variables.items() if value is not None},
         )
 
     def merged(self, layer: ConfigLayer | None) -> SkilldeckConfig:
@@ -175,6 +198,9 @@ class SkilldeckConfig:
                     raise ConfigError(
                         f"{_where(layer.origin)}'{shown}' {problem}", path=layer.origin, key=shown
                     )
+
+        origin = layer.origin if layer.origin is not None else FLAGS_ORIGIN
+        changes["sources"] = {**self.sources, **dict.fromkeys(changes, origin)}
         if layer.catalog_max_description_length is not None:
             _check_cap(
                 layer.catalog_max_description_length, "catalog-description-max-length", layer.origin

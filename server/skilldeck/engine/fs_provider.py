@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import itertools
 import json
 import os
 import stat
@@ -289,11 +290,16 @@ def _scan_listed(  # noqa: PLR0917 - internal; each argument is per root
     root_cache: RootCache | None,
     overlaid: Mapping[str, tuple[Layout, str, str]],
     helpers: ScanHelpers | None,
+    on_file: Callable[[], None] | None = None,
 ) -> RootScan:
     complete = listing.complete
     problems = list(listing.problems)
     on_disk = [task for task in listing.tasks if task.path not in overlaid]
-    done = [_scan_file(root, task, settings, root_cache, helpers) for task in on_disk]
+    done: list[_Outcome] = []
+    for task in on_disk:
+        done.append(_scan_file(root, task, settings, root_cache, helpers))
+        if on_file is not None:
+            on_file()
     if root_cache is not None:
         root_cache.flush()
 
@@ -333,11 +339,14 @@ def scan_deck(
     roots: Sequence[SkillRoot] | None = None,
     provider_name: str = PROVIDER_NAME,
     on_root: Callable[[int, SkillRoot], None] | None = None,
+    on_files: Callable[[int, int], None] | None = None,
     processes: int = 1,
 ) -> DeckScan:
     """Scan every root of ``config`` for ``cwd`` (or the given ``roots``) in rank order.
 
-    ``on_root(index, root)`` is called before each root is scanned (progress reporting).
+    ``on_root(index, root)`` is called before each root is scanned (progress reporting);
+    ``on_files(done, total)`` after each skill file on disk is judged, ``total`` being
+    the count of every root's listing (the caller throttles what it shows).
     ``processes > 1`` lets the scan fork helper processes (:mod:`scan_helpers`) for the
     files the cache does not hold, when there are enough of them; only single-threaded
     callers may ask for that. The result is the same either way.
@@ -363,13 +372,32 @@ def scan_deck(
             and (root_cache is None or not root_cache.holds(task.child))
         ]
         helpers = ScanHelpers.start(jobs, processes, partial(_helper_record, settings=settings))
+    counted: Callable[[], None] | None = None
+    if on_files is not None:
+        total = sum(
+            1
+            for listing, overlaid in zip(listings, overlays, strict=True)
+            for task in listing.tasks
+            if task.path not in overlaid
+        )
+        progress = itertools.count(1)
+
+        def counted() -> None:
+            on_files(next(progress), total)
+
     try:
         for index, root in enumerate(deck_roots):
             if on_root is not None:
                 on_root(index, root)
             scans.append(
                 _scan_listed(
-                    root, listings[index], settings, caches[index], overlays[index], helpers
+                    root,
+                    listings[index],
+                    settings,
+                    caches[index],
+                    overlays[index],
+                    helpers,
+                    counted,
                 )
             )
     finally:

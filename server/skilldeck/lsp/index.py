@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -108,15 +108,23 @@ def scan_folder(
     processes: int = 1,
     provided: Sequence[ProvidedSkill] = (),
     provided_complete: bool = True,
+    on_files: Callable[[int, int], None] | None = None,
 ) -> FolderScan:
     """Scan every root of ``folder`` (blocking: call it in a worker thread).
 
     ``cache`` is the persistent index cache (unchanged files are not parsed again);
     ``processes > 1`` lets a cold scan fork helpers (:func:`scan_deck`); ``provided`` are
-    the skills of the registry's other providers, resolved with the files.
+    the skills of the registry's other providers, resolved with the files; ``on_files(done,
+    total)`` is called (in the worker thread) after each skill file is judged.
     """
     deck = scan_deck(
-        config, folder, overlay=dict(overlay), roots=roots, cache=cache, processes=processes
+        config,
+        folder,
+        overlay=dict(overlay),
+        roots=roots,
+        cache=cache,
+        processes=processes,
+        on_files=on_files,
     )
     entries = tuple(deck.entries())
     wide = {e.path: dict(e.analysis.wide_lines) for e in entries} if head_lines else {}

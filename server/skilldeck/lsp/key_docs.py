@@ -25,8 +25,12 @@ def key_detail(info: KeyInfo) -> str:
     return " · ".join(parts)
 
 
-def key_markdown(info: KeyInfo, profile: Profile) -> str:
-    """The full documentation of ``info`` under ``profile``."""
+def key_markdown(info: KeyInfo, profile: Profile, profile_source: str | None = None) -> str:
+    """The full documentation of ``info`` under ``profile``.
+
+    ``profile_source`` says where the profile setting came from (hover: ``default``,
+    ``from `skilldeck.toml```...); completion leaves it out.
+    """
     facts = [f"Type: {info.value_type}"]
     if info.values:
         facts.append("Values: " + ", ".join(f"`{value}`" for value in info.values))
@@ -38,7 +42,8 @@ def key_markdown(info: KeyInfo, profile: Profile) -> str:
     )
     if info.required:
         facts.append("Required")
-    facts.append(f"Profile: `{profile.name}`")
+    source = f" ({profile_source})" if profile_source is not None else ""
+    facts.append(f"Profile: `{profile.name}`{source}")
     return f"**`{info.key}`**\n\n{info.documentation}\n\n" + "  \n".join(facts)
 
 

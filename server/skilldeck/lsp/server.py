@@ -19,6 +19,7 @@ from pygls.exceptions import (
     FeatureNotificationError,
     FeatureRequestError,
     JsonRpcException,
+    JsonRpcInternalError,
     JsonRpcInvalidParams,
     JsonRpcMethodNotFound,
 )
@@ -40,6 +41,45 @@ logger = logging.getLogger(__name__)
 #: cattrs would turn a wrong answer into a plausible one (a string into a list of
 #: characters, an object into a list of its keys).
 RAW_RESULT_METHODS = (types.WORKSPACE_CONFIGURATION,)
+
+#: Notification ``{kind, message}`` sent the first time a handler fails in a new way
+#: (an exception that is not a deliberate JSON-RPC error); the client shows it once.
+SERVER_ERROR = "skilldeck/serverError"
+#: Most ``skilldeck/serverError`` notifications one server sends (distinct kinds).
+SERVER_ERROR_NOTICES = 5
+
+#: pygls log records that are routine, not failures: a ``$/cancelRequest`` for a request
+#: already answered happens all the time while typing.
+_ROUTINE_MESSAGES = (
+    "Cancel notification for unknown message id",
+    "Received response to unknown message id",
+)
+
+
+class RoutineRecordsToDebug(logging.Filter):
+    """Lower pygls' routine records to DEBUG, so stderr (the editor's output) stays quiet.
+
+    Also lowers the traceback pygls logs for a deliberate JSON-RPC error (an error the
+    handler raised on purpose, answered to the client, e.g. an invalid rename).
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        deliberate = (
+            record.exc_info is not None
+            and isinstance(record.exc_info[1], JsonRpcException)
+            and not isinstance(record.exc_info[1], JsonRpcInternalError)
+        )
+        if deliberate or str(record.msg).startswith(_ROUTINE_MESSAGES):
+            record.levelno = logging.DEBUG
+            record.levelname = logging.getLevelName(logging.DEBUG)
+        return True
+
+
+def quiet_routine_logs() -> None:
+    """Install :class:`RoutineRecordsToDebug` on pygls' JSON-RPC logger (once)."""
+    pygls_logger = logging.getLogger("pygls.protocol.json_rpc")
+    if not any(isinstance(f, RoutineRecordsToDebug) for f in pygls_logger.filters):
+        pygls_logger.addFilter(RoutineRecordsToDebug())
 
 
 class SkilldeckProtocol(LanguageServerProtocol):
@@ -164,6 +204,8 @@ class SkilldeckServer(LanguageServer):
         self.session = Session(self)
         #: Set by ``exit``; None while the client has not sent it.
         self.exit_status: int | None = None
+        #: Kinds of handler failure already announced with ``skilldeck/serverError``.
+        self.failures_announced: set[str] = set()
 
     def note_exit(self, params: None) -> None:
         """``exit``: remember the status (0 after ``shutdown``, else 1; LSP spec)."""
@@ -189,10 +231,13 @@ class SkilldeckServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Contain a failure: log it to the client; the server keeps serving.
 
-        A request for a method we do not serve is routine (clients probe): it is
-        already answered ``MethodNotFound`` and gets one log-level line, no traceback. A
-        request refused on purpose (:class:`RequestRefused`, e.g. a rename onto a taken
-        name) was answered with its reason: one info line, no traceback.
+        A request for a method we do not serve is routine (clients probe), and so is a
+        deliberate JSON-RPC error (the handler refused bad input and the client got the
+        reason): one log-level line, no traceback. A request refused on purpose
+        (:class:`RequestRefused`, e.g. a rename onto a taken name) was answered with its
+        reason: one info line, no traceback. Anything else is a bug: its traceback
+        is logged as an error and, the first time for its kind (see :func:`failure_kind`),
+        ``skilldeck/serverError`` tells the client so it can tell the user once.
         """
         if isinstance(error, JsonRpcMethodNotFound):
             self.log(f"skilldeck: {error}", types.MessageType.Log)
@@ -200,13 +245,55 @@ class SkilldeckServer(LanguageServer):
         if isinstance(error, RequestRefused):
             self.log(f"skilldeck: refused: {error.message}", types.MessageType.Info)
             return
-        detail = "".join(traceback.format_exception(error)).rstrip()
         kind = (
             "request"
             if source is FeatureRequestError
             else ("notification" if source is FeatureNotificationError else "message")
         )
+        if isinstance(error, JsonRpcException) and not isinstance(error, JsonRpcInternalError):
+            self.log(f"skilldeck: answered a {kind} with an error: {error}", types.MessageType.Log)
+            return
+        detail = failure_detail(error)
         self.log(f"skilldeck: error handling a {kind}: {detail}", types.MessageType.Error)
+        key = failure_kind(error)
+        if key in self.failures_announced or len(self.failures_announced) >= SERVER_ERROR_NOTICES:
+            return
+        self.failures_announced.add(key)
+        summary = failure_summary(error)
+        message = (
+            f"skilldeck: internal error handling a {kind}: {summary}. The server keeps "
+            "running; the Skilldeck output has the traceback (please report it)."
+        )
+        try:
+            self.protocol.notify(SERVER_ERROR, {"kind": key, "message": message})
+        except Exception:  # the transport is closed
+            logger.debug("could not announce: %s", message)
+
+
+def failure_summary(error: Exception) -> str:
+    """``ZeroDivisionError: division by zero``: the exception's last line."""
+    if isinstance(error, JsonRpcInternalError):
+        return str(error)
+    return "".join(traceback.format_exception_only(error)).strip()
+
+
+def failure_detail(error: Exception) -> str:
+    """The traceback of a failure (pygls keeps a request's traceback in ``data``)."""
+    data = getattr(error, "data", None)
+    if isinstance(error, JsonRpcInternalError) and isinstance(data, dict):
+        frames = data.get("traceback")
+        if isinstance(frames, list):
+            stack = "".join(map(str, frames)).rstrip()
+            return f"Traceback (most recent call last):\n{stack}\n{error}"
+    return "".join(traceback.format_exception(error)).rstrip()
+
+
+def failure_kind(error: Exception) -> str:
+    """What makes two failures "the same": exception type and the innermost frame."""
+    summary = failure_summary(error)
+    detail = failure_detail(error)
+    frames = [line.strip() for line in detail.splitlines() if line.strip().startswith("File ")]
+    return f"{summary.split(':', 1)[0]} at {frames[-1] if frames else 'unknown'}"
 
 
 class _QuietRefusals(logging.Filter):
@@ -225,6 +312,7 @@ def build_server(providers: Sequence[ProviderFactory] = ()) -> SkilldeckServer:
     """
     from skilldeck.lsp.features import register_all  # noqa: PLC0415
 
+    quiet_routine_logs()
     json_rpc_logger = logging.getLogger("pygls.protocol.json_rpc")
     if not any(isinstance(f, _QuietRefusals) for f in json_rpc_logger.filters):
         json_rpc_logger.addFilter(_QuietRefusals())

@@ -59,6 +59,8 @@ CATALOG_MAX_WAIT_S = 1.0
 PUBLISH_BATCH = 200
 #: How long the server waits for the client to answer ``workspace/configuration``.
 CONFIGURATION_TIMEOUT_S = 2.0
+#: Roughly how many ``done/total skill files`` progress reports one folder's scan sends.
+PROGRESS_STEPS = 50
 #: How long a request waits for ``initialized`` before it is refused (seconds).
 INITIALIZED_WAIT_S = 5.0
 
@@ -312,6 +314,7 @@ class Session:
                     processes=usable_cpus(),
                     provided=provided,
                     provided_complete=provided_complete,
+                    on_files=self._file_progress(progress),
                 )
                 if generation != self._generation:
                     return
@@ -686,6 +689,28 @@ class Session:
             token,
             types.WorkDoneProgressReport(
                 message=message, percentage=int(100 * (number - 1) / total)
+            ),
+        )
+
+    def _file_progress(self, token: str | None) -> Callable[[int, int], None] | None:
+        """``on_files`` for a scan in a worker thread: about :data:`PROGRESS_STEPS` reports
+        ``done/total skill files`` per folder, each sent from the event loop."""
+        if token is None:
+            return None
+        loop = asyncio.get_running_loop()
+
+        def on_files(done: int, total: int) -> None:
+            if done % max(1, total // PROGRESS_STEPS) == 0 or done == total:
+                loop.call_soon_threadsafe(self._progress_files, token, done, total)
+
+        return on_files
+
+    def _progress_files(self, token: str, done: int, total: int) -> None:
+        self.server.work_done_progress.report(
+            token,
+            types.WorkDoneProgressReport(
+                message=f"{done:,}/{total:,} skill files",
+                percentage=int(100 * done / max(1, total)),
             ),
         )
 

@@ -12,16 +12,36 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from skilldeck.engine.config import ConfigError, ConfigLayer, parse_rule_overrides, path_problem
+from skilldeck.engine.config import (
+    ConfigError,
+    ConfigLayer,
+    SkilldeckConfig,
+    parse_rule_overrides,
+    path_problem,
+)
 from skilldeck.engine.findings import Severity
 from skilldeck.engine.profiles import PROFILES
+
+#: The ``origin`` of the settings layer (see :attr:`SkilldeckConfig.sources`).
+EDITOR_SETTINGS = "editor settings"
+
+#: Config field -> the ``skilldeck.*`` setting that mirrors it.
+SETTING_NAMES = {
+    "profile": "profile",
+    "custom_skill_dirs": "customSkillDirs",
+    "dsh_home": "dshHome",
+    "agents_home": "agentsHome",
+    "bundled_skill_dir": "bundledSkillDir",
+    "catalog_max_description_length": "catalogDescriptionMaxLength",
+    "include_user_roots": "includeUserRoots",
+}
 
 
 @dataclass(frozen=True)
 class ParsedSettings:
     """Validated settings plus one human-readable warning per rejected value."""
 
-    layer: ConfigLayer = field(default_factory=lambda: ConfigLayer(origin="editor settings"))
+    layer: ConfigLayer = field(default_factory=lambda: ConfigLayer(origin=EDITOR_SETTINGS))
     warnings: tuple[str, ...] = ()
 
 
@@ -118,7 +138,7 @@ def parse_settings(raw: object) -> ParsedSettings:
         catalog_max_description_length=max_length,
         include_user_roots=include_user,
         rule_overrides=overrides,
-        origin="editor settings",
+        origin=EDITOR_SETTINGS,
     )
     return ParsedSettings(layer, tuple(warnings))
 
@@ -141,3 +161,19 @@ def anchored(layer: ConfigLayer, folder: str) -> ConfigLayer:
         agents_home=_absolute(folder, layer.agents_home),
         bundled_skill_dir=_absolute(folder, layer.bundled_skill_dir),
     )
+
+
+def value_source(config: SkilldeckConfig, name: str) -> str:
+    """Where ``config``'s value of field ``name`` came from, for a hover.
+
+    ``"default"``, ``"from editor setting `skilldeck.X`"``, ``"from `skilldeck.toml`"``
+    (the config file's name) or ``"from `$DSH_HOME`"``.
+    """
+    origin = config.source_of(name)
+    if origin is None:
+        return "default"
+    if origin == EDITOR_SETTINGS:
+        return f"from editor setting `skilldeck.{SETTING_NAMES.get(name, name)}`"
+    if os.path.isabs(origin):
+        return f"from `{os.path.basename(origin)}`"
+    return f"from `{origin}`"

@@ -1,7 +1,8 @@
 """``textDocument/codeLens`` on the ``name`` line: who this skill shadows, or who wins.
 
-A winning skill with same-named skills in other roots gets ``shadows N``; a shadowed
-skill gets ``shadowed by <source> (rank R)``. Each lens carries the client-side command
+A winning skill with same-named skills in other roots gets ``shadows <source>/<name>``
+(up to :data:`NAMED_IN_TITLE` of them, then ``and N more``); a shadowed skill gets
+``shadowed by <source> (rank R)``. Each lens carries the client-side command
 :data:`SHOW_SHADOWING` (``skilldeck.showShadowing``) with one argument shaped like the
 arguments of VS Code's ``editor.action.showReferences``, as plain LSP JSON::
 
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from skilldeck.lsp.session import Session
 
 SHOW_SHADOWING = "skilldeck.showShadowing"
+#: Shadowed skills the winner's lens names before it says ``and N more``.
+NAMED_IN_TITLE = 2
 
 
 def register(server: SkilldeckServer) -> None:
@@ -45,8 +48,10 @@ def lenses(session: Session, doc: SkillDocument) -> list[types.CodeLens]:
         return []
     others = [entry for entry in group if entry.path != doc.path]
     if paths[0] == doc.path:
-        count = len(others)
-        title = f"shadows {count} skill" + ("" if count == 1 else "s")
+        named = [f"{entry.root.source}/{entry.analysis.name}" for entry in others]
+        title = "shadows " + ", ".join(named[:NAMED_IN_TITLE])
+        if len(named) > NAMED_IN_TITLE:
+            title += f" and {len(named) - NAMED_IN_TITLE} more"
     else:
         winner = group[0]
         title = f"shadowed by {winner.root.source} (rank {winner.root.rank})"

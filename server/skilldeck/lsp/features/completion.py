@@ -5,7 +5,13 @@ and the surface each controls, all from :mod:`skilldeck.engine.profiles`), value
 key (the profile's values, e.g. ``true``/``false``; the folder or file name for
 ``name``), and a snippet with the profile's required keys in an empty skill file. In the
 body: ``/name`` of user-invocable skills (winners of the deck), and the relative paths of
-files inside a bundle's folder. Trigger character: ``/``.
+files inside a bundle's folder.
+
+Completion runs as the user types: the trigger characters are ``/``, ``-`` and the ASCII
+letters (a letter outside the frontmatter, a mention or a link answers nothing). The
+snippet is offered while the file holds nothing but (the start of) a ``---`` line, also
+on the blank line after it. A key item whose key has values to suggest carries the
+command ``editor.action.triggerSuggest``, so accepting ``name`` goes on to its value.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import asyncio
 import itertools
 import os
 import re
+import string
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
@@ -39,6 +46,11 @@ MENTION_LIMIT = 50
 #: Most path items in one answer.
 PATH_LIMIT = 500
 
+#: Characters that ask the client for completion as they are typed.
+TRIGGER_CHARACTERS = ["/", "-", *string.ascii_letters]
+#: The client command that opens the suggestions again (after a key is accepted).
+TRIGGER_SUGGEST = types.Command("Suggest", "editor.action.triggerSuggest")
+
 _MENTION_HEAD = re.compile(r"(?:^|(?<=\s))/([a-z0-9-]*)$")
 _PATH_HEAD = re.compile(r"[^\s()\[\]<>\"'`]*$")
 
@@ -47,7 +59,8 @@ def register(server: SkilldeckServer) -> None:
     """Register ``textDocument/completion``."""
 
     @server.feature(
-        types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["/"])
+        types.TEXT_DOCUMENT_COMPLETION,
+        types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS),
     )
     async def completion(params: types.CompletionParams) -> types.CompletionList | None:
         doc = await load_document(server.session, params.text_document.uri)
@@ -81,14 +94,19 @@ async def complete(
     """The completion list at ``at`` in ``doc`` (``None`` when nothing applies)."""
     position = doc.position(at)
     frontmatter = doc.frontmatter_lines()
+    fresh = doc.not_a_skill is None and _blank_start(doc) and position.line <= 1
     if frontmatter is None:
-        if position.line == 0 and doc.not_a_skill is None and _blank_start(doc):
+        if position.line == 0 and fresh:
             item = _snippet(doc, snippets, formats)
             return types.CompletionList(is_incomplete=False, items=[item])
         return await _body(doc, position, invoked)
     first, closing = frontmatter
+    if fresh and position.line == first:
+        return types.CompletionList(is_incomplete=False, items=[_snippet(doc, snippets, formats)])
     if first < position.line < closing:
         items = _frontmatter(doc, position, closing, formats)
+        if fresh:
+            items.insert(0, _snippet(doc, snippets, formats))
         return types.CompletionList(is_incomplete=False, items=items) if items else None
     if position.line > closing:
         return await _body(doc, position, invoked)
@@ -99,7 +117,7 @@ async def complete(
 
 
 def _blank_start(doc: SkillDocument) -> bool:
-    """An empty file, or one whose only text is the start of ``---`` on line 0."""
+    """An empty file, or one whose only text is (the start of) ``---`` on line 0."""
     first = doc.line(0).lstrip("\ufeff").strip()
     return "---".startswith(first) and not any(line.strip() for line in doc.lines[1:])
 
@@ -121,7 +139,8 @@ def _snippet(
         stop += 1
     snippet = "---\n" + "\n".join(rows_snippet) + "\n---\n\n# ${1}\n\n$0"
     plain = "---\n" + "\n".join(rows_plain) + f"\n---\n\n# {name}\n\n"
-    line = doc.line(0)
+    last = len(doc.lines) - 1 if doc.lines else 0
+    whole = Span(Position(0, 0), Position(last, len(doc.line(last))))
     return types.CompletionItem(
         label="skill frontmatter",
         kind=types.CompletionItemKind.Snippet,
@@ -131,9 +150,7 @@ def _snippet(
         insert_text_format=(
             types.InsertTextFormat.Snippet if snippets else types.InsertTextFormat.PlainText
         ),
-        text_edit=types.TextEdit(
-            range=doc.range(Span.at(0, 0, len(line))), new_text=snippet if snippets else plain
-        ),
+        text_edit=types.TextEdit(range=doc.range(whole), new_text=snippet if snippets else plain),
     )
 
 
@@ -174,22 +191,33 @@ def _keys(
                 text_edit=types.TextEdit(
                     range=edit_range, new_text=info.key if slot.has_colon else f"{info.key}: "
                 ),
+                command=TRIGGER_SUGGEST if _has_values(doc, info.key) else None,
             )
         )
     return items
 
 
-def _values(doc: SkillDocument, slot: Slot) -> list[types.CompletionItem]:
-    assert slot.key is not None
-    info = doc.profile.key(slot.key)
-    edit_range = doc.range(Span.at(slot.line, slot.start, slot.end))
+def _value_choices(doc: SkillDocument, key: str) -> list[tuple[str, str]]:
+    """The values completion offers for ``key``: ``(value, detail)``."""
+    info = doc.profile.key(key)
     choices: list[tuple[str, str]] = []
-    if slot.key == "name" and is_skill_name(doc.expected_name):
+    if key == "name" and is_skill_name(doc.expected_name):
         where = "folder" if doc.layout == "bundle" else "file"
         choices.append((doc.expected_name, f"the skill's {where} name"))
     if info is not None:
         for value in info.values:
             choices.append((value, "default" if value == info.default else info.key))
+    return choices
+
+
+def _has_values(doc: SkillDocument, key: str) -> bool:
+    return bool(_value_choices(doc, key))
+
+
+def _values(doc: SkillDocument, slot: Slot) -> list[types.CompletionItem]:
+    assert slot.key is not None
+    edit_range = doc.range(Span.at(slot.line, slot.start, slot.end))
+    choices = _value_choices(doc, slot.key)
     return [
         types.CompletionItem(
             label=value,

@@ -28,13 +28,12 @@ from skilldeck.lsp.frontmatter_cursor import entry_at
 from skilldeck.lsp.key_docs import key_markdown, markup, unknown_key_markdown
 from skilldeck.lsp.markdown_body import mention_at
 from skilldeck.lsp.navigation import in_frontmatter
+from skilldeck.lsp.settings import value_source
 from skilldeck.lsp.skill_document import SkillDocument, load_document
 
 if TYPE_CHECKING:
     from skilldeck.engine.frontmatter import FrontmatterEntry
     from skilldeck.lsp.server import SkilldeckServer
-
-_LAYER = "global"
 
 
 def register(server: SkilldeckServer) -> None:
@@ -73,7 +72,7 @@ def hover_at(
             if entry.key == "description" and hit.part == "key":
                 sections.append(description_markdown(doc, entry))
             sections.append(
-                key_markdown(info, doc.profile)
+                key_markdown(info, doc.profile, value_source(doc.config, "profile"))
                 if info is not None
                 else unknown_key_markdown(entry.key, doc.profile)
             )
@@ -156,10 +155,7 @@ def name_markdown(doc: SkillDocument) -> str:
         return "\n\n".join(parts)
     if doc.entry is not None:
         root = doc.entry.root
-        parts.append(
-            f"**`{name}`** · layer {_LAYER} · source `{root.source}` · rank {root.rank} · "
-            f"{doc.layout}"
-        )
+        parts.append(f"**`{name}`** · source `{root.source}` · rank {root.rank} · {doc.layout}")
     else:
         parts.append(f"**`{name}`** · not in any skill root of this workspace")
     if not analysis.accepted:
@@ -205,7 +201,10 @@ def description_markdown(doc: SkillDocument, entry: FrontmatterEntry) -> str:
     cap = doc.config.catalog_max_description_length
     length = len(collapse_whitespace(value))
     shown = escape_text(catalog_description(value, cap))
-    parts = [f"**Catalog length:** {length} of {cap} characters (whitespace collapsed)"]
+    parts = [
+        f"**Catalog length:** {length} of {cap} characters (whitespace collapsed; "
+        f"{limit_source(doc)})"
+    ]
     if length > cap:
         parts.append(f"Cut to {cap} characters: the catalog shows the first {cap - 3} and `...`.")
     info = doc.profile.key("description")
@@ -213,6 +212,13 @@ def description_markdown(doc: SkillDocument, entry: FrontmatterEntry) -> str:
         parts.append(f"Agent Skills limit: {len(value)} of {info.max_length} characters.")
     parts.append("The model sees:\n\n" + fenced(shown))
     return "\n\n".join(parts)
+
+
+def limit_source(doc: SkillDocument) -> str:
+    """``limit 200 from `skilldeck.toml``` or ``limit 500 by default``: the cap and its origin."""
+    cap = doc.config.catalog_max_description_length
+    source = value_source(doc.config, "catalog_max_description_length")
+    return f"limit {cap} by default" if source == "default" else f"limit {cap} {source}"
 
 
 def mention_markdown(doc: SkillDocument, name: str) -> str:

@@ -1,0 +1,132 @@
+"""The output stays quiet on routine events and a real handler failure is announced once.
+
+Issue #16.9: while typing, VS Code cancels requests already answered; pygls logged each
+``$/cancelRequest`` as a warning on stderr (red lines in the output) while a handler's
+traceback went unnoticed among them. Routine records now go to DEBUG; a handler that
+raises logs its traceback and sends ``skilldeck/serverError`` once per kind of failure.
+
+The failing handler is a test method added to the real server (``build_server()``) by
+the launcher below: the server's own error path (pygls -> ``report_server_error``) is
+what runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from editing_fixtures import doc_id, editing_capabilities, open_doc, pos
+from lsp_harness import Deck, plain, raw_request, stop_client, uri, wait_for
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+LAUNCHER = """
+from skilldeck.lsp.server import build_server
+
+server = build_server()
+
+@server.feature("test/fail")
+def fail(params):
+    return 1 // 0
+
+@server.feature("test/failElsewhere")
+async def fail_elsewhere(params):
+    return {}["missing"]
+
+server.start_io()
+"""
+
+
+@pytest.fixture
+async def client(deck: Deck) -> AsyncIterator[LanguageClient]:
+    config = ClientServerConfig(
+        server_command=[sys.executable, "-c", LAUNCHER], server_env=deck.env()
+    )
+    started = await config.start()
+    assert isinstance(started, LanguageClient)
+    errors: list[Any] = []
+    started.feature("skilldeck/serverError")(lambda params: errors.append(plain(params)))
+    setattr(started, "server_errors", errors)  # noqa: B010
+    await started.initialize_session(
+        types.InitializeParams(
+            capabilities=editing_capabilities(),
+            workspace_folders=[types.WorkspaceFolder(uri=uri(deck.project), name="project")],
+        )
+    )
+    yield started
+    await stop_client(started)
+
+
+def announced(client: LanguageClient) -> list[Any]:
+    errors: list[Any] = getattr(client, "server_errors")  # noqa: B009
+    return errors
+
+
+async def test_a_handler_failure_is_announced_once_per_kind(
+    deck: Deck, client: LanguageClient
+) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    open_doc(client, path)
+
+    for attempt in range(3):
+        with pytest.raises(Exception, match="ZeroDivisionError"):
+            await raw_request(client, "test/fail", {}, msg_id=f"fail-{attempt}")
+    with pytest.raises(Exception, match="KeyError"):
+        await raw_request(client, "test/failElsewhere", {}, msg_id="elsewhere")
+
+    await wait_for(lambda: len(announced(client)) == 2, what="two serverError notices")
+    await asyncio.sleep(0.2)
+    first, second = announced(client)
+    assert len(announced(client)) == 2
+    assert first["message"] == (
+        "skilldeck: internal error handling a request: ZeroDivisionError: integer division "
+        "or modulo by zero. The server keeps running; the Skilldeck output has the traceback "
+        "(please report it)."
+    )
+    assert first["kind"].startswith("ZeroDivisionError at File ")
+    assert second["message"].startswith("skilldeck: internal error handling a request: KeyError")
+    tracebacks = [
+        m.message
+        for m in client.log_messages
+        if m.type == types.MessageType.Error and "ZeroDivisionError" in m.message
+    ]
+    assert len(tracebacks) == 3
+    assert "Traceback (most recent call last):" in tracebacks[0]
+    assert "line 8, in fail\nZeroDivisionError" in tracebacks[0]
+
+    # The server keeps serving.
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(path), position=pos(1, 8))
+    )
+    assert hover is not None
+
+
+async def test_cancelling_an_answered_request_is_not_logged_as_a_problem(
+    deck: Deck, client: LanguageClient, capfd: pytest.CaptureFixture[str]
+) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    open_doc(client, path)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(path), position=pos(1, 8))
+    )
+    assert hover is not None
+    for msg_id in (1, 2, "gone"):
+        client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=msg_id))
+    # A deliberate error (an invalid new name) is answered, not reported as a failure.
+    with pytest.raises(Exception, match="not a valid skill name"):
+        await client.text_document_rename_async(
+            types.RenameParams(text_document=doc_id(path), position=pos(1, 8), new_name="Bad Name")
+        )
+    await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(path), position=pos(1, 8))
+    )
+    await asyncio.sleep(0.3)
+
+    stderr = capfd.readouterr().err
+    assert "Cancel notification for unknown message id" not in stderr
+    assert "Traceback" not in stderr
+    assert not [m for m in client.log_messages if m.type == types.MessageType.Error]
+    assert announced(client) == []
