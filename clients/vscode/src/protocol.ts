@@ -34,19 +34,28 @@ export interface CatalogChangedParams {
   skillCount: number;
 }
 
-/** A pointer from one skill candidate to another (shadowing). */
+/**
+ * A pointer from one skill candidate to another (shadowing). `uri` is null for a
+ * skill whose provider names no file (a runtime or remote skill); `provider` names
+ * the provider of such a skill (null for skill files of the roots).
+ */
 export interface SkillRef {
   source: string;
   rank: number;
-  uri: string;
+  uri: string | null;
+  provider?: string | null;
 }
 
-/** One skill candidate found in a root. */
+/**
+ * One skill candidate found in a root, or provided by another provider
+ * (`layout: 'provided'`: bundled, runtime, registered; `uri` null when no file).
+ */
 export interface SkillInfo {
   name: string;
   description: string;
-  uri: string;
-  layout: 'bundle' | 'flat';
+  uri: string | null;
+  layout: 'bundle' | 'flat' | 'provided';
+  provider?: string | null;
   winner: boolean;
   accepted: boolean;
   shadowedBy: SkillRef | null;
@@ -57,12 +66,16 @@ export interface SkillInfo {
   warningCount: number;
 }
 
-/** One discovery root, in rank order. */
+/**
+ * One discovery root, in rank order; or one provider other than the filesystem
+ * (`provider` set, `path` and `uri` null) with the skills it provides.
+ */
 export interface RootInfo {
   rank: number;
   source: string;
-  path: string;
-  uri: string;
+  path: string | null;
+  uri: string | null;
+  provider?: string | null;
   exists: boolean;
   skills: SkillInfo[];
 }

@@ -62,7 +62,6 @@ export function currentSelector(settings: ClientSettings): vscode.DocumentFilter
 export class ServerController implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private queue: Promise<void> = Promise.resolve();
-  private readonly disposables: vscode.Disposable[] = [];
   private pythonListener: vscode.Disposable | undefined;
   private readonly stateEmitter = new vscode.EventEmitter<StatusInput>();
   private readonly catalogEmitter = new vscode.EventEmitter<CatalogChangedParams>();
@@ -268,9 +267,6 @@ export class ServerController implements vscode.Disposable {
   dispose(): void {
     void this.stop();
     this.pythonListener?.dispose();
-    for (const disposable of this.disposables) {
-      disposable.dispose();
-    }
     this.trace.dispose();
     this.stateEmitter.dispose();
     this.catalogEmitter.dispose();

@@ -77,7 +77,13 @@ function plural(count: number, word: string): string {
 }
 
 function refLabel(ref: SkillRef): string {
-  return `${ref.source} (rank ${ref.rank})`;
+  const provider = ref.provider ? `, provider ${ref.provider}` : '';
+  return `${ref.source} (rank ${ref.rank}${provider})`;
+}
+
+/** How a skill row or link opens: its file, or nothing for a skill no file holds. */
+function openCommand(uri: string | null, title: string): NodeCommand | null {
+  return uri === null ? null : { id: OPEN_COMMAND, title, args: [uri] };
 }
 
 function skillState(skill: SkillInfo): 'winner' | 'shadowed' | 'rejected' {
@@ -124,7 +130,7 @@ function skillDescription(skill: SkillInfo, state: 'winner' | 'shadowed' | 'reje
 function skillTooltip(skill: SkillInfo, state: 'winner' | 'shadowed' | 'rejected'): string {
   const lines = [skill.name, skill.description.trim() === '' ? '(no description)' : skill.description];
   lines.push(`Invocation: ${invocationLabel(skill)}`);
-  lines.push(`Layout: ${skill.layout === 'bundle' ? 'folder with SKILL.md' : 'single file'}`);
+  lines.push(`Layout: ${layoutLabel(skill)}`);
   if (state === 'shadowed' && skill.shadowedBy !== null) {
     lines.push(`Shadowed by ${refLabel(skill.shadowedBy)}`);
   }
@@ -137,24 +143,32 @@ function skillTooltip(skill: SkillInfo, state: 'winner' | 'shadowed' | 'rejected
   return lines.join('\n');
 }
 
+function layoutLabel(skill: SkillInfo): string {
+  if (skill.layout === 'provided') {
+    return `provided by ${skill.provider ?? 'another provider'}${skill.uri === null ? ' (no file)' : ''}`;
+  }
+  return skill.layout === 'bundle' ? 'folder with SKILL.md' : 'single file';
+}
+
 function linkNode(parentId: string, verb: 'shadowed by' | 'shadows', ref: SkillRef): TreeNode {
+  const where = ref.uri ?? `provider ${ref.provider ?? ref.source} (no file)`;
   return node({
     kind: 'link',
-    id: `${parentId}|${verb}|${ref.uri}`,
+    id: `${parentId}|${verb}|${ref.uri ?? `${ref.provider ?? ''}:${ref.source}`}`,
     label: `${verb} ${ref.source}`,
-    description: `rank ${ref.rank}`,
-    tooltip: `${verb === 'shadowed by' ? 'Open the winning skill' : 'Open the shadowed skill'}: ${ref.uri}`,
+    description: ref.provider ? `rank ${ref.rank} · ${ref.provider}` : `rank ${ref.rank}`,
+    tooltip: `${verb === 'shadowed by' ? 'The winning skill' : 'The shadowed skill'}: ${where}`,
     icon: verb === 'shadowed by' ? 'arrow-up' : 'arrow-down',
     resourceUri: ref.uri,
     contextValue: 'link',
-    command: { id: OPEN_COMMAND, title: 'Open', args: [ref.uri] },
+    command: openCommand(ref.uri, 'Open'),
   });
 }
 
 /** One skill row with its shadowing links as children. */
 export function skillNode(skill: SkillInfo, parentId: string): TreeNode {
   const state = skillState(skill);
-  const id = `${parentId}|skill|${skill.uri}`;
+  const id = `${parentId}|skill|${skill.uri ?? `${skill.provider ?? ''}:${skill.name}`}`;
   const children: TreeNode[] = [];
   if (state === 'shadowed' && skill.shadowedBy !== null) {
     children.push(linkNode(id, 'shadowed by', skill.shadowedBy));
@@ -171,7 +185,7 @@ export function skillNode(skill: SkillInfo, parentId: string): TreeNode {
     icon: skillIcon(skill, state),
     resourceUri: skill.uri,
     contextValue: `skill.${state}`,
-    command: { id: OPEN_COMMAND, title: 'Open Skill', args: [skill.uri] },
+    command: openCommand(skill.uri, 'Open Skill'),
     children,
   });
 }
@@ -180,7 +194,14 @@ export function skillNode(skill: SkillInfo, parentId: string): TreeNode {
  * Where a root is, for its row: relative to the workspace folder when inside it,
  * `~/...` under the home folder, else the absolute path.
  */
-export function rootLocation(root: Pick<RootInfo, 'path' | 'uri'>, folderUri: string, home: string): string {
+export function rootLocation(
+  root: Pick<RootInfo, 'path' | 'uri' | 'provider'>,
+  folderUri: string,
+  home: string,
+): string {
+  if (root.path === null || root.uri === null) {
+    return `provider ${root.provider ?? 'unknown'}`;
+  }
   const folder = folderUri.replace(/\/+$/, '');
   if (root.uri.startsWith(`${folder}/`)) {
     const rest = root.uri.slice(folder.length + 1);
@@ -234,8 +255,8 @@ function groupedSkills(skills: readonly SkillInfo[], id: string): TreeNode[] {
  * more than `options.groupThreshold` skills are grouped by first letter.
  */
 export function rootNode(root: RootInfo, parentId: string, folderUri = '', options: TreeOptions = DEFAULT_TREE_OPTIONS): TreeNode {
-  const id = `${parentId}|root|${root.rank}|${root.uri}`;
-  const skills = [...root.skills].sort((a, b) => a.name.localeCompare(b.name) || a.uri.localeCompare(b.uri));
+  const id = `${parentId}|root|${root.rank}|${root.uri ?? `provider:${root.provider ?? root.source}`}`;
+  const skills = [...root.skills].sort((a, b) => a.name.localeCompare(b.name) || (a.uri ?? '').localeCompare(b.uri ?? ''));
   const grouped = options.groupThreshold > 0 && skills.length > options.groupThreshold;
   const children = grouped ? groupedSkills(skills, id) : skills.map((skill) => skillNode(skill, id));
   const count = root.exists ? plural(root.skills.length, 'skill') : 'missing';
@@ -244,8 +265,8 @@ export function rootNode(root: RootInfo, parentId: string, folderUri = '', optio
     id,
     label: root.source,
     description: `${count} · ${rootLocation(root, folderUri, options.home)}`,
-    tooltip: `${root.source} (rank ${root.rank}; a lower rank wins a shared name)\n${root.path}${root.exists ? '' : '\n(directory does not exist)'}`,
-    icon: root.exists ? 'folder' : 'folder-library',
+    tooltip: `${root.source} (rank ${root.rank}; a lower rank wins a shared name)\n${root.path ?? `skills of provider ${root.provider ?? 'unknown'}`}${root.exists ? '' : '\n(directory does not exist)'}`,
+    icon: root.provider ? 'plug' : root.exists ? 'folder' : 'folder-library',
     resourceUri: root.exists ? root.uri : null,
     contextValue: root.exists ? 'root' : 'root.missing',
     expanded: root.exists && root.skills.length > 0,

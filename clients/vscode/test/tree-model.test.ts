@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { allSkillNodes, buildTree, groupKey, invocationLabel, rootLocation, type TreeNode } from '../src/tree-model';
+import type { SkillsResult } from '../src/protocol';
 import { exampleSkills } from './fixtures';
 
 function summary(nodes: readonly TreeNode[], depth = 0): string[] {
@@ -11,6 +12,82 @@ function summary(nodes: readonly TreeNode[], depth = 0): string[] {
 }
 
 describe('buildTree', () => {
+  it('shows a provider row for skills no root holds, with no open command when there is no file', () => {
+    const result: SkillsResult = {
+      complete: true,
+      folders: [
+        {
+          folderUri: 'file:///w/ws',
+          roots: [
+            {
+              rank: 300,
+              source: 'custom',
+              path: '/w/ws/team',
+              uri: 'file:///w/ws/team',
+              provider: null,
+              exists: true,
+              skills: [
+                {
+                  name: 'gamma',
+                  description: 'Team gamma.',
+                  uri: 'file:///w/ws/team/gamma/SKILL.md',
+                  layout: 'bundle',
+                  winner: false,
+                  accepted: true,
+                  shadowedBy: { source: 'remote', rank: 250, uri: null, provider: 'team-server' },
+                  shadows: [],
+                  modelInvocable: true,
+                  userInvocable: true,
+                  errorCount: 0,
+                  warningCount: 0,
+                },
+              ],
+            },
+            {
+              rank: 250,
+              source: 'remote',
+              path: null,
+              uri: null,
+              provider: 'team-server',
+              exists: true,
+              skills: [
+                {
+                  name: 'gamma',
+                  description: 'Served gamma.',
+                  uri: null,
+                  layout: 'provided',
+                  provider: 'team-server',
+                  winner: true,
+                  accepted: true,
+                  shadowedBy: null,
+                  shadows: [{ source: 'custom', rank: 300, uri: 'file:///w/ws/team/gamma/SKILL.md', provider: null }],
+                  modelInvocable: true,
+                  userInvocable: true,
+                  errorCount: 0,
+                  warningCount: 0,
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const tree = buildTree(result);
+    assert.deepEqual(summary(tree), [
+      '[plug] remote — 1 skill · provider team-server',
+      '  [sparkle] gamma — model + /user',
+      '    [arrow-down] shadows custom — rank 300',
+      '[folder] custom — 1 skill · team',
+      '  [eye-closed] gamma — shadowed by remote',
+      '    [arrow-up] shadowed by remote — rank 250 · team-server',
+    ]);
+    const [served, shadowed] = allSkillNodes(tree);
+    assert.equal(served.command, null);
+    assert.match(served.tooltip, /Layout: provided by team-server \(no file\)/);
+    assert.equal(shadowed.children[0].command, null);
+    assert.equal(shadowed.command?.args[0], 'file:///w/ws/team/gamma/SKILL.md');
+  });
+
   it('lists roots in rank order with skills sorted by name, shadowing links and flags', () => {
     assert.deepEqual(summary(buildTree(exampleSkills())), [
       '[folder] workspace .dsh — 3 skills · .dsh/skills',
