@@ -28,7 +28,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from skilldeck.engine.catalog_text import MIN_CATALOG_DESCRIPTION_MAX_LENGTH
 from skilldeck.engine.findings import Severity
+from skilldeck.engine.settings_schema import FILE_KEYS
 
 if TYPE_CHECKING:
     from skilldeck.engine.skill_file import RuleSettings
@@ -51,7 +53,7 @@ SEVERITY_WORDS: Mapping[str, Severity | None] = {
     "off": None,
 }
 
-MIN_CATALOG_DESCRIPTION_LENGTH = 3
+MIN_CATALOG_DESCRIPTION_LENGTH = MIN_CATALOG_DESCRIPTION_MAX_LENGTH
 
 #: The path-valued fields of a :class:`ConfigLayer`, with the name a message shows.
 PATH_FIELDS: Mapping[str, str] = {
@@ -65,16 +67,7 @@ PATH_FIELDS: Mapping[str, str] = {
 #: (the CLI's flags).
 FLAGS_ORIGIN = "command-line flags"
 
-_FILE_KEYS = (
-    "profile",
-    "custom-skill-dirs",
-    "bundled-skill-dir",
-    "bundled-skills",
-    "catalog-description-max-length",
-    "rules",
-    "ignore",
-    "project-root",
-)
+_FILE_KEYS = FILE_KEYS
 
 
 class ConfigError(Exception):

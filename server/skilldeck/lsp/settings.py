@@ -21,20 +21,15 @@ from skilldeck.engine.config import (
 )
 from skilldeck.engine.findings import Severity
 from skilldeck.engine.profiles import PROFILES
+from skilldeck.engine.settings_schema import EDITOR_KEYS, setting_for_field
 
 #: The ``origin`` of the settings layer (see :attr:`SkilldeckConfig.sources`).
 EDITOR_SETTINGS = "editor settings"
 
-#: Config field -> the ``skilldeck.*`` setting that mirrors it.
-SETTING_NAMES = {
-    "profile": "profile",
-    "custom_skill_dirs": "customSkillDirs",
-    "dsh_home": "dshHome",
-    "agents_home": "agentsHome",
-    "bundled_skill_dir": "bundledSkillDir",
-    "catalog_max_description_length": "catalogDescriptionMaxLength",
-    "include_user_roots": "includeUserRoots",
-}
+#: Config field -> the ``skilldeck.*`` setting that mirrors it (the settings table).
+SETTING_NAMES = EDITOR_KEYS
+#: The least ``catalogDescriptionMaxLength`` the server accepts (the settings table).
+_MIN_LENGTH = setting_for_field("catalog_max_description_length").minimum or 0
 
 
 @dataclass(frozen=True)
@@ -89,12 +84,13 @@ def parse_settings(raw: object) -> ParsedSettings:
     max_length: int | None = None
     raw_length = raw.get("catalogDescriptionMaxLength")
     if raw_length is not None:
-        if isinstance(raw_length, int) and not isinstance(raw_length, bool) and raw_length >= 3:
+        valid = isinstance(raw_length, int) and not isinstance(raw_length, bool)
+        if valid and isinstance(raw_length, int) and raw_length >= _MIN_LENGTH:
             max_length = raw_length
         else:
             warnings.append(
-                "skilldeck.catalogDescriptionMaxLength must be an integer of at least 3, "
-                f"got {raw_length!r}; using the default."
+                "skilldeck.catalogDescriptionMaxLength must be an integer of at least "
+                f"{_MIN_LENGTH}, got {raw_length!r}; using the default."
             )
 
     include_user: bool | None = None

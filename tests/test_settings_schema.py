@@ -1,0 +1,91 @@
+"""The settings table is the one declaration: the extension's ``package.json``, the config
+file parser and the language server all agree with it (name, type, default, limits)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skilldeck.engine.config import ConfigError, ConfigLayer, load_config_file
+from skilldeck.engine.profiles import PROFILES
+from skilldeck.engine.settings_schema import EDITOR_KEYS, FILE_KEYS, SETTINGS
+from skilldeck.lsp.settings import parse_settings
+
+PACKAGE = Path(__file__).resolve().parents[1] / "clients" / "vscode" / "package.json"
+JSON_TYPES = {
+    "profile": "string",
+    "path": ["string", "null"],
+    "paths": "array",
+    "integer": "integer",
+    "boolean": "boolean",
+    "rules": "object",
+    "string": "string",
+}
+
+
+def _contributed() -> dict[str, dict[str, object]]:
+    configuration = json.loads(PACKAGE.read_text(encoding="utf-8"))["contributes"]["configuration"]
+    sections = configuration if isinstance(configuration, list) else [configuration]
+    return {
+        key.removeprefix("skilldeck."): value
+        for section in sections
+        for key, value in section["properties"].items()
+    }
+
+
+def test_package_json_declares_exactly_the_editor_settings_of_the_table() -> None:
+    contributed = _contributed()
+    editor = {s.editor_key: s for s in SETTINGS if s.editor_key is not None}
+    assert set(contributed) == set(editor)
+    for key, setting in editor.items():
+        declared = contributed[key]
+        assert declared["type"] == JSON_TYPES[setting.kind], key
+        default = list(setting.default) if isinstance(setting.default, tuple) else setting.default
+        assert declared["default"] == default, key
+        assert declared.get("minimum") == setting.minimum, key
+    assert contributed["profile"]["enum"] == list(PROFILES)
+
+
+def test_the_file_parser_knows_exactly_the_file_keys(tmp_path: Path) -> None:
+    config = tmp_path / "skilldeck.toml"
+    config.write_text("not-a-setting = 1\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load_config_file(config)
+    assert f"(known keys: {', '.join(FILE_KEYS)})" in str(raised.value)
+    layer_fields = set(ConfigLayer.__dataclass_fields__)
+    assert {s.field for s in SETTINGS if s.field is not None} <= layer_fields
+
+
+@pytest.mark.parametrize("setting", [s for s in SETTINGS if s.minimum is not None and s.field])
+def test_limits_are_the_tables_in_the_file_and_the_editor(tmp_path: Path, setting) -> None:
+    below = setting.minimum - 1
+    assert setting.file_key is not None and setting.editor_key is not None
+    config = tmp_path / "skilldeck.toml"
+    config.write_text(f"{setting.file_key} = {below}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=f"at least {setting.minimum}"):
+        load_config_file(config)
+    parsed = parse_settings({setting.editor_key: below})
+    assert getattr(parsed.layer, setting.field) is None
+    assert any(f"at least {setting.minimum}" in warning for warning in parsed.warnings)
+    accepted = parse_settings({setting.editor_key: setting.minimum})
+    assert getattr(accepted.layer, setting.field) == setting.minimum
+
+
+def test_every_mirrored_setting_is_parsed_by_the_server() -> None:
+    values = {
+        "profile": "agentskills",
+        "customSkillDirs": ["team"],
+        "dshHome": "/h/.dsh",
+        "agentsHome": "/h/.agents",
+        "bundledSkillDir": "/b",
+        "catalogDescriptionMaxLength": 200,
+        "includeUserRoots": False,
+        "rules": {"SD501": "off"},
+    }
+    assert set(values) == set(EDITOR_KEYS.values())
+    parsed = parse_settings(values)
+    assert parsed.warnings == ()
+    for field, key in EDITOR_KEYS.items():
+        assert getattr(parsed.layer, field) not in (None, {}), key
