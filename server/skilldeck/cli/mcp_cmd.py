@@ -81,15 +81,16 @@ def bearer_token(args: argparse.Namespace, host: str) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until the client closes stdin (stdio) or the process is interrupted (HTTP)."""
+    address = http_address(args.http) if args.http is not None else None
+    if address is None and args.token_env is not None:
+        raise CliError("--token-env applies to --http only")
+    token = bearer_token(args, address[0]) if address is not None else None
+
     import anyio  # noqa: PLC0415 - only this command runs the MCP server
 
     from skilldeck.engine.defaults import default_registry  # noqa: PLC0415
     from skilldeck.mcp.deck_server import DeckServer  # noqa: PLC0415
 
-    address = http_address(args.http) if args.http is not None else None
-    token = bearer_token(args, address[0]) if address is not None else None
-    if address is None and args.token_env is not None:
-        raise CliError("--token-env applies to --http only")
     cwd = lookup_cwd(args)
     config = build_config(args, cwd, catalog_max_description_length=args.max_description_length)
     cache = None if args.no_cache else IndexCache.default()
