@@ -31,10 +31,10 @@ from typing import Any, TypeVar
 import anyio
 import anyio.to_thread
 import mcp_types as types
+from mcp.server.connection import Connection
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
-from mcp.server.session import ServerSession
 from mcp.server.subscriptions import (
     InMemorySubscriptionBus,
     ListenHandler,
@@ -108,7 +108,7 @@ class DeckServer:
         self.cwd = cwd
         self.state = DeckState(registry, cwd=cwd, max_description_length=max_description_length)
         self._entries = EntryCache()
-        self._sessions: weakref.WeakSet[ServerSession] = weakref.WeakSet()
+        self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
         self._bus = InMemorySubscriptionBus()
         self._listen = ListenHandler(self._bus)
         self._changed: anyio.Event | None = None
@@ -178,18 +178,22 @@ class DeckServer:
             self._changed.set()
 
     async def _announce(self) -> None:
-        for session in list(self._sessions):
+        for connection in list(self._connections):
             try:
-                await session.send_resource_list_changed()
-                await session.send_prompt_list_changed()
-                await session.send_tool_list_changed()
+                await connection.send_resource_list_changed()
+                await connection.send_prompt_list_changed()
+                await connection.send_tool_list_changed()
             except Exception:  # a closed connection: forget it
-                self._sessions.discard(session)
+                self._connections.discard(connection)
         for event in (ResourcesListChanged(), PromptsListChanged(), ToolsListChanged()):
             await self._bus.publish(event)
 
     async def _track_session(self, ctx: Context, call_next: CallNext) -> HandlerResult:
-        self._sessions.add(ctx.session)
+        # The low-level context hands out a per-request ServerSession; the connection
+        # it wraps (what outlives the request) is not public in mcp 2.3.
+        connection = getattr(ctx.session, "_connection", None)
+        if isinstance(connection, Connection):
+            self._connections.add(connection)
         return await call_next(ctx)
 
     # ------------------------------------------------------------------ tool
