@@ -1,0 +1,133 @@
+"""``skilldeck mcp --http``: streamable HTTP with the SDK client; loopback by default,
+a bearer token required beyond it (401 without), CORS closed."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+
+import httpx2
+import pytest
+from mcp.client.client import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp_client_helpers import skills_list
+
+TOKEN = "s3cret-token-for-tests"
+SKILLDECK_MCP = (sys.executable, "-m", "skilldeck", "mcp")
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def _http_server(project, environment, *extra):
+    port = _free_port()
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DSH_")}
+    env.update(environment)
+    env["SKILLDECK_TEST_TOKEN"] = TOKEN
+    server = subprocess.Popen(
+        [*SKILLDECK_MCP, "--cwd", str(project), "--http", f"127.0.0.1:{port}", *extra],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert server.poll() is None, server.stderr.read().decode()
+                assert time.monotonic() < deadline, "the HTTP server did not start"
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        server.stderr.close()
+
+
+def _post(url, headers):
+    body = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, dict(answer.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers)
+
+
+async def test_http_on_loopback_serves_both_eras_with_cors_closed(project, environment, cli):
+    (load,) = cli(("load", "code-review", "--cwd", str(project)))
+    with _http_server(project, environment) as url:
+        async with Client(url, mode="legacy") as client:
+            assert client.protocol_version == "2025-11-25"
+            result = await client.call_tool("skill", {"name": "code-review"})
+            assert result.content[0].text + "\n" == load.stdout
+        async with Client(url, mode="auto") as client:
+            assert client.protocol_version == "2026-07-28"
+            listed = await skills_list(client)
+            assert listed["skills"][0]["uri"] == "skill://code-review/SKILL.md"
+
+        json_headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        status, headers = _post(url, {**json_headers, "Origin": "https://evil.example"})
+        assert status == 403
+        assert not any(key.lower().startswith("access-control-") for key in headers)
+        request = urllib.request.Request(url, method="OPTIONS", headers={"Origin": "https://a.b"})
+        with pytest.raises(urllib.error.HTTPError) as preflight:
+            urllib.request.urlopen(request, timeout=10)
+        assert preflight.value.code == 403
+        assert preflight.value.headers.get("Access-Control-Allow-Origin") is None
+
+
+async def test_http_with_a_token_refuses_requests_without_it(project, environment):
+    with _http_server(project, environment, "--token-env", "SKILLDECK_TEST_TOKEN") as url:
+        json_headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        for headers in (
+            json_headers,
+            {**json_headers, "Authorization": "Bearer wrong"},
+            {**json_headers, "Authorization": TOKEN},
+        ):
+            status, answer_headers = _post(url, headers)
+            assert status == 401
+            assert answer_headers.get("www-authenticate") == 'Bearer realm="skilldeck"'
+
+        authorized = httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"})
+        async with (
+            authorized,
+            Client(streamable_http_client(url, http_client=authorized), mode="legacy") as client,
+        ):
+            tools = (await client.list_tools()).tools
+            assert [tool.name for tool in tools] == ["skill"]
+
+
+def test_a_public_address_needs_a_token_and_bad_flags_are_refused(cli, project, environment):
+    cwd = ("--cwd", str(project))
+    results = cli(
+        ("mcp", *cwd, "--http", "0.0.0.0:8765"),
+        ("mcp", *cwd, "--http", "0.0.0.0:8765", "--token-env", "SKILLDECK_UNSET_TOKEN"),
+        ("mcp", *cwd, "--http", "localhost"),
+        ("mcp", *cwd, "--http", "127.0.0.1:99999"),
+        ("mcp", *cwd, "--token-env", "SKILLDECK_TEST_TOKEN"),
+    )
+    expected = [
+        "--http 0.0.0.0: serving beyond this machine requires a bearer token",
+        "--token-env SKILLDECK_UNSET_TOKEN: the environment variable is unset or empty",
+        "--http: expected HOST:PORT, got 'localhost'",
+        "--http: expected HOST:PORT, got '127.0.0.1:99999'",
+        "--token-env applies to --http only",
+    ]
+    for result, message in zip(results, expected, strict=True):
+        assert result.returncode == 2, result.stderr
+        assert result.stdout == ""
+        assert message in result.stderr
