@@ -4,7 +4,7 @@ resources changed, and what they read next is the new deck."""
 from __future__ import annotations
 
 import anyio
-from mcp_client_helpers import skill_text, write
+from mcp_client_helpers import skill_text, skills_get, write
 
 
 async def test_list_changed_notifications_follow_a_file_edit(connect, project):
@@ -48,3 +48,27 @@ async def test_list_changed_notifications_follow_a_file_edit(connect, project):
         assert not result.is_error and "Body of triage." in result.content[0].text
         catalog = (await client.get_prompt("skills_catalog")).messages[0].content.text
         assert "- `triage`: Does a thing when asked." in catalog
+
+
+async def test_the_discover_era_hears_of_changes_on_subscriptions_listen(connect, project):
+    async with connect("auto") as client:
+        before = await skills_get(client, "skill://code-review/SKILL.md")
+        assert before["skill"]["frontmatter"]["description"] == "Review a change."
+        async with client.listen(
+            tools_list_changed=True, prompts_list_changed=True, resources_list_changed=True
+        ) as subscription:
+            write(
+                project / ".dsh" / "skills" / "code-review" / "SKILL.md",
+                skill_text("code-review", "Review a change, tests first."),
+            )
+            kinds: set[str] = set()
+            with anyio.fail_after(20):
+                async for event in subscription:
+                    kinds.add(type(event).__name__)
+                    if len(kinds) == 3:
+                        break
+        assert kinds == {"ToolsListChanged", "PromptsListChanged", "ResourcesListChanged"}
+        after = await skills_get(client, "skill://code-review/SKILL.md")
+        assert after["skill"]["frontmatter"]["description"] == "Review a change, tests first."
+        digest = after["skill"]["resources"][0]["digest"]
+        assert digest != before["skill"]["resources"][0]["digest"]
