@@ -47,7 +47,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 import skilldeck
 from skilldeck.engine.gesture import expand_user_message
-from skilldeck.engine.model import is_skill_name
+from skilldeck.engine.model import SkillCandidate, is_skill_name
 from skilldeck.engine.registry import SkillRegistry
 from skilldeck.engine.skill_tool import SKILL_TOOL_NAME, execute_skill_tool, skill_tool_schema
 from skilldeck.mcp.deck_view import DeckState, DeckView
@@ -262,6 +262,7 @@ class DeckServer:
         self, ctx: Context, params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
         view = await self.state.current()
+        page, cursor = _page(served_skills(view), params)
         resources = [
             types.Resource(
                 uri=skill_uri(skill.name),
@@ -269,10 +270,9 @@ class DeckServer:
                 description=skill.description,
                 mime_type="text/markdown",
             )
-            for skill in served_skills(view)
+            for skill in page
         ]
-        page, cursor = _page(resources, params)
-        return types.ListResourcesResult(resources=page, next_cursor=cursor)
+        return types.ListResourcesResult(resources=resources, next_cursor=cursor)
 
     async def _list_resource_templates(
         self, ctx: Context, params: types.PaginatedRequestParams | None
@@ -341,7 +341,7 @@ class DeckServer:
         return await self._entries.entry(view, skill)
 
 
-def _served(view: DeckView, name: str) -> Any:
+def _served(view: DeckView, name: str) -> SkillCandidate | None:
     skill = view.skills.get(name)
     if skill is None or skill.path is None or not skill.invocation.model_invocable:
         return None
