@@ -3,8 +3,10 @@ resources changed, and what they read next is the new deck."""
 
 from __future__ import annotations
 
+import hashlib
+
 import anyio
-from mcp_client_helpers import skill_text, skills_get, write
+from mcp_client_helpers import skill_text, skills_get, skills_list, write
 
 
 async def test_list_changed_notifications_follow_a_file_edit(connect, project):
@@ -72,3 +74,29 @@ async def test_the_discover_era_hears_of_changes_on_subscriptions_listen(connect
         assert after["skill"]["frontmatter"]["description"] == "Review a change, tests first."
         digest = after["skill"]["resources"][0]["digest"]
         assert digest != before["skill"]["resources"][0]["digest"]
+
+
+async def test_an_edited_resource_file_gets_a_new_digest(connect, project):
+    checklist = project / ".dsh" / "skills" / "code-review" / "checklist.md"
+
+    def digest_of(entry, name):
+        uri = f"skill://code-review/{name}"
+        return next(item for item in entry["resources"] if item["uri"] == uri)["digest"]
+
+    async with connect("auto") as client:
+        listed = await skills_list(client)  # builds (and keeps) the manifests
+        old = digest_of(listed["skills"][0], "checklist.md")
+        # The root watcher reports SKILL.md files only: this edit is not announced.
+        write(checklist, "# Checklist\n\n- tests first\n- then the API\n")
+        async with client.listen(resources_list_changed=True) as subscription:
+            read = await client.read_resource("skill://code-review/checklist.md")
+            assert read.contents[0].text == "# Checklist\n\n- tests first\n- then the API\n"
+            with anyio.fail_after(20):
+                event = await subscription.__anext__()  # the read found the manifest stale
+            assert type(event).__name__ == "ResourcesListChanged"
+        fresh = "sha256:" + hashlib.sha256(checklist.read_bytes()).hexdigest()
+        assert fresh != old
+        got = await skills_get(client, "skill://code-review/SKILL.md")
+        assert digest_of(got["skill"], "checklist.md") == fresh
+        relisted = await skills_list(client)
+        assert digest_of(relisted["skills"][0], "checklist.md") == fresh

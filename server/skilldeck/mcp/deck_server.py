@@ -21,6 +21,7 @@ instructions of later connections are the new catalog.
 from __future__ import annotations
 
 import base64
+import hashlib
 import logging
 import mimetypes
 import weakref
@@ -304,6 +305,11 @@ class DeckServer:
             data = await anyio.to_thread.run_sync(read_served_file, file)
         except SkillFileError as error:
             raise MCPError(types.INVALID_PARAMS, f"Resource unreadable: {uri}: {error}") from error
+        if hashlib.sha256(data).hexdigest() != file.sha256:
+            # Changed since the manifest was built (the root watcher does not report files
+            # beside SKILL.md): rebuild it, and tell the clients their manifests are old.
+            self._entries.forget(parsed.name)
+            self._on_change()
         return types.ReadResourceResult(contents=[_contents(uri, parsed.relative, data)])
 
     # ------------------------------------------------------------------ Skills extension
@@ -328,17 +334,17 @@ class DeckServer:
         if isinstance(parsed, str) or parsed.relative != "SKILL.md":
             reason = parsed if isinstance(parsed, str) else "not the URI of a SKILL.md"
             raise MCPError(types.INVALID_PARAMS, f"Unknown skill URI: {params.uri}: {reason}")
-        entry = await self._entry(parsed.name)
+        entry = await self._entry(parsed.name, fresh=True)
         if isinstance(entry, str):
             raise MCPError(types.INVALID_PARAMS, f"Unknown skill URI: {params.uri}: {entry}")
         return {"skill": entry.wire}
 
-    async def _entry(self, name: str) -> SkillEntry | str:
+    async def _entry(self, name: str, *, fresh: bool = False) -> SkillEntry | str:
         view = await self.state.current()
         skill = _served(view, name)
         if skill is None:
             return f"no skill named {name!r} is served"
-        return await self._entries.entry(view, skill)
+        return await self._entries.entry(view, skill, fresh=fresh)
 
 
 def _served(view: DeckView, name: str) -> SkillCandidate | None:

@@ -58,17 +58,27 @@ class EntryCache:
         self._revision = -1
         self._entries: dict[str, SkillEntry | str] = {}
 
-    async def entry(self, view: DeckView, skill: SkillCandidate) -> SkillEntry | str:
-        """``skill``'s entry, or why it has none (its ``SKILL.md`` is unreadable)."""
+    async def entry(
+        self, view: DeckView, skill: SkillCandidate, *, fresh: bool = False
+    ) -> SkillEntry | str:
+        """``skill``'s entry, or why it has none (its ``SKILL.md`` is unreadable).
+
+        ``fresh`` reads the files again (and keeps the new entry): the root watcher
+        reports changes to ``SKILL.md`` files, not to the files beside them.
+        """
         if view.revision != self._revision:
             self._revision = view.revision
             self._entries = {}
-        known = self._entries.get(skill.name)
+        known = None if fresh else self._entries.get(skill.name)
         if known is None:
             known = await anyio.to_thread.run_sync(build_entry, skill)
             if view.revision == self._revision:
                 self._entries[skill.name] = known
         return known
+
+    def forget(self, name: str) -> None:
+        """Drop ``name``'s entry (its files changed since it was built)."""
+        self._entries.pop(name, None)
 
 
 def build_entry(skill: SkillCandidate) -> SkillEntry | str:
