@@ -157,10 +157,11 @@ class DeckServer:
 
     async def follow_changes(self) -> None:
         """Run until cancelled: re-read the deck after each change and tell the clients."""
+        self._changed = anyio.Event()
         while True:
-            changed = self._changed = anyio.Event()
-            await changed.wait()
+            await self._changed.wait()
             await anyio.sleep(_SETTLE_SECONDS)
+            self._changed = anyio.Event()  # a change during the read below: one more round
             try:
                 replaced = await self.state.refresh()
             except Exception:
