@@ -3,6 +3,7 @@ a bearer token required beyond it (401 without), CORS closed."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -57,14 +58,15 @@ def _http_server(project, environment, *extra):
         server.stderr.close()
 
 
-def _post(url, headers):
-    body = b'{"jsonrpc":"2.0","id":1,"method":"ping"}'
+def _post(url, headers, body=b'{"jsonrpc":"2.0","id":1,"method":"ping"}'):
     request = urllib.request.Request(url, data=body, headers=headers, method="POST")
     try:
         with urllib.request.urlopen(request, timeout=10) as answer:
             return answer.status, dict(answer.headers)
     except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers)
+        headers = dict(error.headers)
+        headers["body"] = error.read()
+        return error.code, headers
 
 
 async def test_http_on_loopback_serves_both_eras_with_cors_closed(project, environment, cli):
@@ -79,7 +81,13 @@ async def test_http_on_loopback_serves_both_eras_with_cors_closed(project, envir
             listed = await skills_list(client)
             assert listed["skills"][0]["uri"] == "skill://code-review/SKILL.md"
 
-        json_headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        json_headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        }
+        status, answer = _post(url, json_headers, b"{not json")
+        assert status == 400
+        assert json.loads(answer["body"])["error"]["code"] == -32700  # the SDK answers it
         status, headers = _post(url, {**json_headers, "Origin": "https://evil.example"})
         assert status == 403
         assert not any(key.lower().startswith("access-control-") for key in headers)
