@@ -8,7 +8,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
@@ -23,35 +22,22 @@ TOKEN = "s3cret-token-for-tests"
 SKILLDECK_MCP = (sys.executable, "-m", "skilldeck", "mcp")
 
 
-def _free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @contextmanager
 def _http_server(project, environment, *extra):
-    port = _free_port()
     env = {key: value for key, value in os.environ.items() if not key.startswith("DSH_")}
     env.update(environment)
     env["SKILLDECK_TEST_TOKEN"] = TOKEN
     server = subprocess.Popen(
-        [*SKILLDECK_MCP, "--cwd", str(project), "--http", f"127.0.0.1:{port}", *extra],
+        [*SKILLDECK_MCP, "--cwd", str(project), "--http", "127.0.0.1:0", *extra],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        text=True,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None, server.stderr.read().decode()
-                assert time.monotonic() < deadline, "the HTTP server did not start"
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp"
+        line = server.stderr.readline()  # printed once the socket listens and the deck is read
+        assert line.startswith("skilldeck mcp: serving http://127.0.0.1:"), line
+        yield line.split()[-1]
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -121,6 +107,14 @@ async def test_http_with_a_token_refuses_requests_without_it(project, environmen
 
 def test_a_public_address_needs_a_token_and_bad_flags_are_refused(cli, project, environment):
     cwd = ("--cwd", str(project))
+    taken = socket.create_server(("127.0.0.1", 0))
+    port = taken.getsockname()[1]
+    with taken:
+        (in_use,) = cli(("mcp", *cwd, "--http", f"127.0.0.1:{port}"))
+    assert in_use.returncode == 2
+    assert f"skilldeck: --http 127.0.0.1:{port}: cannot listen there: Address already in use" in (
+        in_use.stderr
+    )
     results = cli(
         ("mcp", *cwd, "--http", "0.0.0.0:8765"),
         ("mcp", *cwd, "--http", "0.0.0.0:8765", "--token-env", "SKILLDECK_UNSET_TOKEN"),

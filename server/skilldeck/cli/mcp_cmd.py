@@ -103,8 +103,14 @@ def run(args: argparse.Namespace) -> int:
 
         anyio.run(serve_stdio, deck)
         return 0
-    from skilldeck.mcp.http_serve import serve_http  # noqa: PLC0415
+    from skilldeck.mcp.http_serve import listen_socket, serve_http  # noqa: PLC0415
 
-    with contextlib.suppress(KeyboardInterrupt):
-        anyio.run(serve_http, deck, address[0], address[1], token)
+    try:
+        listener = listen_socket(*address)
+    except OSError as error:
+        raise CliError(
+            f"--http {args.http}: cannot listen there: {error.strerror or error}"
+        ) from error
+    with listener, contextlib.suppress(KeyboardInterrupt):
+        anyio.run(serve_http, deck, listener, token)
     return 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import socket
 import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -97,19 +98,24 @@ def deck_http_app(deck: DeckServer, host: str, port: int, token: str | None) -> 
     return guarded_app(inner, token)
 
 
-async def serve_http(deck: DeckServer, host: str, port: int, token: str | None) -> None:
-    """Serve ``deck`` at ``http://HOST:PORT/mcp`` until interrupted."""
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A socket bound and listening at ``host:port`` (``OSError`` when it cannot be)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family)
+
+
+async def serve_http(deck: DeckServer, listener: socket.socket, token: str | None) -> None:
+    """Serve ``deck`` at ``http://HOST:PORT/mcp`` on ``listener`` until interrupted."""
     import uvicorn  # noqa: PLC0415 - only the HTTP transport needs it
 
+    host, port = listener.getsockname()[:2]
     await deck.start()
-    shown = f"[{host}]" if ":" in host else host
-    print(f"skilldeck mcp: serving http://{shown}:{port}/mcp", file=sys.stderr, flush=True)
     config = uvicorn.Config(
         deck_http_app(deck, host, port, token),
-        host=host,
-        port=port,
         log_level="warning",
         access_log=False,
         lifespan="on",
     )
-    await uvicorn.Server(config).serve()
+    shown = f"[{host}]" if ":" in host else host
+    print(f"skilldeck mcp: serving http://{shown}:{port}/mcp", file=sys.stderr, flush=True)
+    await uvicorn.Server(config).serve(sockets=[listener])
