@@ -20,6 +20,7 @@ from skilldeck.cli import (
     check,
     list_cmd,
     load_cmd,
+    mcp_cmd,
     roots_cmd,
     rules_cmd,
     schema_cmd,
@@ -62,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         rules_cmd,
         schema_cmd,
         serve_cmd,
+        mcp_cmd,
     ):
         module.register(subparsers)
     return parser

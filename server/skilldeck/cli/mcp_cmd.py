@@ -1,0 +1,116 @@
+"""``skilldeck mcp [--http HOST:PORT [--token-env NAME]]``: the deck as an MCP server.
+
+stdio by default (the host starts the command); ``--http`` serves streamable HTTP,
+on ``127.0.0.1`` unless told otherwise, and any other address needs a bearer token
+read from the environment variable ``--token-env`` names. The deck is the one the
+other commands read (same settings flags, ``--provider`` included), watched live.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+from typing import Any
+
+from skilldeck.cli.errors import CliError
+from skilldeck.cli.provider_option import provider_factories
+from skilldeck.cli.settings import add_registry_options, build_config, lookup_cwd
+from skilldeck.engine.index_cache import IndexCache
+
+_LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``mcp`` subcommand."""
+    parser = subparsers.add_parser(
+        "mcp",
+        help="serve the deck to MCP hosts (skill tool, prompts, Skills extension)",
+        description="Serve the deck over the Model Context Protocol: the skill tool, the "
+        "catalog as instructions and as a prompt, one prompt per user-invocable skill, "
+        "skill:// resources and the Skills extension. stdio unless --http is given.",
+    )
+    parser.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        default=None,
+        help="serve streamable HTTP at HOST:PORT (path /mcp) instead of stdio; a HOST "
+        "other than 127.0.0.1, localhost or ::1 requires --token-env",
+    )
+    parser.add_argument(
+        "--token-env",
+        metavar="NAME",
+        default=None,
+        help="require the bearer token held by the environment variable NAME on every HTTP request",
+    )
+    parser.add_argument(
+        "--max-description-length",
+        metavar="N",
+        type=int,
+        default=None,
+        help="cap catalog descriptions at N characters (as `skilldeck catalog`)",
+    )
+    add_registry_options(parser)
+    parser.set_defaults(run=run)
+
+
+def http_address(value: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:PORT`` for IPv6) split; a clear error otherwise."""
+    host, sep, port = value.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise CliError(f"--http: expected HOST:PORT, got {value!r}")
+    return host, int(port)
+
+
+def bearer_token(args: argparse.Namespace, host: str) -> str | None:
+    """The token ``--token-env`` names; refused when missing, empty, or needed but absent."""
+    name: str | None = args.token_env
+    if name is None:
+        if host not in _LOOPBACK:
+            raise CliError(
+                f"--http {host}: serving beyond this machine requires a bearer token "
+                "(--token-env NAME, the token in the environment variable NAME)"
+            )
+        return None
+    token = os.environ.get(name, "")
+    if not token.strip():
+        raise CliError(f"--token-env {name}: the environment variable is unset or empty")
+    return token
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until the client closes stdin (stdio) or the process is interrupted (HTTP)."""
+    address = http_address(args.http) if args.http is not None else None
+    if address is None and args.token_env is not None:
+        raise CliError("--token-env applies to --http only")
+    token = bearer_token(args, address[0]) if address is not None else None
+
+    import anyio  # noqa: PLC0415 - only this command runs the MCP server
+
+    from skilldeck.engine.defaults import default_registry  # noqa: PLC0415
+    from skilldeck.mcp.deck_server import DeckServer  # noqa: PLC0415
+
+    cwd = lookup_cwd(args)
+    config = build_config(args, cwd, catalog_max_description_length=args.max_description_length)
+    cache = None if args.no_cache else IndexCache.default()
+    registry = default_registry(config, cache=cache, watch=True, providers=provider_factories(args))
+    deck = DeckServer(
+        registry, cwd=cwd, max_description_length=config.catalog_max_description_length
+    )
+    if address is None:
+        from skilldeck.mcp.serve import serve_stdio  # noqa: PLC0415
+
+        anyio.run(serve_stdio, deck)
+        return 0
+    from skilldeck.mcp.http_serve import listen_socket, serve_http  # noqa: PLC0415
+
+    try:
+        listener = listen_socket(*address)
+    except OSError as error:
+        raise CliError(
+            f"--http {args.http}: cannot listen there: {error.strerror or error}"
+        ) from error
+    with listener, contextlib.suppress(KeyboardInterrupt):
+        anyio.run(serve_http, deck, listener, token)
+    return 0

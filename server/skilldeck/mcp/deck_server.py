@@ -1,0 +1,407 @@
+"""The MCP server over one deck: tool, prompts, instructions, resources, Skills extension.
+
+Built on the official MCP SDK's low-level ``Server`` (``mcp`` 2.x), which speaks both
+protocol eras on one connection: the ``initialize`` handshake (2025-11-25 and older)
+and the ``server/discover`` era (2026-07-28). What each era gets:
+
+- both: the ``skill`` tool (the engine's schema, executor and three errors; its text is
+  what ``skilldeck load NAME`` prints), the catalog as ``instructions`` and as the
+  ``skills_catalog`` prompt, one prompt per user-invocable skill (the ``/name`` gesture:
+  :func:`skilldeck.engine.gesture.expand_user_message`), and each served skill's files
+  as ``skill://`` resources;
+- 2026-07-28: the Skills extension (``skills/list``, ``skills/get``), declared under
+  ``capabilities.extensions``; change notifications ride ``subscriptions/listen``.
+
+Live: a change of the deck (the registry's ``on_change``, fed by the root watcher)
+re-reads the view; when the new view is accepted (an incomplete read keeps the last
+good one) every connection is told that tools, prompts and resources changed, and the
+instructions of later connections are the new catalog.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import logging
+import mimetypes
+import weakref
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import anyio
+import anyio.to_thread
+import mcp_types as types
+from mcp.server.connection import Connection
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.models import InitializationOptions
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ListenHandler,
+    PromptsListChanged,
+    ResourcesListChanged,
+    ToolsListChanged,
+)
+from mcp.shared.exceptions import MCPError
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+import skilldeck
+from skilldeck.engine.gesture import expand_user_message
+from skilldeck.engine.model import SkillCandidate, is_skill_name
+from skilldeck.engine.registry import SkillRegistry
+from skilldeck.engine.skill_tool import SKILL_TOOL_NAME, execute_skill_tool, skill_tool_schema
+from skilldeck.mcp.deck_view import DeckState, DeckView
+from skilldeck.mcp.skill_entries import (
+    EXTENSION_ID,
+    PAGE_SIZE,
+    EntryCache,
+    SkillEntry,
+    served_skills,
+)
+from skilldeck.mcp.skill_files import SkillFileError, read_served_file
+from skilldeck.mcp.skill_uris import SCHEME, parse_skill_uri, skill_uri
+
+_logger = logging.getLogger(__name__)
+
+#: The prompt carrying the catalog (not a kebab-case name, so no skill can take it).
+CATALOG_PROMPT = "skills_catalog"
+#: How long changes are gathered before the view is read again.
+_SETTLE_SECONDS = 0.05
+
+Context = ServerRequestContext[Any, Any]
+T = TypeVar("T")
+
+
+class SkillsListParams(types.PaginatedRequestParams):
+    """``skills/list`` parameters: an optional ``cursor``."""
+
+
+class SkillsGetParams(types.RequestParams):
+    """``skills/get`` parameters: the ``uri`` of a skill's ``SKILL.md``."""
+
+    uri: str
+
+
+class _DeckLowLevelServer(Server[Any]):
+    """The SDK's server whose handshake always declares list-changed notifications (the
+    HTTP session manager asks with no options) and answers with the current catalog."""
+
+    def create_initialization_options(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        every_change = NotificationOptions(
+            prompts_changed=True, resources_changed=True, tools_changed=True
+        )
+        return super().create_initialization_options(
+            notification_options or every_change, experimental_capabilities, extensions
+        )
+
+
+class DeckServer:
+    """One deck served over MCP (any number of connections share it)."""
+
+    def __init__(self, registry: SkillRegistry, *, cwd: str, max_description_length: int) -> None:
+        self.registry = registry
+        self.cwd = cwd
+        self.state = DeckState(registry, cwd=cwd, max_description_length=max_description_length)
+        self._entries = EntryCache()
+        self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
+        self._bus = InMemorySubscriptionBus()
+        self._listen = ListenHandler(self._bus)
+        self._changed: anyio.Event | None = None
+        self.server: Server[Any] = _DeckLowLevelServer(
+            "skilldeck",
+            version=skilldeck.__version__,
+            title="skilldeck",
+            description="The skill deck of a project: catalog, skill tool, prompts, skill files.",
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+            on_list_prompts=self._list_prompts,
+            on_get_prompt=self._get_prompt,
+            on_list_resources=self._list_resources,
+            on_list_resource_templates=self._list_resource_templates,
+            on_read_resource=self._read_resource,
+            on_subscriptions_listen=self._listen,
+            lifespan=self._lifespan,
+        )
+        self.server.add_request_handler("skills/list", SkillsListParams, self._skills_list)
+        self.server.add_request_handler("skills/get", SkillsGetParams, self._skills_get)
+        self.server.extensions[EXTENSION_ID] = {}
+        self.server.middleware.append(self._track_session)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Read the deck once (and start watching its roots) before serving."""
+        await self.state.refresh()
+        self.server.instructions = (await self.state.current()).catalog_text
+        self.registry.on_change(self._on_change)
+
+    def initialization_options(self) -> InitializationOptions:
+        """What the handshake era's ``initialize`` answers (list-changed declared)."""
+        return self.server.create_initialization_options()
+
+    @asynccontextmanager
+    async def _lifespan(self, server: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        async with anyio.create_task_group() as group:
+            group.start_soon(self.follow_changes)
+            try:
+                yield {}
+            finally:
+                self.close()
+                group.cancel_scope.cancel()
+
+    async def follow_changes(self) -> None:
+        """Run until cancelled: re-read the deck after each change and tell the clients."""
+        self._changed = anyio.Event()
+        while True:
+            await self._changed.wait()
+            await anyio.sleep(_SETTLE_SECONDS)
+            self._changed = anyio.Event()  # a change during the read below: one more round
+            try:
+                replaced = await self.state.refresh()
+            except Exception:
+                _logger.warning("reading the deck after a change failed", exc_info=True)
+                continue
+            if replaced:
+                self.server.instructions = (await self.state.current()).catalog_text
+                await self._announce()
+
+    def close(self) -> None:
+        """End open ``subscriptions/listen`` streams."""
+        self._listen.close()
+
+    def _on_change(self) -> None:
+        if self._changed is not None:
+            self._changed.set()
+
+    async def _announce(self) -> None:
+        for connection in list(self._connections):
+            try:
+                await connection.send_resource_list_changed()
+                await connection.send_prompt_list_changed()
+                await connection.send_tool_list_changed()
+            except Exception:  # a closed connection: forget it
+                self._connections.discard(connection)
+        for event in (ResourcesListChanged(), PromptsListChanged(), ToolsListChanged()):
+            await self._bus.publish(event)
+
+    async def _track_session(self, ctx: Context, call_next: CallNext) -> HandlerResult:
+        # The low-level context hands out a per-request ServerSession; the connection
+        # it wraps (what outlives the request) is not public in mcp 2.3.
+        connection = getattr(ctx.session, "_connection", None)
+        if isinstance(connection, Connection):
+            self._connections.add(connection)
+        return await call_next(ctx)
+
+    # ------------------------------------------------------------------ tool
+
+    async def _list_tools(
+        self, ctx: Context, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        schema = skill_tool_schema()
+        tool = types.Tool(
+            name=schema["name"],
+            description=schema["description"],
+            input_schema=schema["parameters"],
+        )
+        return types.ListToolsResult(tools=[tool])
+
+    async def _call_tool(
+        self, ctx: Context, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        if params.name != SKILL_TOOL_NAME:
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name!r}")
+        result = await execute_skill_tool(self.registry, params.arguments or {}, cwd=self.cwd)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=result.text)], is_error=not result.ok
+        )
+
+    # ------------------------------------------------------------------ prompts
+
+    async def _list_prompts(
+        self, ctx: Context, params: types.PaginatedRequestParams | None
+    ) -> types.ListPromptsResult:
+        view = await self.state.current()
+        prompts = [
+            types.Prompt(
+                name=CATALOG_PROMPT,
+                description="The catalog of skills the model can load with the skill tool.",
+            ),
+            *(
+                types.Prompt(name=skill.name, description=skill.description)
+                for skill in view.user_invocable()
+            ),
+        ]
+        page, cursor = _page(prompts, params)
+        return types.ListPromptsResult(prompts=page, next_cursor=cursor)
+
+    async def _get_prompt(
+        self, ctx: Context, params: types.GetPromptRequestParams
+    ) -> types.GetPromptResult:
+        if params.name == CATALOG_PROMPT:
+            view = await self.state.current()
+            return _user_prompt("The skills catalog", view.catalog_text)
+        injections = (
+            await expand_user_message(self.registry, f"/{params.name}", cwd=self.cwd)
+            if is_skill_name(params.name)
+            else []
+        )
+        if not injections:
+            raise MCPError(
+                types.INVALID_PARAMS,
+                f"Unknown prompt {params.name!r}: no skill the user can invoke has this name.",
+            )
+        return _user_prompt(f"The instructions of skill {params.name}", injections[0].text)
+
+    # ------------------------------------------------------------------ resources
+
+    async def _list_resources(
+        self, ctx: Context, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourcesResult:
+        view = await self.state.current()
+        page, cursor = _page(served_skills(view), params)
+        resources = [
+            types.Resource(
+                uri=skill_uri(skill.name),
+                name=skill.name,
+                description=skill.description,
+                mime_type="text/markdown",
+            )
+            for skill in page
+        ]
+        return types.ListResourcesResult(resources=resources, next_cursor=cursor)
+
+    async def _list_resource_templates(
+        self, ctx: Context, params: types.PaginatedRequestParams | None
+    ) -> types.ListResourceTemplatesResult:
+        template = types.ResourceTemplate(
+            uri_template=f"{SCHEME}://{{name}}/{{+path}}",
+            name="skill-file",
+            description="A file of a skill: SKILL.md or a file beside it.",
+        )
+        return types.ListResourceTemplatesResult(resource_templates=[template])
+
+    async def _read_resource(
+        self, ctx: Context, params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        parsed = parse_skill_uri(uri)
+        if isinstance(parsed, str):
+            raise MCPError(types.INVALID_PARAMS, f"Resource not found: {uri}: {parsed}")
+        entry = await self._entry(parsed.name)
+        if isinstance(entry, str):
+            raise MCPError(types.INVALID_PARAMS, f"Resource not found: {uri}: {entry}")
+        file = entry.files.find(parsed.relative)
+        if file is None:
+            raise MCPError(
+                types.INVALID_PARAMS,
+                f"Resource not found: {uri}: skill {parsed.name!r} serves no such file",
+            )
+        try:
+            data = await anyio.to_thread.run_sync(read_served_file, file)
+        except SkillFileError as error:
+            raise MCPError(types.INVALID_PARAMS, f"Resource unreadable: {uri}: {error}") from error
+        if hashlib.sha256(data).hexdigest() != file.sha256:
+            # Changed since the manifest was built (the root watcher does not report files
+            # beside SKILL.md): rebuild it, and tell the clients their manifests are old.
+            self._entries.forget(parsed.name)
+            self._on_change()
+        return types.ReadResourceResult(contents=[_contents(uri, parsed.relative, data)])
+
+    # ------------------------------------------------------------------ Skills extension
+
+    async def _skills_list(self, ctx: Context, params: SkillsListParams) -> dict[str, Any]:
+        _require_modern(ctx, "skills/list")
+        view = await self.state.current()
+        page, cursor = _page(served_skills(view), params)
+        skills: list[dict[str, Any]] = []
+        for skill in page:
+            entry = await self._entries.entry(view, skill)
+            if isinstance(entry, SkillEntry):
+                skills.append(entry.wire)
+        result: dict[str, Any] = {"skills": skills}
+        if cursor is not None:
+            result["nextCursor"] = cursor
+        return result
+
+    async def _skills_get(self, ctx: Context, params: SkillsGetParams) -> dict[str, Any]:
+        _require_modern(ctx, "skills/get")
+        parsed = parse_skill_uri(params.uri)
+        if isinstance(parsed, str) or parsed.relative != "SKILL.md":
+            reason = parsed if isinstance(parsed, str) else "not the URI of a SKILL.md"
+            raise MCPError(types.INVALID_PARAMS, f"Unknown skill URI: {params.uri}: {reason}")
+        entry = await self._entry(parsed.name, fresh=True)
+        if isinstance(entry, str):
+            raise MCPError(types.INVALID_PARAMS, f"Unknown skill URI: {params.uri}: {entry}")
+        return {"skill": entry.wire}
+
+    async def _entry(self, name: str, *, fresh: bool = False) -> SkillEntry | str:
+        view = await self.state.current()
+        skill = _served(view, name)
+        if skill is None:
+            return f"no skill named {name!r} is served"
+        return await self._entries.entry(view, skill, fresh=fresh)
+
+
+def _served(view: DeckView, name: str) -> SkillCandidate | None:
+    skill = view.skills.get(name)
+    if skill is None or skill.path is None or not skill.invocation.model_invocable:
+        return None
+    return skill
+
+
+def _require_modern(ctx: Context, method: str) -> None:
+    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        raise MCPError(
+            types.METHOD_NOT_FOUND,
+            f"Method not found: {method} (the Skills extension needs protocol "
+            f"{', '.join(MODERN_PROTOCOL_VERSIONS)})",
+        )
+
+
+def _page(
+    items: Sequence[T], params: types.PaginatedRequestParams | None
+) -> tuple[list[T], str | None]:
+    cursor = params.cursor if params is not None else None
+    start = 0
+    if cursor is not None:
+        if not cursor.isdigit() or int(cursor) > len(items):
+            raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {cursor!r}")
+        start = int(cursor)
+    end = start + PAGE_SIZE
+    return list(items[start:end]), (str(end) if end < len(items) else None)
+
+
+def _user_prompt(description: str, text: str) -> types.GetPromptResult:
+    return types.GetPromptResult(
+        description=description,
+        messages=[
+            types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))
+        ],
+    )
+
+
+def _contents(
+    uri: str, relative: str, data: bytes
+) -> types.TextResourceContents | types.BlobResourceContents:
+    mime = (
+        "text/markdown"
+        if relative.endswith(".md")
+        else mimetypes.guess_type(relative)[0] or "application/octet-stream"
+    )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None and "\x00" not in text:
+        if mime == "application/octet-stream":
+            mime = "text/plain"
+        return types.TextResourceContents(uri=uri, mime_type=mime, text=text)
+    return types.BlobResourceContents(
+        uri=uri, mime_type=mime, blob=base64.b64encode(data).decode("ascii")
+    )

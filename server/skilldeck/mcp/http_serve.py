@@ -1,0 +1,121 @@
+"""Serving a deck over streamable HTTP (``skilldeck mcp --http HOST:PORT``), at ``/mcp``.
+
+The guard in front of the SDK's app, checked on every request before anything else:
+
+- a bearer token, when one is configured (``--token-env``; required by the command for
+  any address but loopback): a request without ``Authorization: Bearer <token>`` gets
+  401 with ``WWW-Authenticate: Bearer`` (tokens compared in constant time);
+- CORS closed: no ``Access-Control-Allow-*`` header is ever sent, and a request that
+  carries an ``Origin`` other than a loopback one (a web page's script) gets 403, as a
+  preflight (``OPTIONS``) does.
+
+On loopback the SDK's DNS-rebinding protection checks ``Host`` as well.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import socket
+import sys
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from mcp.server.transport_security import TransportSecuritySettings
+
+from skilldeck.mcp.deck_server import DeckServer
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+Asgi = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def guarded_app(inner: Asgi, token: str | None) -> Asgi:
+    """``inner`` behind the token and origin checks of the module docstring."""
+    expected = f"Bearer {token}".encode() if token is not None else None
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await inner(scope, receive, send)
+            return
+        headers = {key.lower(): value for key, value in scope.get("headers", [])}
+        origin = headers.get(b"origin")
+        if scope.get("method") == "OPTIONS" or (
+            origin is not None and not _loopback_origin(origin)
+        ):
+            await _refuse(send, 403, "cross-origin requests are not served", {})
+            return
+        if expected is not None and not hmac.compare_digest(
+            headers.get(b"authorization", b""), expected
+        ):
+            await _refuse(
+                send,
+                401,
+                "a bearer token is required (Authorization: Bearer <token>)",
+                {b"www-authenticate": b'Bearer realm="skilldeck"'},
+            )
+            return
+        await inner(scope, receive, send)
+
+    return app
+
+
+def _loopback_origin(origin: bytes) -> bool:
+    try:
+        host = urlsplit(origin.decode("latin-1")).hostname
+    except ValueError:
+        return False
+    return host in LOOPBACK_HOSTS
+
+
+async def _refuse(send: Send, status: int, message: str, extra: dict[bytes, bytes]) -> None:
+    body = json.dumps({"error": message}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *extra.items(),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def deck_http_app(deck: DeckServer, host: str, port: int, token: str | None) -> Asgi:
+    """The guarded ASGI app serving ``deck`` at ``/mcp``."""
+    if host in LOOPBACK_HOSTS:
+        security = TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=[f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"],
+            allowed_origins=[f"http://127.0.0.1:{port}", f"http://localhost:{port}"],
+        )
+    else:  # the token guards it; any Host name may reach a public address
+        security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    inner: Asgi = deck.server.streamable_http_app(host=host, transport_security=security)
+    return guarded_app(inner, token)
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A socket bound and listening at ``host:port`` (``OSError`` when it cannot be)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.create_server((host, port), family=family)
+
+
+async def serve_http(deck: DeckServer, listener: socket.socket, token: str | None) -> None:
+    """Serve ``deck`` at ``http://HOST:PORT/mcp`` on ``listener`` until interrupted."""
+    import uvicorn  # noqa: PLC0415 - only the HTTP transport needs it
+
+    host, port = listener.getsockname()[:2]
+    await deck.start()
+    config = uvicorn.Config(
+        deck_http_app(deck, host, port, token),
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+    )
+    shown = f"[{host}]" if ":" in host else host
+    print(f"skilldeck mcp: serving http://{shown}:{port}/mcp", file=sys.stderr, flush=True)
+    await uvicorn.Server(config).serve(sockets=[listener])

@@ -1,0 +1,55 @@
+"""Helpers of the ``skilldeck mcp`` tests: files on disk and the Skills extension's
+requests sent with the SDK client's generic ``send_request``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+from pydantic import TypeAdapter
+
+from mcp import Client
+
+ANY_RESULT: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def skill_text(name: str, description: str = "Does a thing when asked.", extra: str = "") -> str:
+    return f"---\nname: {name}\ndescription: {description}\n{extra}---\n\nBody of {name}.\n"
+
+
+class SkillsListParams(types.PaginatedRequestParams):
+    pass
+
+
+class SkillsListRequest(types.Request[SkillsListParams, str]):
+    method: str = "skills/list"
+    params: SkillsListParams
+
+
+class SkillsGetParams(types.RequestParams):
+    uri: str
+
+
+class SkillsGetRequest(types.Request[SkillsGetParams, str]):
+    method: str = "skills/get"
+    params: SkillsGetParams
+
+
+async def skills_list(client: Client, cursor: str | None = None) -> dict[str, Any]:
+    request = SkillsListRequest(params=SkillsListParams(cursor=cursor))
+    return await client.session.send_request(request, ANY_RESULT)
+
+
+async def skills_get(client: Client, uri: str) -> dict[str, Any]:
+    request = SkillsGetRequest(params=SkillsGetParams(uri=uri))
+    return await client.session.send_request(request, ANY_RESULT)

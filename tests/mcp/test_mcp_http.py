@@ -1,0 +1,135 @@
+"""``skilldeck mcp --http``: streamable HTTP with the SDK client; loopback by default,
+a bearer token required beyond it (401 without), CORS closed."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+
+import httpx2
+import pytest
+from mcp.client.client import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp_client_helpers import skills_list
+
+TOKEN = "s3cret-token-for-tests"
+SKILLDECK_MCP = (sys.executable, "-m", "skilldeck", "mcp")
+
+
+@contextmanager
+def _http_server(project, environment, *extra):
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DSH_")}
+    env.update(environment)
+    env["SKILLDECK_TEST_TOKEN"] = TOKEN
+    server = subprocess.Popen(
+        [*SKILLDECK_MCP, "--cwd", str(project), "--http", "127.0.0.1:0", *extra],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = server.stderr.readline()  # printed once the socket listens and the deck is read
+        assert line.startswith("skilldeck mcp: serving http://127.0.0.1:"), line
+        yield line.split()[-1]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        server.stderr.close()
+
+
+def _post(url, headers, body=b'{"jsonrpc":"2.0","id":1,"method":"ping"}'):
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, dict(answer.headers)
+    except urllib.error.HTTPError as error:
+        headers = dict(error.headers)
+        headers["body"] = error.read()
+        return error.code, headers
+
+
+async def test_http_on_loopback_serves_both_eras_with_cors_closed(project, environment, cli):
+    (load,) = cli(("load", "code-review", "--cwd", str(project)))
+    with _http_server(project, environment) as url:
+        async with Client(url, mode="legacy") as client:
+            assert client.protocol_version == "2025-11-25"
+            result = await client.call_tool("skill", {"name": "code-review"})
+            assert result.content[0].text + "\n" == load.stdout
+        async with Client(url, mode="auto") as client:
+            assert client.protocol_version == "2026-07-28"
+            listed = await skills_list(client)
+            assert listed["skills"][0]["uri"] == "skill://code-review/SKILL.md"
+
+        json_headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        }
+        status, answer = _post(url, json_headers, b"{not json")
+        assert status == 400
+        assert json.loads(answer["body"])["error"]["code"] == -32700  # the SDK answers it
+        status, headers = _post(url, {**json_headers, "Origin": "https://evil.example"})
+        assert status == 403
+        assert not any(key.lower().startswith("access-control-") for key in headers)
+        request = urllib.request.Request(url, method="OPTIONS", headers={"Origin": "https://a.b"})
+        with pytest.raises(urllib.error.HTTPError) as preflight:
+            urllib.request.urlopen(request, timeout=10)
+        assert preflight.value.code == 403
+        assert preflight.value.headers.get("Access-Control-Allow-Origin") is None
+
+
+async def test_http_with_a_token_refuses_requests_without_it(project, environment):
+    with _http_server(project, environment, "--token-env", "SKILLDECK_TEST_TOKEN") as url:
+        json_headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        for headers in (
+            json_headers,
+            {**json_headers, "Authorization": "Bearer wrong"},
+            {**json_headers, "Authorization": TOKEN},
+        ):
+            status, answer_headers = _post(url, headers)
+            assert status == 401
+            assert answer_headers.get("www-authenticate") == 'Bearer realm="skilldeck"'
+
+        authorized = httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"})
+        async with (
+            authorized,
+            Client(streamable_http_client(url, http_client=authorized), mode="legacy") as client,
+        ):
+            tools = (await client.list_tools()).tools
+            assert [tool.name for tool in tools] == ["skill"]
+
+
+def test_a_public_address_needs_a_token_and_bad_flags_are_refused(cli, project, environment):
+    cwd = ("--cwd", str(project))
+    taken = socket.create_server(("127.0.0.1", 0))
+    port = taken.getsockname()[1]
+    with taken:
+        (in_use,) = cli(("mcp", *cwd, "--http", f"127.0.0.1:{port}"))
+    assert in_use.returncode == 2
+    assert f"skilldeck: --http 127.0.0.1:{port}: cannot listen there: Address already in use" in (
+        in_use.stderr
+    )
+    results = cli(
+        ("mcp", *cwd, "--http", "0.0.0.0:8765"),
+        ("mcp", *cwd, "--http", "0.0.0.0:8765", "--token-env", "SKILLDECK_UNSET_TOKEN"),
+        ("mcp", *cwd, "--http", "localhost"),
+        ("mcp", *cwd, "--http", "127.0.0.1:99999"),
+        ("mcp", *cwd, "--token-env", "SKILLDECK_TEST_TOKEN"),
+    )
+    expected = [
+        "--http 0.0.0.0: serving beyond this machine requires a bearer token",
+        "--token-env SKILLDECK_UNSET_TOKEN: the environment variable is unset or empty",
+        "--http: expected HOST:PORT, got 'localhost'",
+        "--http: expected HOST:PORT, got '127.0.0.1:99999'",
+        "--token-env applies to --http only",
+    ]
+    for result, message in zip(results, expected, strict=True):
+        assert result.returncode == 2, result.stderr
+        assert result.stdout == ""
+        assert message in result.stderr

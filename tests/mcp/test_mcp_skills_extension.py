@@ -1,0 +1,118 @@
+"""The Skills extension (``io.modelcontextprotocol/skills``, SEP-2640) and ``skill://``
+resources, through the SDK client at protocol 2026-07-28: manifests with size and
+sha256, files read back byte for byte, and nothing outside a skill's folder served."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+
+import pytest
+from mcp.shared.exceptions import MCPError
+from mcp_client_helpers import skills_get, skills_list, write
+
+
+def _manifest(folder, names):
+    return [
+        {
+            "uri": f"skill://{folder.name}/{name}",
+            "digest": "sha256:" + hashlib.sha256((folder / name).read_bytes()).hexdigest(),
+            "size": (folder / name).stat().st_size,
+        }
+        for name in names
+    ]
+
+
+async def test_skills_list_get_and_read_serve_each_skill_folder(connect, project):
+    skills = project / ".dsh" / "skills"
+    review = skills / "code-review"
+    os.mkfifo(review / "pipe")  # never opened, never listed
+    with open(review / "huge.bin", "wb") as huge:  # over the 8 MiB file cap (sparse)
+        huge.truncate(9 * 1024 * 1024)
+    write(review / "nested" / "SKILL.md", "---\nname: nested\ndescription: x\n---\n")
+    write(review / ".git" / "config", "[core]\n")
+
+    async with connect("auto") as client:
+        listed = await skills_list(client)
+        assert "nextCursor" not in listed
+        entries = {entry["uri"]: entry for entry in listed["skills"]}
+        # model-visible skills only: deploy (disable-model-invocation) is not served
+        assert list(entries) == [
+            "skill://code-review/SKILL.md",
+            "skill://commit-message/SKILL.md",
+            "skill://style-guide/SKILL.md",
+        ]
+        entry = entries["skill://code-review/SKILL.md"]
+        assert entry["frontmatter"] == {"name": "code-review", "description": "Review a change."}
+        assert entry["resources"] == _manifest(
+            review, ["SKILL.md", "checklist.md", "logo.png", "scripts/run.sh"]
+        )
+        assert entries["skill://style-guide/SKILL.md"]["frontmatter"]["user-invocable"] is False
+        flat = entries["skill://commit-message/SKILL.md"]["resources"]
+        data = (skills / "commit-message.md").read_bytes()
+        assert flat == [
+            {
+                "uri": "skill://commit-message/SKILL.md",
+                "digest": "sha256:" + hashlib.sha256(data).hexdigest(),
+                "size": len(data),
+            }
+        ]
+
+        got = await skills_get(client, "skill://code-review/SKILL.md")
+        assert got["skill"] == entry
+
+        skill_md = (await client.read_resource("skill://code-review/SKILL.md")).contents[0]
+        assert skill_md.mime_type == "text/markdown"
+        assert skill_md.text == (review / "SKILL.md").read_text(encoding="utf-8")
+        script = (await client.read_resource("skill://code-review/scripts/run.sh")).contents[0]
+        assert script.text == "#!/bin/sh\necho review\n"
+        logo = (await client.read_resource("skill://code-review/logo.png")).contents[0]
+        assert logo.mime_type == "image/png"
+        assert base64.b64decode(logo.blob) == (review / "logo.png").read_bytes()
+        flat_md = (await client.read_resource("skill://commit-message/SKILL.md")).contents[0]
+        assert flat_md.text == data.decode("utf-8")
+
+        resources = (await client.list_resources()).resources
+        assert [str(resource.uri) for resource in resources] == list(entries)
+        templates = (await client.list_resource_templates()).resource_templates
+        assert [template.uri_template for template in templates] == ["skill://{name}/{+path}"]
+
+
+async def test_files_outside_a_skill_and_unknown_skills_are_refused(connect, project):
+    skills = project / ".dsh" / "skills"
+    write(skills / "code-review" / ".git" / "config", "[core]\n")
+    refused_reads = [
+        "skill://code-review/.env",  # hidden
+        "skill://code-review/.git/config",  # VCS folder
+        "skill://code-review/escape.txt",  # symlink out of the folder
+        "skill://code-review/../deploy/SKILL.md",  # ..
+        "skill://code-review/%2e%2e/deploy/SKILL.md",  # encoded ..
+        "skill://code-review/scripts/..%2f..%2fSKILL.md",
+        "skill://code-review/",  # the folder itself
+        "skill://deploy/SKILL.md",  # not model-visible
+        "skill://no-such-skill/SKILL.md",
+        "skill://Bad_Name/SKILL.md",
+        "skill://commit-message/skill-of-another.md",  # a flat skill serves its file only
+        "file:///etc/passwd",
+    ]
+    write(skills / "skill-of-another.md", "---\nname: skill-of-another\ndescription: x\n---\n")
+
+    async with connect("auto") as client:
+        for uri in refused_reads:
+            with pytest.raises(MCPError, match="Resource not found") as refused:
+                await client.read_resource(uri)
+            assert uri.split("://")[0] in str(refused.value), uri
+        for uri, reason in (
+            ("skill://deploy/SKILL.md", "no skill named 'deploy' is served"),
+            ("skill://no-such-skill/SKILL.md", "no skill named 'no-such-skill' is served"),
+            ("skill://code-review/checklist.md", "not the URI of a SKILL.md"),
+            ("https://example.com/SKILL.md", "not a skill:// URI"),
+        ):
+            with pytest.raises(MCPError, match="Unknown skill URI") as unknown:
+                await skills_get(client, uri)
+            assert reason in str(unknown.value)
+        with pytest.raises(MCPError, match="Invalid cursor"):
+            await skills_list(client, cursor="-1")
+        # still serving
+        assert (await client.read_resource("skill://code-review/checklist.md")).contents
