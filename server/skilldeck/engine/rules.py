@@ -8,7 +8,9 @@ server's ``codeDescription`` links are all generated from :data:`RULES`.
 Families: ``SD0xx`` the file itself, ``SD1xx`` frontmatter and YAML structure,
 ``SD2xx`` name and description, ``SD3xx`` invocation policy, ``SD4xx`` optional and
 deferred keys, ``SD5xx`` the catalog view, ``SD6xx`` the Agent Skills profile,
-``SD7xx`` deck-level relations between skills (reported by the provider/index).
+``SD7xx`` deck-level relations between skills (reported by the provider/index),
+``SD8xx`` what the author meant is not what happens (near-miss keys, ``/name`` mentions
+the gesture will not honour, names only the Agent Skills standard accepts).
 """
 
 from __future__ import annotations
@@ -358,7 +360,9 @@ RULES: tuple[Rule, ...] = (
         "A bundle `<root>/<folder>/SKILL.md` or a flat file `<root>/<stem>.md` is "
         "expected to carry the name of its folder or stem. The skill still loads under "
         "the frontmatter name, but people look for it by its file name, and the Agent "
-        "Skills standard requires the two to be equal.\n\n**Fix:** the quick fix sets "
+        "Skills standard requires the two to be equal: under the `agentskills` profile "
+        "the finding is an error (names compared after NFKC normalisation, as the "
+        "standard's reference validator compares them).\n\n**Fix:** the quick fix sets "
         "`name` to the folder name; or rename the folder.",
         fixable=True,
     ),
@@ -563,6 +567,26 @@ RULES: tuple[Rule, ...] = (
         "scan order, which the author does not control (e.g. a bundle `x/SKILL.md` "
         "whose name collides with a flat `y.md`).\n\n**Fix:** give each skill a unique "
         "name.",
+    ),
+    # --- SD8xx: what the author meant is not what happens ------------------------------
+    Rule(
+        "SD804",
+        "name-outside-runtime",
+        _W,
+        True,
+        "name '{name}' is valid under the Agent Skills standard, but skilldeck loads only "
+        "ASCII kebab-case names (a-z, 0-9, single hyphens): the skill is left out of the "
+        "catalog, the `skill` tool and the /name gesture",
+        "A standard name in another script that skilldeck's runtime does not load.",
+        "The Agent Skills standard accepts lowercase letters and digits of any script "
+        "after NFKC normalisation (`навык`, `技能`, `café`), so under the `agentskills` "
+        "profile such a name is not an error. skilldeck's runtime (SPEC) still accepts "
+        "only ASCII kebab-case names in the catalog, the `skill` tool and the `/name` "
+        "gesture, where look-alike letters of other scripts could impersonate another "
+        "skill; the skill is therefore not loaded, and this warning says so.\n\n"
+        "**Fix:** give the skill (and its folder) an ASCII kebab-case name if skilldeck "
+        "should load it.",
+        profiles=_AGENTSKILLS,
     ),
 )
 

@@ -52,7 +52,12 @@ from skilldeck.engine.model import InvocationPolicy, is_skill_name
 from skilldeck.engine.positions import FILE_START, Position, Span
 from skilldeck.engine.profiles import DEFAULT_PROFILE, DEFERRED_EFFECTS, get_profile
 from skilldeck.engine.rules import rule
-from skilldeck.engine.skill_names import kebab_case, name_problem
+from skilldeck.engine.skill_names import (
+    kebab_case,
+    name_problem,
+    standard_form,
+    standard_name_problem,
+)
 from skilldeck.engine.skill_read import (
     MAX_SKILL_FILE_BYTES,
     SkillReadError,
@@ -443,7 +448,11 @@ class _Checker:
             )
             return
         self.name = value
-        if not is_skill_name(value):
+        agentskills = self.settings.profile == "agentskills"
+        if not is_skill_name(value) and agentskills and standard_name_problem(value) is None:
+            # Valid under the standard; skilldeck's runtime keeps SPEC's ASCII names.
+            self.findings.append(rule("SD804").finding(entry.value_span, name=display_text(value)))
+        elif not is_skill_name(value):
             fixes = ()
             suggestion = kebab_case(value)
             if suggestion and suggestion != value and self.one_line_scalar(entry):
@@ -455,24 +464,28 @@ class _Checker:
                     entry.value_span,
                     fixes=fixes,
                     name=display_text(value),
-                    reason=name_problem(value),
+                    reason=(agentskills and standard_name_problem(value)) or name_problem(value),
                 )
             )
             return
         expected = self.expected_name
+        if agentskills and expected is not None and standard_form(value) == standard_form(expected):
+            return
         if expected is not None and value != expected:
             fixes = ()
             if is_skill_name(expected) and self.one_line_scalar(entry):
                 fixes = (Fix(f"Rename to '{expected}'", (TextEdit(entry.value_span, expected),)),)
             container = "folder" if PurePath(self.path).name == "SKILL.md" else "file name"
+            mismatch = rule("SD206").finding(
+                entry.value_span,
+                fixes=fixes,
+                name=display_text(value),
+                container=container,
+                expected=display_text(expected),
+            )
+            # The standard says *must*: an error under its profile, a warning elsewhere.
             self.findings.append(
-                rule("SD206").finding(
-                    entry.value_span,
-                    fixes=fixes,
-                    name=value,
-                    container=container,
-                    expected=display_text(expected),
-                )
+                replace(mismatch, severity=Severity.ERROR) if agentskills else mismatch
             )
 
     def check_description(self, fm: Frontmatter) -> None:
@@ -633,10 +646,11 @@ class _Checker:
 
     def check_agentskills(self, fm: Frontmatter) -> None:
         name_limit = self.max_length("name")
-        if self.name is not None and name_limit is not None and len(self.name) > name_limit:
+        length = len(standard_form(self.name)) if self.name is not None else 0
+        if name_limit is not None and length > name_limit:
             entry = fm.get("name")
             assert entry is not None
-            self.findings.append(rule("SD601").finding(entry.value_span, length=len(self.name)))
+            self.findings.append(rule("SD601").finding(entry.value_span, length=length))
         entry = fm.get("compatibility")
         if entry is not None:
             value = entry.value
