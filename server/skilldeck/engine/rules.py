@@ -570,6 +570,50 @@ RULES: tuple[Rule, ...] = (
     ),
     # --- SD8xx: what the author meant is not what happens ------------------------------
     Rule(
+        "SD801",
+        "near-miss-key",
+        _W,
+        False,
+        "'{key}' is not a key of the {profile} profile: did you mean '{intended}'? {effect}",
+        "A key that is a misspelling of one the profile knows.",
+        "A key the active profile does not know, spelt like one it does: another case "
+        "(`Description`), `snake_case` or `camelCase` for a kebab-case key "
+        "(`user_invocable`, `allowed_tools`) or a small typo (`descripton`). Unknown keys "
+        "are otherwise allowed, so without this warning the key would be silently "
+        "ignored: `user_invocable: false` leaves the skill user-invocable. Keys another "
+        "agent's profile documents (`license`, `model`, ...) are not reported; the "
+        "camelCase invocation keys are SD301.\n\n**Example:** `descripton: ...` → "
+        "`description: ...`.\n\n**Fix:** the quick fix renames the key (when the intended "
+        "key is not already set).",
+        fixable=True,
+    ),
+    Rule(
+        "SD802",
+        "unknown-skill-mention",
+        _W,
+        False,
+        "'/{name}' names no skill in this deck{hint}",
+        "A `/name` mention in a body names no skill.",
+        "A body that tells the user to type `/name` points at a skill by name. When no "
+        "skill of the deck (every root and provider, rejected skills not counted) has "
+        "that name, the gesture does nothing. The message lists the nearest names.\n\n"
+        "**Example:** `Run /reviw first.` → `Run /review first.`\n\n**Fix:** one quick "
+        "fix per near name replaces the mention.",
+        fixable=True,
+    ),
+    Rule(
+        "SD803",
+        "mention-not-user-invocable",
+        _W,
+        False,
+        "'/{name}' names a skill with `user-invocable: false`: the /name gesture will not "
+        "inject it",
+        "A `/name` mention names a skill the user cannot invoke.",
+        "The winning skill of that name sets `user-invocable: false`, so a user who types "
+        "the mention gets nothing injected (the model may still load it through the "
+        "catalog).\n\n**Fix:** mention another skill, or make the skill user-invocable.",
+    ),
+    Rule(
         "SD804",
         "name-outside-runtime",
         _W,

@@ -30,6 +30,8 @@ from skilldeck.engine.analysis_json import (
     json_int,
     json_opt_str,
     json_str,
+    span_from_json,
+    span_to_json,
 )
 from skilldeck.engine.catalog_text import (
     catalog_description,
@@ -48,9 +50,16 @@ from skilldeck.engine.frontmatter import (
     parse_frontmatter,
     resolve_plain,
 )
+from skilldeck.engine.gesture import find_skill_mentions
 from skilldeck.engine.model import InvocationPolicy, is_skill_name
+from skilldeck.engine.near_misses import near_miss_key
 from skilldeck.engine.positions import FILE_START, Position, Span
-from skilldeck.engine.profiles import DEFAULT_PROFILE, DEFERRED_EFFECTS, get_profile
+from skilldeck.engine.profiles import (
+    ALL_PROFILE_KEYS,
+    DEFAULT_PROFILE,
+    DEFERRED_EFFECTS,
+    get_profile,
+)
 from skilldeck.engine.rules import rule
 from skilldeck.engine.skill_names import (
     kebab_case,
@@ -66,7 +75,7 @@ from skilldeck.engine.skill_read import (
     read_skill_bytes,
 )
 
-_JSON_VERSION = 2
+_JSON_VERSION = 3
 _INVOCATION_KEYS = ("disable-model-invocation", "user-invocable")
 _LEGACY_KEYS = {
     "disableModelInvocation": "disable-model-invocation",
@@ -159,6 +168,9 @@ class SkillFileAnalysis:
     body_start_line: int | None
     suppressed_drops: tuple[str, ...] = ()
     wide_lines: tuple[tuple[int, str], ...] = ()
+    #: The body's ``/name`` mentions (the gesture's grammar): name and span of ``/name``.
+    #: The deck judges them against the names it holds (SD802/SD803).
+    mentions: tuple[tuple[str, Span], ...] = ()
 
     @cached_property
     def accepted(self) -> bool:
@@ -189,6 +201,7 @@ class SkillFileAnalysis:
             "body_start_line": self.body_start_line,
             "suppressed_drops": list(self.suppressed_drops),
             "wide_lines": [[number, text] for number, text in self.wide_lines],
+            "mentions": [[name, span_to_json(span)] for name, span in self.mentions],
         }
 
     @classmethod
@@ -279,6 +292,20 @@ def lines_needed(body_start_line: int | None, findings: Iterable[Finding]) -> in
     return max(last, 1)
 
 
+def body_mentions(text: str) -> tuple[tuple[str, Span], ...]:
+    """Every ``/name`` mention in the body of ``text`` (after a closed frontmatter), by
+    the gesture's grammar (:func:`skilldeck.engine.gesture.find_skill_mentions`)."""
+    bounds = find_frontmatter(text)
+    if not isinstance(bounds, FrontmatterBounds) or "/" not in text[bounds.body_start :]:
+        return ()
+    start = bounds.body_start
+    found = find_skill_mentions(text[start:])
+    if not found:
+        return ()
+    index = LineIndex(text)
+    return tuple((m.name, index.span(start + m.start, start + m.end)) for m in found)
+
+
 def wide_lines(text: str, upto: int) -> tuple[tuple[int, str], ...]:
     """The non-ASCII lines among the first ``upto`` of ``text`` (split at ``\\n``, a
     trailing ``\\r`` dropped, as editors split them)."""
@@ -354,6 +381,10 @@ class _Checker:
         findings, suppressed = _apply_settings(self.findings, self.settings, self.path)
         fm = self.frontmatter
         body_start = None if fm is None else fm.body_start_line
+        mentions = body_mentions(self.text) if fm is not None else ()
+        upto = lines_needed(body_start, findings)
+        if mentions:
+            upto = max(upto, mentions[-1][1].end.line + 1)
         return SkillFileAnalysis(
             path=self.path,
             name=self.name,
@@ -365,7 +396,8 @@ class _Checker:
             frontmatter=fm,
             body_start_line=body_start,
             suppressed_drops=suppressed,
-            wide_lines=wide_lines(self.text, lines_needed(body_start, findings)),
+            wide_lines=wide_lines(self.text, upto),
+            mentions=mentions,
         )
 
     # helpers -------------------------------------------------------------------------
@@ -420,6 +452,7 @@ class _Checker:
         self.check_optional(fm)
         if self.settings.profile == "agentskills":
             self.check_agentskills(fm)
+        self.check_near_miss_keys(fm)
 
     def check_name(self, fm: Frontmatter) -> None:
         entry = fm.get("name")
@@ -684,6 +717,32 @@ class _Checker:
                     )
                 )
 
+    def check_near_miss_keys(self, fm: Frontmatter) -> None:
+        """SD801: a key the profile does not know, spelt like one it does."""
+        profile = get_profile(self.settings.profile)
+        known = [info.key for info in profile.keys]
+        for entry in fm.entries:
+            if entry.key in ALL_PROFILE_KEYS or entry.key in _LEGACY_KEYS:
+                continue
+            intended = near_miss_key(entry.key, known)
+            if intended is None:
+                continue
+            info = profile.key(intended)
+            assert info is not None
+            fixes: tuple[Fix, ...] = ()
+            if fm.get(intended) is None:
+                fixes = (Fix(f"Rename to '{intended}'", (TextEdit(entry.key_span, intended),)),)
+            self.findings.append(
+                rule("SD801").finding(
+                    entry.key_span,
+                    fixes=fixes,
+                    key=display_text(entry.key),
+                    profile=profile.name,
+                    intended=intended,
+                    effect=info.ignored,
+                )
+            )
+
     def nested_key_span(self, entry: FrontmatterEntry, key: str) -> Span:
         """Best-effort span of ``key`` inside a block mapping value; else the value."""
         pattern = re.compile(r"^(\s*)(['\"]?)" + re.escape(key) + r"\2\s*:")
@@ -795,6 +854,7 @@ def _analysis_from_json(data: Any) -> SkillFileAnalysis:
         body_start_line=None if body_start is None else json_int(body_start),
         suppressed_drops=tuple(json_str(code) for code in suppressed),
         wide_lines=tuple((json_int(number), json_str(text)) for number, text in data["wide_lines"]),
+        mentions=tuple((json_str(name), span_from_json(span)) for name, span in data["mentions"]),
     )
 
 
