@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from editing_fixtures import doc_id, editing_capabilities, open_doc, pos, rng, start_editor
+from editing_fixtures import (
+    doc_id,
+    editing_capabilities,
+    open_doc,
+    pos,
+    replace_doc,
+    rng,
+    start_editor,
+)
 from lsp_harness import Deck, StartServer, skill_text
 from lsprotocol import types
 
@@ -258,3 +266,27 @@ async def test_no_path_completion_for_flat_skills(deck: Deck, start_server: Star
     open_doc(client, path, skill_text("notes") + "See [x](\n")
 
     assert await complete(client, path, 8, 8) is None
+
+
+async def test_a_near_miss_being_typed_offers_the_right_key(
+    deck: Deck, start_server: StartServer
+) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    client = await start_editor(start_server)
+    text = "---\nname: review\ndescription: Reviews code.\nuser_inv\n---\n\nBody.\n"
+    open_doc(client, path, text)
+
+    result = await complete(client, path, 3, 8)
+
+    assert result is not None
+    meant = [i for i in result.items if i.filter_text == "user_inv"]
+    assert [(i.label, i.preselect) for i in meant] == [("user-invocable", True)]
+    assert meant[0].text_edit == types.TextEdit(range=rng(3, 0, 3, 8), new_text="user-invocable: ")
+    others = [i for i in result.items if i.label != "user-invocable"]
+    assert all(i.filter_text is None and i.preselect is None for i in others)
+
+    typo = "---\nname: review\ndescripton\n---\n"
+    replace_doc(client, path, typo, version=2)
+    fixed = await complete(client, path, 2, 10)
+    assert fixed is not None
+    assert [i.label for i in fixed.items if i.filter_text == "descripton"] == ["description"]

@@ -80,3 +80,13 @@ def nearest_names(name: str, names: Iterable[str], limit: int = 3) -> list[str]:
         scored.append((distance, candidate))
     scored.sort()
     return [candidate for _, candidate in scored[:limit]]
+
+
+def could_mean(typed: str, key: str) -> bool:
+    """Whether ``typed`` (a key being written) is on its way to ``key`` in another
+    spelling: its shape starts ``key``'s shape (``user_inv`` → ``user-invocable``), or
+    it is a near miss of ``key`` (``descripton``). Completion offers ``key`` then."""
+    shape = key_shape(typed)
+    if not shape:
+        return False
+    return key_shape(key).startswith(shape) or near_miss_key(typed, (key,)) == key
