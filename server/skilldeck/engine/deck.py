@@ -188,7 +188,9 @@ def mention_findings(
                 "; did you mean " + " or ".join(f"/{n}" for n in nearest) + "?" if nearest else ""
             )
             at = Span(Position(span.start.line, span.start.character + 1), span.end)
-            fixes = tuple(Fix(f"Replace with '/{n}'", (TextEdit(at, n),)) for n in nearest)
+            fixes = tuple(
+                Fix(f"Replace with '/{n}'", (TextEdit(at, n),), unsafe=True) for n in nearest
+            )
             finding = rule("SD802").finding(span, fixes=fixes, name=name, hint=hint)
         adjusted = _with_settings(finding, settings)
         if adjusted is not None:

@@ -40,10 +40,17 @@ class TextEdit:
 
 @dataclass(frozen=True, slots=True)
 class Fix:
-    """A machine-applicable fix for one finding, confined to the finding's file."""
+    """A machine-applicable fix for one finding, confined to the finding's file.
+
+    ``unsafe`` marks a fix that changes what the skill means (a new name, a renamed or
+    moved key, a placeholder text, another skill mentioned): ``check --fix`` applies it
+    only with ``--unsafe-fixes``; the editor offers every fix, the user picks. A safe fix
+    keeps what the author wrote, spelt the way every reader understands it.
+    """
 
     title: str
     edits: tuple[TextEdit, ...]
+    unsafe: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -490,7 +490,11 @@ class _Checker:
             suggestion = kebab_case(value)
             if suggestion and suggestion != value and self.one_line_scalar(entry):
                 fixes = (
-                    Fix(f"Rename to '{suggestion}'", (TextEdit(entry.value_span, suggestion),)),
+                    Fix(
+                        f"Rename to '{suggestion}'",
+                        (TextEdit(entry.value_span, suggestion),),
+                        unsafe=True,
+                    ),
                 )
             self.findings.append(
                 rule("SD203").finding(
@@ -507,7 +511,13 @@ class _Checker:
         if expected is not None and value != expected:
             fixes = ()
             if is_skill_name(expected) and self.one_line_scalar(entry):
-                fixes = (Fix(f"Rename to '{expected}'", (TextEdit(entry.value_span, expected),)),)
+                fixes = (
+                    Fix(
+                        f"Rename to '{expected}'",
+                        (TextEdit(entry.value_span, expected),),
+                        unsafe=True,
+                    ),
+                )
             container = "folder" if PurePath(self.path).name == "SKILL.md" else "file name"
             mismatch = rule("SD206").finding(
                 entry.value_span,
@@ -528,6 +538,7 @@ class _Checker:
             fix = Fix(
                 "Add a description",
                 (TextEdit(Span(at, at), f"description: {_DESCRIPTION_PLACEHOLDER}{self.newline}"),),
+                unsafe=True,  # a placeholder would reach the catalog
             )
             self.findings.append(rule("SD204").finding(fm.span, fixes=(fix,)))
             return
@@ -569,13 +580,19 @@ class _Checker:
             if fm.get(canonical) is None:
                 if not inverted:
                     fixes = (
-                        Fix(f"Rename to '{canonical}'", (TextEdit(entry.key_span, canonical),)),
+                        Fix(
+                            f"Rename to '{canonical}'",
+                            (TextEdit(entry.key_span, canonical),),
+                            unsafe=True,
+                        ),
                     )
                 else:
                     flag = invocation_boolean(entry.value)
                     if flag is not None and self.one_line_scalar(entry):
                         new = f"{canonical}: {'false' if flag else 'true'}"
-                        fixes = (Fix(f"Replace with '{new}'", (TextEdit(entry.span, new),)),)
+                        fixes = (
+                            Fix(f"Replace with '{new}'", (TextEdit(entry.span, new),), unsafe=True),
+                        )
             note = " with the opposite value" if inverted else ""
             self.findings.append(
                 rule("SD301").finding(
@@ -731,7 +748,13 @@ class _Checker:
             assert info is not None
             fixes: tuple[Fix, ...] = ()
             if fm.get(intended) is None:
-                fixes = (Fix(f"Rename to '{intended}'", (TextEdit(entry.key_span, intended),)),)
+                fixes = (
+                    Fix(
+                        f"Rename to '{intended}'",
+                        (TextEdit(entry.key_span, intended),),
+                        unsafe=True,
+                    ),
+                )
             self.findings.append(
                 rule("SD801").finding(
                     entry.key_span,
@@ -784,7 +807,7 @@ class _Checker:
         if insert.span.start.line == line:
             return ()
         edits = (delete, insert) if delete.span.start < insert.span.start else (insert, delete)
-        return (Fix(f"Move '{entry.key}' under metadata", edits),)
+        return (Fix(f"Move '{entry.key}' under metadata", edits, unsafe=True),)
 
 
 def invocation_boolean(value: object) -> bool | None:
