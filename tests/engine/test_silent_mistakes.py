@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck import ProvidedSkill, deck_findings
+from skilldeck.engine.deck import (
+    ProvidedSkill,
+    deck_findings,
+    mention_findings,
+    mention_targets,
+)
 from skilldeck.engine.findings import Finding, Fix, Severity
 from skilldeck.engine.fs_provider import scan_deck
 from skilldeck.engine.model import InvocationPolicy, SkillCandidate
@@ -201,3 +206,16 @@ def test_mention_rules_can_be_switched_off(tmp_path: Path) -> None:
     root = SkillRoot(400, "custom", str(skills), True, frozenset())
     scan = scan_deck(config, None, roots=[root])
     assert [f.code for found in deck_findings(scan).values() for f in found] == []
+
+
+def test_an_incomplete_deck_reports_no_unknown_mention(tmp_path: Path) -> None:
+    skills = tmp_path / "skills"
+    path = write_skill(skills, "a", "Use /nope and /hidden now.")
+    write_skill(skills, "hidden", "Plain.", "user-invocable: false\n")
+    root = SkillRoot(400, "custom", str(skills), True, frozenset())
+    scan = scan_deck(SkilldeckConfig(include_default_roots=False), None, roots=[root])
+    [entry] = [e for e in scan.entries() if e.path == str(path)]
+    targets = mention_targets(e for e in scan.entries())
+    complete = [f.code for f in mention_findings(entry, targets, None)]
+    partial = [f.code for f in mention_findings(entry, targets, None, complete=False)]
+    assert (complete, partial) == (["SD802", "SD803"], ["SD803"])

@@ -290,3 +290,9 @@ async def test_a_near_miss_being_typed_offers_the_right_key(
     fixed = await complete(client, path, 2, 10)
     assert fixed is not None
     assert [i.label for i in fixed.items if i.filter_text == "descripton"] == ["description"]
+
+    # A plain prefix is no near miss: the client's own filtering finds the key.
+    replace_doc(client, path, "---\nname: review\nus\n---\n", version=3)
+    prefix = await complete(client, path, 2, 2)
+    assert prefix is not None
+    assert all(i.filter_text is None and i.preselect is None for i in prefix.items)

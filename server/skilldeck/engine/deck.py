@@ -147,7 +147,9 @@ def deck_findings(
     targets = mention_targets(group[0] for group in groups)
     for entry in entries:
         if entry.analysis.mentions:
-            result[entry.path].extend(mention_findings(entry, targets, scan.settings))
+            result[entry.path].extend(
+                mention_findings(entry, targets, scan.settings, complete=bool(scan.complete))
+            )
     return result
 
 
@@ -168,11 +170,17 @@ def mention_targets(
 
 
 def mention_findings(
-    entry: SkillFileEntry, targets: Mapping[str, bool], settings: RuleSettings | None
+    entry: SkillFileEntry,
+    targets: Mapping[str, bool],
+    settings: RuleSettings | None,
+    *,
+    complete: bool = True,
 ) -> list[Finding]:
     """SD802 / SD803 for the body mentions of ``entry``: a ``/name`` that names no skill
     of the deck (with the nearest names and a quick fix for each), or a skill the
-    gesture will not inject. The one place these are made (``check`` and the server)."""
+    gesture will not inject. The one place these are made (``check`` and the server).
+    An incomplete deck (a root not listed, a provider that failed) may miss the skill a
+    mention names: then no SD802."""
     from skilldeck.engine.rules import rule  # noqa: PLC0415
 
     found: list[Finding] = []
@@ -182,6 +190,8 @@ def mention_findings(
             continue
         if invocable is False:
             finding = rule("SD803").finding(span, name=name)
+        elif not complete:
+            continue
         else:
             nearest = nearest_names(name, targets)
             hint = (

@@ -247,7 +247,8 @@ class FolderIndex:
         if not entry.analysis.mentions:
             return own
         targets = self.mention_targets()
-        return own + tuple(mention_findings(entry, targets, self.config.rule_settings()))
+        settings = self.config.rule_settings()
+        return own + tuple(mention_findings(entry, targets, settings, complete=self.complete))
 
     def mention_targets(self) -> dict[str, bool]:
         """Each winning name and whether the ``/name`` gesture injects it."""

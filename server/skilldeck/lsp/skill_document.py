@@ -71,7 +71,9 @@ class SkillDocument:
         found = [f for f in self.analysis.findings if f.fixes]
         if self.index is not None and self.entry is not None and self.analysis.mentions:
             targets = self.index.mention_targets()
-            mentions = mention_findings(self.entry, targets, self.config.rule_settings())
+            mentions = mention_findings(
+                self.entry, targets, self.config.rule_settings(), complete=self.index.complete
+            )
             found.extend(f for f in mentions if f.fixes)
         return found
 

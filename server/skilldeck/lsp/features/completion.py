@@ -168,7 +168,7 @@ def _keys(
             continue
         # A near miss being typed (`user_inv`, `Descripton`) still finds its key: the
         # client filters on what was typed, so that is the item's filter text.
-        meant = typed != info.key and could_mean(typed, info.key)
+        meant = not info.key.startswith(typed) and could_mean(typed, info.key)
         items.append(
             types.CompletionItem(
                 label=info.key,
