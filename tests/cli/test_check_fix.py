@@ -181,3 +181,34 @@ def test_select_ignore_and_statistics(run: Run, project: Path) -> None:
     assert bad.code == 2
     assert "--ignore 'SD9' matches no rule" in bad.stderr
     assert run("check", "--unsafe-fixes", cwd=project).code == 2
+
+
+def test_near_miss_families_through_check(run: Run, project: Path) -> None:
+    skill_a(
+        project,
+        "---\nname: a\ndescription: Alpha.\nallowed_tools: Bash\nUserInvocable: false\n"
+        "Disable-Model-Invocation: true\ndescripton: typo\nlicense: MIT\n---\nSee /bb now.\n",
+    )
+    items = json.loads(run("check", "--format", "json", "--select", "SD8", cwd=project).stdout)
+    assert [
+        (i["code"], i["range"]["start"]["line"], i["message"].split("?")[0]) for i in items
+    ] == [
+        (
+            "SD801",
+            3,
+            "'allowed_tools' is not a key of the dsh profile: did you mean 'allowed-tools'",
+        ),
+        (
+            "SD801",
+            4,
+            "'UserInvocable' is not a key of the dsh profile: did you mean 'user-invocable'",
+        ),
+        (
+            "SD801",
+            5,
+            "'Disable-Model-Invocation' is not a key of the dsh profile: did you mean "
+            "'disable-model-invocation'",
+        ),
+        ("SD801", 6, "'descripton' is not a key of the dsh profile: did you mean 'description'"),
+        ("SD802", 9, "'/bb' names no skill in this deck; did you mean /b"),
+    ]

@@ -78,3 +78,23 @@ async def test_silent_mistakes_are_published_and_follow_the_deck(
     assert [d.message for d in after if d.code == "SD802"] == [
         "'/nonexistent' names no skill in this deck"
     ]
+
+
+async def test_every_near_miss_family_is_published(deck: Deck, start_server: StartServer) -> None:
+    text = (
+        "---\nname: a\ndescription: Alpha.\nallowed_tools: Bash\nUserInvocable: false\n"
+        "Disable-Model-Invocation: true\ndescripton: typo\nlicense: MIT\nmodel: opus\n---\nBody.\n"
+    )
+    a = deck.write(deck.project_dsh, "a", text)
+    client = await start_editor(start_server)
+    found = await diagnostics_of(client, a, lambda d: "SD801" in codes(d))
+    assert sorted((d.range.start.line, d.message.split("?")[0]) for d in found) == [
+        (3, "'allowed_tools' is not a key of the dsh profile: did you mean 'allowed-tools'"),
+        (4, "'UserInvocable' is not a key of the dsh profile: did you mean 'user-invocable'"),
+        (
+            5,
+            "'Disable-Model-Invocation' is not a key of the dsh profile: did you mean "
+            "'disable-model-invocation'",
+        ),
+        (6, "'descripton' is not a key of the dsh profile: did you mean 'description'"),
+    ]  # license and model (other agents' keys) stay quiet
