@@ -20,10 +20,8 @@ line break).
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 import stat
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -164,6 +162,8 @@ def write_plan(plan: FilePlan) -> Skipped | None:
         return Skipped(plan.path, f"cannot read it again: {error.strerror or error}; left alone")
     if current != plan.original:
         return Skipped(plan.path, "it changed on disk since it was read; left alone")
+    import tempfile  # noqa: PLC0415 - only when a file is written
+
     folder, name = os.path.split(plan.real)
     try:
         fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".skilldeck")
@@ -185,6 +185,8 @@ def write_plan(plan: FilePlan) -> Skipped | None:
 
 def unified_diff(plan: FilePlan, shown: str) -> str:
     """The change of ``plan`` as a unified diff (``a/`` and ``b/`` prefixed paths)."""
+    import difflib  # noqa: PLC0415 - only for --diff
+
     lines = difflib.unified_diff(
         plan.text.splitlines(keepends=True),
         plan.fixed.splitlines(keepends=True),
