@@ -200,7 +200,9 @@ AGENTSKILLS_METADATA = KeyInfo(
 AGENTSKILLS_NAME = KeyInfo(
     "name",
     NAME.documentation + " The Agent Skills standard also limits it to 64 characters "
-    "and requires it to equal the skill's directory name.",
+    "and requires it to equal the skill's directory name. It accepts lowercase letters "
+    "and digits of any script (`навык`, compared after NFKC normalisation), but "
+    "skilldeck loads only ASCII kebab-case names (SD804).",
     "string",
     surface=NAME.surface,
     required=True,
