@@ -10,9 +10,11 @@ import pytest
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.deck import (
     ProvidedSkill,
+    changed_targets,
     deck_findings,
     mention_findings,
     mention_targets,
+    mentions_affected,
 )
 from skilldeck.engine.findings import Finding, Fix, Severity
 from skilldeck.engine.fs_provider import scan_deck
@@ -219,3 +221,15 @@ def test_an_incomplete_deck_reports_no_unknown_mention(tmp_path: Path) -> None:
     complete = [f.code for f in mention_findings(entry, targets, None)]
     partial = [f.code for f in mention_findings(entry, targets, None, complete=False)]
     assert (complete, partial) == (["SD802", "SD803"], ["SD803"])
+
+
+def test_which_files_a_name_change_affects() -> None:
+    before = {"b": True, "hidden": False}
+    after = {"b": True, "hidden": True, "bb": True}
+    changed = changed_targets(before, after)
+    assert changed == {"hidden", "bb"}
+    at = Span.at(0, 0, 1)
+    assert mentions_affected([("hidden", at)], changed, after)  # now injected
+    assert mentions_affected([("bbb", at)], changed, after)  # unknown, bb is near
+    assert not mentions_affected([("b", at)], changed, after)  # same verdict
+    assert not mentions_affected([("nonexistent", at)], changed, after)  # nothing near

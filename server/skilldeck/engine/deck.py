@@ -208,6 +208,23 @@ def mention_findings(
     return found
 
 
+def changed_targets(before: Mapping[str, bool], after: Mapping[str, bool]) -> set[str]:
+    """The names whose mention verdict may differ between two :func:`mention_targets`."""
+    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+
+
+def mentions_affected(
+    mentions: Iterable[tuple[str, Span]], changed: set[str], after: Mapping[str, bool]
+) -> bool:
+    """Whether :func:`mention_findings` of a file with ``mentions`` may differ after the
+    names ``changed``: it mentions one of them, or an unknown name they are near to (its
+    suggestions)."""
+    return any(
+        name in changed or (name not in after and bool(nearest_names(name, changed)))
+        for name, _ in mentions
+    )
+
+
 def shadowing_findings(
     group: Sequence[DeckMember], settings: RuleSettings | None
 ) -> list[tuple[str, Finding]]:

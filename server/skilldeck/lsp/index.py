@@ -27,8 +27,10 @@ from skilldeck.engine.deck import (
     DeckMember,
     NameVerdict,
     ProvidedSkill,
+    changed_targets,
     mention_findings,
     mention_targets,
+    mentions_affected,
     resolve_name,
 )
 from skilldeck.engine.findings import Finding
@@ -259,11 +261,18 @@ class FolderIndex:
         return self._targets
 
     def _mentions_changed(self, before: dict[str, bool]) -> set[str]:
-        """Every file with mentions when what mentions reach changed since ``before``."""
+        """The files whose mention findings may differ since the targets ``before``."""
         self._targets = None
-        if self.mention_targets() == before:
+        after = self.mention_targets()
+        changed = changed_targets(before, after)
+        if not changed:
             return set()
-        return {path for path, entry in self._entries.items() if entry.analysis.mentions}
+        return {
+            path
+            for path, entry in self._entries.items()
+            if entry.analysis.mentions
+            and mentions_affected(entry.analysis.mentions, changed, after)
+        }
 
     def analysis_of_text(self, path: str, text: str) -> SkillFileAnalysis | None:
         """The entry's analysis when it was computed from exactly ``text`` (this very
