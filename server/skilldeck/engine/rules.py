@@ -596,7 +596,10 @@ RULES: tuple[Rule, ...] = (
         "A `/name` mention in a body names no skill.",
         "A body that tells the user to type `/name` points at a skill by name. When no "
         "skill of the deck (every root and provider, rejected skills not counted) has "
-        "that name, the gesture does nothing. The message lists the nearest names.\n\n"
+        "that name, the gesture does nothing. The message lists the nearest names. "
+        "Mentions follow the gesture's own grammar (SPEC section 5): `/name` after "
+        "whitespace or at a line start, followed by whitespace or the end, so `/name.` or "
+        "`a/b` is no mention.\n\n"
         "**Example:** `Run /reviw first.` → `Run /review first.`\n\n**Fix:** one quick "
         "fix per near name replaces the mention.",
         fixable=True,
