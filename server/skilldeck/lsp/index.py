@@ -23,7 +23,16 @@ from skilldeck.engine.catalog import (
     wrap_lines,
 )
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck import DeckMember, NameVerdict, ProvidedSkill, resolve_name
+from skilldeck.engine.deck import (
+    DeckMember,
+    NameVerdict,
+    ProvidedSkill,
+    changed_targets,
+    mention_findings,
+    mention_targets,
+    mentions_affected,
+    resolve_name,
+)
 from skilldeck.engine.findings import Finding
 from skilldeck.engine.fs_provider import (
     Layout,
@@ -229,6 +238,8 @@ class FolderIndex:
         self.catalog_digest: str | None = None
         #: Rendered catalog lines kept between renderings (:class:`CatalogMemo`).
         self.catalog_memo = CatalogMemo()
+        #: What a ``/name`` mention reaches (the engine's ``mention_targets``), on demand.
+        self._targets: dict[str, bool] | None = None
 
     # -- reading -------------------------------------------------------------------
 
@@ -249,7 +260,34 @@ class FolderIndex:
         entry = self._entries.get(path)
         if entry is None:
             return ()
-        return tuple(entry.analysis.findings) + self._shadow.get(path, ())
+        own = tuple(entry.analysis.findings) + self._shadow.get(path, ())
+        if not entry.analysis.mentions:
+            return own
+        targets = self.mention_targets()
+        settings = self.config.rule_settings()
+        return own + tuple(mention_findings(entry, targets, settings, complete=self.complete))
+
+    def mention_targets(self) -> dict[str, bool]:
+        """Each winning name and whether the ``/name`` gesture injects it."""
+        if self._targets is None:
+            winners: list[DeckMember] = [self._entries[p] for p in self._winners.values()]
+            winners.extend(self._provided_winners.values())
+            self._targets = mention_targets(winners)
+        return self._targets
+
+    def _mentions_changed(self, before: dict[str, bool]) -> set[str]:
+        """The files whose mention findings may differ since the targets ``before``."""
+        self._targets = None
+        after = self.mention_targets()
+        changed = changed_targets(before, after)
+        if not changed:
+            return set()
+        return {
+            path
+            for path, entry in self._entries.items()
+            if entry.analysis.mentions
+            and mentions_affected(entry.analysis.mentions, changed, after)
+        }
 
     def analysis_of_text(self, path: str, text: str) -> SkillFileAnalysis | None:
         """The entry's analysis when it was computed from exactly ``text`` (this very
@@ -391,6 +429,7 @@ class FolderIndex:
             self._winners, self._provided_winners, self._lines = {}, {}, {}
             self._catalog_names = None
             self._recompute_shadowing(self.names())
+        self._targets = None
         self.ready = True
         return before | set(self._entries)
 
@@ -407,7 +446,10 @@ class FolderIndex:
             entry = SkillFileEntry(root, layout, path, folder, expected, analysis)
         else:
             analysis = self.analyze(text, path, entry.expected_name)
-        self._wide[path] = _wide_head(text, analysis.body_start_line)
+        self._wide[path] = {
+            **_wide_head(text, analysis.body_start_line),
+            **dict(analysis.wide_lines),
+        }
         self._judged_text[path] = text
         # The name's span moves with the text: shadowing findings and navigation use it.
         return self._replace(path, replace(entry, analysis=analysis, name_span=name_span(analysis)))
@@ -420,9 +462,10 @@ class FolderIndex:
 
     def remove(self, path: str) -> set[str]:
         """Forget a deleted skill file; returns changed paths (its own included)."""
-        entry = self._entries.pop(path, None)
-        if entry is None:
+        if path not in self._entries:
             return set()
+        targets = self.mention_targets()
+        entry = self._entries.pop(path)
         names = {entry.analysis.name} - {None}
         self._order.pop(path, None)
         self._unindex_name(entry)
@@ -430,7 +473,8 @@ class FolderIndex:
         self._shadow.pop(path, None)
         self._wide.pop(path, None)
         self._judged_text.pop(path, None)
-        return {path} | self._recompute_shadowing(n for n in names if n is not None)
+        changed = {path} | self._recompute_shadowing(n for n in names if n is not None)
+        return changed | self._mentions_changed(targets)
 
     def strays(self) -> set[str]:
         """The Markdown files under the roots that are no skill where they sit (``SD007``);
@@ -450,13 +494,14 @@ class FolderIndex:
     def set_provided(self, provided: Sequence[ProvidedSkill], complete: bool) -> set[str]:
         """Replace the provided skills (a provider changed); returns changed paths."""
         names = self._provided.keys() | {skill.name for skill in provided}
+        targets = self.mention_targets()
         self.provided = tuple(provided)
         self._provided = group_provided(provided)
         self._sorted_names = None
         if complete != self._provided_complete:
             self._provided_complete = complete
             self._catalog_changed()
-        return self._recompute_shadowing(names)
+        return self._recompute_shadowing(names) | self._mentions_changed(targets)
 
     def replace_entry(self, entry: SkillFileEntry, wide: Mapping[int, str]) -> set[str]:
         """Install a freshly scanned entry (file event); returns changed paths."""
@@ -468,6 +513,9 @@ class FolderIndex:
 
     def _replace(self, path: str, entry: SkillFileEntry) -> set[str]:
         old = self._entries.get(path)
+        # What mentions reach changes only with a name, acceptance or user invocability.
+        reach = old is None or _reach(old) != _reach(entry)
+        targets = self.mention_targets() if reach else None
         self._shadow.pop(path, None)
         names: set[str] = set()
         if old is not None:
@@ -482,7 +530,8 @@ class FolderIndex:
         if entry.analysis.name:
             names.add(entry.analysis.name)
             self._index_name(entry.analysis.name, path)
-        return {path} | self._recompute_shadowing(names)
+        changed = {path} | self._recompute_shadowing(names)
+        return changed if targets is None else changed | self._mentions_changed(targets)
 
     def _put(self, entry: SkillFileEntry, position: int) -> None:
         self._entries[entry.path] = entry
@@ -569,6 +618,11 @@ class FolderIndex:
             table.pop(key, None)
         else:
             table[key] = value
+
+
+def _reach(entry: SkillFileEntry) -> tuple[str | None, bool, bool]:
+    analysis = entry.analysis
+    return analysis.name, analysis.accepted, analysis.invocation.user_invocable
 
 
 def _wide_head(text: str, body_start_line: int | None) -> dict[int, str]:
