@@ -21,6 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skilldeck.cli.check_memo import (
+    CheckMemos,
+    DeckKey,
+    DeckMemo,
+    MemoFile,
+    OutputMemo,
+    deck_key,
+    deck_locator,
+)
 from skilldeck.cli.color import Palette, color_enabled
 from skilldeck.cli.display import display_path
 from skilldeck.cli.errors import CliError, os_reason
@@ -49,8 +58,8 @@ from skilldeck.cli.statistics import rule_statistics
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.deck import ProvidedSkill, deck_findings
 from skilldeck.engine.findings import Finding, Severity
-from skilldeck.engine.fs_provider import deck_key, deck_locator, scan_deck
-from skilldeck.engine.index_cache import DeckKey, DeckMemo, IndexCache, MemoFile, OutputMemo
+from skilldeck.engine.fs_provider import scan_deck
+from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.layout import BUNDLE_FILE, NotASkill, place_of, skill_place
 from skilldeck.engine.model import RANK_CUSTOM, SOURCE_CUSTOM
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
@@ -218,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
         and checker.output_memo_exists(resolved, palette)
     ):
         output_key = checker.output_key(resolved, palette)
-        memo = cache.load_output_memo(output_key) if output_key is not None else None
+        memo = CheckMemos(cache).load_output_memo(output_key) if output_key is not None else None
         if memo is not None:
             return _emit(memo)
     checker.check_all(resolved)
@@ -229,7 +238,7 @@ def run(args: argparse.Namespace) -> int:
         checker.relist()
         output_key = checker.output_key(resolved, palette)
         if plain and checker.complete and not checker.used_providers and output_key is not None:
-            cache.store_output_memo(output_key, memo, companions=checker.companions)
+            CheckMemos(cache).store_output_memo(output_key, memo, companions=checker.companions)
         checker.store_deck_memos()
     return _emit(memo)
 
@@ -510,7 +519,7 @@ class _Checker:
         if decks is None or self._cache is None:
             return False
         probe = DeckKey(self._output_locator(decks, palette), "")
-        return self._cache.output_file_for(probe).exists()
+        return CheckMemos(self._cache).output_file_for(probe).exists()
 
     def output_key(self, paths: Sequence[str], palette: Palette) -> DeckKey | None:
         """The output memo key of checking ``paths``: ``None`` unless every PATH is a deck
@@ -552,7 +561,7 @@ class _Checker:
             key = self._deck_key(roots, settings)
             if key is not None:
                 companions = [self._cache.file_for(root.path, settings) for root in roots]
-                self._cache.store_deck_memo(key, memo, companions=companions)
+                CheckMemos(self._cache).store_deck_memo(key, memo, companions=companions)
         self._pending.clear()
 
     def _check_file(self, path: str) -> None:
@@ -600,10 +609,10 @@ class _Checker:
         elif (
             cache is not None
             and not self._fresh
-            and cache.deck_file_for_locator(deck_locator(roots, settings)).exists()
+            and CheckMemos(cache).deck_file_for_locator(deck_locator(roots, settings)).exists()
         ):
             key = self._deck_key(roots, settings)
-            memo = cache.load_deck_memo(key) if key is not None else None
+            memo = CheckMemos(cache).load_deck_memo(key) if key is not None else None
         else:
             memo = None
         if memo is None:
