@@ -131,16 +131,24 @@ def resolve_name(
 def deck_findings(
     scan: DeckScan, provided: Sequence[ProvidedSkill] = ()
 ) -> dict[str, list[Finding]]:
-    """Per-file findings plus the cross-skill ones (SD701/SD702/SD703, the scan's rule
-    settings applied), for every entry's path; ``provided`` skills take part."""
+    """Per-file findings plus the cross-skill ones (SD701/SD702/SD703, and SD801/SD802
+    between the winners: :mod:`skilldeck.engine.deck_overlap`; the scan's rule settings
+    applied), for every entry's path; ``provided`` skills take part."""
+    from skilldeck.engine.deck_overlap import DeckOverlap  # noqa: PLC0415
+
     entries = scan.entries()
     result: dict[str, list[Finding]] = {e.path: list(e.analysis.findings) for e in entries}
     accepted = [e for e in entries if e.analysis.accepted]
     members: list[DeckMember] = [*accepted, *provided]
+    winners: list[DeckMember] = []
     for group in group_by_name(members, member_name_and_rank).values():
+        winners.append(group[0])
         if len(group) > 1:
             for path, finding in shadowing_findings(group, scan.settings):
                 result[path].append(finding)
+    overlap = DeckOverlap(winners, scan.settings)
+    for path in overlap.paths():
+        result[path].extend(overlap.findings_of(path))
     return result
 
 

@@ -8,7 +8,8 @@ server's ``codeDescription`` links are all generated from :data:`RULES`.
 Families: ``SD0xx`` the file itself, ``SD1xx`` frontmatter and YAML structure,
 ``SD2xx`` name and description, ``SD3xx`` invocation policy, ``SD4xx`` optional and
 deferred keys, ``SD5xx`` the catalog view, ``SD6xx`` the Agent Skills profile,
-``SD7xx`` deck-level relations between skills (reported by the provider/index).
+``SD7xx`` deck-level relations between skills (reported by the provider/index),
+``SD8xx`` routing overlap between the skills the model chooses from.
 """
 
 from __future__ import annotations
@@ -563,6 +564,42 @@ RULES: tuple[Rule, ...] = (
         "scan order, which the author does not control (e.g. a bundle `x/SKILL.md` "
         "whose name collides with a flat `y.md`).\n\n**Fix:** give each skill a unique "
         "name.",
+    ),
+    # --- SD8xx: routing overlap between skills ---------------------------------------------
+    Rule(
+        "SD801",
+        "overlapping-skills",
+        _I,
+        False,
+        "`{name}` and `{other}` describe overlapping tasks (score {score:.2f}; shared: {shared})",
+        "Two skills the model can choose from describe nearly the same tasks.",
+        "The model picks a skill from its name and description. When two skills of the "
+        "deck describe the same kind of request, the model picks the wrong one or "
+        'neither ("my skill never triggers"). The score compares the names and '
+        "descriptions (plus `whenToUse`) of the deck's model-invocable winners: words "
+        "are stemmed, stop words and template phrases shared by many skills weigh little, "
+        "names and acronyms count (`tdd-workflow` and `test-driven-development`), and "
+        "skills about different languages, vendors or clouds are told apart. Both "
+        "skills get the finding, each pointing at the other; `skilldeck overlap` lists "
+        "every pair and cluster. The threshold is `threshold` in the `[overlap]` table "
+        "of `skilldeck.toml` (default 0.3).\n\n**Fix:** say in each description what "
+        "sets the skill apart (its scope, inputs, the moment it applies), merge the two "
+        "skills, or turn one off for the model (`disable-model-invocation: true`).",
+    ),
+    Rule(
+        "SD802",
+        "near-duplicate-description",
+        _W,
+        False,
+        "`{name}` and `{other}` have nearly the same description (score {score:.2f}); "
+        "the model cannot tell them apart",
+        "Two skills the model can choose from have nearly identical descriptions.",
+        "The descriptions are nearly word for word the same (often a copied skill or "
+        "template), so the model has nothing to choose by. Both skills get the warning, "
+        "each pointing at the other. The word similarity from which a pair counts is "
+        "`near-duplicate-threshold` in the `[overlap]` table of `skilldeck.toml` "
+        "(default 0.8).\n\n**Fix:** remove the copy, or rewrite one description to say "
+        "what only that skill does.",
     ),
 )
 

@@ -1,0 +1,168 @@
+"""The deck's routing overlap: SD801 / SD802 between the skills the model chooses from.
+
+:class:`DeckOverlap` holds the :class:`~skilldeck.engine.overlap.OverlapIndex` of a deck's
+competing skills (each name's winner, when it is model-invocable: what the catalog lists)
+and every pair above the threshold. ``check`` builds one per deck
+(:func:`skilldeck.engine.deck.deck_findings`); the language server keeps one per folder
+and, on a keystroke, compares only the edited skill against it (:meth:`DeckOverlap.update`).
+Both read their findings from :meth:`DeckOverlap.findings_of`, so they agree.
+
+Provided skills (bundled, runtime) compete too but receive no findings: a file that
+overlaps one is told so, naming the provider.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from skilldeck.engine.findings import Finding, RelatedLocation
+from skilldeck.engine.fs_provider import SkillFileEntry
+from skilldeck.engine.overlap import Neighbour, OverlapIndex, OverlapPair, OverlapSkill
+from skilldeck.engine.positions import FILE_START
+
+if TYPE_CHECKING:
+    from skilldeck.engine.deck import DeckMember
+    from skilldeck.engine.skill_file import RuleSettings
+
+OVERLAP_CODES = ("SD801", "SD802")
+
+
+def member_key(member: DeckMember) -> str:
+    """The identity of a member in the overlap index: its file, else provider and name."""
+    if isinstance(member, SkillFileEntry):
+        return member.path
+    return member.path if member.path is not None else f"{member.provider}:{member.name}"
+
+
+def competing_skill(member: DeckMember) -> OverlapSkill | None:
+    """What the model sees of ``member`` when it can choose it (``None`` otherwise)."""
+    if isinstance(member, SkillFileEntry):
+        analysis = member.analysis
+        if (
+            not analysis.accepted
+            or not analysis.invocation.model_invocable
+            or analysis.name is None
+            or analysis.description is None
+        ):
+            return None
+        return OverlapSkill(member.path, analysis.name, analysis.description, analysis.when_to_use)
+    candidate = member.candidate
+    if not candidate.invocation.model_invocable:
+        return None
+    return OverlapSkill(
+        member_key(member), candidate.name, candidate.description, candidate.when_to_use
+    )
+
+
+class DeckOverlap:
+    """The overlap pairs of one deck's winners, kept current one skill at a time."""
+
+    def __init__(self, winners: Iterable[DeckMember], settings: RuleSettings | None) -> None:
+        from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
+
+        self.settings = settings if settings is not None else RuleSettings()
+        self._members: dict[str, DeckMember] = {}
+        skills: list[OverlapSkill] = []
+        for member in winners:
+            skill = competing_skill(member)
+            if skill is not None:
+                self._members[skill.key] = member
+                skills.append(skill)
+        self._index = OverlapIndex(
+            skills,
+            threshold=self.settings.overlap_threshold,
+            near_duplicate_threshold=self.settings.near_duplicate_threshold,
+        )
+        self._pairs: dict[str, dict[str, OverlapPair]] = {}
+        for pair in self._index.pairs():
+            self._record(pair)
+
+    def pairs(self) -> list[OverlapPair]:
+        """Every pair, best first."""
+        unique = {
+            (pair.a.key, pair.b.key): pair
+            for pairs in self._pairs.values()
+            for pair in pairs.values()
+        }
+        from skilldeck.engine.overlap import sort_pairs  # noqa: PLC0415
+
+        return sort_pairs(unique.values())
+
+    def findings_of(self, path: str) -> tuple[Finding, ...]:
+        """SD801 / SD802 for the file ``path`` (rule settings applied), best pair first."""
+        member = self._members.get(path)
+        if not isinstance(member, SkillFileEntry):
+            return ()
+        found: list[Finding] = []
+        pairs = sorted(
+            self._pairs.get(path, {}).values(), key=lambda p: (-p.score, p.other(path).name)
+        )
+        for pair in pairs:
+            other = self._members[pair.other(path).key]
+            finding = _finding(member, other, pair)
+            severity = self.settings.severity_for(finding.code, finding.severity)
+            if severity is not None:
+                found.append(replace(finding, severity=severity))
+        return tuple(found)
+
+    def paths(self) -> list[str]:
+        """The files that have a pair."""
+        return [key for key, pairs in self._pairs.items() if pairs and self._is_file(key)]
+
+    def nearest(self, member: DeckMember, limit: int = 3) -> list[Neighbour]:
+        """The ``limit`` skills nearest ``member`` (as it is now), best first."""
+        skill = competing_skill(member)
+        if skill is None:
+            return []
+        return self._index.neighbours(skill, limit=limit)
+
+    def update(self, key: str, member: DeckMember | None) -> set[str]:
+        """Make ``member`` the competing skill ``key`` (``None``, or a member the model
+        cannot choose: it competes no more); returns the files whose findings changed."""
+        skill = competing_skill(member) if member is not None else None
+        before = self._pairs.pop(key, {})
+        changed = {key}
+        for other in before:
+            self._pairs.get(other, {}).pop(key, None)
+            changed.add(other)
+        if skill is None or member is None:
+            self._members.pop(key, None)
+            self._index.remove(key)
+        else:
+            self._members[key] = member
+            pairs = self._index.pairs_of(skill)
+            self._index.replace(skill)
+            for pair in pairs:
+                self._record(pair)
+                changed.add(pair.other(key).key)
+        return {path for path in changed if self._is_file(path) or path == key}
+
+    def _record(self, pair: OverlapPair) -> None:
+        self._pairs.setdefault(pair.a.key, {})[pair.b.key] = pair
+        self._pairs.setdefault(pair.b.key, {})[pair.a.key] = pair
+
+    def _is_file(self, key: str) -> bool:
+        return isinstance(self._members.get(key), SkillFileEntry)
+
+
+def _finding(entry: SkillFileEntry, other: DeckMember, pair: OverlapPair) -> Finding:
+    from skilldeck.engine.rules import rule  # noqa: PLC0415
+
+    code = "SD802" if pair.near_duplicate else "SD801"
+    other_name = pair.other(entry.path).name
+    related: tuple[RelatedLocation, ...] = ()
+    note = f"`{other_name}`: the skill it overlaps (score {pair.score:.2f})"
+    if isinstance(other, SkillFileEntry):
+        related = (RelatedLocation(other.path, other.name_span, note),)
+    elif other.path is not None:
+        related = (RelatedLocation(other.path, FILE_START, note),)
+    return rule(code).finding(
+        entry.name_span,
+        related=related,
+        name=entry.analysis.name,
+        other=other_name,
+        score=pair.score,
+        shared=", ".join(pair.shared) or "none",
+    )

@@ -1,0 +1,340 @@
+"""Routing overlap: skills whose model-visible text says nearly the same thing.
+
+The model picks a skill from its name and description. :class:`OverlapIndex` holds every
+competing skill of a deck (the model-invocable winners) as a TF-IDF vector over the
+features of :mod:`skilldeck.engine.overlap_text`, weighted by the deck itself:
+
+- a feature's weight is ``(1 + log tf) * idf`` with the smoothed inverse document
+  frequency ``log((1 + n) / (1 + df)) + 1``, so words many skills share (template
+  boilerplate: "This skill should be used when...") weigh little, and features more than
+  :data:`MAX_SHARED_FRACTION` of a large deck carry are dropped outright;
+- the score of a pair is the cosine of their vectors, times :data:`ENTITY_PENALTY` when
+  both name languages, vendors or clouds and none in common (the model tells those apart).
+
+Pairs are found without comparing every pair (all-pairs similarity search with prefix
+filtering): features are ordered rarest first, and each skill is indexed only under the
+prefix of its features whose remaining weight could still reach the threshold; a pair
+scoring at least the threshold always shares an indexed feature. One skill (the one being
+edited) is compared against the index the same way, so a keystroke costs the postings of
+its rare features, not the deck.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from skilldeck.engine.overlap_text import SkillFeatures, name_different_things, skill_features
+
+#: Default score from which two skills are reported as overlapping (SD801).
+DEFAULT_OVERLAP_THRESHOLD = 0.3
+#: Default similarity of the description words from which a pair is near-identical (SD802).
+DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.8
+#: Score multiplier when both skills name different languages, vendors or clouds.
+ENTITY_PENALTY = 0.3
+#: In a deck of at least :data:`MIN_DECK_FOR_SHARED_CUT` skills, features carried by more
+#: than this fraction of them are boilerplate and dropped.
+MAX_SHARED_FRACTION = 0.2
+MIN_DECK_FOR_SHARED_CUT = 50
+#: How many shared words a pair reports.
+SHARED_WORDS = 6
+
+_DESCRIPTION_WORD = re.compile(r"[^\W_]+")
+
+
+def validate_threshold(value: object, what: str) -> float:
+    """``value`` as a score threshold; ``ValueError`` unless a number in (0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise ValueError(f"{what} must be a number greater than 0 and at most 1, found {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class OverlapSkill:
+    """A skill as overlap detection sees it: an identity, its name and model-visible text.
+
+    ``key`` identifies the skill in the deck (its file path, else its provider and name);
+    ``description`` is what the catalog shows; ``when_to_use`` the host's extra hint.
+    """
+
+    key: str
+    name: str
+    description: str
+    when_to_use: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The text the model reads besides the name."""
+        if self.when_to_use:
+            return f"{self.description}\n{self.when_to_use}"
+        return self.description
+
+
+@dataclass(frozen=True)
+class OverlapPair:
+    """Two skills that compete for the same requests: ``a`` sorts before ``b`` by key.
+
+    ``score`` is in [0, 1]; ``shared`` the words that weigh most in it, heaviest first;
+    ``near_duplicate`` whether their descriptions are nearly word for word the same.
+    """
+
+    a: OverlapSkill
+    b: OverlapSkill
+    score: float
+    shared: tuple[str, ...]
+    near_duplicate: bool
+
+    def other(self, key: str) -> OverlapSkill:
+        """The member of the pair that is not ``key``."""
+        return self.b if self.a.key == key else self.a
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A skill near another one, with the pair's score and shared words."""
+
+    skill: OverlapSkill
+    score: float
+    shared: tuple[str, ...]
+
+
+@dataclass
+class _Doc:
+    skill: OverlapSkill
+    features: SkillFeatures
+    vector: dict[str, float]
+    indexed: tuple[str, ...]
+
+
+class OverlapIndex:
+    """The similarity index of one deck's competing skills (see the module doc).
+
+    ``threshold`` is the lowest score any caller asks for: pairs below it are not found.
+    Mutable (:meth:`replace`, :meth:`remove`) so an editor can keep it current; document
+    frequencies stay those of the last full build.
+    """
+
+    def __init__(
+        self,
+        skills: Iterable[OverlapSkill],
+        *,
+        threshold: float = DEFAULT_OVERLAP_THRESHOLD,
+        near_duplicate_threshold: float = DEFAULT_NEAR_DUPLICATE_THRESHOLD,
+    ) -> None:
+        self.threshold = threshold
+        self.near_duplicate_threshold = near_duplicate_threshold
+        featured = [(skill, skill_features(skill.name, skill.text)) for skill in skills]
+        self._size = len(featured)
+        df: dict[str, int] = {}
+        for _skill, features in featured:
+            for feature in features.counts:
+                df[feature] = df.get(feature, 0) + 1
+        cut = (
+            self._size * MAX_SHARED_FRACTION
+            if self._size >= MIN_DECK_FOR_SHARED_CUT
+            else float("inf")
+        )
+        self._df = {feature: count for feature, count in df.items() if count <= cut}
+        self._dropped = frozenset(feature for feature, count in df.items() if count > cut)
+        self._docs: dict[str, _Doc] = {}
+        self._postings: dict[str, dict[str, float]] = {}
+        for skill, features in featured:
+            self._add(skill, features)
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    def skills(self) -> list[OverlapSkill]:
+        """Every indexed skill, in insertion order."""
+        return [doc.skill for doc in self._docs.values()]
+
+    # -- queries --------------------------------------------------------------------
+
+    def pairs(self, threshold: float | None = None) -> list[OverlapPair]:
+        """Every pair scoring at least ``threshold`` (default: the index's), best first."""
+        limit = self.threshold if threshold is None else max(threshold, self.threshold)
+        found: list[OverlapPair] = []
+        postings: dict[str, list[tuple[str, dict[str, float]]]] = {}
+        for key, doc in self._docs.items():
+            candidates: set[str] = set()
+            for feature in doc.vector:
+                for other, _vector in postings.get(feature, ()):
+                    candidates.add(other)
+            for other in candidates:
+                pair = self._pair(doc, self._docs[other], limit)
+                if pair is not None:
+                    found.append(pair)
+            for feature in doc.indexed:
+                postings.setdefault(feature, []).append((key, doc.vector))
+        return sort_pairs(found)
+
+    def neighbours(
+        self, skill: OverlapSkill, *, threshold: float | None = None, limit: int | None = None
+    ) -> list[Neighbour]:
+        """The indexed skills (other than ``skill.key``) sharing a distinguishing feature
+        with ``skill``, best first; only those scoring at least ``threshold`` when given.
+
+        Every skill scoring at least the index's threshold is among them; below it the
+        list holds the skills that share a rare word (what a hover shows).
+        """
+        doc = self._doc(skill, skill_features(skill.name, skill.text))
+        candidates: set[str] = set()
+        for feature in doc.vector:
+            candidates.update(self._postings.get(feature, ()))
+        candidates.discard(skill.key)
+        result: list[Neighbour] = []
+        for other in candidates:
+            pair = self._pair(doc, self._docs[other], threshold or 0.0)
+            if pair is not None:
+                result.append(Neighbour(pair.other(skill.key), pair.score, pair.shared))
+        result.sort(key=lambda n: (-n.score, n.skill.name, n.skill.key))
+        return result if limit is None else result[:limit]
+
+    def pairs_of(self, skill: OverlapSkill) -> list[OverlapPair]:
+        """The pairs ``skill`` (as given, e.g. an edited buffer) forms with the index."""
+        doc = self._doc(skill, skill_features(skill.name, skill.text))
+        candidates: set[str] = set()
+        for feature in doc.vector:
+            candidates.update(self._postings.get(feature, ()))
+        candidates.discard(skill.key)
+        found = [
+            pair
+            for other in candidates
+            if (pair := self._pair(doc, self._docs[other], self.threshold)) is not None
+        ]
+        return sort_pairs(found)
+
+    # -- updates --------------------------------------------------------------------
+
+    def replace(self, skill: OverlapSkill) -> None:
+        """Index ``skill`` in place of any skill with its key."""
+        self.remove(skill.key)
+        self._add(skill, skill_features(skill.name, skill.text))
+
+    def remove(self, key: str) -> None:
+        """Forget the skill ``key`` (nothing when it is not indexed)."""
+        doc = self._docs.pop(key, None)
+        if doc is None:
+            return
+        for feature in doc.indexed:
+            posting = self._postings.get(feature)
+            if posting is not None:
+                posting.pop(key, None)
+                if not posting:
+                    del self._postings[feature]
+
+    # -- internals ------------------------------------------------------------------
+
+    def _idf(self, feature: str) -> float:
+        return math.log((1 + self._size) / (1 + self._df.get(feature, 0))) + 1.0
+
+    def _doc(self, skill: OverlapSkill, features: SkillFeatures) -> _Doc:
+        weights = {
+            feature: _tf(count) * self._idf(feature)
+            for feature, count in features.counts.items()
+            if feature not in self._dropped
+        }
+        norm = math.sqrt(sum(w * w for w in weights.values()))
+        vector = {f: w / norm for f, w in weights.items()} if norm else {}
+        # Prefix filtering: rarest features first; stop once the rest cannot reach the
+        # threshold on their own.
+        ordered = sorted(vector, key=lambda f: (self._df.get(f, 0), f))
+        remaining = sum(w * w for w in vector.values())
+        indexed: list[str] = []
+        for feature in ordered:
+            if math.sqrt(max(remaining, 0.0)) < self.threshold:
+                break
+            indexed.append(feature)
+            remaining -= vector[feature] ** 2
+        return _Doc(skill, features, vector, tuple(indexed))
+
+    def _add(self, skill: OverlapSkill, features: SkillFeatures) -> None:
+        doc = self._doc(skill, features)
+        self._docs[skill.key] = doc
+        for feature in doc.indexed:
+            self._postings.setdefault(feature, {})[skill.key] = doc.vector[feature]
+
+    def _pair(self, a: _Doc, b: _Doc, threshold: float) -> OverlapPair | None:
+        small, large = (
+            (a.vector, b.vector) if len(a.vector) <= len(b.vector) else (b.vector, a.vector)
+        )
+        contributions = {f: w * large[f] for f, w in small.items() if f in large}
+        score = sum(contributions.values())
+        if name_different_things(a.features.entities, b.features.entities):
+            score *= ENTITY_PENALTY
+        if score < threshold or score <= 0.0:
+            return None
+        shared = _shared_words(contributions, a.features, b.features)
+        first, second = (a, b) if a.skill.key <= b.skill.key else (b, a)
+        near = description_similarity(first.skill.description, second.skill.description)
+        return OverlapPair(
+            first.skill,
+            second.skill,
+            min(round(score, 3), 1.0),
+            shared,
+            near >= self.near_duplicate_threshold,
+        )
+
+
+def _tf(count: float) -> float:
+    """Sublinear term frequency (a weighted count below one counts as itself)."""
+    return 1.0 + math.log(count) if count >= 1.0 else count
+
+
+def _shared_words(
+    contributions: dict[str, float], a: SkillFeatures, b: SkillFeatures
+) -> tuple[str, ...]:
+    words: list[str] = []
+    for feature, _weight in sorted(contributions.items(), key=lambda item: (-item[1], item[0])):
+        if " " in feature:
+            continue
+        shown = a.surface.get(feature) or b.surface.get(feature) or feature
+        if shown not in words:
+            words.append(shown)
+        if len(words) == SHARED_WORDS:
+            break
+    return tuple(words)
+
+
+def description_similarity(a: str, b: str) -> float:
+    """How nearly word for word two descriptions are the same: the Jaccard similarity of
+    their word-bigram sets (case-folded, every word kept), in [0, 1]."""
+    grams_a, grams_b = _bigrams(a), _bigrams(b)
+    if not grams_a or not grams_b:
+        return 1.0 if grams_a == grams_b else 0.0
+    return len(grams_a & grams_b) / len(grams_a | grams_b)
+
+
+def _bigrams(text: str) -> set[tuple[str, str]]:
+    words = _DESCRIPTION_WORD.findall(text.casefold())
+    if len(words) == 1:
+        return {(words[0], "")}
+    return set(itertools.pairwise(words))
+
+
+def sort_pairs(pairs: Iterable[OverlapPair]) -> list[OverlapPair]:
+    """Pairs by score (highest first), then by the names and keys (a stable order)."""
+    return sorted(pairs, key=lambda p: (-p.score, p.a.name, p.b.name, p.a.key, p.b.key))
+
+
+def clusters(pairs: Sequence[OverlapPair]) -> list[list[str]]:
+    """Groups of skill names connected by ``pairs`` (each sorted; largest group first)."""
+    parent: dict[str, str] = {}
+
+    def find(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    names: dict[str, str] = {}
+    for pair in pairs:
+        names[pair.a.key], names[pair.b.key] = pair.a.name, pair.b.name
+        parent[find(pair.a.key)] = find(pair.b.key)
+    groups: dict[str, list[str]] = {}
+    for key, name in names.items():
+        groups.setdefault(find(key), []).append(name)
+    return sorted((sorted(group) for group in groups.values()), key=lambda g: (-len(g), g))
