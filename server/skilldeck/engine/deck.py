@@ -138,18 +138,22 @@ def deck_findings(
 
     entries = scan.entries()
     result: dict[str, list[Finding]] = {e.path: list(e.analysis.findings) for e in entries}
-    accepted = [e for e in entries if e.analysis.accepted]
-    members: list[DeckMember] = [*accepted, *provided]
-    winners: list[DeckMember] = []
-    for group in group_by_name(members, member_name_and_rank).values():
-        winners.append(group[0])
+    groups = name_groups(scan, provided)
+    for group in groups:
         if len(group) > 1:
             for path, finding in shadowing_findings(group, scan.settings):
                 result[path].append(finding)
-    overlap = DeckOverlap(winners, scan.settings)
+    overlap = DeckOverlap((group[0] for group in groups), scan.settings)
     for path in overlap.paths():
         result[path].extend(overlap.findings_of(path))
     return result
+
+
+def name_groups(scan: DeckScan, provided: Sequence[ProvidedSkill] = ()) -> list[list[DeckMember]]:
+    """Every name's accepted members, winner first (files in scan order, then ``provided``
+    in registration order); the first of each group is what the model can see."""
+    accepted: list[DeckMember] = [e for e in scan.entries() if e.analysis.accepted]
+    return list(group_by_name([*accepted, *provided], member_name_and_rank).values())
 
 
 def shadowing_findings(

@@ -107,6 +107,12 @@ class DeckOverlap:
                 found.append(replace(finding, severity=severity))
         return tuple(found)
 
+    def path_of(self, key: str) -> str | None:
+        """The file of the competing skill ``key`` (``None`` for a provided skill without
+        one, or an unknown key)."""
+        member = self._members.get(key)
+        return member.path if member is not None else None
+
     def paths(self) -> list[str]:
         """The files that have a pair."""
         return [key for key, pairs in self._pairs.items() if pairs and self._is_file(key)]

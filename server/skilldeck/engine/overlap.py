@@ -289,9 +289,9 @@ def _shared_words(
 ) -> tuple[str, ...]:
     words: list[str] = []
     for feature, _weight in sorted(contributions.items(), key=lambda item: (-item[1], item[0])):
-        if " " in feature:
+        shown = a.surface.get(feature) or b.surface.get(feature)
+        if shown is None:  # a bigram, or an acronym neither skill writes out
             continue
-        shown = a.surface.get(feature) or b.surface.get(feature) or feature
         if shown not in words:
             words.append(shown)
         if len(words) == SHARED_WORDS:
@@ -321,20 +321,22 @@ def sort_pairs(pairs: Iterable[OverlapPair]) -> list[OverlapPair]:
 
 
 def clusters(pairs: Sequence[OverlapPair]) -> list[list[str]]:
-    """Groups of skill names connected by ``pairs`` (each sorted; largest group first)."""
-    parent: dict[str, str] = {}
-
-    def find(key: str) -> str:
-        while parent.setdefault(key, key) != key:
-            parent[key] = parent[parent[key]]
-            key = parent[key]
-        return key
-
+    """Groups of skill names in which every two skills form a pair (built greedily from
+    the best pair down: two groups join only when all their members pair up), each
+    sorted, largest group first; skills in no pair are left out."""
+    linked = {(p.a.key, p.b.key) for p in pairs} | {(p.b.key, p.a.key) for p in pairs}
+    group_of: dict[str, list[str]] = {}
     names: dict[str, str] = {}
-    for pair in pairs:
+    for pair in sort_pairs(pairs):
         names[pair.a.key], names[pair.b.key] = pair.a.name, pair.b.name
-        parent[find(pair.a.key)] = find(pair.b.key)
-    groups: dict[str, list[str]] = {}
-    for key, name in names.items():
-        groups.setdefault(find(key), []).append(name)
-    return sorted((sorted(group) for group in groups.values()), key=lambda g: (-len(g), g))
+        first = group_of.setdefault(pair.a.key, [pair.a.key])
+        second = group_of.setdefault(pair.b.key, [pair.b.key])
+        if first is second:
+            continue
+        if all((x, y) in linked for x in first for y in second):
+            first.extend(second)
+            for key in second:
+                group_of[key] = first
+    unique = {id(group): group for group in group_of.values() if len(group) > 1}
+    result = [sorted(names[key] for key in group) for group in unique.values()]
+    return sorted(result, key=lambda g: (-len(g), g))

@@ -10,9 +10,9 @@ features for :mod:`skilldeck.engine.overlap`:
   the Snowball English stemmer (PyStemmer, the C build of the Snowball algorithms);
 - consecutive kept words also give word bigrams (``code review``), so a shared phrase
   counts more than two shared words far apart;
-- the name's parts count as words, weighted higher, and runs of three name parts
-  give their acronym (``test-driven-development`` -> ``tdd``), as do runs of capitalised
-  words in the text (``Test-Driven Development``);
+- the name's parts count as words, weighted higher, and a name of three or four parts
+  gives its acronym (``test-driven-development`` -> ``tdd``), as does a run of three or
+  four capitalised words in the text (``Test-Driven Development``);
 - named things (languages, frameworks, vendors, clouds, databases) are collected apart:
   two skills that name different ones (``python-reviewer`` / ``rust-reviewer``) are told
   apart by the model, however alike the rest of their text is.
@@ -21,7 +21,6 @@ features for :mod:`skilldeck.engine.overlap`:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -37,7 +36,7 @@ ACRONYM_WEIGHT = 1.0
 BIGRAM_WEIGHT = 0.5
 
 _WORD = re.compile(r"[^\W_]+(?:\+\+|#)?")
-_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:[- ][A-Z][a-z]+){1,2}\b")
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:[- ][A-Z][a-z]+){2,3}\b")
 
 # fmt: off
 #: English function words, plus the template words most skill descriptions share.
@@ -194,12 +193,11 @@ def _entities_of_text(text: str) -> set[str]:
     return found
 
 
-def _acronyms(parts: list[str]) -> Iterable[str]:
-    for size in (3,):
-        for start in range(len(parts) - size + 1):
-            run = parts[start : start + size]
-            if all(part.isalpha() and len(part) > 1 for part in run):
-                yield "".join(part[0] for part in run)
+def _acronym(parts: list[str]) -> str | None:
+    """The acronym of three or four words (``test driven development`` -> ``tdd``)."""
+    if 3 <= len(parts) <= 4 and all(part.isalpha() for part in parts):
+        return "".join(part[0] for part in parts)
+    return None
 
 
 def skill_features(name: str, text: str) -> SkillFeatures:
@@ -223,7 +221,7 @@ def skill_features(name: str, text: str) -> SkillFeatures:
             add(f"{previous} {stemmed}", BIGRAM_WEIGHT)
         previous = stemmed
     for run in _CAPITALISED_RUN.findall(text):
-        for acronym in _acronyms(_words(run)):
+        if (acronym := _acronym(_words(run))) is not None:
             add(acronym, ACRONYM_WEIGHT)
     parts = [part for part in name.casefold().split("-") if part]
     for part in parts:
@@ -232,7 +230,7 @@ def skill_features(name: str, text: str) -> SkillFeatures:
         stemmed = stem(part)
         surface.setdefault(stemmed, part)
         add(stemmed, NAME_WEIGHT)
-    for acronym in _acronyms(parts):
+    if (acronym := _acronym(parts)) is not None:
         add(acronym, ACRONYM_WEIGHT)
     entities = _entities_of_text(text)
     entities.update(_ENTITY_ALIASES[part] for part in parts if part in _ENTITY_ALIASES)
