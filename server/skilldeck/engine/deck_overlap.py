@@ -64,14 +64,15 @@ class DeckOverlap:
 
         self.settings = settings if settings is not None else RuleSettings()
         self._members: dict[str, DeckMember] = {}
-        skills: list[OverlapSkill] = []
+        #: The text each competing skill was last indexed with.
+        self._skills: dict[str, OverlapSkill] = {}
         for member in winners:
             skill = competing_skill(member)
             if skill is not None:
                 self._members[skill.key] = member
-                skills.append(skill)
+                self._skills[skill.key] = skill
         self._index = OverlapIndex(
-            skills,
+            self._skills.values(),
             threshold=self.settings.overlap_threshold,
             near_duplicate_threshold=self.settings.near_duplicate_threshold,
         )
@@ -126,23 +127,36 @@ class DeckOverlap:
 
     def update(self, key: str, member: DeckMember | None) -> set[str]:
         """Make ``member`` the competing skill ``key`` (``None``, or a member the model
-        cannot choose: it competes no more); returns the files whose findings changed."""
+        cannot choose: it competes no more). Only ``member`` is compared against the
+        index. Returns the files whose findings changed (``key`` and its partners)."""
         skill = competing_skill(member) if member is not None else None
+        if skill is not None and skill == self._skills.get(key):
+            self._members[key] = member  # type: ignore[assignment] # same text, new span
+            return set()
+        if skill is None and key not in self._skills:
+            return set()
         before = self._pairs.pop(key, {})
-        changed = {key}
         for other in before:
             self._pairs.get(other, {}).pop(key, None)
-            changed.add(other)
+        after: dict[str, OverlapPair] = {}
         if skill is None or member is None:
             self._members.pop(key, None)
+            self._skills.pop(key, None)
             self._index.remove(key)
         else:
             self._members[key] = member
-            pairs = self._index.pairs_of(skill)
-            self._index.replace(skill)
-            for pair in pairs:
+            self._skills[key] = skill
+            for pair in self._index.pairs_of(skill):
                 self._record(pair)
-                changed.add(pair.other(key).key)
+                after[pair.other(key).key] = pair
+            self._index.replace(skill)
+        changed = {
+            other
+            for other in before.keys() | after.keys()
+            if _shown(before.get(other)) != _shown(after.get(other))
+        }
+        if changed or member is None:
+            changed.add(key)
         return {path for path in changed if self._is_file(path) or path == key}
 
     def _record(self, pair: OverlapPair) -> None:
@@ -151,6 +165,11 @@ class DeckOverlap:
 
     def _is_file(self, key: str) -> bool:
         return isinstance(self._members.get(key), SkillFileEntry)
+
+
+def _shown(pair: OverlapPair | None) -> tuple[float, bool, tuple[str, ...]] | None:
+    """What a finding shows of a pair (``None``: no pair)."""
+    return None if pair is None else (pair.score, pair.near_duplicate, pair.shared)
 
 
 def _finding(entry: SkillFileEntry, other: DeckMember, pair: OverlapPair) -> Finding:

@@ -24,6 +24,7 @@ from skilldeck.engine.catalog import (
 )
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.deck import DeckMember, NameVerdict, ProvidedSkill, resolve_name
+from skilldeck.engine.deck_overlap import DeckOverlap, member_key
 from skilldeck.engine.findings import Finding
 from skilldeck.engine.fs_provider import (
     Layout,
@@ -54,6 +55,8 @@ class FolderScan:
     #: The registry's other providers' skills (bundled, runtime, registered), in order.
     provided: tuple[ProvidedSkill, ...] = ()
     provided_complete: bool = True
+    #: Routing overlap between the winners (SD801 / SD802), built with the scan.
+    overlap: DeckOverlap | None = None
 
     @property
     def complete(self) -> bool:
@@ -123,6 +126,7 @@ def scan_folder(
     provided_by_name = group_provided(provided)
     settings = config.rule_settings()
     resolution = Resolution()
+    winners: list[DeckMember] = []
     for name in by_name.keys() | provided_by_name.keys():
         verdict = resolve_name(
             by_name.get(name, ()),
@@ -131,6 +135,8 @@ def scan_folder(
             config.catalog_max_description_length,
         )
         record_verdict(resolution, name, verdict)
+        if verdict.winner is not None:
+            winners.append(verdict.winner)
     return FolderScan(
         config,
         tuple(deck.roots),
@@ -140,6 +146,7 @@ def scan_folder(
         resolution,
         tuple(provided),
         provided_complete,
+        DeckOverlap(winners, settings),
     )
 
 
@@ -211,6 +218,8 @@ class FolderIndex:
         self.catalog_digest: str | None = None
         #: Rendered catalog lines kept between renderings (:class:`CatalogMemo`).
         self.catalog_memo = CatalogMemo()
+        #: Routing overlap between the winners (SD801 / SD802), kept current per edit.
+        self.overlap = DeckOverlap((), config.rule_settings())
 
     # -- reading -------------------------------------------------------------------
 
@@ -227,11 +236,15 @@ class FolderIndex:
         return sorted(self._entries.values(), key=lambda e: self._order[e.path])
 
     def findings(self, path: str) -> tuple[Finding, ...]:
-        """The engine's findings for one file: its own plus shadowing."""
+        """The engine's findings for one file: its own, shadowing and overlap."""
         entry = self._entries.get(path)
         if entry is None:
             return ()
-        return tuple(entry.analysis.findings) + self._shadow.get(path, ())
+        return (
+            tuple(entry.analysis.findings)
+            + self._shadow.get(path, ())
+            + self.overlap.findings_of(path)
+        )
 
     def wide_lines(self, path: str) -> Mapping[int, str]:
         """Non-ASCII head lines of a file on disk (for position conversion)."""
@@ -345,6 +358,11 @@ class FolderIndex:
         for position, entry in enumerate(scan.entries):
             self._put(entry, position)
         self._catalog_changed()
+        self.overlap = (
+            scan.overlap
+            if scan.overlap is not None
+            else DeckOverlap((), self.config.rule_settings())
+        )
         if scan.resolution is not None:
             self._winners = dict(scan.resolution.winners)
             self._provided_winners = dict(scan.resolution.provided_winners)
@@ -391,7 +409,8 @@ class FolderIndex:
         self._unindex_name(entry)
         self._shadow.pop(path, None)
         self._wide.pop(path, None)
-        return {path} | self._recompute_shadowing(n for n in names if n is not None)
+        changed = self.overlap.update(path, None)
+        return {path} | changed | self._recompute_shadowing(n for n in names if n is not None)
 
     def set_provided(self, provided: Sequence[ProvidedSkill], complete: bool) -> set[str]:
         """Replace the provided skills (a provider changed); returns changed paths."""
@@ -427,7 +446,8 @@ class FolderIndex:
         if entry.analysis.name:
             names.add(entry.analysis.name)
             self._index_name(entry.analysis.name, path)
-        return {path} | self._recompute_shadowing(names)
+        changed = self._recompute_shadowing(names)
+        return {path} | changed | self._sync_overlap(path)
 
     def _put(self, entry: SkillFileEntry, position: int) -> None:
         self._entries[entry.path] = entry
@@ -498,6 +518,9 @@ class FolderIndex:
                     self._catalog_names = None
                 self._set(self._lines, name, line)
                 self._catalog_changed()
+            for member in [*members, *self._provided.get(name, ())]:
+                competing = member if member is winner else None
+                changed |= self.overlap.update(member_key(member), competing)
             for entry in members:
                 findings = tuple(new.get(entry.path, ()))
                 if self._shadow.get(entry.path, ()) != findings:
@@ -507,6 +530,14 @@ class FolderIndex:
                 else:
                     self._shadow.pop(entry.path, None)
         return changed
+
+    def _sync_overlap(self, path: str) -> set[str]:
+        """Make the overlap index agree with the file ``path``: it competes while it is
+        the winner of its name (the engine decides whether the model can choose it)."""
+        entry = self._entries.get(path)
+        name = entry.analysis.name if entry is not None else None
+        winning = entry is not None and name is not None and self._winners.get(name) == path
+        return self.overlap.update(path, entry if winning else None)
 
     @staticmethod
     def _set(table: dict[str, Any], key: str, value: Any) -> None:

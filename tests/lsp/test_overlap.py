@@ -1,0 +1,68 @@
+"""Routing overlap in the editor: SD801 on both skills, kept current while the user types."""
+
+from __future__ import annotations
+
+from lsp_harness import Deck, StartServer, codes, diagnostics_of, indexed, skill_text, uri
+from lsprotocol import types
+
+TDD_WORKFLOW = (
+    "Use this skill when writing new features, fixing bugs, or refactoring code. Enforces "
+    "test-driven development with 80%+ coverage including unit, integration, and E2E tests."
+)
+TDD_GUIDE = (
+    "Test-Driven Development specialist enforcing write-tests-first methodology. Use "
+    "PROACTIVELY when writing new features, fixing bugs, or refactoring code."
+)
+
+
+async def test_overlap_is_shown_on_both_skills_and_follows_typing(
+    deck: Deck, start_server: StartServer
+) -> None:
+    workflow = deck.write(
+        deck.project_dsh, "tdd-workflow", skill_text("tdd-workflow", TDD_WORKFLOW)
+    )
+    guide = deck.write(deck.user_dsh, "tdd-guide", skill_text("tdd-guide", TDD_GUIDE))
+    client = await start_server()
+    await indexed(client)
+
+    on_guide = await diagnostics_of(client, guide, lambda d: codes(d) == ["SD801"])
+    assert on_guide[0].severity == types.DiagnosticSeverity.Information
+    assert on_guide[0].message.startswith(
+        "`tdd-guide` and `tdd-workflow` describe overlapping tasks (score 0."
+    )
+    assert on_guide[0].range == types.Range(types.Position(1, 6), types.Position(1, 15))
+    related = on_guide[0].related_information
+    assert related is not None and related[0].location.uri == uri(workflow)
+    assert related[0].location.range == types.Range(types.Position(1, 6), types.Position(1, 18))
+    assert related[0].message.startswith("`tdd-workflow`: the skill it overlaps (score 0.")
+    await diagnostics_of(client, workflow, lambda d: codes(d) == ["SD801"])
+
+    # The author rewrites the description of one skill: both lose the finding.
+    text = skill_text("tdd-workflow", TDD_WORKFLOW)
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=uri(workflow), language_id="markdown", version=1, text=text)
+        )
+    )
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(workflow), version=2),
+            content_changes=[
+                types.TextDocumentContentChangeWholeDocument(
+                    skill_text("tdd-workflow", "Plan the weekly roadmap review with the team.")
+                )
+            ],
+        )
+    )
+    await diagnostics_of(client, guide, lambda d: d == [])
+    await diagnostics_of(client, workflow, lambda d: d == [])
+
+    # Typing the old description back brings the finding back on both.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(workflow), version=3),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text)],
+        )
+    )
+    await diagnostics_of(client, guide, lambda d: codes(d) == ["SD801"])
+    await diagnostics_of(client, workflow, lambda d: codes(d) == ["SD801"])
