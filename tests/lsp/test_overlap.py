@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from editing_fixtures import doc_id, open_doc, pos, start_editor
 from lsp_harness import Deck, StartServer, codes, diagnostics_of, indexed, skill_text, uri
 from lsprotocol import types
 
@@ -66,3 +67,34 @@ async def test_overlap_is_shown_on_both_skills_and_follows_typing(
     )
     await diagnostics_of(client, guide, lambda d: codes(d) == ["SD801"])
     await diagnostics_of(client, workflow, lambda d: codes(d) == ["SD801"])
+
+
+async def test_hover_on_description_lists_the_three_nearest_skills(
+    deck: Deck, start_server: StartServer
+) -> None:
+    workflow = deck.write(
+        deck.project_dsh, "tdd-workflow", skill_text("tdd-workflow", TDD_WORKFLOW)
+    )
+    guide = deck.write(deck.user_dsh, "tdd-guide", skill_text("tdd-guide", TDD_GUIDE))
+    driven = deck.write(
+        deck.user_dsh,
+        "test-driven-development",
+        skill_text("test-driven-development", "Use before writing implementation code."),
+    )
+    deck.write(deck.user_dsh, "release-notes", skill_text("release-notes", "Draft the notes."))
+    client = await start_editor(start_server)
+    open_doc(client, workflow)
+
+    result = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(workflow), position=pos(2, 20))
+    )
+
+    assert result is not None and isinstance(result.contents, types.MarkupContent)
+    section = result.contents.value.split("\n\n---\n\n")[-1]
+    lines = section.split("\n")
+    assert lines[0] == "**Nearest skills** (reported as overlapping from 0.30):"
+    assert lines[1].startswith(f"- [`tdd-guide`]({uri(guide)}) · score 0.")
+    assert f"[`test-driven-development`]({uri(driven)})" in section
+    assert "release-notes" not in section
+    scores = [float(line.split(" · score ")[1].split(" ")[0]) for line in lines[1:]]
+    assert scores == sorted(scores, reverse=True) and len(scores) <= 3
