@@ -187,10 +187,11 @@ def speed(dest: Path, n: int, edits: int) -> dict[str, object]:
     dump = dest / "overlap-skills.json"
     dump.write_text(json.dumps([[s.key, s.name, s.description, s.when_to_use] for s in skills]))
     cold = subprocess.run(
-        [sys.executable, __file__, "--cold-pass", str(dump)],
+        [sys.executable, "-c", _COLD_PASS, str(dump)],
         check=True,
         capture_output=True,
         text=True,
+        env={**os.environ, "PYTHONPATH": str(HERE.parent / "server")},
     )
     cold_result = json.loads(cold.stdout)
     tracemalloc.start()
@@ -219,25 +220,23 @@ def speed(dest: Path, n: int, edits: int) -> dict[str, object]:
     }
 
 
-def _cold_pass(dump: str) -> None:
-    start = time.perf_counter()
-    from skilldeck.engine import overlap  # noqa: PLC0415
-
-    imported = time.perf_counter()
-    rows = json.loads(Path(dump).read_text())
-    skills = [overlap.OverlapSkill(*row) for row in rows]
-    begin = time.perf_counter()
-    pairs = overlap.OverlapIndex(skills).pairs()
-    end = time.perf_counter()
-    print(
-        json.dumps(
-            {
-                "seconds": round(end - begin + (imported - start), 3),
-                "import_seconds": round(imported - start, 3),
-                "pairs": len(pairs),
-            }
-        )
-    )
+#: The whole-deck pass in a fresh interpreter: import, build the index, list every pair.
+_COLD_PASS = """
+import json, sys, time
+start = time.perf_counter()
+from skilldeck.engine import overlap
+imported = time.perf_counter()
+rows = json.loads(open(sys.argv[1]).read())
+skills = [overlap.OverlapSkill(*row) for row in rows]
+begin = time.perf_counter()
+pairs = overlap.OverlapIndex(skills).pairs()
+end = time.perf_counter()
+print(json.dumps({
+    "seconds": round(end - begin + imported - start, 3),
+    "import_seconds": round(imported - start, 3),
+    "pairs": len(pairs),
+}))
+"""
 
 
 def main() -> None:
@@ -246,11 +245,7 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=200)
     parser.add_argument("--corpus-dir", default=str(HERE / "corpus"))
     parser.add_argument("--skip-speed", action="store_true")
-    parser.add_argument("--cold-pass", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.cold_pass:
-        _cold_pass(args.cold_pass)
-        return
     _print_quality(quality(index_scorer, "skilldeck overlap index"), DEFAULT_OVERLAP_THRESHOLD)
     _print_quality(quality(plain_tfidf_scorer, "plain TF-IDF cosine over descriptions"), None)
     if not args.skip_speed:

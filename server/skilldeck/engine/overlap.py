@@ -13,10 +13,13 @@ features of :mod:`skilldeck.engine.overlap_text`, weighted by the deck itself:
 
 Pairs are found without comparing every pair (all-pairs similarity search with prefix
 filtering): features are ordered rarest first, and each skill is indexed only under the
-prefix of its features whose remaining weight could still reach the threshold; a pair
-scoring at least the threshold always shares an indexed feature. One skill (the one being
-edited) is compared against the index the same way, so a keystroke costs the postings of
-its rare features, not the deck.
+prefix of its features whose remaining weight could still reach the threshold, so a pair
+scoring at least the threshold shares an indexed feature. Features carried by more than
+:data:`MIN_COMMON_POSTINGS` skills (1% of a large deck) are never indexed: two skills
+compete only when they share something distinctive (this is what keeps a 10,000-skill
+deck written from a small vocabulary tractable; below 64 skills the search is exact).
+One skill (the one being edited) is compared against the index the same way, so a
+keystroke costs the postings of its rare features, not the deck.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ import itertools
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from skilldeck.engine.overlap_text import SkillFeatures, name_different_things, skill_features
 
@@ -39,6 +43,10 @@ ENTITY_PENALTY = 0.3
 #: than this fraction of them are boilerplate and dropped.
 MAX_SHARED_FRACTION = 0.2
 MIN_DECK_FOR_SHARED_CUT = 50
+#: A feature more than this many skills carry (or this fraction of a large deck) finds
+#: no candidates: a pair must share something distinctive. Scores stay exact.
+MIN_COMMON_POSTINGS = 64
+COMMON_FRACTION = 0.01
 #: How many shared words a pair reports.
 SHARED_WORDS = 6
 
@@ -84,12 +92,27 @@ class OverlapPair:
     a: OverlapSkill
     b: OverlapSkill
     score: float
-    shared: tuple[str, ...]
-    near_duplicate: bool
+    _docs: tuple[_Doc, _Doc] = field(repr=False, compare=False)
+    _near_duplicate_threshold: float = field(repr=False, compare=False)
 
     def other(self, key: str) -> OverlapSkill:
         """The member of the pair that is not ``key``."""
         return self.b if self.a.key == key else self.a
+
+    @cached_property
+    def shared(self) -> tuple[str, ...]:
+        """The words that weigh most in the score, heaviest first (computed when asked:
+        a big deck has many pairs and shows few)."""
+        first, second = self._docs
+        va, vb = first.vector, second.vector
+        contributions = {f: va[f] * vb[f] for f in va.keys() & vb.keys()}
+        return _shared_words(contributions, first.features, second.features)
+
+    @cached_property
+    def near_duplicate(self) -> bool:
+        """Whether the two descriptions are nearly word for word the same."""
+        first, second = self._docs
+        return _jaccard(first.bigrams, second.bigrams) >= self._near_duplicate_threshold
 
 
 @dataclass(frozen=True)
@@ -106,7 +129,17 @@ class _Doc:
     skill: OverlapSkill
     features: SkillFeatures
     vector: dict[str, float]
+    #: The features the skill is found by (rare ones; see :meth:`OverlapIndex._doc`).
     indexed: tuple[str, ...]
+    #: The norm of the vector's other features: what they can add to a score at most.
+    rest_norm: float
+    #: The vector's features, as a set (intersections run in C).
+    keys: frozenset[str] = frozenset()
+
+    @cached_property
+    def bigrams(self) -> set[tuple[str, str]]:
+        """The description's word bigrams (:func:`description_similarity`)."""
+        return _bigrams(self.skill.description)
 
 
 class OverlapIndex:
@@ -138,6 +171,8 @@ class OverlapIndex:
             else float("inf")
         )
         self._df = {feature: count for feature, count in df.items() if count <= cut}
+        #: Features carried by more skills than this find no candidates.
+        self._common = max(MIN_COMMON_POSTINGS, int(self._size * COMMON_FRACTION))
         self._dropped = frozenset(feature for feature, count in df.items() if count > cut)
         self._docs: dict[str, _Doc] = {}
         self._postings: dict[str, dict[str, float]] = {}
@@ -157,18 +192,11 @@ class OverlapIndex:
         """Every pair scoring at least ``threshold`` (default: the index's), best first."""
         limit = self.threshold if threshold is None else max(threshold, self.threshold)
         found: list[OverlapPair] = []
-        postings: dict[str, list[tuple[str, dict[str, float]]]] = {}
+        postings: dict[str, dict[str, float]] = {}
         for key, doc in self._docs.items():
-            candidates: set[str] = set()
-            for feature in doc.vector:
-                for other, _vector in postings.get(feature, ()):
-                    candidates.add(other)
-            for other in candidates:
-                pair = self._pair(doc, self._docs[other], limit)
-                if pair is not None:
-                    found.append(pair)
+            found.extend(self._pairs_with(doc, postings, limit))
             for feature in doc.indexed:
-                postings.setdefault(feature, []).append((key, doc.vector))
+                postings.setdefault(feature, {})[key] = doc.vector[feature]
         return sort_pairs(found)
 
     def neighbours(
@@ -181,31 +209,54 @@ class OverlapIndex:
         list holds the skills that share a rare word (what a hover shows).
         """
         doc = self._doc(skill, skill_features(skill.name, skill.text))
-        candidates: set[str] = set()
-        for feature in doc.vector:
-            candidates.update(self._postings.get(feature, ()))
-        candidates.discard(skill.key)
-        result: list[Neighbour] = []
-        for other in candidates:
-            pair = self._pair(doc, self._docs[other], threshold or 0.0)
-            if pair is not None:
-                result.append(Neighbour(pair.other(skill.key), pair.score, pair.shared))
+        pairs = self._pairs_with(doc, self._postings, threshold or 0.0, exclude=skill.key)
+        result = [Neighbour(p.other(skill.key), p.score, p.shared) for p in pairs]
         result.sort(key=lambda n: (-n.score, n.skill.name, n.skill.key))
         return result if limit is None else result[:limit]
 
     def pairs_of(self, skill: OverlapSkill) -> list[OverlapPair]:
         """The pairs ``skill`` (as given, e.g. an edited buffer) forms with the index."""
         doc = self._doc(skill, skill_features(skill.name, skill.text))
-        candidates: set[str] = set()
-        for feature in doc.vector:
-            candidates.update(self._postings.get(feature, ()))
-        candidates.discard(skill.key)
-        found = [
-            pair
-            for other in candidates
-            if (pair := self._pair(doc, self._docs[other], self.threshold)) is not None
-        ]
-        return sort_pairs(found)
+        return sort_pairs(self._pairs_with(doc, self._postings, self.threshold, exclude=skill.key))
+
+    def _pairs_with(
+        self,
+        doc: _Doc,
+        postings: dict[str, dict[str, float]],
+        threshold: float,
+        exclude: str | None = None,
+    ) -> list[OverlapPair]:
+        """The pairs ``doc`` forms with the skills in ``postings`` (feature -> skill ->
+        weight, indexed prefixes only) scoring at least ``threshold``.
+
+        The dot product over the indexed features is accumulated from the postings;
+        a candidate whose partial score plus the norm of its unindexed features cannot
+        reach ``threshold`` is dropped without computing the full score.
+        """
+        partial: dict[str, float] = {}
+        for feature, weight in doc.vector.items():
+            posting = postings.get(feature)
+            if posting:
+                for other, other_weight in posting.items():
+                    partial[other] = partial.get(other, 0.0) + weight * other_weight
+        partial.pop(doc.skill.key if exclude is None else exclude, None)
+        found: list[OverlapPair] = []
+        docs = self._docs
+        vector, keys, entities = doc.vector, doc.keys, doc.features.entities
+        for other, partial_score in partial.items():
+            candidate = docs[other]
+            if partial_score + candidate.rest_norm < threshold:
+                continue
+            theirs = candidate.vector
+            score = sum([vector[f] * theirs[f] for f in keys & candidate.keys])
+            if score < threshold or score <= 0.0:
+                continue
+            if name_different_things(entities, candidate.features.entities):
+                score *= ENTITY_PENALTY
+                if score < threshold:
+                    continue
+            found.append(self._make_pair(doc, candidate, score))
+        return found
 
     # -- updates --------------------------------------------------------------------
 
@@ -240,16 +291,20 @@ class OverlapIndex:
         norm = math.sqrt(sum(w * w for w in weights.values()))
         vector = {f: w / norm for f, w in weights.items()} if norm else {}
         # Prefix filtering: rarest features first; stop once the rest cannot reach the
-        # threshold on their own.
+        # threshold on their own. Features more than ``self._common`` skills carry find
+        # no candidates (a pair must share something distinctive).
         ordered = sorted(vector, key=lambda f: (self._df.get(f, 0), f))
         remaining = sum(w * w for w in vector.values())
         indexed: list[str] = []
         for feature in ordered:
+            if self._df.get(feature, 0) > self._common:
+                break
             if math.sqrt(max(remaining, 0.0)) < self.threshold:
                 break
             indexed.append(feature)
             remaining -= vector[feature] ** 2
-        return _Doc(skill, features, vector, tuple(indexed))
+        rest = math.sqrt(max(remaining, 0.0))
+        return _Doc(skill, features, vector, tuple(indexed), rest, frozenset(vector))
 
     def _add(self, skill: OverlapSkill, features: SkillFeatures) -> None:
         doc = self._doc(skill, features)
@@ -257,25 +312,14 @@ class OverlapIndex:
         for feature in doc.indexed:
             self._postings.setdefault(feature, {})[skill.key] = doc.vector[feature]
 
-    def _pair(self, a: _Doc, b: _Doc, threshold: float) -> OverlapPair | None:
-        small, large = (
-            (a.vector, b.vector) if len(a.vector) <= len(b.vector) else (b.vector, a.vector)
-        )
-        contributions = {f: w * large[f] for f, w in small.items() if f in large}
-        score = sum(contributions.values())
-        if name_different_things(a.features.entities, b.features.entities):
-            score *= ENTITY_PENALTY
-        if score < threshold or score <= 0.0:
-            return None
-        shared = _shared_words(contributions, a.features, b.features)
+    def _make_pair(self, a: _Doc, b: _Doc, score: float) -> OverlapPair:
         first, second = (a, b) if a.skill.key <= b.skill.key else (b, a)
-        near = description_similarity(first.skill.description, second.skill.description)
         return OverlapPair(
             first.skill,
             second.skill,
             min(round(score, 3), 1.0),
-            shared,
-            near >= self.near_duplicate_threshold,
+            (first, second),
+            self.near_duplicate_threshold,
         )
 
 
@@ -302,7 +346,10 @@ def _shared_words(
 def description_similarity(a: str, b: str) -> float:
     """How nearly word for word two descriptions are the same: the Jaccard similarity of
     their word-bigram sets (case-folded, every word kept), in [0, 1]."""
-    grams_a, grams_b = _bigrams(a), _bigrams(b)
+    return _jaccard(_bigrams(a), _bigrams(b))
+
+
+def _jaccard(grams_a: set[tuple[str, str]], grams_b: set[tuple[str, str]]) -> float:
     if not grams_a or not grams_b:
         return 1.0 if grams_a == grams_b else 0.0
     return len(grams_a & grams_b) / len(grams_a | grams_b)

@@ -121,6 +121,8 @@ _ENTITY_PARENT: dict[str, str] = {
     "dynamodb": "aws",
 }
 
+_ENTITY_WORDS = frozenset(_ENTITY_ALIASES)
+
 #: Spellings that are also plain English words: named things only when capitalised in
 #: text (``Go``, ``Swift``), always in a name.
 _AMBIGUOUS = frozenset(
@@ -175,19 +177,16 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.casefold())
 
 
-def _entities_of_text(text: str) -> set[str]:
-    found: set[str] = set()
-    for match in _WORD.finditer(text):
-        raw = match.group()
-        word = raw.casefold()
-        canonical = _ENTITY_ALIASES.get(word)
-        if canonical is None:
-            continue
-        if word in _AMBIGUOUS and not raw[0].isupper():
-            continue
-        if word == "r" and raw != "R":
-            continue
-        found.add(canonical)
+def _entities_of_text(text: str, words: list[str]) -> set[str]:
+    """The named things ``text`` (whose case-folded ``words`` are given) names."""
+    named = _ENTITY_WORDS.intersection(words)
+    found = {_ENTITY_ALIASES[word] for word in named - _AMBIGUOUS}
+    if named & _AMBIGUOUS:
+        written = set(_WORD.findall(text))
+        for word in named & _AMBIGUOUS:
+            # "Go", "Swift", "R": a plain-English spelling only counts capitalised.
+            if word.capitalize() in written or word.upper() in written:
+                found.add(_ENTITY_ALIASES[word])
     if ".NET" in text:
         found.add(".net")
     return found
@@ -210,7 +209,8 @@ def skill_features(name: str, text: str) -> SkillFeatures:
         counts[feature] = counts.get(feature, 0.0) + weight
 
     previous: str | None = None
-    for word in _words(text):
+    words = _words(text)
+    for word in words:
         if word in STOP_WORDS or word.isdigit() or (len(word) < 2 and word not in _ENTITY_ALIASES):
             previous = None
             continue
@@ -232,7 +232,7 @@ def skill_features(name: str, text: str) -> SkillFeatures:
         add(stemmed, NAME_WEIGHT)
     if (acronym := _acronym(parts)) is not None:
         add(acronym, ACRONYM_WEIGHT)
-    entities = _entities_of_text(text)
+    entities = _entities_of_text(text, words)
     entities.update(_ENTITY_ALIASES[part] for part in parts if part in _ENTITY_ALIASES)
     return SkillFeatures(counts, surface, frozenset(entities))
 
