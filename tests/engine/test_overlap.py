@@ -233,3 +233,12 @@ def test_prefix_filtering_finds_every_pair_a_full_comparison_finds(
         assert [p.other(skill.key).key for p in pruned.pairs_of(skill)] == [
             p.other(skill.key).key for p in full.pairs(threshold) if skill.key in (p.a.key, p.b.key)
         ]
+
+
+def test_a_skill_is_told_about_its_three_nearest_competitors_only(tmp_path: Path) -> None:
+    for number in range(5):
+        write(tmp_path, f"copy-{number}", REVIEWER.format(lang="Go"))
+    found = findings(tmp_path)
+    for number in range(5):
+        told = overlap_of(found, tmp_path / f"copy-{number}" / "SKILL.md")
+        assert [f.code for f in told] == ["SD802"] * 3

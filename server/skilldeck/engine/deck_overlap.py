@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from skilldeck.engine.skill_file import RuleSettings
 
 OVERLAP_CODES = ("SD801", "SD802")
+#: A file is told about its nearest competitors only (``skilldeck overlap`` lists all).
+MAX_FINDINGS_PER_SKILL = 3
 
 
 def member_key(member: DeckMember) -> str:
@@ -92,7 +94,8 @@ class DeckOverlap:
         return sort_pairs(unique.values())
 
     def findings_of(self, path: str) -> tuple[Finding, ...]:
-        """SD801 / SD802 for the file ``path`` (rule settings applied), best pair first."""
+        """SD801 / SD802 for the file ``path`` (rule settings applied), best pair first, for
+        its :data:`MAX_FINDINGS_PER_SKILL` nearest competitors."""
         member = self._members.get(path)
         if not isinstance(member, SkillFileEntry):
             return ()
@@ -100,7 +103,7 @@ class DeckOverlap:
         pairs = sorted(
             self._pairs.get(path, {}).values(), key=lambda p: (-p.score, p.other(path).name)
         )
-        for pair in pairs:
+        for pair in pairs[:MAX_FINDINGS_PER_SKILL]:
             other = self._members[pair.other(path).key]
             finding = _finding(member, other, pair)
             severity = self.settings.severity_for(finding.code, finding.severity)

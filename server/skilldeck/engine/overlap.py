@@ -134,7 +134,7 @@ class _Doc:
     #: The norm of the vector's other features: what they can add to a score at most.
     rest_norm: float
     #: The vector's features, as a set (intersections run in C).
-    keys: frozenset[str] = frozenset()
+    keys: frozenset[str]
 
     @cached_property
     def bigrams(self) -> set[tuple[str, str]]:
@@ -304,7 +304,9 @@ class OverlapIndex:
             indexed.append(feature)
             remaining -= vector[feature] ** 2
         rest = math.sqrt(max(remaining, 0.0))
-        return _Doc(skill, features, vector, tuple(indexed), rest, frozenset(vector))
+        # The counts are in the vector now: keep only what messages need.
+        kept = SkillFeatures({}, features.surface, features.entities)
+        return _Doc(skill, kept, vector, tuple(indexed), rest, frozenset(vector))
 
     def _add(self, skill: OverlapSkill, features: SkillFeatures) -> None:
         doc = self._doc(skill, features)

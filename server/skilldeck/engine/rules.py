@@ -580,8 +580,9 @@ RULES: tuple[Rule, ...] = (
         "are stemmed, stop words and template phrases shared by many skills weigh little, "
         "names and acronyms count (`tdd-workflow` and `test-driven-development`), and "
         "skills about different languages, vendors or clouds are told apart. Both "
-        "skills get the finding, each pointing at the other; `skilldeck overlap` lists "
-        "every pair and cluster. The threshold is `threshold` in the `[overlap]` table "
+        "skills get the finding, each pointing at the other (a skill is told about its "
+        "three nearest competitors); `skilldeck overlap` lists every pair and cluster. "
+        "The threshold is `threshold` in the `[overlap]` table "
         "of `skilldeck.toml` (default 0.3).\n\n**Fix:** say in each description what "
         "sets the skill apart (its scope, inputs, the moment it applies), merge the two "
         "skills, or turn one off for the model (`disable-model-invocation: true`).",
