@@ -105,9 +105,16 @@ def _metrics(scored: list[tuple[float, bool]], threshold: float) -> tuple[float,
 
 
 def _tune(scored: list[tuple[float, bool]]) -> float:
-    candidates = sorted({round(s, 3) for s, _ in scored if s > 0})
-    best = max(candidates, key=lambda t: (_metrics(scored, t)[2], t))
-    return best
+    """The threshold with the best F1 on ``scored``: the middle of the best interval
+    between two observed scores (a threshold just above a score is as arbitrary as one
+    just below the next)."""
+    values = sorted({round(s, 3) for s, _ in scored if s > 0})
+    best = max(_metrics(scored, t)[2] for t in values)
+    cuts = [t for t in values if _metrics(scored, t)[2] == best]
+    low = cuts[0]
+    below = [v for v in values if v < low]
+    lower = below[-1] if below else 0.0
+    return round((lower + low) / 2, 3) if below else low
 
 
 def quality(scorer: Scorer, name: str) -> dict[str, object]:

@@ -9,7 +9,9 @@ features of :mod:`skilldeck.engine.overlap_text`, weighted by the deck itself:
   boilerplate: "This skill should be used when...") weigh little, and features more than
   :data:`MAX_SHARED_FRACTION` of a large deck carry are dropped outright;
 - the score of a pair is the cosine of their vectors, times :data:`ENTITY_PENALTY` when
-  both name languages, vendors or clouds and none in common (the model tells those apart).
+  both name languages, vendors or clouds and none in common (the model tells those apart),
+  times :data:`ACTIVITY_PENALTY` when their names say different kinds of work (one
+  reviews, the other writes or generates).
 
 Pairs are found without comparing every pair (all-pairs similarity search with prefix
 filtering): features are ordered rarest first, and each skill is indexed only under the
@@ -39,6 +41,8 @@ DEFAULT_OVERLAP_THRESHOLD = 0.3
 DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.8
 #: Score multiplier when both skills name different languages, vendors or clouds.
 ENTITY_PENALTY = 0.3
+#: Score multiplier when the names say different kinds of work (review / write).
+ACTIVITY_PENALTY = 0.5
 #: In a deck of at least :data:`MIN_DECK_FOR_SHARED_CUT` skills, features carried by more
 #: than this fraction of them are boilerplate and dropped.
 MAX_SHARED_FRACTION = 0.2
@@ -242,7 +246,8 @@ class OverlapIndex:
         partial.pop(doc.skill.key if exclude is None else exclude, None)
         found: list[OverlapPair] = []
         docs = self._docs
-        vector, keys, entities = doc.vector, doc.keys, doc.features.entities
+        vector, keys = doc.vector, doc.keys
+        entities, activities = doc.features.entities, doc.features.activities
         for other, partial_score in partial.items():
             candidate = docs[other]
             if partial_score + candidate.rest_norm < threshold:
@@ -253,8 +258,10 @@ class OverlapIndex:
                 continue
             if name_different_things(entities, candidate.features.entities):
                 score *= ENTITY_PENALTY
-                if score < threshold:
-                    continue
+            if activities != candidate.features.activities:
+                score *= ACTIVITY_PENALTY
+            if score < threshold:
+                continue
             found.append(self._make_pair(doc, candidate, score))
         return found
 
@@ -305,7 +312,7 @@ class OverlapIndex:
             remaining -= vector[feature] ** 2
         rest = math.sqrt(max(remaining, 0.0))
         # The counts are in the vector now: keep only what messages need.
-        kept = SkillFeatures({}, features.surface, features.entities)
+        kept = SkillFeatures({}, features.surface, features.entities, features.activities)
         return _Doc(skill, kept, vector, tuple(indexed), rest, frozenset(vector))
 
     def _add(self, skill: OverlapSkill, features: SkillFeatures) -> None:

@@ -15,7 +15,8 @@ features for :mod:`skilldeck.engine.overlap`:
   four capitalised words in the text (``Test-Driven Development``);
 - named things (languages, frameworks, vendors, clouds, databases) are collected apart:
   two skills that name different ones (``python-reviewer`` / ``rust-reviewer``) are told
-  apart by the model, however alike the rest of their text is.
+  apart by the model, however alike the rest of their text is; so is the kind of work a
+  name says (``fastapi-reviewer`` reviews, ``fastapi-patterns`` writes).
 """
 
 from __future__ import annotations
@@ -123,6 +124,20 @@ _ENTITY_PARENT: dict[str, str] = {
 
 _ENTITY_WORDS = frozenset(_ENTITY_ALIASES)
 
+#: Name parts that say what kind of work a skill does, by prefix: a skill that reviews
+#: code and one that writes it answer different requests about the same thing.
+_ACTIVITIES = (
+    "review",
+    "audit",
+    "debug",
+    "deploy",
+    "migrat",
+    "scaffold",
+    "generat",
+    "evaluat",
+    "plan",
+)
+
 #: Spellings that are also plain English words: named things only when capitalised in
 #: text (``Go``, ``Swift``), always in a name.
 _AMBIGUOUS = frozenset(
@@ -163,6 +178,8 @@ class SkillFeatures:
     counts: dict[str, float]
     surface: dict[str, str]
     entities: frozenset[str]
+    #: What kind of work the name says the skill does (``review``, ``generate``...).
+    activities: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
@@ -234,7 +251,10 @@ def skill_features(name: str, text: str) -> SkillFeatures:
         add(acronym, ACRONYM_WEIGHT)
     entities = _entities_of_text(text, words)
     entities.update(_ENTITY_ALIASES[part] for part in parts if part in _ENTITY_ALIASES)
-    return SkillFeatures(counts, surface, frozenset(entities))
+    activities = frozenset(
+        activity for part in parts for activity in _ACTIVITIES if part.startswith(activity)
+    )
+    return SkillFeatures(counts, surface, frozenset(entities), activities)
 
 
 def _with_parents(entities: frozenset[str]) -> set[str]:
