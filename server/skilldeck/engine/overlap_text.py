@@ -22,6 +22,7 @@ features for :mod:`skilldeck.engine.overlap`:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -183,11 +184,36 @@ class SkillFeatures:
 
 
 @lru_cache(maxsize=1)
-def _stemmer() -> Callable[[str], str]:
+def _stemmer() -> Callable[[list[str]], list[str]]:
     import Stemmer  # noqa: PLC0415 - loaded only when overlap runs
 
-    stem: Callable[[str], str] = Stemmer.Stemmer("english").stemWord
-    return stem
+    stem_words: Callable[[list[str]], list[str]] = Stemmer.Stemmer("english").stemWords
+    return stem_words
+
+
+#: A cache of stems (a deck's vocabulary is small); bounded, and only ever read into a
+#: caller's own mapping, so a clear from another thread never loses a stem.
+_STEM_CACHE: dict[str, str] = {}
+_MAX_CACHED_STEMS = 200_000
+
+
+def _stems(words: Iterable[str]) -> dict[str, str]:
+    """The stem of every word in ``words`` (the Snowball English stemmer, in batches)."""
+    result: dict[str, str] = {}
+    missing: list[str] = []
+    for word in set(words):
+        cached = _STEM_CACHE.get(word)
+        if cached is None:
+            missing.append(word)
+        else:
+            result[word] = cached
+    if missing:
+        stems = dict(zip(missing, _stemmer()(missing), strict=True))
+        result.update(stems)
+        if len(_STEM_CACHE) + len(stems) > _MAX_CACHED_STEMS:
+            _STEM_CACHE.clear()
+        _STEM_CACHE.update(stems)
+    return result
 
 
 def _words(text: str) -> list[str]:
@@ -218,7 +244,6 @@ def _acronym(parts: list[str]) -> str | None:
 
 def skill_features(name: str, text: str) -> SkillFeatures:
     """The features of a skill called ``name`` whose model-visible text is ``text``."""
-    stem = _stemmer()
     counts: dict[str, float] = {}
     surface: dict[str, str] = {}
 
@@ -227,11 +252,13 @@ def skill_features(name: str, text: str) -> SkillFeatures:
 
     previous: str | None = None
     words = _words(text)
+    parts = [part for part in name.casefold().split("-") if part]
+    stems = _stems([*words, *parts])
     for word in words:
         if word in STOP_WORDS or word.isdigit() or (len(word) < 2 and word not in _ENTITY_ALIASES):
             previous = None
             continue
-        stemmed = stem(word)
+        stemmed = stems[word]
         surface.setdefault(stemmed, word)
         add(stemmed, 1.0)
         if previous is not None:
@@ -240,11 +267,10 @@ def skill_features(name: str, text: str) -> SkillFeatures:
     for run in _CAPITALISED_RUN.findall(text):
         if (acronym := _acronym(_words(run))) is not None:
             add(acronym, ACRONYM_WEIGHT)
-    parts = [part for part in name.casefold().split("-") if part]
     for part in parts:
         if part in STOP_WORDS or part.isdigit():
             continue
-        stemmed = stem(part)
+        stemmed = stems[part]
         surface.setdefault(stemmed, part)
         add(stemmed, NAME_WEIGHT)
     if (acronym := _acronym(parts)) is not None:
