@@ -9,10 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_config_file
-from skilldeck.engine.deck import deck_findings
+from skilldeck.engine.deck import ProvidedSkill, deck_findings
 from skilldeck.engine.deck_overlap import DeckOverlap
 from skilldeck.engine.findings import Finding, Severity
 from skilldeck.engine.fs_provider import scan_deck
+from skilldeck.engine.model import SkillCandidate
 from skilldeck.engine.overlap import OverlapIndex, OverlapSkill
 from skilldeck.engine.positions import Position, Span
 from skilldeck.engine.roots import SkillRoot
@@ -242,3 +243,33 @@ def test_a_skill_is_told_about_its_three_nearest_competitors_only(tmp_path: Path
     for number in range(5):
         told = overlap_of(found, tmp_path / f"copy-{number}" / "SKILL.md")
         assert [f.code for f in told] == ["SD802"] * 3
+
+
+def test_a_provided_skill_competes_and_the_file_is_told(tmp_path: Path) -> None:
+    tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
+    candidate = SkillCandidate(
+        name="test-driven-development",
+        description=TEST_DRIVEN,
+        source="runtime",
+        provider="runtime",
+        rank=0,
+    )
+    config = SkilldeckConfig(include_default_roots=False)
+    scan = scan_deck(config, None, roots=[SkillRoot(300, "custom", str(tmp_path), True)])
+    found = deck_findings(scan, [ProvidedSkill(candidate, "runtime")])
+    (finding,) = overlap_of(found, tdd)
+    assert finding.message.startswith("`tdd-workflow` and `test-driven-development` describe")
+    assert finding.related == ()  # the provided skill has no file to point at
+
+
+def test_when_a_skill_name_moves_its_partners_are_told_again(tmp_path: Path) -> None:
+    tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
+    driven = write(tmp_path, "test-driven-development", TEST_DRIVEN)
+    root = SkillRoot(300, "custom", str(tmp_path), True)
+    config = SkilldeckConfig(include_default_roots=False)
+    overlap = DeckOverlap(scan_deck(config, None, roots=[root]).entries(), None)
+    tdd.write_text(f"---\nlicense: MIT\nname: tdd-workflow\ndescription: {TDD_WORKFLOW}\n---\n")
+    (moved,) = [e for e in scan_deck(config, None, roots=[root]).entries() if e.path == str(tdd)]
+    assert overlap.update(str(tdd), moved) == {str(driven)}
+    (finding,) = overlap.findings_of(str(driven))
+    assert finding.related[0].span == Span(Position(2, 6), Position(2, 18))

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from skilldeck.engine.findings import Finding, RelatedLocation
 from skilldeck.engine.fs_provider import SkillFileEntry
 from skilldeck.engine.overlap import Neighbour, OverlapIndex, OverlapPair, OverlapSkill
-from skilldeck.engine.positions import FILE_START
+from skilldeck.engine.positions import FILE_START, Span
 
 if TYPE_CHECKING:
     from skilldeck.engine.deck import DeckMember
@@ -133,9 +133,11 @@ class DeckOverlap:
         cannot choose: it competes no more). Only ``member`` is compared against the
         index. Returns the files whose findings changed (``key`` and its partners)."""
         skill = competing_skill(member) if member is not None else None
-        if skill is not None and skill == self._skills.get(key):
-            self._members[key] = member  # type: ignore[assignment] # same text, new span
-            return set()
+        if skill is not None and member is not None and skill == self._skills.get(key):
+            # Same text: the pairs stand, but the partners point at this skill's name.
+            moved = _name_span(self._members.get(key)) != _name_span(member)
+            self._members[key] = member
+            return {p for p in self._pairs.get(key, {}) if self._is_file(p)} if moved else set()
         if skill is None and key not in self._skills:
             return set()
         before = self._pairs.pop(key, {})
@@ -168,6 +170,10 @@ class DeckOverlap:
 
     def _is_file(self, key: str) -> bool:
         return isinstance(self._members.get(key), SkillFileEntry)
+
+
+def _name_span(member: DeckMember | None) -> Span | None:
+    return member.name_span if isinstance(member, SkillFileEntry) else None
 
 
 def _shown(pair: OverlapPair | None) -> tuple[float, bool, tuple[str, ...]] | None:
