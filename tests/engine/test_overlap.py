@@ -273,3 +273,23 @@ def test_when_a_skill_name_moves_its_partners_are_told_again(tmp_path: Path) -> 
     assert overlap.update(str(tdd), moved) == {str(driven)}
     (finding,) = overlap.findings_of(str(driven))
     assert finding.related[0].span == Span(Position(2, 6), Position(2, 18))
+
+
+def test_only_what_the_catalog_shows_of_a_description_competes(tmp_path: Path) -> None:
+    tail = " " + REVIEWER.format(lang="Go") * 3  # beyond the catalog's 80 characters
+    first = write(
+        tmp_path,
+        "invoice-helper",
+        "Draft the monthly invoices for every customer, with totals and tax lines." + tail,
+    )
+    write(
+        tmp_path,
+        "sitemap-helper",
+        "Rebuild the sitemap of the public website after pages move or disappear." + tail,
+    )
+    capped = SkilldeckConfig(include_default_roots=False, catalog_max_description_length=80)
+    scan = scan_deck(capped, None, roots=[SkillRoot(300, "custom", str(tmp_path), True)])
+    assert overlap_of(deck_findings(scan), first) == []
+    uncapped = SkilldeckConfig(include_default_roots=False)
+    scan = scan_deck(uncapped, None, roots=[SkillRoot(300, "custom", str(tmp_path), True)])
+    assert [f.code for f in overlap_of(deck_findings(scan), first)] == ["SD801"]

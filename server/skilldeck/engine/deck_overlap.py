@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from skilldeck.engine.catalog_text import catalog_description
 from skilldeck.engine.findings import Finding, RelatedLocation
 from skilldeck.engine.fs_provider import SkillFileEntry
 from skilldeck.engine.overlap import Neighbour, OverlapIndex, OverlapPair, OverlapSkill
@@ -38,8 +39,10 @@ def member_key(member: DeckMember) -> str:
     return member.path if member.path is not None else f"{member.provider}:{member.name}"
 
 
-def competing_skill(member: DeckMember) -> OverlapSkill | None:
-    """What the model sees of ``member`` when it can choose it (``None`` otherwise)."""
+def competing_skill(member: DeckMember, max_length: int) -> OverlapSkill | None:
+    """What the model sees of ``member`` when it can choose it (``None`` otherwise): the
+    description as the catalog shapes it (collapsed, cut at ``max_length``) and the
+    ``whenToUse`` hint cut the same way."""
     if isinstance(member, SkillFileEntry):
         analysis = member.analysis
         if (
@@ -49,12 +52,17 @@ def competing_skill(member: DeckMember) -> OverlapSkill | None:
             or analysis.description is None
         ):
             return None
-        return OverlapSkill(member.path, analysis.name, analysis.description, analysis.when_to_use)
-    candidate = member.candidate
-    if not candidate.invocation.model_invocable:
-        return None
+        name, description, hint = analysis.name, analysis.description, analysis.when_to_use
+    else:
+        candidate = member.candidate
+        if not candidate.invocation.model_invocable:
+            return None
+        name, description, hint = candidate.name, candidate.description, candidate.when_to_use
     return OverlapSkill(
-        member_key(member), candidate.name, candidate.description, candidate.when_to_use
+        member_key(member),
+        name,
+        catalog_description(description, max_length),
+        catalog_description(hint, max_length) if hint else None,
     )
 
 
@@ -65,11 +73,12 @@ class DeckOverlap:
         from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
 
         self.settings = settings if settings is not None else RuleSettings()
+        self._max_length = self.settings.catalog_max_description_length
         self._members: dict[str, DeckMember] = {}
         #: The text each competing skill was last indexed with.
         self._skills: dict[str, OverlapSkill] = {}
         for member in winners:
-            skill = competing_skill(member)
+            skill = competing_skill(member, self._max_length)
             if skill is not None:
                 self._members[skill.key] = member
                 self._skills[skill.key] = skill
@@ -123,7 +132,7 @@ class DeckOverlap:
 
     def nearest(self, member: DeckMember, limit: int = 3) -> list[Neighbour]:
         """The ``limit`` skills nearest ``member`` (as it is now), best first."""
-        skill = competing_skill(member)
+        skill = competing_skill(member, self._max_length)
         if skill is None:
             return []
         return self._index.neighbours(skill, limit=limit)
@@ -132,7 +141,7 @@ class DeckOverlap:
         """Make ``member`` the competing skill ``key`` (``None``, or a member the model
         cannot choose: it competes no more). Only ``member`` is compared against the
         index. Returns the files whose findings changed (``key`` and its partners)."""
-        skill = competing_skill(member) if member is not None else None
+        skill = competing_skill(member, self._max_length) if member is not None else None
         if skill is not None and member is not None and skill == self._skills.get(key):
             # Same text: the pairs stand, but the partners point at this skill's name.
             moved = _name_span(self._members.get(key)) != _name_span(member)
