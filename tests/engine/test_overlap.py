@@ -293,3 +293,17 @@ def test_only_what_the_catalog_shows_of_a_description_competes(tmp_path: Path) -
     uncapped = SkilldeckConfig(include_default_roots=False)
     scan = scan_deck(uncapped, None, roots=[SkillRoot(300, "custom", str(tmp_path), True)])
     assert [f.code for f in overlap_of(deck_findings(scan), first)] == ["SD801"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=200), st.text(max_size=200))
+def test_any_text_scores_between_0_and_1_and_a_skill_never_pairs_with_itself(
+    first: str, second: str
+) -> None:
+    skills = [OverlapSkill("a", "alpha-skill", first), OverlapSkill("b", "beta-skill", second)]
+    index = OverlapIndex(skills, threshold=1e-9)
+    for pair in index.pairs():
+        assert 0 < pair.score <= 1
+        assert pair.a.key != pair.b.key
+        assert all(isinstance(word, str) and word for word in pair.shared)
+    assert all(n.skill.key == "b" for n in index.neighbours(skills[0]))
