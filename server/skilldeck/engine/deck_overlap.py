@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING
 from skilldeck.engine.catalog_text import catalog_description
 from skilldeck.engine.findings import Finding, RelatedLocation
 from skilldeck.engine.fs_provider import SkillFileEntry
-from skilldeck.engine.overlap import Neighbour, OverlapIndex, OverlapPair, OverlapSkill
+from skilldeck.engine.overlap import (
+    Neighbour,
+    OverlapIndex,
+    OverlapPair,
+    OverlapSkill,
+    sort_pairs,
+)
 from skilldeck.engine.positions import FILE_START, Span
 
 if TYPE_CHECKING:
@@ -98,8 +104,6 @@ class DeckOverlap:
             for pairs in self._pairs.values()
             for pair in pairs.values()
         }
-        from skilldeck.engine.overlap import sort_pairs  # noqa: PLC0415
-
         return sort_pairs(unique.values())
 
     def findings_of(self, path: str) -> tuple[Finding, ...]:
