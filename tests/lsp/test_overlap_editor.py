@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from editing_fixtures import doc_id, open_doc, pos, start_editor
 from lsp_harness import Deck, StartServer, codes, diagnostics_of, indexed, skill_text, uri
 from lsprotocol import types
@@ -83,6 +85,8 @@ async def test_hover_on_description_lists_the_three_nearest_skills(
     )
     deck.write(deck.user_dsh, "release-notes", skill_text("release-notes", "Draft the notes."))
     client = await start_editor(start_server)
+    # The overlap index is built after the scan is served: its findings say it is ready.
+    await diagnostics_of(client, guide, lambda d: "SD801" in codes(d))
     open_doc(client, workflow)
 
     result = await client.text_document_hover_async(
@@ -98,3 +102,33 @@ async def test_hover_on_description_lists_the_three_nearest_skills(
     assert "release-notes" not in section
     scores = [float(line.split(" · score ")[1].split(" ")[0]) for line in lines[1:]]
     assert scores == sorted(scores, reverse=True) and len(scores) <= 3
+
+
+async def test_an_edit_right_after_indexing_outlasts_the_overlap_rebuild(
+    deck: Deck, start_server: StartServer
+) -> None:
+    workflow = deck.write(
+        deck.project_dsh, "tdd-workflow", skill_text("tdd-workflow", TDD_WORKFLOW)
+    )
+    guide = deck.write(deck.user_dsh, "tdd-guide", skill_text("tdd-guide", TDD_GUIDE))
+    for number in range(40):  # some work for the rebuild
+        deck.write(
+            deck.user_agents, f"chore-{number}", skill_text(f"chore-{number}", f"Chore {number}.")
+        )
+    client = await start_server()
+    await indexed(client)
+    # Right after the scan is served (the overlap index may still be building):
+    distinct = skill_text("tdd-workflow", "Plan the weekly roadmap review with the team.")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(
+                uri=uri(workflow), language_id="markdown", version=1, text=distinct
+            )
+        )
+    )
+    await diagnostics_of(client, workflow, lambda d: d == [])
+    await diagnostics_of(client, guide, lambda d: d == [])
+    # Still true once everything has settled (the rebuilt index agrees with the buffer).
+    await asyncio.sleep(0.5)
+    await diagnostics_of(client, guide, lambda d: d == [], timeout=1.0)
+    await diagnostics_of(client, workflow, lambda d: d == [], timeout=1.0)

@@ -55,8 +55,6 @@ class FolderScan:
     #: The registry's other providers' skills (bundled, runtime, registered), in order.
     provided: tuple[ProvidedSkill, ...] = ()
     provided_complete: bool = True
-    #: Routing overlap between the winners (SD801 / SD802), built with the scan.
-    overlap: DeckOverlap | None = None
 
     @property
     def complete(self) -> bool:
@@ -126,7 +124,6 @@ def scan_folder(
     provided_by_name = group_provided(provided)
     settings = config.rule_settings()
     resolution = Resolution()
-    winners: list[DeckMember] = []
     for name in by_name.keys() | provided_by_name.keys():
         verdict = resolve_name(
             by_name.get(name, ()),
@@ -135,8 +132,6 @@ def scan_folder(
             config.catalog_max_description_length,
         )
         record_verdict(resolution, name, verdict)
-        if verdict.winner is not None:
-            winners.append(verdict.winner)
     return FolderScan(
         config,
         tuple(deck.roots),
@@ -146,7 +141,6 @@ def scan_folder(
         resolution,
         tuple(provided),
         provided_complete,
-        DeckOverlap(winners, settings),
     )
 
 
@@ -218,8 +212,12 @@ class FolderIndex:
         self.catalog_digest: str | None = None
         #: Rendered catalog lines kept between renderings (:class:`CatalogMemo`).
         self.catalog_memo = CatalogMemo()
-        #: Routing overlap between the winners (SD801 / SD802), kept current per edit.
+        #: Routing overlap between the winners (SD801 / SD802), kept current per edit;
+        #: rebuilt off the loop after each full scan (:meth:`overlap_snapshot`).
         self.overlap = DeckOverlap((), config.rule_settings())
+        #: While a rebuild is pending: the skills re-judged since its snapshot, replayed
+        #: onto the rebuilt index when it is installed.
+        self._overlap_touched: list[tuple[str, DeckMember | None]] | None = None
 
     # -- reading -------------------------------------------------------------------
 
@@ -358,11 +356,6 @@ class FolderIndex:
         for position, entry in enumerate(scan.entries):
             self._put(entry, position)
         self._catalog_changed()
-        self.overlap = (
-            scan.overlap
-            if scan.overlap is not None
-            else DeckOverlap((), self.config.rule_settings())
-        )
         if scan.resolution is not None:
             self._winners = dict(scan.resolution.winners)
             self._provided_winners = dict(scan.resolution.provided_winners)
@@ -409,7 +402,7 @@ class FolderIndex:
         self._unindex_name(entry)
         self._shadow.pop(path, None)
         self._wide.pop(path, None)
-        changed = self.overlap.update(path, None)
+        changed = self._update_overlap(path, None)
         return {path} | changed | self._recompute_shadowing(n for n in names if n is not None)
 
     def set_provided(self, provided: Sequence[ProvidedSkill], complete: bool) -> set[str]:
@@ -520,7 +513,7 @@ class FolderIndex:
                 self._catalog_changed()
             for member in [*members, *self._provided.get(name, ())]:
                 competing = member if member is winner else None
-                changed |= self.overlap.update(member_key(member), competing)
+                changed |= self._update_overlap(member_key(member), competing)
             for entry in members:
                 findings = tuple(new.get(entry.path, ()))
                 if self._shadow.get(entry.path, ()) != findings:
@@ -537,7 +530,33 @@ class FolderIndex:
         entry = self._entries.get(path)
         name = entry.analysis.name if entry is not None else None
         winning = entry is not None and name is not None and self._winners.get(name) == path
-        return self.overlap.update(path, entry if winning else None)
+        return self._update_overlap(path, entry if winning else None)
+
+    def _update_overlap(self, key: str, member: DeckMember | None) -> set[str]:
+        if self._overlap_touched is not None:
+            self._overlap_touched.append((key, member))
+        return self.overlap.update(key, member)
+
+    # -- overlap rebuilds ----------------------------------------------------------
+
+    def overlap_snapshot(self) -> list[DeckMember]:
+        """Every name's winner now, to build a :class:`DeckOverlap` from off the loop;
+        from here on re-judged skills are recorded for :meth:`install_overlap`."""
+        self._overlap_touched = []
+        winners: list[DeckMember] = [self._entries[p] for p in self._winners.values()]
+        winners.extend(self._provided_winners.values())
+        return winners
+
+    def install_overlap(self, overlap: DeckOverlap) -> set[str]:
+        """Use ``overlap`` (built from the last snapshot), replaying the skills re-judged
+        since; returns the paths whose findings may differ."""
+        changed = set(self.overlap.paths()) | set(overlap.paths())
+        touched = self._overlap_touched or []
+        self.overlap = overlap
+        self._overlap_touched = None
+        for key, member in touched:
+            changed |= self.overlap.update(key, member)
+        return {path for path in changed if path in self._entries}
 
     @staticmethod
     def _set(table: dict[str, Any], key: str, value: Any) -> None:

@@ -19,6 +19,7 @@ from pygls.exceptions import JsonRpcServerNotInitialized
 
 from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_project_config
 from skilldeck.engine.deck import ProvidedSkill, provided_skills
+from skilldeck.engine.deck_overlap import DeckOverlap
 from skilldeck.engine.defaults import provider_registry
 from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
 from skilldeck.engine.index_cache import IndexCache
@@ -320,6 +321,17 @@ class Session:
             self._indexed.set()
         self.schedule_catalog_check()
         await self._publish_in_batches(pending, generation)
+        for index in indexes:
+            await self._rebuild_overlap(index, generation)
+
+    async def _rebuild_overlap(self, index: FolderIndex, generation: int) -> None:
+        """Build the folder's routing-overlap index (SD801 / SD802) in a worker thread
+        after the scan is served, then install it and publish what changed."""
+        winners = index.overlap_snapshot()
+        overlap = await asyncio.to_thread(DeckOverlap, winners, index.config.rule_settings())
+        if generation != self._generation or self.folders.get(index.folder) is not index:
+            return
+        self.publisher.changed(index.install_overlap(overlap))
 
     async def _provided_skills(
         self, folder: str, config: SkilldeckConfig
