@@ -13,7 +13,7 @@ overlaps one is told so, naming the provider.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Generator, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -76,6 +76,22 @@ class DeckOverlap:
     """The overlap pairs of one deck's winners, kept current one skill at a time."""
 
     def __init__(self, winners: Iterable[DeckMember], settings: RuleSettings | None) -> None:
+        for _ in self._fill(winners, settings):
+            pass
+
+    @classmethod
+    def stepwise(
+        cls, winners: Iterable[DeckMember], settings: RuleSettings | None
+    ) -> Generator[None, None, DeckOverlap]:
+        """Build a few skills at a time, yielding in between (the language server builds
+        on its event loop so keystrokes are served meanwhile); returns the result."""
+        overlap = cls.__new__(cls)
+        yield from overlap._fill(winners, settings)
+        return overlap
+
+    def _fill(
+        self, winners: Iterable[DeckMember], settings: RuleSettings | None
+    ) -> Generator[None, None, None]:
         from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
 
         self.settings = settings if settings is not None else RuleSettings()
@@ -83,19 +99,24 @@ class DeckOverlap:
         self._members: dict[str, DeckMember] = {}
         #: The text each competing skill was last indexed with.
         self._skills: dict[str, OverlapSkill] = {}
-        for member in winners:
+        for number, member in enumerate(winners, start=1):
             skill = competing_skill(member, self._max_length)
             if skill is not None:
                 self._members[skill.key] = member
                 self._skills[skill.key] = skill
-        self._index = OverlapIndex(
+            if number % 500 == 0:
+                yield
+        self._index = yield from OverlapIndex.stepwise(
             self._skills.values(),
             threshold=self.settings.overlap_threshold,
             near_duplicate_threshold=self.settings.near_duplicate_threshold,
         )
         self._pairs: dict[str, dict[str, OverlapPair]] = {}
-        for pair in self._index.pairs():
+        pairs = yield from self._index.pairs_stepwise(ordered=False)
+        for number, pair in enumerate(pairs, start=1):
             self._record(pair)
+            if number % 2000 == 0:
+                yield
 
     def pairs(self) -> list[OverlapPair]:
         """Every pair, best first."""

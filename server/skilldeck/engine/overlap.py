@@ -29,7 +29,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -51,6 +51,8 @@ MIN_DECK_FOR_SHARED_CUT = 50
 #: no candidates: a pair must share something distinctive. Scores stay exact.
 MIN_COMMON_POSTINGS = 64
 COMMON_FRACTION = 0.01
+#: How many skills a stepwise build handles between two yields (a few milliseconds).
+STEP = 25
 #: How many shared words a pair reports.
 SHARED_WORDS = 6
 
@@ -163,12 +165,43 @@ class OverlapIndex:
     ) -> None:
         self.threshold = threshold
         self.near_duplicate_threshold = near_duplicate_threshold
-        featured = [(skill, skill_features(skill.name, skill.text)) for skill in skills]
+        self._size = 0
+        self._df: dict[str, int] = {}
+        self._common = MIN_COMMON_POSTINGS
+        self._dropped: frozenset[str] = frozenset()
+        self._docs: dict[str, _Doc] = {}
+        self._postings: dict[str, dict[str, float]] = {}
+        for _ in self._fill(list(skills)):
+            pass
+
+    @classmethod
+    def stepwise(
+        cls,
+        skills: Iterable[OverlapSkill],
+        *,
+        threshold: float = DEFAULT_OVERLAP_THRESHOLD,
+        near_duplicate_threshold: float = DEFAULT_NEAR_DUPLICATE_THRESHOLD,
+    ) -> Generator[None, None, OverlapIndex]:
+        """Build the index a few skills at a time: the generator yields between steps
+        (an event loop serves requests meanwhile) and returns the index."""
+        index = cls((), threshold=threshold, near_duplicate_threshold=near_duplicate_threshold)
+        yield from index._fill(list(skills))
+        return index
+
+    def _fill(self, skills: list[OverlapSkill]) -> Iterator[None]:
+        featured: list[tuple[OverlapSkill, SkillFeatures]] = []
+        for start in range(0, len(skills), STEP):
+            featured.extend(
+                (s, skill_features(s.name, s.text)) for s in skills[start : start + STEP]
+            )
+            yield
         self._size = len(featured)
         df: dict[str, int] = {}
-        for _skill, features in featured:
+        for number, (_skill, features) in enumerate(featured, start=1):
             for feature in features.counts:
                 df[feature] = df.get(feature, 0) + 1
+            if number % (STEP * 8) == 0:
+                yield
         cut = (
             self._size * MAX_SHARED_FRACTION
             if self._size >= MIN_DECK_FOR_SHARED_CUT
@@ -178,10 +211,11 @@ class OverlapIndex:
         #: Features carried by more skills than this find no candidates.
         self._common = max(MIN_COMMON_POSTINGS, int(self._size * COMMON_FRACTION))
         self._dropped = frozenset(feature for feature, count in df.items() if count > cut)
-        self._docs: dict[str, _Doc] = {}
-        self._postings: dict[str, dict[str, float]] = {}
-        for skill, features in featured:
+        yield
+        for number, (skill, features) in enumerate(featured, start=1):
             self._add(skill, features)
+            if number % STEP == 0:
+                yield
 
     def __len__(self) -> int:
         return len(self._docs)
@@ -194,14 +228,29 @@ class OverlapIndex:
 
     def pairs(self, threshold: float | None = None) -> list[OverlapPair]:
         """Every pair scoring at least ``threshold`` (default: the index's), best first."""
+        steps = self.pairs_stepwise(threshold)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                result: list[OverlapPair] = done.value
+                return result
+
+    def pairs_stepwise(
+        self, threshold: float | None = None, *, ordered: bool = True
+    ) -> Generator[None, None, list[OverlapPair]]:
+        """:meth:`pairs`, yielding every few skills (see :meth:`stepwise`); unsorted
+        unless ``ordered``."""
         limit = self.threshold if threshold is None else max(threshold, self.threshold)
         found: list[OverlapPair] = []
         postings: dict[str, dict[str, float]] = {}
-        for key, doc in self._docs.items():
+        for number, (key, doc) in enumerate(self._docs.items(), start=1):
             found.extend(self._pairs_with(doc, postings, limit))
             for feature in doc.indexed:
                 postings.setdefault(feature, {})[key] = doc.vector[feature]
-        return sort_pairs(found)
+            if number % STEP == 0:
+                yield
+        return sort_pairs(found) if ordered else found
 
     def neighbours(
         self, skill: OverlapSkill, *, threshold: float | None = None, limit: int | None = None

@@ -55,6 +55,8 @@ CATALOG_DELAY_S = 0.3
 CATALOG_MAX_WAIT_S = 1.0
 #: Files whose diagnostics are pushed between two turns of the event loop after a scan.
 PUBLISH_BATCH = 200
+#: Seconds the overlap rebuild pauses between steps (each step a few milliseconds).
+OVERLAP_BUILD_PAUSE = 0.002
 #: How long the server waits for the client to answer ``workspace/configuration``.
 CONFIGURATION_TIMEOUT_S = 2.0
 #: How long a request waits for ``initialized`` before it is refused (seconds).
@@ -325,13 +327,35 @@ class Session:
             await self._rebuild_overlap(index, generation)
 
     async def _rebuild_overlap(self, index: FolderIndex, generation: int) -> None:
-        """Build the folder's routing-overlap index (SD801 / SD802) in a worker thread
-        after the scan is served, then install it and publish what changed."""
+        """Build the folder's routing-overlap index (SD801 / SD802) after the scan is
+        served, a few skills at a time on the loop (a worker thread would hold the GIL
+        against every keystroke), then install it and publish what changed (in batches:
+        after a first scan that is every file with an overlap)."""
         winners = index.overlap_snapshot()
-        overlap = await asyncio.to_thread(DeckOverlap, winners, index.config.rule_settings())
-        if generation != self._generation or self.folders.get(index.folder) is not index:
-            return
-        self.publisher.changed(index.install_overlap(overlap))
+        steps = DeckOverlap.stepwise(winners, index.config.rule_settings())
+        # The index is long-lived and acyclic: a full collection over its million fresh
+        # objects in the middle of the build would stall a keystroke for half a second.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as done:
+                    overlap: DeckOverlap = done.value
+                    break
+                # A few skills at a time, then a real pause: keystrokes are served, and
+                # their worker threads get the GIL without queueing behind the build.
+                await asyncio.sleep(OVERLAP_BUILD_PAUSE)
+                if generation != self._generation or self.folders.get(index.folder) is not index:
+                    return
+        finally:
+            if collecting:
+                gc.enable()
+        changed = index.install_overlap(overlap)
+        gc.freeze()
+        # Files with an overlap carry up to three findings each: smaller batches.
+        await self._publish_in_batches(changed, generation, batch=PUBLISH_BATCH // 4)
 
     async def _provided_skills(
         self, folder: str, config: SkilldeckConfig
@@ -401,7 +425,9 @@ class Session:
             self.publisher.changed(opened)
         return changed - opened
 
-    async def _publish_in_batches(self, paths: set[str], generation: int) -> None:
+    async def _publish_in_batches(
+        self, paths: set[str], generation: int, batch: int = PUBLISH_BATCH
+    ) -> None:
         """Publish the diagnostics of ``paths`` a batch at a time, yielding in between.
 
         After a full scan that is every file of the deck: in batches, edits and requests
@@ -414,10 +440,10 @@ class Session:
             self.publisher.changed(paths)
             return
         ordered = sorted(paths)
-        for start in range(0, len(ordered), PUBLISH_BATCH):
+        for start in range(0, len(ordered), batch):
             if generation != self._generation:
                 return
-            self.publisher.changed(ordered[start : start + PUBLISH_BATCH])
+            self.publisher.changed(ordered[start : start + batch])
             await asyncio.sleep(0)
 
     def _needs_lines(self) -> bool:
