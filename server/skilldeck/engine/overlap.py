@@ -30,8 +30,8 @@ import itertools
 import math
 import re
 from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from skilldeck.engine.overlap_text import SkillFeatures, name_different_things, skill_features
 
@@ -87,7 +87,7 @@ class OverlapSkill:
         return self.description
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OverlapPair:
     """Two skills that compete for the same requests: ``a`` sorts before ``b`` by key.
 
@@ -105,7 +105,7 @@ class OverlapPair:
         """The member of the pair that is not ``key``."""
         return self.b if self.a.key == key else self.a
 
-    @cached_property
+    @property
     def shared(self) -> tuple[str, ...]:
         """The words that weigh most in the score, heaviest first (computed when asked:
         a big deck has many pairs and shows few)."""
@@ -114,11 +114,13 @@ class OverlapPair:
         contributions = {f: va[f] * vb[f] for f in va.keys() & vb.keys()}
         return _shared_words(contributions, first.features, second.features)
 
-    @cached_property
+    @property
     def near_duplicate(self) -> bool:
-        """Whether the two descriptions are nearly word for word the same."""
+        """Whether the two descriptions are nearly word for word the same (computed each
+        time: caching every description's bigrams cost more memory than the index)."""
         first, second = self._docs
-        return _jaccard(first.bigrams, second.bigrams) >= self._near_duplicate_threshold
+        similarity = description_similarity(first.skill.description, second.skill.description)
+        return similarity >= self._near_duplicate_threshold
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,7 @@ class Neighbour:
     shared: tuple[str, ...]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Doc:
     skill: OverlapSkill
     features: SkillFeatures
@@ -139,13 +141,6 @@ class _Doc:
     indexed: tuple[str, ...]
     #: The norm of the vector's other features: what they can add to a score at most.
     rest_norm: float
-    #: The vector's features, as a set (intersections run in C).
-    keys: frozenset[str]
-
-    @cached_property
-    def bigrams(self) -> set[tuple[str, str]]:
-        """The description's word bigrams (:func:`description_similarity`)."""
-        return _bigrams(self.skill.description)
 
 
 class OverlapIndex:
@@ -295,14 +290,15 @@ class OverlapIndex:
         partial.pop(doc.skill.key if exclude is None else exclude, None)
         found: list[OverlapPair] = []
         docs = self._docs
-        vector, keys = doc.vector, doc.keys
+        vector = doc.vector
+        keys = vector.keys()
         entities, activities = doc.features.entities, doc.features.activities
         for other, partial_score in partial.items():
             candidate = docs[other]
             if partial_score + candidate.rest_norm < threshold:
                 continue
             theirs = candidate.vector
-            score = sum([vector[f] * theirs[f] for f in keys & candidate.keys])
+            score = sum([vector[f] * theirs[f] for f in keys & theirs.keys()])
             if score < threshold or score <= 0.0:
                 continue
             if name_different_things(entities, candidate.features.entities):
@@ -362,7 +358,7 @@ class OverlapIndex:
         rest = math.sqrt(max(remaining, 0.0))
         # The counts are in the vector now: keep only what messages need.
         kept = SkillFeatures({}, features.surface, features.entities, features.activities)
-        return _Doc(skill, kept, vector, tuple(indexed), rest, frozenset(vector))
+        return _Doc(skill, kept, vector, tuple(indexed), rest)
 
     def _add(self, skill: OverlapSkill, features: SkillFeatures) -> None:
         doc = self._doc(skill, features)
@@ -407,7 +403,7 @@ def description_similarity(a: str, b: str) -> float:
     return _jaccard(_bigrams(a), _bigrams(b))
 
 
-def _jaccard(grams_a: set[tuple[str, str]], grams_b: set[tuple[str, str]]) -> float:
+def _jaccard(grams_a: AbstractSet[object], grams_b: AbstractSet[object]) -> float:
     if not grams_a or not grams_b:
         return 1.0 if grams_a == grams_b else 0.0
     return len(grams_a & grams_b) / len(grams_a | grams_b)
