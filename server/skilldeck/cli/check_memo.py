@@ -222,6 +222,8 @@ def deck_locator(
             version_key(settings),
             provider_name,
             [[r.rank, r.source, r.path, sorted(r.skip_names)] for r in roots],
+            # the deck's cross-skill findings depend on them (SD8xx)
+            [settings.overlap_threshold, settings.near_duplicate_threshold],
         ],
         ensure_ascii=False,
     )

@@ -133,13 +133,14 @@ def resolve_name(
 def deck_findings(
     scan: DeckScan, provided: Sequence[ProvidedSkill] = ()
 ) -> dict[str, list[Finding]]:
-    """Per-file findings plus the cross-skill ones (SD701/SD702/SD703, the scan's rule
-    settings applied), for every entry's path; ``provided`` skills take part."""
+    """Per-file findings plus the cross-skill ones (SD701/SD702/SD703, and SD801/SD802
+    between the winners: :mod:`skilldeck.engine.deck_overlap`; the scan's rule settings
+    applied), for every entry's path; ``provided`` skills take part."""
+    from skilldeck.engine.deck_overlap import DeckOverlap  # noqa: PLC0415
+
     entries = scan.entries()
     result: dict[str, list[Finding]] = {e.path: list(e.analysis.findings) for e in entries}
-    accepted = [e for e in entries if e.analysis.accepted]
-    members: list[DeckMember] = [*accepted, *provided]
-    groups = group_by_name(members, member_name_and_rank).values()
+    groups = name_groups(scan, provided)
     for group in groups:
         if len(group) > 1:
             for path, finding in shadowing_findings(group, scan.settings):
@@ -150,6 +151,9 @@ def deck_findings(
             result[entry.path].extend(
                 mention_findings(entry, targets, scan.settings, complete=bool(scan.complete))
             )
+    overlap = DeckOverlap((group[0] for group in groups), scan.settings)
+    for path in overlap.paths():
+        result[path].extend(overlap.findings_of(path))
     return result
 
 
@@ -223,6 +227,13 @@ def mentions_affected(
         name in changed or (name not in after and bool(nearest_names(name, changed)))
         for name, _ in mentions
     )
+
+
+def name_groups(scan: DeckScan, provided: Sequence[ProvidedSkill] = ()) -> list[list[DeckMember]]:
+    """Every name's accepted members, winner first (files in scan order, then ``provided``
+    in registration order); the first of each group is what the model can see."""
+    accepted: list[DeckMember] = [e for e in scan.entries() if e.analysis.accepted]
+    return list(group_by_name([*accepted, *provided], member_name_and_rank).values())
 
 
 def shadowing_findings(

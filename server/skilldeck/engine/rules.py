@@ -685,6 +685,44 @@ RULES: tuple[Rule, ...] = (
         "the mention gets nothing injected (the model may still load it through the "
         "catalog).\n\n**Fix:** mention another skill, or make the skill user-invocable.",
     ),
+    # --- SD8xx: routing overlap between skills ---------------------------------------------
+    Rule(
+        "SD801",
+        "overlapping-skills",
+        _I,
+        False,
+        "`{name}` and `{other}` describe overlapping tasks (score {score:.2f}; shared: {shared})",
+        "Two skills the model can choose from describe nearly the same tasks.",
+        "The model picks a skill from its name and description. When two skills of the "
+        "deck describe the same kind of request, the model picks the wrong one or "
+        'neither ("my skill never triggers"). The score compares the names and '
+        "descriptions (plus `whenToUse`) of the deck's model-invocable winners: words "
+        "are stemmed, stop words and template phrases shared by many skills weigh little, "
+        "names and acronyms count (`tdd-workflow` and `test-driven-development`), and "
+        "skills about different languages, vendors or clouds, or whose names say "
+        "different kinds of work (one reviews, the other writes), are told apart. Both "
+        "skills get the finding, each pointing at the other (a skill is told about its "
+        "three nearest competitors); `skilldeck overlap` lists every pair and cluster. "
+        "The threshold is `threshold` in the `[overlap]` table "
+        "of `skilldeck.toml` (default 0.3).\n\n**Fix:** say in each description what "
+        "sets the skill apart (its scope, inputs, the moment it applies), merge the two "
+        "skills, or turn one off for the model (`disable-model-invocation: true`).",
+    ),
+    Rule(
+        "SD802",
+        "near-duplicate-description",
+        _W,
+        False,
+        "`{name}` and `{other}` have nearly the same description (score {score:.2f}); "
+        "the model cannot tell them apart",
+        "Two skills the model can choose from have nearly identical descriptions.",
+        "The descriptions are nearly word for word the same (often a copied skill or "
+        "template), so the model has nothing to choose by. Both skills get the warning, "
+        "each pointing at the other. The word similarity from which a pair counts is "
+        "`near-duplicate-threshold` in the `[overlap]` table of `skilldeck.toml` "
+        "(default 0.8).\n\n**Fix:** remove the copy, or rewrite one description to say "
+        "what only that skill does.",
+    ),
 )
 
 

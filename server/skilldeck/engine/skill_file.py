@@ -54,6 +54,11 @@ from skilldeck.engine.frontmatter import (
 from skilldeck.engine.gesture import find_skill_mentions
 from skilldeck.engine.model import InvocationPolicy, is_skill_name
 from skilldeck.engine.near_misses import near_miss_key
+from skilldeck.engine.overlap import (
+    DEFAULT_NEAR_DUPLICATE_THRESHOLD,
+    DEFAULT_OVERLAP_THRESHOLD,
+    validate_threshold,
+)
 from skilldeck.engine.placeholders import DESCRIPTION_PLACEHOLDER, is_placeholder_description
 from skilldeck.engine.positions import FILE_START, LINE_BREAK, Position, Span
 from skilldeck.engine.profiles import (
@@ -112,7 +117,8 @@ def _normalize_overrides(
 
 @dataclass(frozen=True)
 class RuleSettings:
-    """Which profile runs, the catalog cap, and per-rule severity overrides.
+    """Which profile runs, the catalog cap, per-rule severity overrides and the overlap
+    thresholds (SD801 / SD802).
 
     ``overrides`` is keyed by rule code or name; a value of ``None`` (or ``"off"``)
     switches the rule off. Invalid settings raise ``ValueError`` at construction.
@@ -121,10 +127,14 @@ class RuleSettings:
     profile: str = DEFAULT_PROFILE
     catalog_max_description_length: int = 500
     overrides: Mapping[str, Severity | None] = field(default_factory=lambda: MappingProxyType({}))
+    overlap_threshold: float = DEFAULT_OVERLAP_THRESHOLD
+    near_duplicate_threshold: float = DEFAULT_NEAR_DUPLICATE_THRESHOLD
 
     def __post_init__(self) -> None:
         get_profile(self.profile)
         validate_max_description_length(self.catalog_max_description_length)
+        validate_threshold(self.overlap_threshold, "overlap threshold")
+        validate_threshold(self.near_duplicate_threshold, "near-duplicate threshold")
         try:
             normalized = _normalize_overrides(self.overrides)
         except KeyError as error:
@@ -137,6 +147,8 @@ class RuleSettings:
                 self.profile,
                 self.catalog_max_description_length,
                 tuple(sorted((k, v.value if v else None) for k, v in self.overrides.items())),
+                self.overlap_threshold,
+                self.near_duplicate_threshold,
             )
         )
 

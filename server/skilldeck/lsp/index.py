@@ -33,6 +33,7 @@ from skilldeck.engine.deck import (
     mentions_affected,
     resolve_name,
 )
+from skilldeck.engine.deck_overlap import DeckOverlap, member_key
 from skilldeck.engine.findings import Finding
 from skilldeck.engine.fs_provider import (
     Layout,
@@ -240,6 +241,12 @@ class FolderIndex:
         self.catalog_memo = CatalogMemo()
         #: What a ``/name`` mention reaches (the engine's ``mention_targets``), on demand.
         self._targets: dict[str, bool] | None = None
+        #: Routing overlap between the winners (SD801 / SD802), kept current per edit;
+        #: rebuilt off the loop after each full scan (:meth:`overlap_snapshot`).
+        self.overlap = DeckOverlap((), config.rule_settings())
+        #: While a rebuild is pending: the skills re-judged since its snapshot, replayed
+        #: onto the rebuilt index when it is installed.
+        self._overlap_touched: list[tuple[str, DeckMember | None]] | None = None
 
     # -- reading -------------------------------------------------------------------
 
@@ -256,11 +263,15 @@ class FolderIndex:
         return sorted(self._entries.values(), key=lambda e: self._order[e.path])
 
     def findings(self, path: str) -> tuple[Finding, ...]:
-        """The engine's findings for one file: its own plus shadowing."""
+        """The engine's findings for one file: its own, shadowing and overlap."""
         entry = self._entries.get(path)
         if entry is None:
             return ()
-        own = tuple(entry.analysis.findings) + self._shadow.get(path, ())
+        own = (
+            tuple(entry.analysis.findings)
+            + self._shadow.get(path, ())
+            + self.overlap.findings_of(path)
+        )
         if not entry.analysis.mentions:
             return own
         targets = self.mention_targets()
@@ -469,11 +480,11 @@ class FolderIndex:
         names = {entry.analysis.name} - {None}
         self._order.pop(path, None)
         self._unindex_name(entry)
-        self._order.pop(path, None)  # a stale position would outlive the file (KeyError later)
         self._shadow.pop(path, None)
         self._wide.pop(path, None)
         self._judged_text.pop(path, None)
-        changed = {path} | self._recompute_shadowing(n for n in names if n is not None)
+        changed = {path} | self._update_overlap(path, None)
+        changed |= self._recompute_shadowing(n for n in names if n is not None)
         return changed | self._mentions_changed(targets)
 
     def strays(self) -> set[str]:
@@ -530,7 +541,7 @@ class FolderIndex:
         if entry.analysis.name:
             names.add(entry.analysis.name)
             self._index_name(entry.analysis.name, path)
-        changed = {path} | self._recompute_shadowing(names)
+        changed = {path} | self._recompute_shadowing(names) | self._sync_overlap(path)
         return changed if targets is None else changed | self._mentions_changed(targets)
 
     def _put(self, entry: SkillFileEntry, position: int) -> None:
@@ -602,6 +613,9 @@ class FolderIndex:
                     self._catalog_names = None
                 self._set(self._lines, name, line)
                 self._catalog_changed()
+            for member in [*members, *self._provided.get(name, ())]:
+                competing = member if member is winner else None
+                changed |= self._update_overlap(member_key(member), competing)
             for entry in members:
                 findings = tuple(new.get(entry.path, ()))
                 if self._shadow.get(entry.path, ()) != findings:
@@ -611,6 +625,40 @@ class FolderIndex:
                 else:
                     self._shadow.pop(entry.path, None)
         return changed
+
+    def _sync_overlap(self, path: str) -> set[str]:
+        """Make the overlap index agree with the file ``path``: it competes while it is
+        the winner of its name (the engine decides whether the model can choose it)."""
+        entry = self._entries.get(path)
+        name = entry.analysis.name if entry is not None else None
+        winning = entry is not None and name is not None and self._winners.get(name) == path
+        return self._update_overlap(path, entry if winning else None)
+
+    def _update_overlap(self, key: str, member: DeckMember | None) -> set[str]:
+        if self._overlap_touched is not None:
+            self._overlap_touched.append((key, member))
+        return self.overlap.update(key, member)
+
+    # -- overlap rebuilds ----------------------------------------------------------
+
+    def overlap_snapshot(self) -> list[DeckMember]:
+        """Every name's winner now, to build a :class:`DeckOverlap` from off the loop;
+        from here on re-judged skills are recorded for :meth:`install_overlap`."""
+        self._overlap_touched = []
+        winners: list[DeckMember] = [self._entries[p] for p in self._winners.values()]
+        winners.extend(self._provided_winners.values())
+        return winners
+
+    def install_overlap(self, overlap: DeckOverlap) -> set[str]:
+        """Use ``overlap`` (built from the last snapshot), replaying the skills re-judged
+        since; returns the paths whose findings may differ."""
+        changed = set(self.overlap.paths()) | set(overlap.paths())
+        touched = self._overlap_touched or []
+        self.overlap = overlap
+        self._overlap_touched = None
+        for key, member in touched:
+            changed |= self.overlap.update(key, member)
+        return {path for path in changed if path in self._entries}
 
     @staticmethod
     def _set(table: dict[str, Any], key: str, value: Any) -> None:

@@ -28,6 +28,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcServerNotInitialized
 
 from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.deck_overlap import DeckOverlap
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.layout import NotASkill
 from skilldeck.engine.positions import Encoding
@@ -56,6 +57,8 @@ T = TypeVar("T")
 
 #: Files whose diagnostics are pushed between two turns of the event loop after a scan.
 PUBLISH_BATCH = 200
+#: Seconds the overlap rebuild pauses between steps (each step a few milliseconds).
+OVERLAP_BUILD_PAUSE = 0.002
 #: How long a request waits for ``initialized`` before it is refused (seconds).
 INITIALIZED_WAIT_S = 5.0
 
@@ -271,6 +274,39 @@ class Session:
             self._indexed.set()
         self.catalogs.schedule()
         await self._publish_in_batches(pending, generation)
+        for index in indexes:
+            await self._rebuild_overlap(index, generation)
+
+    async def _rebuild_overlap(self, index: FolderIndex, generation: int) -> None:
+        """Build the folder's routing-overlap index (SD801 / SD802) after the scan is
+        served, a few skills at a time on the loop (a worker thread would hold the GIL
+        against every keystroke), then install it and publish what changed (in batches:
+        after a first scan that is every file with an overlap)."""
+        winners = index.overlap_snapshot()
+        steps = DeckOverlap.stepwise(winners, index.config.rule_settings())
+        # The index is long-lived and acyclic: a full collection over its million fresh
+        # objects in the middle of the build would stall a keystroke for half a second.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as done:
+                    overlap: DeckOverlap = done.value
+                    break
+                # A few skills at a time, then a real pause: keystrokes are served, and
+                # their worker threads get the GIL without queueing behind the build.
+                await asyncio.sleep(OVERLAP_BUILD_PAUSE)
+                if generation != self.generation or self.folders.get(index.folder) is not index:
+                    return
+        finally:
+            if collecting:
+                gc.enable()
+        changed = index.install_overlap(overlap)
+        gc.freeze()
+        # Files with an overlap carry up to three findings each: smaller batches.
+        await self._publish_in_batches(changed, generation, batch=PUBLISH_BATCH // 4)
 
     async def _collector_paused(self, function: Callable[..., T], *args: Any, **kw: Any) -> T:
         """``function`` in a worker thread with the cyclic GC paused (this process is ours).
@@ -322,7 +358,9 @@ class Session:
             self.publisher.changed(opened)
         return changed - opened
 
-    async def _publish_in_batches(self, paths: set[str], generation: int) -> None:
+    async def _publish_in_batches(
+        self, paths: set[str], generation: int, batch: int = PUBLISH_BATCH
+    ) -> None:
         """Publish the diagnostics of ``paths`` a batch at a time, yielding in between.
 
         After a full scan that is every file of the deck: in batches, edits and requests
@@ -335,10 +373,10 @@ class Session:
             self.publisher.changed(paths)
             return
         ordered = sorted(paths)
-        for start in range(0, len(ordered), PUBLISH_BATCH):
+        for start in range(0, len(ordered), batch):
             if generation != self.generation:
                 return
-            self.publisher.changed(ordered[start : start + PUBLISH_BATCH])
+            self.publisher.changed(ordered[start : start + batch])
             await asyncio.sleep(0)
 
     def needs_lines(self) -> bool:
