@@ -307,3 +307,25 @@ def test_any_text_scores_between_0_and_1_and_a_skill_never_pairs_with_itself(
         assert pair.a.key != pair.b.key
         assert all(isinstance(word, str) and word for word in pair.shared)
     assert all(n.skill.key == "b" for n in index.neighbours(skills[0]))
+
+
+def test_rules_off_skip_the_overlap_pass(tmp_path: Path) -> None:
+    """With SD801 and SD802 both off nothing is compared (no findings, no neighbours)."""
+    from skilldeck.engine.deck_overlap import DeckOverlap  # noqa: PLC0415
+    from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
+
+    project = tmp_path / "p"
+    (project / ".git").mkdir(parents=True)
+    for name in ("pdf-forms", "pdf-fill"):
+        folder = project / ".dsh" / "skills" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: Fill PDF forms from a spreadsheet of values.\n---\n"
+        )
+    config = SkilldeckConfig(include_user_roots=False)
+    scan = scan_deck(config, project)
+    winners = [entry for entry in scan.entries() if entry.analysis.accepted]
+    on = DeckOverlap(winners, config.rule_settings())
+    assert on.enabled and on.paths()
+    off = DeckOverlap(winners, RuleSettings(overrides={"SD801": None, "SD802": None}))
+    assert not off.enabled and off.paths() == [] and off.nearest(winners[0]) == []

@@ -99,7 +99,11 @@ class DeckOverlap:
         self._members: dict[str, DeckMember] = {}
         #: The text each competing skill was last indexed with.
         self._skills: dict[str, OverlapSkill] = {}
-        for number, member in enumerate(winners, start=1):
+        #: Both rules switched off: nothing to compare, nothing to pay for.
+        self.enabled = any(
+            self.settings.overrides.get(code, True) is not None for code in OVERLAP_CODES
+        )
+        for number, member in enumerate(winners if self.enabled else (), start=1):
             skill = competing_skill(member, self._max_length)
             if skill is not None:
                 self._members[skill.key] = member
@@ -157,7 +161,7 @@ class DeckOverlap:
 
     def nearest(self, member: DeckMember, limit: int = 3) -> list[Neighbour]:
         """The ``limit`` skills nearest ``member`` (as it is now), best first."""
-        skill = competing_skill(member, self._max_length)
+        skill = competing_skill(member, self._max_length) if self.enabled else None
         if skill is None:
             return []
         return self._index.neighbours(skill, limit=limit)
@@ -166,6 +170,8 @@ class DeckOverlap:
         """Make ``member`` the competing skill ``key`` (``None``, or a member the model
         cannot choose: it competes no more). Only ``member`` is compared against the
         index. Returns the files whose findings changed (``key`` and its partners)."""
+        if not self.enabled:
+            return set()
         skill = competing_skill(member, self._max_length) if member is not None else None
         if skill is not None and member is not None and skill == self._skills.get(key):
             # Same text: the pairs stand, but the partners point at this skill's name.
