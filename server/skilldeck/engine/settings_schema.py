@@ -18,7 +18,9 @@ from skilldeck.engine.catalog_text import (
     MIN_CATALOG_DESCRIPTION_MAX_LENGTH,
 )
 
-Kind = Literal["profile", "path", "paths", "integer", "boolean", "rules", "string", "codes"]
+Kind = Literal[
+    "profile", "path", "paths", "integer", "boolean", "rules", "string", "codes", "sources"
+]
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("rules", {}, "rule_overrides", "rules", "rules"),
     Setting("codes", (), None, "ignore"),
     Setting("boolean", False, None, "project-root"),
+    # ``[[sources]]`` tables: remote skill sources (engine/sources/spec.py, docs/sources.md).
+    Setting("sources", (), "remote_sources", "sources"),
     # The editor's own settings: they shape the extension's views, never the verdicts.
     Setting("integer", 10000, editor_key="catalogTokenBudget", minimum=0, client_only=True),
     Setting("integer", 100, editor_key="skillsView.groupThreshold", minimum=0, client_only=True),
