@@ -25,6 +25,7 @@ from skilldeck.cli import (
     rules_cmd,
     schema_cmd,
     serve_cmd,
+    sources_cmd,
 )
 from skilldeck.cli.errors import CliError
 from skilldeck.engine.config import ConfigError
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
         catalog_cmd,
         load_cmd,
         roots_cmd,
+        sources_cmd,
         rules_cmd,
         schema_cmd,
         serve_cmd,
