@@ -109,11 +109,36 @@ def good_copy(folder: Path, state: CopyState | None) -> Path | None:
     rev = folder / f"rev-{state.commit}"
     mark = rev / _REV_MARK
     try:
-        if mark.read_text(encoding="utf-8").strip() != state.commit:
+        if mark.read_text(encoding="utf-8").split("\n", 1)[0] != state.commit:
             return None
     except OSError:
         return None
     return rev
+
+
+def tree_digest(folder: Path) -> str:
+    """A digest of every file's relative path and size below ``folder`` (the mark left
+    out): what a copy is checked against before it is trusted again."""
+    digest = hashlib.sha256()
+    lines = []
+    for parent, _dirs, files in os.walk(folder):
+        for name in files:
+            path = Path(parent) / name
+            relative = path.relative_to(folder).as_posix()
+            if relative != _REV_MARK:
+                lines.append(f"{relative}\0{path.lstat().st_size}")
+    for line in sorted(lines):
+        digest.update(line.encode("utf-8", "surrogateescape") + b"\n")
+    return digest.hexdigest()
+
+
+def is_whole(rev: Path, commit: str) -> bool:
+    """Whether ``rev`` holds exactly the files its mark recorded for ``commit``."""
+    try:
+        recorded = (rev / _REV_MARK).read_text(encoding="utf-8").split("\n")
+    except OSError:
+        return False
+    return recorded[:2] == [commit, tree_digest(rev)]
 
 
 def skills_folder(spec: GitSourceSpec, rev: Path) -> Path:
@@ -200,8 +225,8 @@ async def fetch(spec: GitSourceSpec, cache_dir: Path) -> str:
         ).strip()
         await _git(env, "-C", str(work), "checkout", "--quiet", "--detach", commit)
         shutil.rmtree(work / ".git")
-        (work / _REV_MARK).write_text(commit, encoding="utf-8")
-        _publish(work, folder / f"rev-{commit}")
+        (work / _REV_MARK).write_text(f"{commit}\n{tree_digest(work)}\n", encoding="utf-8")
+        _publish(work, folder / f"rev-{commit}", commit)
     except FetchError as error:
         record_failure(spec, folder, str(error))
         raise
@@ -220,21 +245,20 @@ async def fetch(spec: GitSourceSpec, cache_dir: Path) -> str:
     return commit
 
 
-def _publish(work: Path, rev: Path) -> None:
-    """Rename ``work`` to ``rev``; another run that got there first wins (same commit)."""
-    if good_copy(rev.parent, _state_for(rev)) is not None:
+def _publish(work: Path, rev: Path, commit: str) -> None:
+    """Rename ``work`` to ``rev``; another run that got there first wins (same commit).
+    A damaged copy of the commit (files missing or changed in size) is replaced."""
+    if is_whole(rev, commit):
         return
-    if rev.exists():  # a damaged copy of this commit
-        shutil.rmtree(rev, ignore_errors=True)
+    if rev.exists():
+        damaged = rev.with_name(f"tmp-damaged-{os.getpid()}-{secrets.token_hex(4)}")
+        with contextlib.suppress(OSError):
+            os.rename(rev, damaged)
+        shutil.rmtree(damaged, ignore_errors=True)
     with contextlib.suppress(OSError):
         os.rename(work, rev)
-    if not (rev / _REV_MARK).is_file():
+    if not is_whole(rev, commit):
         raise FetchError(f"cannot publish the checkout to {rev}")
-
-
-def _state_for(rev: Path) -> CopyState:
-    commit = rev.name.removeprefix("rev-")
-    return CopyState(commit, None, None, None, "", None)
 
 
 def _prune(folder: Path, keep: str) -> None:
