@@ -144,3 +144,21 @@ def test_concurrent_runs_share_one_cache(
         "state.json"
     ]
     assert len(list(folder.glob("rev-*"))) == 1
+
+
+def test_a_local_skill_shadowing_a_team_skill_is_told_by_check_and_list(
+    run: Run, project: Path, team: TeamRepo
+) -> None:
+    source_config(project, team.file_url, path="skills")
+    local = project / ".agents" / "skills" / "team-review" / "SKILL.md"
+    local.parent.mkdir(parents=True)
+    local.write_text(skill("team-review", "Our local take on the review."), encoding="utf-8")
+    check = run("check", ".")
+    assert check.code == 0, check.stderr
+    assert ".agents/skills/team-review/SKILL.md:2:7: SD702 information shadows the git:team " in (
+        check.stdout
+    )
+    assert "/skills/team-review/SKILL.md (rank 350)" in check.stdout
+    listed = run("list")
+    assert "team-review  project-agents (200)" in listed.stdout
+    assert "shadows git:team (350)" in listed.stdout
