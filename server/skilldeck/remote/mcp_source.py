@@ -7,7 +7,8 @@ streamable HTTP (a URL, with a bearer token read from an environment variable).
 gave; the bytes are then analysed by the engine like a local file (every guard applies)
 and a rejected file is left out. ``get()`` reads the skill again the same way (bodies are
 read fresh). The whole lookup waits at most the source's timeout; the awaiting task's
-cancellation closes the connection (and ends a stdio server). A source that cannot be
+cancellation closes the connection and kills a stdio server
+(:mod:`skilldeck.remote.stdio_transport`). A source that cannot be
 read serves the last good listing of this provider, marked incomplete.
 
 The token travels only in the HTTP ``Authorization`` header: never on a command line,
@@ -29,7 +30,6 @@ from urllib.parse import unquote
 
 import httpx2
 import mcp_types as types
-from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from pydantic import BaseModel, ConfigDict
 
@@ -40,6 +40,7 @@ from skilldeck.engine.model import SkillCandidate, SkillDefinition, UrlResourceB
 from skilldeck.engine.provider import LookupOptions, ProviderObservation
 from skilldeck.engine.skill_file import analyze_skill_bytes
 from skilldeck.engine.sources.spec import McpSourceSpec, redacted
+from skilldeck.remote.stdio_transport import quick_stdio
 
 _logger = logging.getLogger("skilldeck.sources")
 _SKILL_FILE = "SKILL.md"
@@ -220,12 +221,8 @@ class McpSourceProvider:
     async def _client(self) -> AsyncIterator[Client]:
         spec = self._spec
         if spec.command is not None:
-            parameters = StdioServerParameters(
-                command=spec.command[0], args=list(spec.command[1:]), env=dict(os.environ)
-            )
-            with open(os.devnull, "w", encoding="utf-8") as quiet:
-                async with Client(stdio_client(parameters, errlog=quiet), mode="auto") as client:
-                    yield client
+            async with Client(quick_stdio(spec.command, os.environ), mode="auto") as client:
+                yield client
             return
         assert spec.url is not None
         headers: dict[str, str] = {}
