@@ -162,3 +162,14 @@ def test_a_local_skill_shadowing_a_team_skill_is_told_by_check_and_list(
     listed = run("list")
     assert "team-review  project-agents (200)" in listed.stdout
     assert "shadows git:team (350)" in listed.stdout
+
+
+def test_a_hostile_team_file_is_left_out_and_named(run: Run, project: Path, team: TeamRepo) -> None:
+    team.write("skills/bomb/SKILL.md", "---\nname: bomb\ndescription: &a [*a, *a]\n---\nx\n")
+    team.write("skills/huge/SKILL.md", skill("huge") + "x" * (2 * 1024 * 1024))
+    team.commit("hostile files")
+    source_config(project, team.file_url, path="skills")
+    result = run("list", "--json")
+    assert [entry["name"] for entry in json.loads(result.stdout)["skills"]] == ["team-review"]
+    assert 'skill source "team": bomb/SKILL.md left out: ' in result.stderr
+    assert 'skill source "team": huge/SKILL.md left out: ' in result.stderr

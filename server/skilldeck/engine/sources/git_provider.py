@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -132,6 +133,15 @@ class GitSourceProvider:
             for entry in scan.entries
             if entry.analysis.accepted
         )
+        for entry in scan.entries:
+            if not entry.analysis.accepted:
+                reasons = [f.message for f in entry.analysis.findings if f.drops_skill]
+                _logger.warning(
+                    'skill source "%s": %s left out: %s',
+                    self._spec.name,
+                    os.path.relpath(entry.path, folder),
+                    reasons[0] if reasons else "not a valid skill file",
+                )
         return candidates, scan.complete
 
 
