@@ -145,8 +145,8 @@ def test_an_http_server_with_a_token(
             "hub-plan",
         }
         refused = run("list", "--json", env={"HUB_TOKEN": "wrong-token"})
-        assert json.loads(refused.stdout)["skills"] == []
-        assert 'skill source "hub": never read:' in refused.stderr
+        assert json.loads(refused.stdout)["complete"] is False  # the last good listing
+        assert 'skill source "hub": serving the last good listing: ' in refused.stderr
         status = run("sources", env={"HUB_TOKEN": TOKEN})
     for output in (result, refused, status):
         assert TOKEN not in output.stdout + output.stderr
@@ -179,3 +179,27 @@ async def test_cancelling_a_lookup_ends_the_stdio_server(
     while _alive(relay) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     assert not _alive(relay)
+
+
+def test_an_unreachable_server_serves_its_last_good_listing(
+    run: Run, project: Path, hub: Path, cache_dir: Path
+) -> None:
+    _config(project, _relay(hub))
+    first = run("list", "--json", env={"PROXY_MODE": "relay"})
+    assert json.loads(first.stdout)["complete"] is True
+    assert "ok" in run("sources").stdout
+    down = run("list", "--json", env={"PROXY_MODE": "die-on-list"})
+    served = json.loads(down.stdout)
+    assert served["complete"] is False
+    assert {entry["name"] for entry in served["skills"]} == {"hub-review", "hub-plan"}
+    assert 'skill source "hub": serving the last good listing: ' in down.stderr
+    status = json.loads(run("sources", "--json").stdout)
+    assert status[0]["health"] == "offline"
+    # A stored listing whose bytes were tampered with is not served.
+    (listing,) = cache_dir.glob("sources/mcp-hub-*/listing.json")
+    stored = json.loads(listing.read_text(encoding="utf-8"))
+    for entry in stored["skills"]:
+        entry["sha256"] = "0" * 64
+    listing.write_text(json.dumps(stored), encoding="utf-8")
+    tampered = run("list", "--json", env={"PROXY_MODE": "die-on-list"})
+    assert json.loads(tampered.stdout) == {"complete": False, "skills": []}

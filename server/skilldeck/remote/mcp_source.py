@@ -9,7 +9,8 @@ and a rejected file is left out. ``get()`` reads the skill again the same way (b
 read fresh). The whole lookup waits at most the source's timeout; the awaiting task's
 cancellation closes the connection and kills a stdio server
 (:mod:`skilldeck.remote.stdio_transport`). A source that cannot be
-read serves the last good listing of this provider, marked incomplete.
+read serves its last good listing (:mod:`skilldeck.engine.sources.listing_copy`, in the
+user cache dir), marked incomplete.
 
 The token travels only in the HTTP ``Authorization`` header: never on a command line,
 never in a message, never on disk.
@@ -23,8 +24,10 @@ import contextlib
 import hashlib
 import logging
 import os
+import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
@@ -39,6 +42,14 @@ from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.model import SkillCandidate, SkillDefinition, UrlResourceBase
 from skilldeck.engine.provider import LookupOptions, ProviderObservation
 from skilldeck.engine.skill_file import analyze_skill_bytes
+from skilldeck.engine.sources.listing_copy import (
+    CopiedSkill,
+    ListingCopy,
+    listing_dir,
+    load_listing,
+    note_failure,
+    save_listing,
+)
 from skilldeck.engine.sources.spec import McpSourceSpec, redacted
 from skilldeck.remote.stdio_transport import quick_stdio
 
@@ -103,10 +114,10 @@ class _Verified:
 class McpSourceProvider:
     """One ``[[sources]]`` mcp table as a ``SkillProvider`` named ``mcp:<name>``."""
 
-    def __init__(self, spec: McpSourceSpec, config: SkilldeckConfig) -> None:
+    def __init__(self, spec: McpSourceSpec, config: SkilldeckConfig, *, cache_dir: Path) -> None:
         self._spec = spec
         self._config = config
-        self._last_good: tuple[SkillCandidate, ...] | None = None
+        self._copy_dir = listing_dir(spec, cache_dir)
 
     @property
     def name(self) -> str:
@@ -129,7 +140,15 @@ class McpSourceProvider:
                 candidates.append(candidate)
         for problem in problems:
             _logger.warning('skill source "%s": %s', self._spec.name, problem)
-        self._last_good = tuple(candidates)
+        kept = tuple(
+            skill
+            for skill in verified
+            if skill.uri in {locator.uri for locator in _mcp(candidates)}
+        )
+        save_listing(
+            self._copy_dir,
+            ListingCopy(tuple(CopiedSkill(s.name, s.uri, s.data) for s in kept), time.time()),
+        )
         if problems:
             return ProviderObservation(candidates, complete=False)
         return candidates
@@ -161,13 +180,20 @@ class McpSourceProvider:
         )
 
     def _unreachable(self, reason: str) -> ProviderObservation:
-        if self._last_good is None:
+        note_failure(self._copy_dir, reason)
+        copy = load_listing(self._copy_dir)
+        if copy is None:
             _logger.warning('skill source "%s": never read: %s', self._spec.name, reason)
             return ProviderObservation((), complete=False)
         _logger.warning(
             'skill source "%s": serving the last good listing: %s', self._spec.name, reason
         )
-        return ProviderObservation(self._last_good, complete=False)
+        candidates = (
+            self._candidate(_Verified(skill.name, skill.uri, skill.data)) for skill in copy.skills
+        )
+        return ProviderObservation(
+            tuple(candidate for candidate in candidates if candidate is not None), complete=False
+        )
 
     def _candidate(self, skill: _Verified) -> SkillCandidate | None:
         analysis = analyze_skill_bytes(
@@ -272,6 +298,10 @@ def _listed_digest(entry: dict[str, Any], uri: str) -> str | None:
             if isinstance(digest, str) and digest.startswith("sha256:"):
                 return digest.removeprefix("sha256:").lower()
     return None
+
+
+def _mcp(candidates: Sequence[SkillCandidate]) -> list[McpLocator]:
+    return [c.locator for c in candidates if isinstance(c.locator, McpLocator)]
 
 
 def _content_bytes(content: object) -> bytes:

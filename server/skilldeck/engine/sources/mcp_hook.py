@@ -7,6 +7,7 @@ a configuration names an mcp source, and lives in ``skilldeck.remote``.
 from __future__ import annotations
 
 from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.index_cache import default_cache_dir
 from skilldeck.engine.provider import ProviderControl, ProviderFactory, SkillProvider
 from skilldeck.engine.sources.spec import McpSourceSpec
 
@@ -17,6 +18,6 @@ def mcp_source_factory(spec: McpSourceSpec, config: SkilldeckConfig) -> Provider
     def create(control: ProviderControl) -> SkillProvider:
         from skilldeck.remote.mcp_source import McpSourceProvider  # noqa: PLC0415
 
-        return McpSourceProvider(spec, config)
+        return McpSourceProvider(spec, config, cache_dir=default_cache_dir())
 
     return create

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skilldeck.engine.sources.git_cache import FetchError, fetch, good_copy, read_state, source_dir
+from skilldeck.engine.sources.listing_copy import listing_dir, load_listing
 from skilldeck.engine.sources.spec import GitSourceSpec, SourceSpec, redacted
 
 
@@ -18,8 +19,10 @@ class SourceStatus:
     """One source as ``skilldeck sources`` shows it.
 
     ``health``: ``ok`` (fresh copy), ``stale`` (older than its refresh interval),
-    ``offline`` (the last fetch failed; the last good copy is served), ``never fetched``
-    (no copy: the source contributes nothing), ``not cached`` (an mcp source: read live).
+    ``offline`` (the last fetch or read failed; the last good copy is served), ``never
+    fetched`` (a git source without a copy: it contributes nothing), ``never read`` (an
+    mcp source without a stored listing). ``sources update`` fetches git sources only
+    (an mcp source is read at every lookup).
     """
 
     name: str
@@ -50,13 +53,16 @@ class SourceStatus:
 
 def source_status(spec: SourceSpec, cache_dir: Path, *, now: float | None = None) -> SourceStatus:
     """The status of ``spec`` from its cache (never touches the network)."""
+    now = time.time() if now is None else now
     if not isinstance(spec, GitSourceSpec):
         location = spec.url if spec.url is not None else " ".join(spec.command or ())
+        copy = load_listing(listing_dir(spec, cache_dir))
+        age = None if copy is None else max(0.0, now - copy.read_at)
+        health = "never read" if copy is None else "offline" if copy.error else "ok"
         return SourceStatus(
             spec.name, "mcp", spec.label, redacted(location), None, spec.rank,
-            None, None, "not cached", None,
+            None, age, health, None if copy is None else copy.error,
         )  # fmt: skip
-    now = time.time() if now is None else now
     folder = source_dir(spec, cache_dir)
     state = read_state(folder)
     rev = good_copy(folder, state)
