@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 from conftest import Daemon, Run
-from source_helpers import TeamRepo, skill, source_config
+from source_helpers import TeamRepo, git, skill, source_config
 
 
 def _listed(run: Run) -> dict[str, dict[str, object]]:
@@ -173,3 +173,20 @@ def test_a_hostile_team_file_is_left_out_and_named(run: Run, project: Path, team
     assert [entry["name"] for entry in json.loads(result.stdout)["skills"]] == ["team-review"]
     assert 'skill source "team": bomb/SKILL.md left out: ' in result.stderr
     assert 'skill source "team": huge/SKILL.md left out: ' in result.stderr
+
+
+def test_a_ref_pinned_to_a_commit_is_fetched_once(
+    run: Run, project: Path, daemon: Daemon, team: TeamRepo
+) -> None:
+    first = _head(team)
+    team.write("skills/team-review/SKILL.md", skill("team-review", "Changed after the pin."))
+    team.commit("change after the pin")
+    source_config(project, daemon.url("repo.git"), path="skills", ref=first, refresh_interval=0.001)
+    assert _listed(run)["team-review"]["description"] == "Review a change the way the team does."
+    daemon.stop()
+    result = run("list", "--json")  # the pinned commit never changes: no fetch, complete
+    assert json.loads(result.stdout)["complete"] is True, result.stderr
+
+
+def _head(team: TeamRepo) -> str:
+    return git("rev-parse", "HEAD", cwd=team.work).strip()

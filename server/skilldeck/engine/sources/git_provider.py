@@ -1,8 +1,9 @@
 """The provider of a git source: the skill files of its cached checkout.
 
 ``list()`` fetches first when the copy is missing or older than the source's refresh
-interval, waiting at most the source's timeout; the awaiting task's cancellation, or the
-registration's abort signal, kills the fetch. Offline first: when the fetch fails the last
+interval (a ref that is a full commit id is fetched once), waiting at most the source's
+timeout; the awaiting task's cancellation, or the registration's abort signal, kills the
+fetch. Offline first: when the fetch fails the last
 good copy is served and the observation is incomplete; a source never fetched yet lists
 nothing (incomplete) and logs why.
 
@@ -73,7 +74,8 @@ class GitSourceProvider:
         rev = good_copy(self._folder, state)
         problem: str | None = None
         fetched_at = state.fetched_at if state is not None and rev is not None else None
-        if fetched_at is None or time.time() - fetched_at > spec.refresh_interval:
+        stale = fetched_at is None or time.time() - fetched_at > spec.refresh_interval
+        if rev is None or (stale and not pins_a_commit(spec)):
             problem = await self._refresh()
             state = read_state(self._folder)
             rev = good_copy(self._folder, state)
@@ -143,6 +145,12 @@ class GitSourceProvider:
                     reasons[0] if reasons else "not a valid skill file",
                 )
         return candidates, scan.complete
+
+
+def pins_a_commit(spec: GitSourceSpec) -> bool:
+    """Whether ``spec.ref`` is a full commit id: its copy never changes, never refetched."""
+    ref = spec.ref or ""
+    return len(ref) in (40, 64) and all(c in "0123456789abcdef" for c in ref.lower())
 
 
 def git_source_factory(spec: GitSourceSpec, config: SkilldeckConfig) -> ProviderFactory:
