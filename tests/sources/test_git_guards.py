@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Run
+from git_http import GitHttpServer
 from source_helpers import TeamRepo, source_config
 
 from skilldeck.engine.config import SkilldeckConfig
@@ -135,6 +136,31 @@ def test_a_token_reaches_git_only_through_its_environment(
     assert TOKEN not in calls  # never on a child's command line
     for result in outputs:
         assert TOKEN not in result.stdout + result.stderr
+    for path in cache_dir.rglob("*"):
+        if path.is_file():
+            assert TOKEN.encode() not in path.read_bytes(), path
+
+
+def test_a_token_authenticates_a_smart_http_fetch(
+    run: Run, project: Path, team: TeamRepo, cache_dir: Path
+) -> None:
+    server = GitHttpServer(team.bare.parent, TOKEN)
+    try:
+        source_config(project, server.url("repo.git"), path="skills", token_env="TEAM_TOKEN")
+        without = run("list", "--json")
+        assert json.loads(without.stdout) == {"complete": False, "skills": []}
+        assert server.refused > 0 and server.authorized == 0
+        result = run("list", "--json", env={"TEAM_TOKEN": TOKEN})
+        assert result.code == 0, result.stderr
+        names = [entry["name"] for entry in json.loads(result.stdout)["skills"]]
+        assert names == ["team-review"]
+        assert server.authorized > 0
+        status = run("sources", env={"TEAM_TOKEN": TOKEN})
+        assert "  ok" in status.stdout
+    finally:
+        server.close()
+    for output in (without, result, status):
+        assert TOKEN not in output.stdout + output.stderr
     for path in cache_dir.rglob("*"):
         if path.is_file():
             assert TOKEN.encode() not in path.read_bytes(), path
