@@ -72,3 +72,35 @@ async def test_a_git_source_shows_its_label_and_shadows_a_user_skill(
     assert "Shadowed by the [git:team skill from provider `git:team`](" in hover.contents.value
     assert "(rank 350): the model never sees this skill." in hover.contents.value
     assert "- `team-review`: Review the way the team does." in hover.contents.value
+
+
+async def test_a_failing_source_is_a_warning_on_the_config_file(
+    deck: Deck, start_server: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SKILLDECK_CACHE_DIR", str(tmp_path / "cache"))
+    missing = (tmp_path / "no-such-repo.git").as_uri()
+    config = deck.project / "skilldeck.toml"
+    config.write_text(
+        f'profile = "dsh"\n\n[[sources]]\ntype = "git"\nname = "team"\nurl = "{missing}"\n',
+        encoding="utf-8",
+    )
+    deck.write(deck.project_dsh, "local-one")
+    client = await start_server()
+    await indexed(client)
+    (warning,) = await diagnostics_of(client, config, bool)
+    assert warning.severity == types.DiagnosticSeverity.Warning
+    assert warning.code == "source"
+    assert warning.message.startswith(
+        'skill source "team" (git:team) is never fetched, it contributes no skill: '
+        "git fetch failed: "
+    )
+    assert warning.range == types.Range(types.Position(4, 0), types.Position(4, 13))
+    result = await request(client, "skilldeck/skills", {"uri": uri(deck.project)})
+    names = [s["name"] for r in result["folders"][0]["roots"] for s in r["skills"]]
+    assert names == ["local-one"]  # the server keeps serving the local deck
+
+    # The repository appears; the next index fetches it and the warning goes away.
+    made = _team_repository(tmp_path / "later")
+    made.rename(tmp_path / "no-such-repo.git")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={}))
+    assert await diagnostics_of(client, config, lambda found: not found) == []

@@ -21,12 +21,13 @@ from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_project_c
 from skilldeck.engine.deck import ProvidedSkill, provided_skills
 from skilldeck.engine.defaults import provider_registry
 from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
-from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.index_cache import IndexCache, default_cache_dir
 from skilldeck.engine.layout import NotASkill, relative_parts, stray_files
 from skilldeck.engine.positions import Encoding
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.scan_helpers import usable_cpus
 from skilldeck.engine.skill_file import analyze_skill_file
+from skilldeck.engine.sources.config_findings import source_findings
 from skilldeck.lsp.diagnostics import path_of, uri_of
 from skilldeck.lsp.index import (
     FolderIndex,
@@ -98,6 +99,8 @@ class Session:
         #: Per folder: the registry of the deck's non-filesystem providers, and the
         #: unsubscribe of its change listener.
         self._provider_registries: dict[str, tuple[SkillRegistry, Callable[[], None]]] = {}
+        #: Config file -> warnings for its failing ``[[sources]]`` (shown on that file).
+        self._source_findings: dict[str, tuple[Finding, ...]] = {}
 
     # -- registration --------------------------------------------------------------
 
@@ -302,6 +305,7 @@ class Session:
                 provided, provided_complete = await self._provided_skills(index.folder, config)
                 if generation != self._generation:
                     return
+                pending |= await self._note_sources(config)
                 overlay = self.overlay()
                 scan = await self._collector_paused(
                     scan_folder,
@@ -335,6 +339,18 @@ class Session:
             self._indexed.set()
         self.schedule_catalog_check()
         await self._publish_in_batches(pending, generation)
+
+    async def _note_sources(self, config: SkilldeckConfig) -> set[str]:
+        """Warn on the config file about its failing sources (read from the cache, after
+        the providers tried them); the config file's path when its warnings changed."""
+        if config.config_file is None:
+            return set()
+        path = os.path.normpath(config.config_file)
+        findings = await asyncio.to_thread(source_findings, config, default_cache_dir())
+        if self._source_findings.get(path, ()) == findings:
+            return set()
+        self._source_findings[path] = findings
+        return {path}
 
     async def _provided_skills(
         self, folder: str, config: SkilldeckConfig
@@ -569,6 +585,8 @@ class Session:
     def findings(self, path: str) -> tuple[Finding, ...]:
         """Findings of ``path`` from the first folder that indexes it."""
         path = os.path.normpath(path)
+        if path in self._source_findings:
+            return self._source_findings[path]
         for index in self.folders.values():
             if index.entry(path) is not None:
                 return index.findings(path)
