@@ -150,6 +150,7 @@ def test_a_token_authenticates_a_smart_http_fetch(
         without = run("list", "--json")
         assert json.loads(without.stdout) == {"complete": False, "skills": []}
         assert server.refused > 0 and server.authorized == 0
+        assert "(TEAM_TOKEN, named by token-env, is unset or empty)" in without.stderr
         result = run("list", "--json", env={"TEAM_TOKEN": TOKEN})
         assert result.code == 0, result.stderr
         names = [entry["name"] for entry in json.loads(result.stdout)["skills"]]

@@ -19,6 +19,8 @@ from source_helpers import skill
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.defaults import provider_registry
+from skilldeck.engine.registry import SkillRegistry
+from skilldeck.engine.sources.factories import source_factory
 from skilldeck.engine.sources.spec import McpSourceSpec
 
 RELAY = Path(__file__).with_name("mcp_proxy.py")
@@ -203,3 +205,29 @@ def test_an_unreachable_server_serves_its_last_good_listing(
     listing.write_text(json.dumps(stored), encoding="utf-8")
     tampered = run("list", "--json", env={"PROXY_MODE": "die-on-list"})
     assert json.loads(tampered.stdout) == {"complete": False, "skills": []}
+
+
+async def test_disposing_the_source_ends_the_stdio_server(
+    hub: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pid_file = tmp_path / "relay.pid"
+    monkeypatch.setenv("PROXY_MODE", "slow")
+    monkeypatch.setenv("PROXY_PID_FILE", str(pid_file))
+    monkeypatch.setenv("SKILLDECK_CACHE_DIR", str(tmp_path / "cache"))
+    spec = McpSourceSpec(name="hub", command=tuple(_relay(hub)), timeout=60)
+    registry = SkillRegistry()
+    dispose = registry.register_provider(source_factory(spec, SkilldeckConfig()))
+    lookup = asyncio.ensure_future(registry.snapshot())
+    deadline = time.monotonic() + 20
+    while not pid_file.exists() or not pid_file.read_text(encoding="utf-8"):
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(1.0)  # the relay is now holding skills/list
+    relay = int(pid_file.read_text(encoding="utf-8"))
+    dispose()
+    snapshot = await asyncio.wait_for(lookup, 5)
+    assert snapshot.skills == ()
+    deadline = time.monotonic() + 5
+    while _alive(relay) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert not _alive(relay)

@@ -40,7 +40,7 @@ from mcp import Client
 from skilldeck.engine.bundled import skill_body
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.model import SkillCandidate, SkillDefinition, UrlResourceBase
-from skilldeck.engine.provider import LookupOptions, ProviderObservation
+from skilldeck.engine.provider import AbortSignal, LookupOptions, ProviderObservation
 from skilldeck.engine.skill_file import analyze_skill_bytes
 from skilldeck.engine.sources.listing_copy import (
     CopiedSkill,
@@ -114,20 +114,35 @@ class _Verified:
 class McpSourceProvider:
     """One ``[[sources]]`` mcp table as a ``SkillProvider`` named ``mcp:<name>``."""
 
-    def __init__(self, spec: McpSourceSpec, config: SkilldeckConfig, *, cache_dir: Path) -> None:
+    def __init__(
+        self,
+        spec: McpSourceSpec,
+        config: SkilldeckConfig,
+        *,
+        cache_dir: Path,
+        signal: AbortSignal | None = None,
+    ) -> None:
         self._spec = spec
         self._config = config
         self._copy_dir = listing_dir(spec, cache_dir)
+        self._signal = signal
 
     @property
     def name(self) -> str:
         return self._spec.label
 
     async def list(self, options: LookupOptions) -> Sequence[SkillCandidate] | ProviderObservation:
+        task = asyncio.ensure_future(self._read_all())
+        if self._signal is not None:
+            self._signal.add_callback(lambda _reason: _cancel(task))
         try:
-            verified, found = await asyncio.wait_for(self._read_all(), self._spec.timeout)
+            verified, found = await asyncio.wait_for(task, self._spec.timeout)
         except asyncio.TimeoutError:
             return self._unreachable(f"no answer within {self._spec.timeout:g} s")
+        except asyncio.CancelledError:
+            if self._signal is not None and self._signal.aborted:
+                return ProviderObservation((), complete=False)
+            raise
         except Exception as error:  # any transport failure is "offline"
             return self._unreachable(_reason(error))
         problems = [*found]
@@ -298,6 +313,10 @@ def _listed_digest(entry: dict[str, Any], uri: str) -> str | None:
             if isinstance(digest, str) and digest.startswith("sha256:"):
                 return digest.removeprefix("sha256:").lower()
     return None
+
+
+def _cancel(task: asyncio.Future[Any]) -> None:
+    task.cancel()
 
 
 def _mcp(candidates: Sequence[SkillCandidate]) -> list[McpLocator]:

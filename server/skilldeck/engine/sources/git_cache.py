@@ -228,8 +228,11 @@ async def fetch(spec: GitSourceSpec, cache_dir: Path) -> str:
         (work / _REV_MARK).write_text(f"{commit}\n{tree_digest(work)}\n", encoding="utf-8")
         _publish(work, folder / f"rev-{commit}", commit)
     except FetchError as error:
-        record_failure(spec, folder, str(error))
-        raise
+        message = str(error)
+        if spec.token_env and not os.environ.get(spec.token_env):
+            message += f" ({spec.token_env}, named by token-env, is unset or empty)"
+        record_failure(spec, folder, message)
+        raise FetchError(message) from error
     except OSError as error:
         message = f"cannot write the cache copy: {error.strerror or error}"
         record_failure(spec, folder, message)

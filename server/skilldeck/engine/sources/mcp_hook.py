@@ -18,6 +18,6 @@ def mcp_source_factory(spec: McpSourceSpec, config: SkilldeckConfig) -> Provider
     def create(control: ProviderControl) -> SkillProvider:
         from skilldeck.remote.mcp_source import McpSourceProvider  # noqa: PLC0415
 
-        return McpSourceProvider(spec, config, cache_dir=default_cache_dir())
+        return McpSourceProvider(spec, config, cache_dir=default_cache_dir(), signal=control.signal)
 
     return create
