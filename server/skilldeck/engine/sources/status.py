@@ -9,7 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from skilldeck.engine.sources.git_cache import FetchError, fetch, good_copy, read_state, source_dir
+from skilldeck.engine.sources.git_cache import (
+    FetchError,
+    fetch,
+    good_copy,
+    read_state,
+    record_failure,
+    source_dir,
+)
 from skilldeck.engine.sources.listing_copy import listing_dir, load_listing
 from skilldeck.engine.sources.spec import GitSourceSpec, SourceSpec, redacted
 
@@ -96,7 +103,9 @@ async def update_sources(
         try:
             await asyncio.wait_for(fetch(spec, cache_dir), spec.timeout)
         except asyncio.TimeoutError:
-            return spec, f"no answer within {spec.timeout:g} s"
+            reason = f"no answer within {spec.timeout:g} s"
+            record_failure(spec, source_dir(spec, cache_dir), reason)
+            return spec, reason
         except FetchError as error:
             return spec, str(error)
         return spec, None
