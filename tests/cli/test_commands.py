@@ -288,9 +288,14 @@ def test_serve_speaks_lsp_on_stdio_and_rejects_a_bad_tcp_address(
 def test_pre_commit_hook_definition() -> None:
     hooks = YAML(typ="safe").load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert isinstance(hooks, list)
-    (hook,) = hooks
+    hook, fix = hooks
     assert hook["id"] == "skilldeck-check"
     assert hook["entry"] == "skilldeck check"
+    # The fixing variant: same files, safe fixes applied first.
+    assert (fix["id"], fix["entry"]) == ("skilldeck-fix", "skilldeck check --fix")
+    assert {k: v for k, v in fix.items() if k not in ("id", "name", "description", "entry")} == {
+        k: v for k, v in hook.items() if k not in ("id", "name", "description", "entry")
+    }
     assert hook["language"] == "python"
     assert hook["pass_filenames"] is True
     pattern = re.compile(hook["files"])

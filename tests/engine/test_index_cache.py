@@ -175,7 +175,7 @@ def test_concurrent_processes(tmp_path: Path) -> None:
 
 
 def _deck_key(root: Path, **settings: object):  # type: ignore[no-untyped-def]
-    from skilldeck.engine.fs_provider import deck_key  # noqa: PLC0415
+    from skilldeck.cli.check_memo import deck_key  # noqa: PLC0415
 
     return deck_key([SkillRoot(300, "custom", str(root), True)], RuleSettings(**settings))  # type: ignore[arg-type]
 
@@ -210,7 +210,7 @@ def test_deck_key_refuses_racily_fresh_files(tmp_path: Path) -> None:
 
 
 def test_deck_key_since_a_scan_started_refuses_files_modified_meanwhile(tmp_path: Path) -> None:
-    from skilldeck.engine.fs_provider import deck_key  # noqa: PLC0415
+    from skilldeck.cli.check_memo import deck_key  # noqa: PLC0415
 
     root = tmp_path / "skills"
     skill = _skill(root, "alpha")
@@ -226,15 +226,15 @@ def test_deck_key_since_a_scan_started_refuses_files_modified_meanwhile(tmp_path
 
 
 def test_deck_memo_round_trip_and_misses(tmp_path: Path) -> None:
+    from skilldeck.cli.check_memo import CheckMemos, DeckMemo, MemoFile  # noqa: PLC0415
     from skilldeck.engine.findings import Finding, Severity  # noqa: PLC0415
-    from skilldeck.engine.index_cache import DeckMemo, MemoFile  # noqa: PLC0415
     from skilldeck.engine.positions import FILE_START  # noqa: PLC0415
 
     root = tmp_path / "skills"
     _skill(root, "alpha")
     key = _deck_key(root)
     assert key is not None
-    cache = IndexCache(tmp_path / "cache")
+    cache = CheckMemos(IndexCache(tmp_path / "cache"))
     companion = _write(tmp_path / "cache" / "root-x.json", "{}")
     finding = Finding("SD204", Severity.ERROR, "missing required key 'description'", FILE_START)
     memo = DeckMemo((MemoFile("/a/SKILL.md", False, (finding,)),), ("a problem",), True)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from skilldeck.cli.check_memo import deck_key
 from skilldeck.engine.findings import Severity
-from skilldeck.engine.fs_provider import classify_path, deck_key, scan_root
+from skilldeck.engine.fs_provider import classify_path, scan_root
 from skilldeck.engine.layout import NotASkill, SkillPlace, place_in_root
 from skilldeck.engine.positions import FILE_START
 from skilldeck.engine.roots import SkillRoot

@@ -52,7 +52,9 @@ def test_key_documentation_is_usable_for_completion_and_hover():
 def test_unknown_keys_are_never_an_error_under_dsh():
     text = "---\nname: a\ndescription: d\nlicense: MIT\nmodel: opus\nwhen_to_use: x\n---\n"
     analysis = analyze_skill_text(text, path="/r/a/SKILL.md", expected_name="a")
-    assert analysis.findings == ()
+    # Other agents' keys stay quiet; a near miss of a dsh key is a warning (SD404).
+    assert [(f.code, f.severity.value) for f in analysis.findings] == [("SD404", "warning")]
+    assert analysis.findings[0].message.startswith("'when_to_use' is not a key of the dsh")
     assert analysis.accepted
 
 

@@ -352,3 +352,33 @@ async def test_accepting_a_key_with_values_suggests_its_value(
     flag = by_label["user-invocable"]
     assert flag.command is not None and flag.command.command == "editor.action.triggerSuggest"
     assert by_label["description"].command is None  # free text: nothing to suggest
+
+
+async def test_a_near_miss_being_typed_offers_the_right_key(
+    deck: Deck, start_server: StartServer
+) -> None:
+    path = deck.write(deck.project_dsh, "review")
+    client = await start_editor(start_server)
+    text = "---\nname: review\ndescription: Reviews code.\nuser_inv\n---\n\nBody.\n"
+    open_doc(client, path, text)
+
+    result = await complete(client, path, 3, 8)
+
+    assert result is not None
+    meant = [i for i in result.items if i.filter_text == "user_inv"]
+    assert [(i.label, i.preselect) for i in meant] == [("user-invocable", True)]
+    assert meant[0].text_edit == types.TextEdit(range=rng(3, 0, 3, 8), new_text="user-invocable: ")
+    others = [i for i in result.items if i.label != "user-invocable"]
+    assert all(i.filter_text is None and i.preselect is None for i in others)
+
+    typo = "---\nname: review\ndescripton\n---\n"
+    replace_doc(client, path, typo, version=2)
+    fixed = await complete(client, path, 2, 10)
+    assert fixed is not None
+    assert [i.label for i in fixed.items if i.filter_text == "descripton"] == ["description"]
+
+    # A plain prefix is no near miss: the client's own filtering finds the key.
+    replace_doc(client, path, "---\nname: review\nus\n---\n", version=3)
+    prefix = await complete(client, path, 2, 2)
+    assert prefix is not None
+    assert all(i.filter_text is None and i.preselect is None for i in prefix.items)

@@ -4,15 +4,13 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from source_helpers import Result, TeamRepo
+from source_helpers import Daemon, Result, Run, TeamRepo
 
 
 @pytest.fixture
@@ -53,9 +51,6 @@ def project(tmp_path: Path) -> Path:
     return folder
 
 
-Run = Callable[..., Result]
-
-
 @pytest.fixture
 def run(project: Path, environment: dict[str, str]) -> Run:
     """Run ``python -m skilldeck ARGS`` in the project with the isolated environment."""
@@ -82,51 +77,9 @@ def team(tmp_path: Path) -> TeamRepo:
     return TeamRepo.create(tmp_path / "team")
 
 
-class Daemon:
-    """``git daemon`` serving a folder on 127.0.0.1; ``stop()`` takes the network down."""
-
-    def __init__(self, base: Path) -> None:
-        self.base = base
-        self.port = _free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def url(self, name: str) -> str:
-        return f"git://127.0.0.1:{self.port}/{name}"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                "git", "daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1",
-                f"--port={self.port}", f"--base-path={self.base}", str(self.base),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
-            time.sleep(0.05)
-        raise RuntimeError("git daemon did not start")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
-
-
 @pytest.fixture
 def daemon(team: TeamRepo) -> Iterator[Daemon]:
     served = Daemon(team.bare.parent)
     served.start()
     yield served
     served.stop()
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +17,9 @@ class Result:
     code: int
     stdout: str
     stderr: str
+
+
+Run = Callable[..., Result]
 
 
 def skill(name: str, description: str = "Review a change the way the team does.") -> str:
@@ -78,3 +84,45 @@ def source_config(project: Path, url: str, **keys: object) -> None:
         shown = key.replace("_", "-")
         lines.append(f'{shown} = "{value}"' if isinstance(value, str) else f"{shown} = {value}")
     (project / "skilldeck.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+class Daemon:
+    """``git daemon`` serving a folder on 127.0.0.1; ``stop()`` takes the network down."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.port = _free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def url(self, name: str) -> str:
+        return f"git://127.0.0.1:{self.port}/{name}"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                "git", "daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1",
+                f"--port={self.port}", f"--base-path={self.base}", str(self.base),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.05)
+        raise RuntimeError("git daemon did not start")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port

@@ -14,9 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import Run
 from git_http import GitHttpServer
-from source_helpers import TeamRepo, source_config
+from source_helpers import Run, TeamRepo, source_config
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.defaults import provider_registry

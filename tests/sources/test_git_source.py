@@ -8,8 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import Daemon, Run
-from source_helpers import TeamRepo, git, skill, source_config
+from source_helpers import Daemon, Run, TeamRepo, git, skill, source_config
 
 
 def _listed(run: Run) -> dict[str, dict[str, object]]:

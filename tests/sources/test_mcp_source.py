@@ -14,8 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import Run
-from source_helpers import skill
+from source_helpers import Run, skill
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.defaults import provider_registry

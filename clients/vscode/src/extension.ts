@@ -7,6 +7,7 @@ import { CatalogPreview, CatalogStatus } from './catalogPreview';
 import { PREVIEW_SCHEME } from './preview';
 import { currentSelector, currentSettings, ServerController } from './server';
 import { needsRestart, SKILL_PATTERNS } from './settings';
+import { registerSideBySide } from './overlapActions';
 import { registerShowShadowing } from './shadowingCommand';
 import { SkillsView } from './skillsView';
 import type { TreeNode } from './tree-model';
@@ -47,6 +48,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('skilldeck.openWinner', (node: TreeNode | undefined) => skills.openWinner(node)),
     vscode.commands.registerCommand('skilldeck.showOutput', () => output.show(true)),
     registerShowShadowing(server),
+    // Only skilldeck's SD801 / SD802 diagnostics offer the action, so any Markdown file will do.
+    registerSideBySide({ scheme: 'file', language: 'markdown' }),
     server.onDidChangeState((state) => {
       status.show(state);
       skills.refresh();

@@ -21,13 +21,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from skilldeck.cli.check_memo import (
+    CheckMemos,
+    DeckKey,
+    DeckMemo,
+    MemoFile,
+    OutputMemo,
+    deck_key,
+    deck_locator,
+)
 from skilldeck.cli.color import Palette, color_enabled
 from skilldeck.cli.display import display_path
 from skilldeck.cli.errors import CliError, os_reason
+from skilldeck.cli.fix import (
+    FilePlan,
+    FixTarget,
+    Skipped,
+    describe,
+    plan_file,
+    unified_diff,
+    write_plan,
+)
 from skilldeck.cli.formats import FORMATS
 from skilldeck.cli.progress import Progress
 from skilldeck.cli.provider_option import add_provider_option, provider_factories
 from skilldeck.cli.report import CheckReport, ReportedFinding
+from skilldeck.cli.rule_selection import RuleSelection
 from skilldeck.cli.settings import (
     add_cache_option,
     add_location_options,
@@ -35,16 +54,20 @@ from skilldeck.cli.settings import (
     build_config,
     lookup_cwd,
 )
+from skilldeck.cli.statistics import rule_statistics
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.deck import ProvidedSkill, deck_findings
 from skilldeck.engine.findings import Finding, Severity
-from skilldeck.engine.fs_provider import deck_key, deck_locator, scan_deck
-from skilldeck.engine.index_cache import DeckKey, DeckMemo, IndexCache, MemoFile, OutputMemo
+from skilldeck.engine.fs_provider import scan_deck
+from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.layout import BUNDLE_FILE, NotASkill, place_of, skill_place
 from skilldeck.engine.model import RANK_CUSTOM, SOURCE_CUSTOM
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.scan_helpers import usable_cpus
 from skilldeck.engine.skill_file import RuleSettings, analyze_skill_file
+
+#: Most ``--fix`` passes (a fix can make room for another that overlapped it).
+MAX_FIX_PASSES = 5
 
 #: Folders whose presence makes a PATH a project rather than a skill root.
 _PROJECT_MARKERS = (
@@ -96,6 +119,42 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="processes for a cold index (default 0: one per usable CPU; 1: no helpers)",
     )
+    fixing = parser.add_argument_group("fixing and selecting (like ruff)")
+    fixing.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the safe fixes, print what changed, then report what remains",
+    )
+    fixing.add_argument(
+        "--diff",
+        action="store_true",
+        help="print the fixes as a unified diff and change nothing (exit 1 when there is one)",
+    )
+    fixing.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix or --diff, also apply fixes that change what a skill means",
+    )
+    fixing.add_argument(
+        "--select",
+        metavar="RULES",
+        action="append",
+        default=None,
+        help="report and fix only these rules: codes, code prefixes (SD6) or names, "
+        "comma-separated or repeated (default: all)",
+    )
+    fixing.add_argument(
+        "--ignore",
+        metavar="RULES",
+        action="append",
+        default=None,
+        help="leave out these rules (codes, code prefixes or names)",
+    )
+    fixing.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print how many findings each rule has instead of the findings",
+    )
     add_profile_option(parser)
     add_cache_option(parser)
     add_location_options(parser)
@@ -121,6 +180,8 @@ class _Collected:
     dropped: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
     wide_lines: dict[str, dict[int, str]] = field(default_factory=dict)
+    #: Where each file lies and how it was judged (filled when fixing: no memos then).
+    targets: dict[str, FixTarget] = field(default_factory=dict)
 
     def add(
         self,
@@ -142,51 +203,160 @@ class _Collected:
 def run(args: argparse.Namespace) -> int:
     """Check, print in ``--format``, and return 0, 1 (findings) or raise for 2."""
     cwd = lookup_cwd(args)
+    selection = RuleSelection.parse(args.select, args.ignore)
+    if args.unsafe_fixes and not (args.fix or args.diff):
+        raise CliError("check: --unsafe-fixes needs --fix or --diff")
+    if args.fix and args.diff:
+        raise CliError("check: choose --fix (change files) or --diff (show the change)")
     cache = None if args.no_cache else IndexCache.default()
-    checker = _Checker(args, cwd, cache)
     targets: Sequence[str] = args.paths or [cwd]
     resolved = [_existing(raw, cwd) for raw in targets]
     palette = Palette(args.format == "text" and color_enabled(args.color, sys.stdout))
+    if args.diff:
+        return _diff(args, cwd, cache, resolved, selection)
+    if args.fix:
+        return _fix(args, cwd, cache, resolved, selection, palette=palette)
+    plain = selection.everything and not args.statistics
     # Nothing changed since an identical invocation: print what it printed. (Skills of
     # other providers are not files whose identity a memo key can hold: no memo then.)
+    checker = _Checker(args, cwd, cache)
     if (
-        cache is not None
+        plain
+        and cache is not None
         and not checker.may_use_providers()
         and checker.output_memo_exists(resolved, palette)
     ):
         output_key = checker.output_key(resolved, palette)
-        memo = cache.load_output_memo(output_key) if output_key is not None else None
+        memo = CheckMemos(cache).load_output_memo(output_key) if output_key is not None else None
         if memo is not None:
             return _emit(memo)
-    with Progress(sys.stderr, "Indexing skills") as progress:
-        for path in resolved:
-            checker.check(path, progress)
-    collected = checker.collected
-    report = CheckReport.build(
-        cwd,
-        (
-            ReportedFinding(path, finding)
-            for path, findings in collected.findings.items()
-            for finding in findings
-        ),
-        files_checked=len(collected.findings),
-        skills_dropped=len(collected.dropped),
-        wide_lines=collected.wide_lines,
-    )
-    memo = OutputMemo(
-        tuple(collected.warnings),
-        FORMATS[args.format](report, palette),
-        1 if report.fails(Severity(args.fail_on)) else 0,
-    )
+    checker.check_all(resolved)
+    memo = _report(args, checker, selection, palette)
     if cache is not None:
         # Store only what a listing taken after the checks vouches for: nothing was
         # modified since they started (deck_key's since_ns).
         checker.relist()
         output_key = checker.output_key(resolved, palette)
-        if checker.complete and not checker.used_providers and output_key is not None:
-            cache.store_output_memo(output_key, memo, companions=checker.companions)
+        if plain and checker.complete and not checker.used_providers and output_key is not None:
+            CheckMemos(cache).store_output_memo(output_key, memo, companions=checker.companions)
         checker.store_deck_memos()
     return _emit(memo)
+
+
+def _report(
+    args: argparse.Namespace, checker: _Checker, selection: RuleSelection, palette: Palette
+) -> OutputMemo:
+    """What a run prints and its exit status, from the selected findings."""
+    collected = checker.collected
+    report = CheckReport.build(
+        checker.cwd,
+        (
+            ReportedFinding(path, finding)
+            for path, findings in collected.findings.items()
+            for finding in findings
+            if finding.code in selection.codes
+        ),
+        files_checked=len(collected.findings),
+        skills_dropped=len(collected.dropped),
+        wide_lines=collected.wide_lines,
+    )
+    status = 1 if report.fails(Severity(args.fail_on)) else 0
+    if args.statistics:
+        stdout = rule_statistics(report, args.format, unsafe=args.unsafe_fixes)
+    else:
+        stdout = FORMATS[args.format](report, palette)
+    return OutputMemo(tuple(collected.warnings), stdout, status)
+
+
+def _plans(
+    checker: _Checker, selection: RuleSelection, *, unsafe: bool
+) -> tuple[list[FilePlan], list[Skipped]]:
+    plans: list[FilePlan] = []
+    skipped: list[Skipped] = []
+    for path, findings in checker.collected.findings.items():
+        target = checker.collected.targets.get(path)
+        chosen = [f for f in findings if f.code in selection.codes and f.fixes]
+        if target is None or not chosen:
+            continue
+        plan = plan_file(path, target, chosen, unsafe=unsafe)
+        if isinstance(plan, FilePlan):
+            plans.append(plan)
+        elif isinstance(plan, Skipped):
+            skipped.append(plan)
+    return plans, skipped
+
+
+def _fresh_check(
+    args: argparse.Namespace, cwd: str, cache: IndexCache | None, paths: Sequence[str]
+) -> _Checker:
+    checker = _Checker(args, cwd, cache, fresh=True)
+    checker.check_all(paths)
+    return checker
+
+
+def _diff(
+    args: argparse.Namespace,
+    cwd: str,
+    cache: IndexCache | None,
+    paths: Sequence[str],
+    selection: RuleSelection,
+) -> int:
+    """``--diff``: print what ``--fix`` would change; change nothing."""
+    checker = _fresh_check(args, cwd, cache, paths)
+    plans, skipped = _plans(checker, selection, unsafe=args.unsafe_fixes)
+    for warning in checker.collected.warnings:
+        print(f"skilldeck: warning: {warning}", file=sys.stderr)
+    for plan in plans:
+        sys.stdout.write(unified_diff(plan, display_path(plan.path, cwd)))
+    for item in skipped:
+        print(f"skilldeck: {display_path(item.path, cwd)}: {item.reason}", file=sys.stderr)
+    count = sum(len(plan.applied) for plan in plans)
+    files = len(plans)
+    print(
+        f"Would fix {count} problem{'' if count == 1 else 's'} in {files} "
+        f"file{'' if files == 1 else 's'}.",
+        file=sys.stderr,
+    )
+    return 1 if plans else 0
+
+
+def _fix(
+    args: argparse.Namespace,
+    cwd: str,
+    cache: IndexCache | None,
+    paths: Sequence[str],
+    selection: RuleSelection,
+    *,
+    palette: Palette,
+) -> int:
+    """``--fix``: apply fixes until none applies (a few passes at most), print what
+    changed, then report what remains."""
+    out = sys.stdout if args.format == "text" and not args.statistics else sys.stderr
+    reasons: dict[tuple[str, str], None] = {}
+    fixed = 0
+    checker = _fresh_check(args, cwd, cache, paths)
+    for _ in range(MAX_FIX_PASSES):
+        plans, skipped = _plans(checker, selection, unsafe=args.unsafe_fixes)
+        for item in skipped:
+            reasons[(item.path, item.reason)] = None
+        wrote = 0
+        for plan in plans:
+            failed = write_plan(plan)
+            if failed is not None:
+                reasons[(failed.path, failed.reason)] = None
+                continue
+            wrote += 1
+            fixed += len(plan.applied)
+            shown = display_path(plan.path, cwd)
+            for line in describe(plan):
+                print(f"Fixed {shown}: {line}", file=out)
+        if not wrote:
+            break
+        checker = _fresh_check(args, cwd, cache, paths)
+    for path, reason in reasons:
+        print(f"skilldeck: {display_path(path, cwd)}: {reason}", file=sys.stderr)
+    print(f"Fixed {fixed} problem{'' if fixed == 1 else 's'}.", file=out)
+    return _emit(_report(args, checker, selection, palette))
 
 
 def _emit(memo: OutputMemo) -> int:
@@ -227,10 +397,19 @@ def _kind(mode: int) -> str:
 class _Checker:
     """Runs the engine for each PATH and accumulates what it reports."""
 
-    def __init__(self, args: argparse.Namespace, cwd: str, cache: IndexCache | None) -> None:
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        cwd: str,
+        cache: IndexCache | None,
+        *,
+        fresh: bool = False,
+    ) -> None:
         self._args = args
         self._cwd = cwd
         self._cache = cache
+        #: Scan every deck (no deck memo) and note where each file lies: for fixing.
+        self._fresh = fresh
         self._configs: dict[str, SkilldeckConfig] = {}
         self.collected = _Collected()
         #: Every deck checked scanned completely (or came from a complete memo).
@@ -253,6 +432,17 @@ class _Checker:
                 self._args, project_dir, include_user_roots=user_roots
             )
         return self._configs[key]
+
+    @property
+    def cwd(self) -> str:
+        """The directory paths are shown relative to."""
+        return self._cwd
+
+    def check_all(self, paths: Sequence[str]) -> None:
+        """Check every PATH, showing progress on stderr."""
+        with Progress(sys.stderr, "Indexing skills") as progress:
+            for path in paths:
+                self.check(path, progress)
 
     def may_use_providers(self) -> bool:
         """Whether decks may hold skills of other providers (``--provider``, or the
@@ -330,7 +520,7 @@ class _Checker:
         if decks is None or self._cache is None:
             return False
         probe = DeckKey(self._output_locator(decks, palette), "")
-        return self._cache.output_file_for(probe).exists()
+        return CheckMemos(self._cache).output_file_for(probe).exists()
 
     def output_key(self, paths: Sequence[str], palette: Palette) -> DeckKey | None:
         """The output memo key of checking ``paths``: ``None`` unless every PATH is a deck
@@ -372,7 +562,7 @@ class _Checker:
             key = self._deck_key(roots, settings)
             if key is not None:
                 companions = [self._cache.file_for(root.path, settings) for root in roots]
-                self._cache.store_deck_memo(key, memo, companions=companions)
+                CheckMemos(self._cache).store_deck_memo(key, memo, companions=companions)
         self._pending.clear()
 
     def _check_file(self, path: str) -> None:
@@ -394,12 +584,14 @@ class _Checker:
                 f"check: not a skill file: {display_path(path, self._cwd)} "
                 "(expected <name>/SKILL.md or <name>.md)"
             )
-        expected_name = placed.expected_name
-        analysis = analyze_skill_file(
-            path, expected_name=expected_name, settings=config.rule_settings()
-        )
+        root, expected_name = placed.root, placed.expected_name
+        settings = config.rule_settings()
+        analysis = analyze_skill_file(path, expected_name=expected_name, settings=settings)
         self.collected.add(
             path, analysis.findings, accepted=analysis.accepted, wide_lines=analysis.wide_lines
+        )
+        self.collected.targets[path] = FixTarget(
+            root.path, expected_name, settings, analysis.mentions
         )
 
     def _check_roots(
@@ -417,15 +609,16 @@ class _Checker:
             memo = self._scan_roots(roots, config, progress, provided)
         elif (
             cache is not None
-            and cache.deck_file_for_locator(deck_locator(roots, settings)).exists()
+            and not self._fresh
+            and CheckMemos(cache).deck_file_for_locator(deck_locator(roots, settings)).exists()
         ):
             key = self._deck_key(roots, settings)
-            memo = cache.load_deck_memo(key) if key is not None else None
+            memo = CheckMemos(cache).load_deck_memo(key) if key is not None else None
         else:
             memo = None
         if memo is None:
             memo = self._scan_roots(roots, config, progress)
-            if cache is not None and memo.complete:
+            if cache is not None and memo.complete and not self._fresh:
                 self._pending.append((tuple(roots), settings, memo))
         self.complete = self.complete and memo.complete
         for item in memo.files:
@@ -452,6 +645,11 @@ class _Checker:
             config, self._cwd, cache=self._cache, roots=roots, on_root=on_root, processes=jobs
         )
         by_path = deck_findings(deck, provided)
+        settings = config.rule_settings()
+        for entry in deck.entries():
+            self.collected.targets[entry.path] = FixTarget(
+                entry.root.path, entry.expected_name, settings, entry.analysis.mentions
+            )
         files = tuple(
             MemoFile(
                 entry.path,

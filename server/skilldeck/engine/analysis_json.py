@@ -70,6 +70,7 @@ def finding_to_json(finding: Finding) -> dict[str, object]:
                 "edits": [
                     {"span": span_to_json(e.span), "new_text": e.new_text} for e in fix.edits
                 ],
+                "unsafe": fix.unsafe,
             }
             for fix in finding.fixes
         ],
@@ -96,6 +97,7 @@ def finding_from_json(data: Any) -> Finding:
                 tuple(
                     TextEdit(span_from_json(e["span"]), json_str(e["new_text"])) for e in f["edits"]
                 ),
+                unsafe=json_bool(f.get("unsafe", False)),
             )
             for f in data["fixes"]
         ),

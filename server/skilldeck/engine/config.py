@@ -69,6 +69,11 @@ PATH_FIELDS: Mapping[str, str] = {
 FLAGS_ORIGIN = "command-line flags"
 
 _FILE_KEYS = FILE_KEYS
+#: Keys of the ``[overlap]`` table and the settings they set.
+_OVERLAP_KEYS = {
+    "threshold": "overlap_threshold",
+    "near-duplicate-threshold": "near_duplicate_threshold",
+}
 
 
 class ConfigError(Exception):
@@ -101,6 +106,8 @@ class ConfigLayer:
     include_default_roots: bool | None = None
     include_user_roots: bool | None = None
     catalog_max_description_length: int | None = None
+    overlap_threshold: float | None = None
+    near_duplicate_threshold: float | None = None
     rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
     remote_sources: tuple[SourceSpec, ...] | None = None
     origin: str | None = None
@@ -125,6 +132,8 @@ class SkilldeckConfig:
     include_default_roots: bool = True
     include_user_roots: bool = True
     catalog_max_description_length: int = 500
+    overlap_threshold: float | None = None
+    near_duplicate_threshold: float | None = None
     rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
     #: The ``[[sources]]`` of the config file: remote skill sources (git, mcp).
     remote_sources: tuple[SourceSpec, ...] = ()
@@ -141,10 +150,16 @@ class SkilldeckConfig:
         """The settings the per-file analysis needs (profile, catalog cap, overrides)."""
         from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
 
+        thresholds = {
+            name: value
+            for name in ("overlap_threshold", "near_duplicate_threshold")
+            if (value := getattr(self, name)) is not None
+        }
         return RuleSettings(
             profile=self.profile,
             catalog_max_description_length=self.catalog_max_description_length,
             overrides=dict(self.rule_overrides),
+            **thresholds,
         )
 
     @classmethod
@@ -358,6 +373,8 @@ def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> Config
                 values["remote_sources"] = parse_sources(value, shown, str(base))
             except SourceSpecError as error:
                 raise ConfigError(f"{origin}: {error}", path=origin, key=error.key) from None
+        elif key == "overlap":
+            values.update(_overlap_table(value, origin, shown))
         elif key == "ignore":
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise ConfigError(
@@ -368,6 +385,28 @@ def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> Config
             for item in value:
                 overrides[_rule_code(item, origin=origin, shown=f"{shown}: {item}")] = None
     return ConfigLayer(**values, rule_overrides=overrides, origin=origin)
+
+
+def _overlap_table(table: object, origin: str, shown: str) -> dict[str, float]:
+    """The ``[overlap]`` table: ``threshold`` (SD801), ``near-duplicate-threshold`` (SD802)."""
+    from skilldeck.engine.overlap import validate_threshold  # noqa: PLC0415
+
+    if not isinstance(table, dict):
+        raise ConfigError(f"{origin}: '{shown}' must be a table", path=origin, key=shown)
+    values: dict[str, float] = {}
+    for key, value in table.items():
+        where = f"{shown}.{key}"
+        if key not in _OVERLAP_KEYS:
+            raise ConfigError(
+                f"{origin}: unknown key '{where}' (known keys: {', '.join(_OVERLAP_KEYS)})",
+                path=origin,
+                key=where,
+            )
+        try:
+            values[_OVERLAP_KEYS[key]] = validate_threshold(value, f"'{where}'")
+        except ValueError as error:
+            raise ConfigError(f"{origin}: {error}", path=origin, key=where) from None
+    return values
 
 
 #: A UTF-8 byte order mark, as "UTF-8 with BOM" editors write it; accepted and skipped.

@@ -11,7 +11,8 @@ decides, in one place, for one name:
   rank);
 - the cross-skill findings (SD701 / SD702 / SD703) with the user's rule settings applied
   (:func:`shadowing_findings`; the only place they are made);
-- the catalog line of the winner.
+- the catalog line of the winner;
+- what a ``/name`` mention in a body reaches (SD704 / SD705: :func:`mention_findings`).
 
 Provided skills never receive findings (they have no file); a file they shadow, or that
 shadows them, does, naming the provider.
@@ -24,10 +25,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeAlias
 
 from skilldeck.engine.catalog import CatalogEntry, catalog_entries
-from skilldeck.engine.findings import Finding, RelatedLocation
+from skilldeck.engine.findings import Finding, Fix, RelatedLocation, TextEdit
 from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry, to_candidate
 from skilldeck.engine.model import SkillCandidate
-from skilldeck.engine.positions import FILE_START
+from skilldeck.engine.near_misses import nearest_names
+from skilldeck.engine.positions import FILE_START, Position, Span
 from skilldeck.engine.resolution import group_by_name
 
 if TYPE_CHECKING:
@@ -131,17 +133,107 @@ def resolve_name(
 def deck_findings(
     scan: DeckScan, provided: Sequence[ProvidedSkill] = ()
 ) -> dict[str, list[Finding]]:
-    """Per-file findings plus the cross-skill ones (SD701/SD702/SD703, the scan's rule
-    settings applied), for every entry's path; ``provided`` skills take part."""
+    """Per-file findings plus the cross-skill ones (SD701/SD702/SD703, and SD801/SD802
+    between the winners: :mod:`skilldeck.engine.deck_overlap`; the scan's rule settings
+    applied), for every entry's path; ``provided`` skills take part."""
+    from skilldeck.engine.deck_overlap import DeckOverlap  # noqa: PLC0415
+
     entries = scan.entries()
     result: dict[str, list[Finding]] = {e.path: list(e.analysis.findings) for e in entries}
-    accepted = [e for e in entries if e.analysis.accepted]
-    members: list[DeckMember] = [*accepted, *provided]
-    for group in group_by_name(members, member_name_and_rank).values():
+    groups = name_groups(scan, provided)
+    for group in groups:
         if len(group) > 1:
             for path, finding in shadowing_findings(group, scan.settings):
                 result[path].append(finding)
+    targets = mention_targets(group[0] for group in groups)
+    for entry in entries:
+        if entry.analysis.mentions:
+            result[entry.path].extend(
+                mention_findings(entry, targets, scan.settings, complete=bool(scan.complete))
+            )
+    overlap = DeckOverlap((group[0] for group in groups), scan.settings)
+    for path in overlap.paths():
+        result[path].extend(overlap.findings_of(path))
     return result
+
+
+def mention_targets(
+    winners: Iterable[DeckMember],
+) -> dict[str, bool]:
+    """What a ``/name`` mention can reach: each winner's name and whether the user's
+    gesture injects it (``user-invocable``)."""
+    targets: dict[str, bool] = {}
+    for member in winners:
+        if isinstance(member, ProvidedSkill):
+            targets[member.name] = member.candidate.invocation.user_invocable
+        else:
+            name = member.analysis.name
+            assert name is not None
+            targets[name] = member.analysis.invocation.user_invocable
+    return targets
+
+
+def mention_findings(
+    entry: SkillFileEntry,
+    targets: Mapping[str, bool],
+    settings: RuleSettings | None,
+    *,
+    complete: bool = True,
+) -> list[Finding]:
+    """SD704 / SD705 for the body mentions of ``entry``: a ``/name`` that names no skill
+    of the deck (with the nearest names and a quick fix for each), or a skill the
+    gesture will not inject. The one place these are made (``check`` and the server).
+    An incomplete deck (a root not listed, a provider that failed) may miss the skill a
+    mention names: then no SD704."""
+    from skilldeck.engine.rules import rule  # noqa: PLC0415
+
+    found: list[Finding] = []
+    for name, span in entry.analysis.mentions:
+        invocable = targets.get(name)
+        if invocable is True:
+            continue
+        if invocable is False:
+            finding = rule("SD705").finding(span, name=name)
+        elif not complete:
+            continue
+        else:
+            nearest = nearest_names(name, targets)
+            hint = (
+                "; did you mean " + " or ".join(f"/{n}" for n in nearest) + "?" if nearest else ""
+            )
+            at = Span(Position(span.start.line, span.start.character + 1), span.end)
+            fixes = tuple(
+                Fix(f"Replace with '/{n}'", (TextEdit(at, n),), unsafe=True) for n in nearest
+            )
+            finding = rule("SD704").finding(span, fixes=fixes, name=name, hint=hint)
+        adjusted = _with_settings(finding, settings)
+        if adjusted is not None:
+            found.append(adjusted)
+    return found
+
+
+def changed_targets(before: Mapping[str, bool], after: Mapping[str, bool]) -> set[str]:
+    """The names whose mention verdict may differ between two :func:`mention_targets`."""
+    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
+
+
+def mentions_affected(
+    mentions: Iterable[tuple[str, Span]], changed: set[str], after: Mapping[str, bool]
+) -> bool:
+    """Whether :func:`mention_findings` of a file with ``mentions`` may differ after the
+    names ``changed``: it mentions one of them, or an unknown name they are near to (its
+    suggestions)."""
+    return any(
+        name in changed or (name not in after and bool(nearest_names(name, changed)))
+        for name, _ in mentions
+    )
+
+
+def name_groups(scan: DeckScan, provided: Sequence[ProvidedSkill] = ()) -> list[list[DeckMember]]:
+    """Every name's accepted members, winner first (files in scan order, then ``provided``
+    in registration order); the first of each group is what the model can see."""
+    accepted: list[DeckMember] = [e for e in scan.entries() if e.analysis.accepted]
+    return list(group_by_name([*accepted, *provided], member_name_and_rank).values())
 
 
 def shadowing_findings(

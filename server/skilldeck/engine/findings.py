@@ -46,10 +46,16 @@ class Fix:
     (:func:`skilldeck.engine.fix_edits.apply_edits`). The engine offers a fix only when
     the result is valid frontmatter whose values differ from the original in exactly
     the change the title names (:func:`skilldeck.engine.fix_edits.changes_exactly`).
+
+    ``unsafe`` marks a fix that changes what the skill means (a new name, a renamed or
+    moved key, a placeholder text, another skill mentioned): ``check --fix`` applies it
+    only with ``--unsafe-fixes``; the editor offers every fix, the user picks. A safe fix
+    keeps what the author wrote, spelt the way every reader understands it.
     """
 
     title: str
     edits: tuple[TextEdit, ...]
+    unsafe: bool = False
 
 
 @dataclass(frozen=True, slots=True)

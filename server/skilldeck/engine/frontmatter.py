@@ -182,6 +182,11 @@ class LineIndex:
         """The span between two offsets."""
         return Span(self.position(start), self.position(max(start, end)))
 
+    def offset(self, position: Position) -> int:
+        """The offset of ``position`` (the inverse of :meth:`position`; clamped)."""
+        line = min(max(position.line, 0), len(self._starts) - 1)
+        return min(self._starts[line] + max(position.character, 0), self._limit)
+
 
 def find_frontmatter(text: str) -> FrontmatterBounds | str | None:
     """Locate the delimiters without parsing YAML.

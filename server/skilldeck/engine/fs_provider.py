@@ -25,9 +25,7 @@ implementation (a flat file has no folder of its own).
 from __future__ import annotations
 
 import errno
-import hashlib
 import itertools
-import json
 import os
 import stat
 import time
@@ -41,13 +39,11 @@ from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.findings import Finding
 from skilldeck.engine.index_cache import (
     RACY_WINDOW_NS,
-    DeckKey,
     FileIdentity,
     IndexCache,
     RootCache,
     make_record,
     read_record,
-    version_key,
 )
 
 # Re-exported: the front ends know the layout's names from here too.
@@ -410,88 +406,6 @@ def scan_deck(
         provider_name=provider_name,
         settings=settings,
     )
-
-
-def deck_locator(
-    roots: Sequence[SkillRoot], settings: RuleSettings, *, provider_name: str = PROVIDER_NAME
-) -> str:
-    """The part of :func:`deck_key` that needs no listing: which memo file a deck uses."""
-    material = json.dumps(
-        [
-            version_key(settings),
-            provider_name,
-            [[r.rank, r.source, r.path, sorted(r.skip_names)] for r in roots],
-        ],
-        ensure_ascii=False,
-    )
-    return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
-
-
-def deck_key(
-    roots: Sequence[SkillRoot],
-    settings: RuleSettings,
-    *,
-    provider_name: str = PROVIDER_NAME,
-    since_ns: int | None = None,
-) -> DeckKey | None:
-    """The key of a deck memo for ``roots`` under ``settings``, from a fast pass that lists
-    every root and ``stat``s every skill file discovery would open (never reading one).
-
-    The digest covers the skilldeck version and settings (:func:`version_key`), the
-    roots in order (rank, source, path, skipped names), each root's child names, and per
-    skill file its layout and identity (device, inode, size, mtime, ctime). ``None`` means the
-    deck cannot be memoised now: a file was modified within :data:`RACY_WINDOW_NS`
-    (a later same-size edit could keep its identity), or something could not be listed
-    or inspected (the scan would report it; it is never cached).
-
-    ``since_ns`` (a ``time.time_ns()`` taken before a scan) widens the racy window back
-    to that moment: a key taken after the scan is then ``None`` if any file was modified
-    while the scan ran, so it vouches for what the scan read without a pass before it.
-    """
-    now = time.time_ns()
-    threshold = (now if since_ns is None else min(now, since_ns)) - RACY_WINDOW_NS
-    locator = deck_locator(roots, settings, provider_name=provider_name)
-    parts: list[str] = [locator]
-    for root in roots:
-        parts.append(f"\x00R{root.path}")
-        try:
-            with os.scandir(root.path) as listing:
-                children = sorted((entry.name, entry) for entry in listing)
-        except (FileNotFoundError, NotADirectoryError):
-            state = "file" if os.path.lexists(root.path) else "missing"
-            parts.append(f"\x00{state}")
-            continue
-        except OSError:
-            return None
-        for name, dirent in children:
-            parts.append(f"\x00c{name}")
-            if name in root.skip_names:
-                continue
-            try:
-                is_dir = dirent.is_dir()
-                found = child_layout(name, is_dir=is_dir)
-                if found is not None and not is_dir and not dirent.is_file():
-                    found = None
-            except OSError:
-                return None
-            if found is None:
-                continue
-            path = os.path.join(root.path, *found[1].split("/"))
-            try:
-                st = os.stat(path)
-            except (FileNotFoundError, NotADirectoryError):
-                parts.append("\x00-")
-                if is_dir:  # what SD007 reports depends on the folder's Markdown files
-                    parts.extend(f"\x00s{stray}" for stray, _ in stray_files(root, name))
-                continue
-            except OSError:
-                return None
-            identity = FileIdentity.of(st)
-            if not stat.S_ISREG(st.st_mode) or identity.mtime_ns >= threshold:
-                return None
-            parts.append(f"\x00{'b' if is_dir else 'f'}{identity.as_list()}")
-    material = "".join(parts).encode("utf-8", "surrogateescape")
-    return DeckKey(locator, hashlib.sha256(material).hexdigest())
 
 
 def _helper_record(path: str, expected: str, *, settings: RuleSettings) -> dict[str, Any] | None:

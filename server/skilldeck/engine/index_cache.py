@@ -39,24 +39,16 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import skilldeck
-from skilldeck.engine.analysis_json import (
-    finding_from_json,
-    finding_to_json,
-    json_bool,
-    json_int,
-    json_str,
-)
 from skilldeck.engine.json_codec import dump_bytes, has_non_finite, load_bytes
 from skilldeck.engine.positions import Position, Span
 
 if TYPE_CHECKING:
-    from skilldeck.engine.findings import Finding
     from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis
 
 #: Bump when the on-disk shape or the meaning of cached analyses changes.
@@ -66,49 +58,6 @@ CACHE_FORMAT = 3  # 3: wide_lines split at a lone \r too (the LSP line model)
 RACY_WINDOW_NS = 2_000_000_000
 
 CACHE_DIR_ENV = "SKILLDECK_CACHE_DIR"
-
-#: Bump when the shape of a deck memo changes.
-DECK_MEMO_FORMAT = 3
-
-
-@dataclass(frozen=True, slots=True)
-class DeckKey:
-    """Names a deck memo: ``locator`` picks the file (version, settings, roots) and
-    ``digest`` must match its stored key (``locator`` plus every listing and file
-    identity of the deck)."""
-
-    locator: str
-    digest: str
-
-
-@dataclass(frozen=True, slots=True)
-class MemoFile:
-    """One skill file of a deck memo: its findings (deck-level included) and verdict."""
-
-    path: str
-    accepted: bool
-    findings: tuple[Finding, ...]
-    wide_lines: tuple[tuple[int, str], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class DeckMemo:
-    """What ``check`` reports for one deck: its files in scan order, the roots' scan
-    problems, and whether every root scanned completely."""
-
-    files: tuple[MemoFile, ...]
-    problems: tuple[str, ...]
-    complete: bool
-
-
-@dataclass(frozen=True, slots=True)
-class OutputMemo:
-    """What one ``check`` invocation printed: its stderr warnings, its stdout and its exit
-    status (keyed by every deck it checked plus the format, colour, cwd and fail level)."""
-
-    warnings: tuple[str, ...]
-    stdout: str
-    status: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,123 +127,6 @@ class IndexCache:
         digest = hashlib.sha256(f"{key}\0{root_path}".encode("utf-8", "surrogateescape"))
         return self.directory / f"root-{digest.hexdigest()[:40]}.json"
 
-    def deck_file_for(self, key: DeckKey) -> Path:
-        """Where the memo of the deck ``key`` names is stored."""
-        return self.deck_file_for_locator(key.locator)
-
-    def deck_file_for_locator(self, locator: str) -> Path:
-        """Where the memo of a deck with this locator is stored (see ``deck_locator``)."""
-        return self.directory / f"deck-{locator[:40]}.json"
-
-    def output_file_for(self, key: DeckKey) -> Path:
-        """Where the output memo ``key`` names is stored."""
-        return self.directory / f"output-{key.locator[:40]}.json"
-
-    def load_deck_memo(self, key: DeckKey) -> DeckMemo | None:
-        """The memo stored under ``key``; ``None`` when missing, stale, corrupt or foreign."""
-
-        payload = self._load_memo(self.deck_file_for(key), key)
-        if payload is None:
-            return None
-        try:
-            files = tuple(
-                MemoFile(
-                    json_str(path),
-                    json_bool(accepted),
-                    tuple(finding_from_json(item) for item in findings),
-                    tuple((json_int(number), json_str(text)) for number, text in wide),
-                )
-                for path, accepted, findings, wide in payload["files"]
-            )
-            problems = tuple(json_str(problem) for problem in payload["problems"])
-            complete = json_bool(payload["complete"])
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return None
-        return DeckMemo(files, problems, complete)
-
-    def store_deck_memo(self, key: DeckKey, memo: DeckMemo, *, companions: Sequence[Path]) -> None:
-        """Write ``memo`` under ``key`` atomically; errors are ignored (a later miss).
-
-        ``companions`` are the per-root cache files the memo was built beside; it stands
-        only while they keep the identity they have now.
-        """
-
-        body = {
-            "files": [
-                [
-                    item.path,
-                    item.accepted,
-                    [finding_to_json(f) for f in item.findings],
-                    [[number, text] for number, text in item.wide_lines],
-                ]
-                for item in memo.files
-            ],
-            "problems": list(memo.problems),
-            "complete": memo.complete,
-        }
-        self._store_memo(self.deck_file_for(key), key, body, companions)
-
-    def load_output_memo(self, key: DeckKey) -> OutputMemo | None:
-        """The output memo stored under ``key``; ``None`` when missing, stale or corrupt."""
-        payload = self._load_memo(self.output_file_for(key), key)
-        if payload is None:
-            return None
-        try:
-            warnings = tuple(json_str(line) for line in payload["warnings"])
-            stdout = json_str(payload["stdout"])
-            status = payload["status"]
-            if not isinstance(status, int) or isinstance(status, bool):
-                return None
-        except (KeyError, TypeError):
-            return None
-        return OutputMemo(warnings, stdout, status)
-
-    def store_output_memo(
-        self, key: DeckKey, memo: OutputMemo, *, companions: Sequence[Path]
-    ) -> None:
-        """Write ``memo`` under ``key`` atomically (see :meth:`store_deck_memo`)."""
-        body = {"warnings": list(memo.warnings), "stdout": memo.stdout, "status": memo.status}
-        self._store_memo(self.output_file_for(key), key, body, companions)
-
-    def _load_memo(self, file: Path, key: DeckKey) -> dict[str, Any] | None:
-        try:
-            with file.open("rb") as handle:
-                payload = load_bytes(handle.read())
-        except (OSError, ValueError):
-            return None
-        try:
-            if (
-                payload["format"] != DECK_MEMO_FORMAT
-                or payload["key"] != key.digest
-                or payload["locator"] != key.locator
-            ):
-                return None
-            for name, identity in payload["companions"]:
-                if _identity_of(self.directory / json_str(name)) != identity:
-                    return None
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return None
-        return payload if isinstance(payload, dict) else None
-
-    def _store_memo(
-        self, file: Path, key: DeckKey, body: dict[str, Any], companions: Sequence[Path]
-    ) -> None:
-        listed = []
-        for companion in companions:
-            identity = _identity_of(companion)
-            if identity is None or companion.parent != self.directory:
-                return
-            listed.append([companion.name, identity])
-        payload = {
-            "format": DECK_MEMO_FORMAT,
-            "locator": key.locator,
-            "key": key.digest,
-            "companions": listed,
-            **body,
-        }
-        with contextlib.suppress(OSError, ValueError, TypeError):
-            _write_atomically(file, payload)
-
     def open_root(self, root_path: str, settings: RuleSettings) -> RootCache:
         """Load (or start empty) the cache of one root; a bad file is an empty cache."""
         file = self.file_for(root_path, settings)
@@ -362,7 +194,7 @@ class RootCache:
             return
         payload = {"key": self.key, "root": self.root_path, "entries": self._kept}
         try:
-            _write_atomically(self.file, payload)
+            write_atomically(self.file, payload)
         except (OSError, ValueError, TypeError):
             return
         self._stored = dict(self._kept)
@@ -397,7 +229,7 @@ def read_record(raw: object, identity: FileIdentity) -> tuple[SkillFileAnalysis,
     return analysis, Span(Position(line0, char0), Position(line1, char1))
 
 
-def _write_atomically(file: Path, payload: object) -> None:
+def write_atomically(file: Path, payload: object) -> None:
     """Write ``payload`` as JSON to a temporary file beside ``file``, then ``os.replace``."""
     data = dump_bytes(payload)
     file.parent.mkdir(parents=True, exist_ok=True)
@@ -412,7 +244,7 @@ def _write_atomically(file: Path, payload: object) -> None:
         raise
 
 
-def _identity_of(file: Path) -> list[int] | None:
+def identity_of_file(file: Path) -> list[int] | None:
     try:
         return FileIdentity.of(file.stat()).as_list()
     except OSError:

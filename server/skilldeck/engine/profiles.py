@@ -37,6 +37,8 @@ class KeyInfo:
     required: bool = False
     #: The longest value the profile accepts, in characters (``None``: no limit).
     max_length: int | None = None
+    #: What a misspelt key costs (SD404 quotes it: "ignored: the skill stays ...").
+    ignored: str = "ignored"
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ NAME = KeyInfo(
     "string",
     surface="catalog, `skill` tool and user /name gesture",
     required=True,
+    ignored="ignored: the skill's name is read from `name` only",
 )
 DESCRIPTION = KeyInfo(
     "description",
@@ -86,6 +89,7 @@ DESCRIPTION = KeyInfo(
     "string",
     surface="catalog",
     required=True,
+    ignored="ignored: the catalog shows `description` only",
 )
 WHEN_TO_USE = KeyInfo(
     "whenToUse",
@@ -94,6 +98,7 @@ WHEN_TO_USE = KeyInfo(
     "any other value is dropped with a warning.",
     "string",
     surface="host routing (not in the catalog)",
+    ignored="ignored: no routing hint is kept",
 )
 METADATA = KeyInfo(
     "metadata",
@@ -102,6 +107,7 @@ METADATA = KeyInfo(
     "not a mapping is dropped with a warning.",
     "mapping",
     surface="tools and hosts",
+    ignored="ignored: nothing is kept as metadata",
 )
 DISABLE_MODEL_INVOCATION = KeyInfo(
     "disable-model-invocation",
@@ -113,6 +119,7 @@ DISABLE_MODEL_INVOCATION = KeyInfo(
     default="false",
     values=_BOOLEANS,
     surface="model invocation (catalog and `skill` tool)",
+    ignored="ignored: the model can still invoke the skill",
 )
 USER_INVOCABLE = KeyInfo(
     "user-invocable",
@@ -124,6 +131,7 @@ USER_INVOCABLE = KeyInfo(
     default="true",
     values=_BOOLEANS,
     surface="user /name gesture",
+    ignored="ignored: the skill stays user-invocable",
 )
 
 
@@ -136,6 +144,7 @@ def _deferred(key: str, value_type: str, what: str, values: tuple[str, ...] = ()
         values=values,
         surface="not enforced",
         enforced=False,
+        ignored=f"ignored: agents that act on '{key}' will not see it",
     )
 
 
@@ -186,15 +195,19 @@ AGENTSKILLS_METADATA = KeyInfo(
     'not define (`author`, `version`, vendor keys). Quote numbers: `version: "1.0"`.',
     "mapping",
     surface="tools and hosts",
+    ignored=METADATA.ignored,
 )
 AGENTSKILLS_NAME = KeyInfo(
     "name",
     NAME.documentation + " The Agent Skills standard also limits it to 64 characters "
-    "and requires it to equal the skill's directory name.",
+    "and requires it to equal the skill's directory name. It accepts lowercase letters "
+    "and digits of any script (`навык`, compared after NFKC normalisation), but "
+    "skilldeck loads only ASCII kebab-case names (SD606).",
     "string",
     surface=NAME.surface,
     required=True,
     max_length=64,
+    ignored=NAME.ignored,
 )
 AGENTSKILLS_DESCRIPTION = KeyInfo(
     "description",
@@ -203,6 +216,7 @@ AGENTSKILLS_DESCRIPTION = KeyInfo(
     surface="catalog",
     required=True,
     max_length=1024,
+    ignored=DESCRIPTION.ignored,
 )
 AGENTSKILLS_COMPATIBILITY = replace(COMPATIBILITY, max_length=500)
 MODEL = KeyInfo(
@@ -263,6 +277,12 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
             (*_DSH_KEYS, LICENSE, COMPATIBILITY),
         ),
     }
+)
+
+
+#: Every key some profile documents: another agent's key is never a near miss (SD404).
+ALL_PROFILE_KEYS: frozenset[str] = frozenset(
+    key for profile in PROFILES.values() for key in profile.key_names
 )
 
 

@@ -6,9 +6,11 @@ user documentation. The CLI's ``rules`` command, ``docs/rules.md`` and the langu
 server's ``codeDescription`` links are all generated from :data:`RULES`.
 
 Families: ``SD0xx`` the file itself, ``SD1xx`` frontmatter and YAML structure,
-``SD2xx`` name and description, ``SD3xx`` invocation policy, ``SD4xx`` optional and
-deferred keys, ``SD5xx`` the catalog view, ``SD6xx`` the Agent Skills profile,
-``SD7xx`` deck-level relations between skills (reported by the provider/index).
+``SD2xx`` name and description, ``SD3xx`` invocation policy, ``SD4xx`` optional,
+deferred and misspelt keys, ``SD5xx`` the catalog view, ``SD6xx`` the Agent Skills
+profile (and names only the standard accepts), ``SD7xx`` deck-level relations between
+skills (shadowing, ``/name`` mentions the deck cannot honour; reported by the deck),
+``SD8xx`` routing overlap between skills the model must tell apart.
 """
 
 from __future__ import annotations
@@ -393,7 +395,9 @@ RULES: tuple[Rule, ...] = (
         "A bundle `<root>/<folder>/SKILL.md` or a flat file `<root>/<stem>.md` is "
         "expected to carry the name of its folder or stem. The skill still loads under "
         "the frontmatter name, but people look for it by its file name, and the Agent "
-        "Skills standard requires the two to be equal.\n\n**Fix:** the quick fix sets "
+        "Skills standard requires the two to be equal: under the `agentskills` profile "
+        "the finding is an error (names compared after NFKC normalisation, as the "
+        "standard's reference validator compares them).\n\n**Fix:** the quick fix sets "
         "`name` to the folder name; or rename the folder.",
         fixable=True,
     ),
@@ -497,6 +501,24 @@ RULES: tuple[Rule, ...] = (
         "harmless; this note only makes sure nobody relies on them for safety (e.g. "
         "`allowed-tools` does not restrict tools here).",
     ),
+    Rule(
+        "SD404",
+        "near-miss-key",
+        _W,
+        False,
+        "'{key}' is not a key of the {profile} profile: did you mean '{intended}'? {effect}",
+        "A key that is a misspelling of one the profile knows.",
+        "A key the active profile does not know, spelt like one it does: another case "
+        "(`Description`), `snake_case` or `camelCase` for a kebab-case key "
+        "(`user_invocable`, `allowed_tools`) or a small typo (`descripton`). Unknown keys "
+        "are otherwise allowed, so without this warning the key would be silently "
+        "ignored: `user_invocable: false` leaves the skill user-invocable. Keys another "
+        "agent's profile documents (`license`, `model`, ...) are not reported; the "
+        "camelCase invocation keys are SD301.\n\n**Example:** `descripton: ...` → "
+        "`description: ...`.\n\n**Fix:** the quick fix renames the key (when the intended "
+        "key is not already set).",
+        fixable=True,
+    ),
     # --- SD5xx: catalog ------------------------------------------------------------------
     Rule(
         "SD501",
@@ -578,6 +600,25 @@ RULES: tuple[Rule, ...] = (
         fixable=True,
         profiles=_AGENTSKILLS,
     ),
+    Rule(
+        "SD606",
+        "name-outside-runtime",
+        _W,
+        True,
+        "name '{name}' is valid under the Agent Skills standard, but skilldeck's catalog, "
+        "`skill` tool and /name gesture take only ASCII kebab-case names (a-z, 0-9, single "
+        "hyphens)",
+        "A standard name in another script that skilldeck's runtime does not load.",
+        "The Agent Skills standard accepts lowercase letters and digits of any script "
+        "after NFKC normalisation (`навык`, `技能`, `café`), so under the `agentskills` "
+        "profile such a name is not an error. skilldeck's runtime (SPEC) still accepts "
+        "only ASCII kebab-case names in the catalog, the `skill` tool and the `/name` "
+        "gesture, where look-alike letters of other scripts could impersonate another "
+        "skill; the skill is therefore not loaded, and this warning says so.\n\n"
+        "**Fix:** give the skill (and its folder) an ASCII kebab-case name if skilldeck "
+        "should load it.",
+        profiles=_AGENTSKILLS,
+    ),
     # --- SD7xx: deck-level relations --------------------------------------------------------
     Rule(
         "SD701",
@@ -614,6 +655,73 @@ RULES: tuple[Rule, ...] = (
         "scan order, which the author does not control (e.g. a bundle `x/SKILL.md` "
         "whose name collides with a flat `y.md`).\n\n**Fix:** give each skill a unique "
         "name.",
+    ),
+    Rule(
+        "SD704",
+        "unknown-skill-mention",
+        _W,
+        False,
+        "'/{name}' names no skill in this deck{hint}",
+        "A `/name` mention in a body names no skill.",
+        "A body that tells the user to type `/name` points at a skill by name. When no "
+        "skill of the deck (every root and provider, rejected skills not counted) has "
+        "that name, the gesture does nothing. The message lists the nearest names. "
+        "Mentions follow the gesture's own grammar (SPEC section 5): `/name` after "
+        "whitespace or at a line start, followed by whitespace or the end, so `/name.` or "
+        "`a/b` is no mention.\n\n"
+        "**Example:** `Run /reviw first.` → `Run /review first.`\n\n**Fix:** one quick "
+        "fix per near name replaces the mention.",
+        fixable=True,
+    ),
+    Rule(
+        "SD705",
+        "mention-not-user-invocable",
+        _W,
+        False,
+        "'/{name}' names a skill with `user-invocable: false`: the /name gesture will not "
+        "inject it",
+        "A `/name` mention names a skill the user cannot invoke.",
+        "The winning skill of that name sets `user-invocable: false`, so a user who types "
+        "the mention gets nothing injected (the model may still load it through the "
+        "catalog).\n\n**Fix:** mention another skill, or make the skill user-invocable.",
+    ),
+    # --- SD8xx: routing overlap between skills ---------------------------------------------
+    Rule(
+        "SD801",
+        "overlapping-skills",
+        _I,
+        False,
+        "`{name}` and `{other}` describe overlapping tasks (score {score:.2f}; shared: {shared})",
+        "Two skills the model can choose from describe nearly the same tasks.",
+        "The model picks a skill from its name and description. When two skills of the "
+        "deck describe the same kind of request, the model picks the wrong one or "
+        'neither ("my skill never triggers"). The score compares the names and '
+        "descriptions (plus `whenToUse`) of the deck's model-invocable winners: words "
+        "are stemmed, stop words and template phrases shared by many skills weigh little, "
+        "names and acronyms count (`tdd-workflow` and `test-driven-development`), and "
+        "skills about different languages, vendors or clouds, or whose names say "
+        "different kinds of work (one reviews, the other writes), are told apart. Both "
+        "skills get the finding, each pointing at the other (a skill is told about its "
+        "three nearest competitors); `skilldeck overlap` lists every pair and cluster. "
+        "The threshold is `threshold` in the `[overlap]` table "
+        "of `skilldeck.toml` (default 0.3).\n\n**Fix:** say in each description what "
+        "sets the skill apart (its scope, inputs, the moment it applies), merge the two "
+        "skills, or turn one off for the model (`disable-model-invocation: true`).",
+    ),
+    Rule(
+        "SD802",
+        "near-duplicate-description",
+        _W,
+        False,
+        "`{name}` and `{other}` have nearly the same description (score {score:.2f}); "
+        "the model cannot tell them apart",
+        "Two skills the model can choose from have nearly identical descriptions.",
+        "The descriptions are nearly word for word the same (often a copied skill or "
+        "template), so the model has nothing to choose by. Both skills get the warning, "
+        "each pointing at the other. The word similarity from which a pair counts is "
+        "`near-duplicate-threshold` in the `[overlap]` table of `skilldeck.toml` "
+        "(default 0.8).\n\n**Fix:** remove the copy, or rewrite one description to say "
+        "what only that skill does.",
     ),
 )
 

@@ -19,7 +19,16 @@ from skilldeck.engine.catalog_text import (
 )
 
 Kind = Literal[
-    "profile", "path", "paths", "integer", "boolean", "rules", "string", "codes", "sources"
+    "profile",
+    "path",
+    "paths",
+    "integer",
+    "boolean",
+    "rules",
+    "string",
+    "codes",
+    "overlap",
+    "sources",
 ]
 
 
@@ -59,6 +68,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("rules", {}, "rule_overrides", "rules", "rules"),
     Setting("codes", (), None, "ignore"),
     Setting("boolean", False, None, "project-root"),
+    # ``[overlap]``: ``threshold`` and ``near-duplicate-threshold`` (SD801 / SD802)
+    Setting("overlap", {}, None, "overlap"),
     # ``[[sources]]`` tables: remote skill sources (engine/sources/spec.py, docs/sources.md).
     Setting("sources", (), "remote_sources", "sources"),
     # The editor's own settings: they shape the extension's views, never the verdicts.

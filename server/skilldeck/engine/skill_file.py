@@ -30,6 +30,8 @@ from skilldeck.engine.analysis_json import (
     json_int,
     json_opt_str,
     json_str,
+    span_from_json,
+    span_to_json,
 )
 from skilldeck.engine.catalog_text import (
     catalog_kept,
@@ -49,12 +51,29 @@ from skilldeck.engine.frontmatter import (
     parse_frontmatter,
     resolve_plain,
 )
+from skilldeck.engine.gesture import find_skill_mentions
 from skilldeck.engine.model import InvocationPolicy, is_skill_name
+from skilldeck.engine.near_misses import near_miss_key
+from skilldeck.engine.overlap import (
+    DEFAULT_NEAR_DUPLICATE_THRESHOLD,
+    DEFAULT_OVERLAP_THRESHOLD,
+    validate_threshold,
+)
 from skilldeck.engine.placeholders import DESCRIPTION_PLACEHOLDER, is_placeholder_description
 from skilldeck.engine.positions import FILE_START, LINE_BREAK, Position, Span
-from skilldeck.engine.profiles import DEFAULT_PROFILE, DEFERRED_EFFECTS, get_profile
+from skilldeck.engine.profiles import (
+    ALL_PROFILE_KEYS,
+    DEFAULT_PROFILE,
+    DEFERRED_EFFECTS,
+    get_profile,
+)
 from skilldeck.engine.rules import rule
-from skilldeck.engine.skill_names import kebab_case, name_problem
+from skilldeck.engine.skill_names import (
+    kebab_case,
+    name_problem,
+    standard_form,
+    standard_name_problem,
+)
 from skilldeck.engine.skill_read import (
     MAX_SKILL_FILE_BYTES,
     SkillReadError,
@@ -63,7 +82,7 @@ from skilldeck.engine.skill_read import (
     read_skill_bytes,
 )
 
-_JSON_VERSION = 2
+_JSON_VERSION = 3
 _INVOCATION_KEYS = ("disable-model-invocation", "user-invocable")
 _LEGACY_KEYS = {
     "disableModelInvocation": "disable-model-invocation",
@@ -98,7 +117,8 @@ def _normalize_overrides(
 
 @dataclass(frozen=True)
 class RuleSettings:
-    """Which profile runs, the catalog cap, and per-rule severity overrides.
+    """Which profile runs, the catalog cap, per-rule severity overrides and the overlap
+    thresholds (SD801 / SD802).
 
     ``overrides`` is keyed by rule code or name; a value of ``None`` (or ``"off"``)
     switches the rule off. Invalid settings raise ``ValueError`` at construction.
@@ -107,10 +127,14 @@ class RuleSettings:
     profile: str = DEFAULT_PROFILE
     catalog_max_description_length: int = 500
     overrides: Mapping[str, Severity | None] = field(default_factory=lambda: MappingProxyType({}))
+    overlap_threshold: float = DEFAULT_OVERLAP_THRESHOLD
+    near_duplicate_threshold: float = DEFAULT_NEAR_DUPLICATE_THRESHOLD
 
     def __post_init__(self) -> None:
         get_profile(self.profile)
         validate_max_description_length(self.catalog_max_description_length)
+        validate_threshold(self.overlap_threshold, "overlap threshold")
+        validate_threshold(self.near_duplicate_threshold, "near-duplicate threshold")
         try:
             normalized = _normalize_overrides(self.overrides)
         except KeyError as error:
@@ -123,6 +147,8 @@ class RuleSettings:
                 self.profile,
                 self.catalog_max_description_length,
                 tuple(sorted((k, v.value if v else None) for k, v in self.overrides.items())),
+                self.overlap_threshold,
+                self.near_duplicate_threshold,
             )
         )
 
@@ -155,6 +181,9 @@ class SkillFileAnalysis:
     body_start_line: int | None
     suppressed_drops: tuple[str, ...] = ()
     wide_lines: tuple[tuple[int, str], ...] = ()
+    #: The body's ``/name`` mentions (the gesture's grammar): name and span of ``/name``.
+    #: The deck judges them against the names it holds (SD704/SD705).
+    mentions: tuple[tuple[str, Span], ...] = ()
 
     @cached_property
     def accepted(self) -> bool:
@@ -185,6 +214,7 @@ class SkillFileAnalysis:
             "body_start_line": self.body_start_line,
             "suppressed_drops": list(self.suppressed_drops),
             "wide_lines": [[number, text] for number, text in self.wide_lines],
+            "mentions": [[name, span_to_json(span)] for name, span in self.mentions],
         }
 
     @classmethod
@@ -275,6 +305,20 @@ def lines_needed(body_start_line: int | None, findings: Iterable[Finding]) -> in
     return max(last, 1)
 
 
+def body_mentions(text: str) -> tuple[tuple[str, Span], ...]:
+    """Every ``/name`` mention in the body of ``text`` (after a closed frontmatter), by
+    the gesture's grammar (:func:`skilldeck.engine.gesture.find_skill_mentions`)."""
+    bounds = find_frontmatter(text)
+    if not isinstance(bounds, FrontmatterBounds) or "/" not in text[bounds.body_start :]:
+        return ()
+    start = bounds.body_start
+    found = find_skill_mentions(text[start:])
+    if not found:
+        return ()
+    index = LineIndex(text)
+    return tuple((m.name, index.span(start + m.start, start + m.end)) for m in found)
+
+
 def wide_lines(text: str, upto: int) -> tuple[tuple[int, str], ...]:
     """The non-ASCII lines among the first ``upto`` of ``text`` (the one line model,
     :data:`~skilldeck.engine.positions.LINE_BREAK`, as editors split them)."""
@@ -351,6 +395,10 @@ class _Checker:
         findings, suppressed = _apply_settings(self.findings, self.settings, self.path)
         fm = self.frontmatter
         body_start = None if fm is None else fm.body_start_line
+        mentions = body_mentions(self.text) if fm is not None else ()
+        upto = lines_needed(body_start, findings)
+        if mentions:
+            upto = max(upto, mentions[-1][1].end.line + 1)
         return SkillFileAnalysis(
             path=self.path,
             name=self.name,
@@ -362,7 +410,8 @@ class _Checker:
             frontmatter=fm,
             body_start_line=body_start,
             suppressed_drops=suppressed,
-            wide_lines=wide_lines(self.text, lines_needed(body_start, findings)),
+            wide_lines=wide_lines(self.text, upto),
+            mentions=mentions,
         )
 
     # helpers -------------------------------------------------------------------------
@@ -437,15 +486,21 @@ class _Checker:
     # fixes ---------------------------------------------------------------------------
 
     def offer(
-        self, title: str, edits: tuple[TextEdit, ...], changes: Mapping[str, object]
+        self,
+        title: str,
+        edits: tuple[TextEdit, ...],
+        changes: Mapping[str, object],
+        *,
+        unsafe: bool = False,
     ) -> tuple[Fix, ...]:
-        """``(Fix(title, edits),)`` when the edits make exactly ``changes`` to the
-        top-level mapping and leave valid YAML (:meth:`FixCheck.exact`); else ``()``."""
+        """``(Fix(title, edits, unsafe),)`` when the edits make exactly ``changes`` to the
+        top-level mapping and leave valid YAML (:meth:`FixCheck.exact`); else ``()``.
+        ``unsafe``: the fix changes what the skill means (see :class:`Fix`)."""
         if self._fix_check is None:
             self._fix_check = FixCheck(self.text)
         if not edits or not self._fix_check.exact(edits, changes):
             return ()
-        return (Fix(title, edits),)
+        return (Fix(title, edits, unsafe),)
 
     def replace_value(self, entry: FrontmatterEntry, new_text: str) -> tuple[TextEdit, ...]:
         """Replace a one-line scalar value, keeping its anchor (an alias may use it)."""
@@ -504,6 +559,7 @@ class _Checker:
         self.check_optional(fm)
         if self.settings.profile == "agentskills":
             self.check_agentskills(fm)
+        self.check_near_miss_keys(fm)
 
     def check_name(self, fm: Frontmatter) -> None:
         entry = fm.get("name")
@@ -531,7 +587,11 @@ class _Checker:
             )
             return
         self.name = value
-        if not is_skill_name(value):
+        agentskills = self.settings.profile == "agentskills"
+        if not is_skill_name(value) and agentskills and standard_name_problem(value) is None:
+            # Valid under the standard; skilldeck's runtime keeps SPEC's ASCII names.
+            self.findings.append(rule("SD606").finding(entry.value_span, name=display_text(value)))
+        elif not is_skill_name(value):
             fixes = ()
             suggestion = kebab_case(value)
             if suggestion and suggestion != value and self.one_line_scalar(entry):
@@ -539,17 +599,20 @@ class _Checker:
                     f"Rename to '{suggestion}'",
                     self.replace_value(entry, suggestion),
                     {"name": suggestion},
+                    unsafe=True,
                 )
             self.findings.append(
                 rule("SD203").finding(
                     entry.value_span,
                     fixes=fixes,
                     name=display_text(value),
-                    reason=name_problem(value),
+                    reason=(agentskills and standard_name_problem(value)) or name_problem(value),
                 )
             )
             return
         expected = self.expected_name
+        if agentskills and expected is not None and standard_form(value) == standard_form(expected):
+            return
         if expected is not None and value != expected:
             fixes = ()
             if is_skill_name(expected) and self.one_line_scalar(entry):
@@ -557,16 +620,19 @@ class _Checker:
                     f"Rename to '{expected}'",
                     self.replace_value(entry, expected),
                     {"name": expected},
+                    unsafe=True,
                 )
             container = "folder" if PurePath(self.path).name == "SKILL.md" else "file name"
+            mismatch = rule("SD206").finding(
+                entry.value_span,
+                fixes=fixes,
+                name=display_text(value),
+                container=container,
+                expected=display_text(expected),
+            )
+            # The standard says *must*: an error under its profile, a warning elsewhere.
             self.findings.append(
-                rule("SD206").finding(
-                    entry.value_span,
-                    fixes=fixes,
-                    name=value,
-                    container=container,
-                    expected=display_text(expected),
-                )
+                replace(mismatch, severity=Severity.ERROR) if agentskills else mismatch
             )
 
     def check_description(self, fm: Frontmatter) -> None:
@@ -576,6 +642,7 @@ class _Checker:
                 "Add a description",
                 self.add_entry(fm, "description", DESCRIPTION_PLACEHOLDER, after=fm.get("name")),
                 {"description": DESCRIPTION_PLACEHOLDER},
+                unsafe=True,  # a placeholder would reach the catalog
             )
             self.findings.append(rule("SD204").finding(fm.span, fixes=fixes))
             return
@@ -626,6 +693,7 @@ class _Checker:
                         f"Rename to '{canonical}'",
                         (TextEdit(entry.key_span, replace_scalar(key_source, canonical)),),
                         {entry.key: REMOVED, canonical: entry.value},
+                        unsafe=True,
                     )
                 else:
                     flag = invocation_boolean(entry.value)
@@ -635,6 +703,7 @@ class _Checker:
                             f"Replace with '{new}'",
                             (TextEdit(entry.span, new),),
                             {entry.key: REMOVED, canonical: not flag},
+                            unsafe=True,
                         )
             note = " with the opposite value" if inverted else ""
             self.findings.append(
@@ -652,8 +721,14 @@ class _Checker:
                 choices: tuple[Fix, ...] = ()
                 if self.one_line_scalar(option):
                     choices = tuple(
-                        Fix(f"Replace with '{word}'", (TextEdit(option.value_span, word),))
+                        fix
                         for word in ("true", "false")
+                        for fix in self.offer(
+                            f"Replace with '{word}'",
+                            self.replace_value(option, word),
+                            {key: word == "true"},
+                            unsafe=True,  # the author's intent is a guess
+                        )
                     )
                 self.findings.append(
                     rule("SD302").finding(
@@ -753,10 +828,11 @@ class _Checker:
 
     def check_agentskills(self, fm: Frontmatter) -> None:
         name_limit = self.max_length("name")
-        if self.name is not None and name_limit is not None and len(self.name) > name_limit:
+        length = len(standard_form(self.name)) if self.name is not None else 0
+        if name_limit is not None and length > name_limit:
             entry = fm.get("name")
             assert entry is not None
-            self.findings.append(rule("SD601").finding(entry.value_span, length=len(self.name)))
+            self.findings.append(rule("SD601").finding(entry.value_span, length=length))
         entry = fm.get("compatibility")
         if entry is not None:
             value = entry.value
@@ -789,6 +865,38 @@ class _Checker:
                         key=display_text(entry.key),
                     )
                 )
+
+    def check_near_miss_keys(self, fm: Frontmatter) -> None:
+        """SD404: a key the profile does not know, spelt like one it does."""
+        profile = get_profile(self.settings.profile)
+        known = [info.key for info in profile.keys]
+        for entry in fm.entries:
+            if entry.key in ALL_PROFILE_KEYS or entry.key in _LEGACY_KEYS:
+                continue
+            intended = near_miss_key(entry.key, known)
+            if intended is None:
+                continue
+            info = profile.key(intended)
+            assert info is not None
+            fixes: tuple[Fix, ...] = ()
+            if fm.get(intended) is None:
+                key_source = self.source(entry.key_span) or entry.key
+                fixes = self.offer(
+                    f"Rename to '{intended}'",
+                    (TextEdit(entry.key_span, replace_scalar(key_source, intended)),),
+                    {entry.key: REMOVED, intended: entry.value},
+                    unsafe=True,
+                )
+            self.findings.append(
+                rule("SD404").finding(
+                    entry.key_span,
+                    fixes=fixes,
+                    key=display_text(entry.key),
+                    profile=profile.name,
+                    intended=intended,
+                    effect=info.ignored,
+                )
+            )
 
     def nested_key_span(self, entry: FrontmatterEntry, key: str) -> Span:
         """Best-effort span of ``key`` inside a block mapping value; else the value."""
@@ -855,7 +963,7 @@ class _Checker:
             return ()
         edits = (delete, insert) if delete.span.start < insert.span.start else (insert, delete)
         changes = {entry.key: REMOVED, "metadata": new_metadata}
-        return self.offer(f"Move '{entry.key}' under metadata", edits, changes)
+        return self.offer(f"Move '{entry.key}' under metadata", edits, changes, unsafe=True)
 
 
 def _last_words(kept: str, limit: int = 30) -> str:
@@ -939,6 +1047,7 @@ def _analysis_from_json(data: Any) -> SkillFileAnalysis:
         body_start_line=None if body_start is None else json_int(body_start),
         suppressed_drops=tuple(json_str(code) for code in suppressed),
         wide_lines=tuple((json_int(number), json_str(text)) for number, text in data["wide_lines"]),
+        mentions=tuple((json_str(name), span_from_json(span)) for name, span in data["mentions"]),
     )
 
 

@@ -69,3 +69,41 @@ def name_problem(value: str) -> str:
     if value.startswith("-") or value.endswith("-"):
         return "it starts or ends with a hyphen"
     return "hyphens must separate words one at a time"
+
+
+# --- the Agent Skills standard's names ------------------------------------------------
+# The standard (and its reference validator, skills-ref) judges a name after NFKC
+# normalisation: letters and digits of any script, lowercase, single hyphens between
+# them. skilldeck's runtime still loads only ASCII kebab-case names (model.is_skill_name):
+# the agentskills profile judges files, it never widens what the engine loads.
+
+
+def standard_form(value: str) -> str:
+    """``value`` as the Agent Skills standard compares names (NFKC-normalised)."""
+    return unicodedata.normalize("NFKC", value)
+
+
+def standard_name_problem(value: str) -> str | None:
+    """Why ``value`` is not a name under the Agent Skills standard; ``None`` when it is.
+
+    Unlike skills-ref, surrounding whitespace is a problem here (docs/compatibility.md).
+    """
+    if not value:
+        return "it is empty"
+    if value != value.strip():
+        return "it has leading or trailing whitespace"
+    name = standard_form(value)
+    for index, ch in enumerate(name):
+        if ch != ch.lower():
+            return f"uppercase letter '{ch}' (U+{ord(ch):04X}) at position {index + 1}"
+    for index, ch in enumerate(name):
+        if not (ch.isalnum() or ch == "-"):
+            label = unicodedata.name(ch, "")
+            return f"U+{ord(ch):04X} {label}".strip() + (
+                f" at position {index + 1} is neither a letter, a digit nor a hyphen"
+            )
+    if name.startswith("-") or name.endswith("-"):
+        return "it starts or ends with a hyphen"
+    if "--" in name:
+        return "hyphens must separate words one at a time"
+    return None

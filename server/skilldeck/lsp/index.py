@@ -23,7 +23,17 @@ from skilldeck.engine.catalog import (
     wrap_lines,
 )
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck import DeckMember, NameVerdict, ProvidedSkill, resolve_name
+from skilldeck.engine.deck import (
+    DeckMember,
+    NameVerdict,
+    ProvidedSkill,
+    changed_targets,
+    mention_findings,
+    mention_targets,
+    mentions_affected,
+    resolve_name,
+)
+from skilldeck.engine.deck_overlap import DeckOverlap, member_key
 from skilldeck.engine.findings import Finding
 from skilldeck.engine.fs_provider import (
     Layout,
@@ -229,6 +239,14 @@ class FolderIndex:
         self.catalog_digest: str | None = None
         #: Rendered catalog lines kept between renderings (:class:`CatalogMemo`).
         self.catalog_memo = CatalogMemo()
+        #: What a ``/name`` mention reaches (the engine's ``mention_targets``), on demand.
+        self._targets: dict[str, bool] | None = None
+        #: Routing overlap between the winners (SD801 / SD802), kept current per edit;
+        #: rebuilt off the loop after each full scan (:meth:`overlap_snapshot`).
+        self.overlap = DeckOverlap((), config.rule_settings())
+        #: While a rebuild is pending: the skills re-judged since its snapshot, replayed
+        #: onto the rebuilt index when it is installed.
+        self._overlap_touched: list[tuple[str, DeckMember | None]] | None = None
 
     # -- reading -------------------------------------------------------------------
 
@@ -245,11 +263,42 @@ class FolderIndex:
         return sorted(self._entries.values(), key=lambda e: self._order[e.path])
 
     def findings(self, path: str) -> tuple[Finding, ...]:
-        """The engine's findings for one file: its own plus shadowing."""
+        """The engine's findings for one file: its own, shadowing and overlap."""
         entry = self._entries.get(path)
         if entry is None:
             return ()
-        return tuple(entry.analysis.findings) + self._shadow.get(path, ())
+        own = (
+            tuple(entry.analysis.findings)
+            + self._shadow.get(path, ())
+            + self.overlap.findings_of(path)
+        )
+        if not entry.analysis.mentions:
+            return own
+        targets = self.mention_targets()
+        settings = self.config.rule_settings()
+        return own + tuple(mention_findings(entry, targets, settings, complete=self.complete))
+
+    def mention_targets(self) -> dict[str, bool]:
+        """Each winning name and whether the ``/name`` gesture injects it."""
+        if self._targets is None:
+            winners: list[DeckMember] = [self._entries[p] for p in self._winners.values()]
+            winners.extend(self._provided_winners.values())
+            self._targets = mention_targets(winners)
+        return self._targets
+
+    def _mentions_changed(self, before: dict[str, bool]) -> set[str]:
+        """The files whose mention findings may differ since the targets ``before``."""
+        self._targets = None
+        after = self.mention_targets()
+        changed = changed_targets(before, after)
+        if not changed:
+            return set()
+        return {
+            path
+            for path, entry in self._entries.items()
+            if entry.analysis.mentions
+            and mentions_affected(entry.analysis.mentions, changed, after)
+        }
 
     def analysis_of_text(self, path: str, text: str) -> SkillFileAnalysis | None:
         """The entry's analysis when it was computed from exactly ``text`` (this very
@@ -391,6 +440,7 @@ class FolderIndex:
             self._winners, self._provided_winners, self._lines = {}, {}, {}
             self._catalog_names = None
             self._recompute_shadowing(self.names())
+        self._targets = None
         self.ready = True
         return before | set(self._entries)
 
@@ -407,7 +457,10 @@ class FolderIndex:
             entry = SkillFileEntry(root, layout, path, folder, expected, analysis)
         else:
             analysis = self.analyze(text, path, entry.expected_name)
-        self._wide[path] = _wide_head(text, analysis.body_start_line)
+        self._wide[path] = {
+            **_wide_head(text, analysis.body_start_line),
+            **dict(analysis.wide_lines),
+        }
         self._judged_text[path] = text
         # The name's span moves with the text: shadowing findings and navigation use it.
         return self._replace(path, replace(entry, analysis=analysis, name_span=name_span(analysis)))
@@ -420,17 +473,19 @@ class FolderIndex:
 
     def remove(self, path: str) -> set[str]:
         """Forget a deleted skill file; returns changed paths (its own included)."""
-        entry = self._entries.pop(path, None)
-        if entry is None:
+        if path not in self._entries:
             return set()
+        targets = self.mention_targets()
+        entry = self._entries.pop(path)
         names = {entry.analysis.name} - {None}
         self._order.pop(path, None)
         self._unindex_name(entry)
-        self._order.pop(path, None)  # a stale position would outlive the file (KeyError later)
         self._shadow.pop(path, None)
         self._wide.pop(path, None)
         self._judged_text.pop(path, None)
-        return {path} | self._recompute_shadowing(n for n in names if n is not None)
+        changed = {path} | self._update_overlap(path, None)
+        changed |= self._recompute_shadowing(n for n in names if n is not None)
+        return changed | self._mentions_changed(targets)
 
     def strays(self) -> set[str]:
         """The Markdown files under the roots that are no skill where they sit (``SD007``);
@@ -450,13 +505,14 @@ class FolderIndex:
     def set_provided(self, provided: Sequence[ProvidedSkill], complete: bool) -> set[str]:
         """Replace the provided skills (a provider changed); returns changed paths."""
         names = self._provided.keys() | {skill.name for skill in provided}
+        targets = self.mention_targets()
         self.provided = tuple(provided)
         self._provided = group_provided(provided)
         self._sorted_names = None
         if complete != self._provided_complete:
             self._provided_complete = complete
             self._catalog_changed()
-        return self._recompute_shadowing(names)
+        return self._recompute_shadowing(names) | self._mentions_changed(targets)
 
     def replace_entry(self, entry: SkillFileEntry, wide: Mapping[int, str]) -> set[str]:
         """Install a freshly scanned entry (file event); returns changed paths."""
@@ -468,6 +524,9 @@ class FolderIndex:
 
     def _replace(self, path: str, entry: SkillFileEntry) -> set[str]:
         old = self._entries.get(path)
+        # What mentions reach changes only with a name, acceptance or user invocability.
+        reach = old is None or _reach(old) != _reach(entry)
+        targets = self.mention_targets() if reach else None
         self._shadow.pop(path, None)
         names: set[str] = set()
         if old is not None:
@@ -482,7 +541,8 @@ class FolderIndex:
         if entry.analysis.name:
             names.add(entry.analysis.name)
             self._index_name(entry.analysis.name, path)
-        return {path} | self._recompute_shadowing(names)
+        changed = {path} | self._recompute_shadowing(names) | self._sync_overlap(path)
+        return changed if targets is None else changed | self._mentions_changed(targets)
 
     def _put(self, entry: SkillFileEntry, position: int) -> None:
         self._entries[entry.path] = entry
@@ -553,6 +613,9 @@ class FolderIndex:
                     self._catalog_names = None
                 self._set(self._lines, name, line)
                 self._catalog_changed()
+            for member in [*members, *self._provided.get(name, ())]:
+                competing = member if member is winner else None
+                changed |= self._update_overlap(member_key(member), competing)
             for entry in members:
                 findings = tuple(new.get(entry.path, ()))
                 if self._shadow.get(entry.path, ()) != findings:
@@ -563,12 +626,51 @@ class FolderIndex:
                     self._shadow.pop(entry.path, None)
         return changed
 
+    def _sync_overlap(self, path: str) -> set[str]:
+        """Make the overlap index agree with the file ``path``: it competes while it is
+        the winner of its name (the engine decides whether the model can choose it)."""
+        entry = self._entries.get(path)
+        name = entry.analysis.name if entry is not None else None
+        winning = entry is not None and name is not None and self._winners.get(name) == path
+        return self._update_overlap(path, entry if winning else None)
+
+    def _update_overlap(self, key: str, member: DeckMember | None) -> set[str]:
+        if self._overlap_touched is not None:
+            self._overlap_touched.append((key, member))
+        return self.overlap.update(key, member)
+
+    # -- overlap rebuilds ----------------------------------------------------------
+
+    def overlap_snapshot(self) -> list[DeckMember]:
+        """Every name's winner now, to build a :class:`DeckOverlap` from off the loop;
+        from here on re-judged skills are recorded for :meth:`install_overlap`."""
+        self._overlap_touched = []
+        winners: list[DeckMember] = [self._entries[p] for p in self._winners.values()]
+        winners.extend(self._provided_winners.values())
+        return winners
+
+    def install_overlap(self, overlap: DeckOverlap) -> set[str]:
+        """Use ``overlap`` (built from the last snapshot), replaying the skills re-judged
+        since; returns the paths whose findings may differ."""
+        changed = set(self.overlap.paths()) | set(overlap.paths())
+        touched = self._overlap_touched or []
+        self.overlap = overlap
+        self._overlap_touched = None
+        for key, member in touched:
+            changed |= self.overlap.update(key, member)
+        return {path for path in changed if path in self._entries}
+
     @staticmethod
     def _set(table: dict[str, Any], key: str, value: Any) -> None:
         if value is None:
             table.pop(key, None)
         else:
             table[key] = value
+
+
+def _reach(entry: SkillFileEntry) -> tuple[str | None, bool, bool]:
+    analysis = entry.analysis
+    return analysis.name, analysis.accepted, analysis.invocation.user_invocable
 
 
 def _wide_head(text: str, body_start_line: int | None) -> dict[int, str]:

@@ -20,24 +20,18 @@ import logging
 import os
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from skilldeck.lsp.diagnostics import to_diagnostics, uri_of
+from skilldeck.lsp.handlers import as_handler
 
 if TYPE_CHECKING:
     from skilldeck.lsp.server import SkilldeckServer
     from skilldeck.lsp.session import Session
 
 logger = logging.getLogger(__name__)
-
-
-def as_handler(method: Any) -> Any:
-    """See :func:`skilldeck.lsp.session.as_handler` (imported late: no import cycle)."""
-    from skilldeck.lsp.session import as_handler as wrap  # noqa: PLC0415
-
-    return wrap(method)
 
 
 class Publisher:

@@ -1,9 +1,19 @@
 """The server's state: one :class:`FolderIndex` per workspace folder, kept true.
 
-Owns the lifecycle handlers (initialize, text sync, configuration, file events) and
-routes every change to the folder indexes, then to the :class:`Publisher` and the
-catalog notifier. Full scans run in a worker thread (``asyncio.to_thread``) and are
-applied on the event loop in one step; edits to one document are re-judged in place.
+The session owns the lifecycle (``initialize``, ``initialized``, ``shutdown``), the
+workspace folders and indexing: full scans run in a worker thread and are applied on
+the event loop in one step. Each other job is a part of its own, composed here:
+
+- :class:`~skilldeck.lsp.settings_sync.SettingsSync`: the client's settings and each
+  folder's configuration;
+- :class:`~skilldeck.lsp.document_sync.DocumentSync`: open buffers re-judged in place;
+- :class:`~skilldeck.lsp.file_events.FileEvents`: files changed on disk;
+- :class:`~skilldeck.lsp.provided_skills.ProvidedSkills`: the deck's other providers;
+- :class:`~skilldeck.lsp.catalog_notifier.CatalogNotifier`: ``skilldeck/catalogChanged``;
+- :class:`~skilldeck.lsp.index_progress.IndexProgress`: work-done progress;
+- :class:`~skilldeck.lsp.publisher.Publisher` and :class:`~skilldeck.lsp.watching.Watching`.
+
+Features read the index through the queries at the end of :class:`Session`.
 """
 
 from __future__ import annotations
@@ -11,59 +21,49 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcServerNotInitialized
 
-from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_project_config
-from skilldeck.engine.deck import ProvidedSkill, provided_skills
-from skilldeck.engine.defaults import provider_registry
-from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.deck_overlap import DeckOverlap
 from skilldeck.engine.index_cache import IndexCache, default_cache_dir
-from skilldeck.engine.layout import NotASkill, relative_parts, stray_files
+from skilldeck.engine.layout import NotASkill
 from skilldeck.engine.positions import Encoding
-from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
+from skilldeck.engine.roots import SkillRoot, resolve_roots
 from skilldeck.engine.scan_helpers import usable_cpus
-from skilldeck.engine.skill_file import analyze_skill_file
 from skilldeck.engine.sources.config_findings import source_findings
-from skilldeck.lsp.diagnostics import path_of, uri_of
-from skilldeck.lsp.index import (
-    FolderIndex,
-    FolderScan,
-    current_catalog,
-    scan_folder,
-)
+from skilldeck.lsp.catalog_notifier import CatalogNotifier
+from skilldeck.lsp.diagnostics import path_of
+from skilldeck.lsp.document_sync import DocumentSync
+from skilldeck.lsp.file_events import FileEvents, inside_or_equal
+from skilldeck.lsp.handlers import as_handler
+from skilldeck.lsp.index import FolderIndex, FolderScan, scan_folder
+from skilldeck.lsp.index_progress import IndexProgress
 from skilldeck.lsp.open_documents import OpenDocuments
 from skilldeck.lsp.positions import LineSource, line_source, sparse_line_source
+from skilldeck.lsp.provided_skills import ProvidedSkills
 from skilldeck.lsp.publisher import Publisher
-from skilldeck.lsp.settings import ParsedSettings, anchored, parse_settings
+from skilldeck.lsp.settings_sync import SettingsSync
 from skilldeck.lsp.watching import Watching
 
 if TYPE_CHECKING:
     from skilldeck.engine.findings import Finding
     from skilldeck.engine.provider import ProviderFactory
-    from skilldeck.engine.registry import SkillRegistry
     from skilldeck.lsp.server import SkilldeckServer
 
 T = TypeVar("T")
 
-CATALOG_CHANGED = "skilldeck/catalogChanged"
-#: Delay before a burst of file events becomes a rescan of the folder.
-RESCAN_DELAY_S = 0.05
-#: Quiet time after the last change before catalogs are re-digested (off the keystroke path).
-CATALOG_DELAY_S = 0.3
-#: Longest a catalog check waits while changes keep coming (seconds).
-CATALOG_MAX_WAIT_S = 1.0
 #: Files whose diagnostics are pushed between two turns of the event loop after a scan.
 PUBLISH_BATCH = 200
-#: How long the server waits for the client to answer ``workspace/configuration``.
-CONFIGURATION_TIMEOUT_S = 2.0
-#: Roughly how many ``done/total skill files`` progress reports one folder's scan sends.
-PROGRESS_STEPS = 50
+#: Seconds the overlap rebuild pauses between steps (each step a few milliseconds).
+OVERLAP_BUILD_PAUSE = 0.002
 #: How long a request waits for ``initialized`` before it is refused (seconds).
 INITIALIZED_WAIT_S = 5.0
+
+__all__ = ["Session", "as_handler"]
 
 
 class Session:
@@ -74,33 +74,37 @@ class Session:
         self.folders: dict[str, FolderIndex] = {}
         self._index_cache: IndexCache | None = None
         self.encoding = Encoding.UTF16
-        self.settings = ParsedSettings()
+        self.settings_sync = SettingsSync(server)
         self.publisher = Publisher(server, self)
         self.watching = Watching(server, self)
         self.documents = OpenDocuments(self.folders.keys)
-        self._pending_docs: set[str] = set()
-        self._flush_handle: asyncio.Handle | None = None
-        self._catalog_handle: asyncio.TimerHandle | None = None
-        self._catalog_due: float | None = None
-        self._rescan_handle: asyncio.TimerHandle | None = None
-        self._generation = 0
+        self.document_sync = DocumentSync(self)
+        self.file_events = FileEvents(self)
+        self.provided = ProvidedSkills(self)
+        self.catalogs = CatalogNotifier(self)
+        self.progress = IndexProgress(server)
+        #: Bumped by every index and by ``close``: work of an older generation stops.
+        self.generation = 0
         self._indexed: asyncio.Event | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         #: Scans running with the collector paused (:meth:`_collector_paused`).
         self._scans_running = 0
         self._gc_was_enabled = True
-        self._config_supported = False
         #: True from ``initialize`` until ``initialized`` has set up the folder indexes.
-        self._setting_up = False
+        self.setting_up = False
         #: Set when ``initialized`` arrives (indexing starts only then).
         self._initialized_seen = asyncio.Event()
-        #: Extra skill providers of every folder's deck (``build_server(providers)``).
-        self.providers: tuple[ProviderFactory, ...] = ()
-        #: Per folder: the registry of the deck's non-filesystem providers, and the
-        #: unsubscribe of its change listener.
-        self._provider_registries: dict[str, tuple[SkillRegistry, Callable[[], None]]] = {}
         #: Config file -> warnings for its failing ``[[sources]]`` (shown on that file).
         self._source_findings: dict[str, tuple[Finding, ...]] = {}
+
+    @property
+    def providers(self) -> tuple[ProviderFactory, ...]:
+        """Extra skill providers of every folder's deck (``build_server(providers)``)."""
+        return self.provided.providers
+
+    @providers.setter
+    def providers(self, value: tuple[ProviderFactory, ...]) -> None:
+        self.provided.providers = value
 
     # -- registration --------------------------------------------------------------
 
@@ -109,11 +113,11 @@ class Session:
         for method, handler in (
             (types.INITIALIZE, self.on_initialize),
             (types.INITIALIZED, self.on_initialized),
-            (types.TEXT_DOCUMENT_DID_OPEN, self.on_document),
-            (types.TEXT_DOCUMENT_DID_CHANGE, self.on_document),
-            (types.TEXT_DOCUMENT_DID_CLOSE, self.on_close),
+            (types.TEXT_DOCUMENT_DID_OPEN, self.document_sync.on_document),
+            (types.TEXT_DOCUMENT_DID_CHANGE, self.document_sync.on_document),
+            (types.TEXT_DOCUMENT_DID_CLOSE, self.document_sync.on_close),
             (types.WORKSPACE_DID_CHANGE_CONFIGURATION, self.on_configuration),
-            (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, self.on_watched_files),
+            (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, self.file_events.on_watched_files),
             (types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, self.on_folders),
             (types.SHUTDOWN, self.on_shutdown),
         ):
@@ -126,13 +130,9 @@ class Session:
         self.encoding = Encoding.of(self.server.workspace.position_encoding)
         self.publisher.configure(params.capabilities)
         self.watching.configure(params.capabilities)
-        workspace = params.capabilities.workspace
-        self._config_supported = bool(workspace and workspace.configuration)
-        options = params.initialization_options
-        raw = options.get("skilldeck", options) if isinstance(options, dict) else options
-        self._apply_settings(parse_settings(raw))
+        self.settings_sync.initialize(params)
         self._indexed = asyncio.Event()
-        self._setting_up = True
+        self.setting_up = True
 
     async def on_initialized(self, params: types.InitializedParams) -> None:
         """Fetch settings, then index every folder.
@@ -143,13 +143,13 @@ class Session:
         self._indexed = self._indexed or asyncio.Event()
         self._initialized_seen.set()
         try:
-            await self._fetch_configuration()
+            await self.settings_sync.fetch()
         finally:
-            self._setting_up = False
+            self.setting_up = False
         for path in self._folder_paths():
             self.folders.setdefault(path, FolderIndex(path, SkilldeckConfig()))
         if not self.folders:
-            self._index_open_documents_alone()
+            self.document_sync.index_open_documents_alone()
         await self.reindex()
 
     def on_shutdown(self, params: None) -> None:
@@ -158,7 +158,7 @@ class Session:
 
     def close(self) -> None:
         """Stop everything this session started (idempotent)."""
-        self._generation += 1
+        self.generation += 1
         self.watching.close()
         for task in list(self._tasks):
             task.cancel()
@@ -182,76 +182,14 @@ class Session:
                 ) from None
         await self._indexed.wait()
 
-    # -- settings ------------------------------------------------------------------
-
-    def _apply_settings(self, parsed: ParsedSettings) -> None:
-        self.settings = parsed
-        for warning in parsed.warnings:
-            self.server.warn_user(warning)
-
-    async def _fetch_configuration(self) -> None:
-        """Ask the client for the ``skilldeck`` section; keep the settings on any failure.
-
-        A client that does not answer within :data:`CONFIGURATION_TIMEOUT_S`, answers
-        with an error, or answers with something other than a list of one value keeps
-        the settings already known (``initializationOptions`` or the defaults); a
-        warning is logged.
-        """
-        if not self._config_supported:
-            return
-        keeping = "keeping the initialization options or defaults"
-        request: asyncio.Future[Any] = asyncio.ensure_future(
-            self.server.protocol.send_request_async(
-                types.WORKSPACE_CONFIGURATION,
-                types.ConfigurationParams(items=[types.ConfigurationItem(section="skilldeck")]),
-            )
-        )
-        # Not wait_for: cancelling the request would make a late answer an error in pygls.
-        request.add_done_callback(_retrieve)
-        done, _ = await asyncio.wait({request}, timeout=CONFIGURATION_TIMEOUT_S)
-        if not done:
-            self.server.log(
-                f"skilldeck: workspace/configuration got no answer within "
-                f"{CONFIGURATION_TIMEOUT_S:g} s; {keeping}.",
-                types.MessageType.Warning,
-            )
-            return
-        try:
-            result: Any = _json_value(request.result())
-        except Exception as error:  # a client that cannot answer keeps the old settings
-            self.server.log(
-                f"skilldeck: workspace/configuration failed: {error}; {keeping}.",
-                types.MessageType.Warning,
-            )
-            return
-        if not isinstance(result, list) or len(result) != 1:
-            self.server.log(
-                "skilldeck: workspace/configuration answered "
-                f"{_shorten(result)} instead of a list of one value; {keeping}.",
-                types.MessageType.Warning,
-            )
-            return
-        if result[0] is not None:
-            self._apply_settings(parse_settings(result[0]))
-
     async def on_configuration(self, params: types.DidChangeConfigurationParams) -> None:
         """Settings changed: re-read them and re-index."""
-        raw = params.settings
-        if self._config_supported:
-            await self._fetch_configuration()
-        elif isinstance(raw, dict):
-            self._apply_settings(parse_settings(raw.get("skilldeck", raw)))
+        await self.settings_sync.changed(params)
         await self.reindex()
 
     def config_for(self, folder: str) -> SkilldeckConfig:
-        """Environment, then the project's config file, then editor settings (blocking)."""
-        base = SkilldeckConfig.from_environment()
-        layer = anchored(self.settings.layer, folder)
-        try:
-            return load_project_config(find_project_root(folder), base=base).merged(layer)
-        except ConfigError as error:
-            self.server.warn_user(f"skilldeck: {error}; using the defaults.")
-            return base.merged(layer)
+        """The configuration of ``folder`` (see :meth:`SettingsSync.config_for`)."""
+        return self.settings_sync.config_for(folder)
 
     # -- folders and indexing ------------------------------------------------------
 
@@ -269,6 +207,7 @@ class Session:
             path = path_of(removed.uri)
             if path:
                 self.folders.pop(path, None)
+                self.provided.forget(path)
         for added in params.event.added:
             path = path_of(added.uri)
             if path:
@@ -281,14 +220,14 @@ class Session:
         Roots are resolved and watched *before* the scan, so a change made while the
         scan runs is not lost (it triggers a rescan).
         """
-        self._generation += 1
-        generation = self._generation
+        self.generation += 1
+        generation = self.generation
         pending: set[str] = set()
-        progress = await self._progress_begin()
+        progress = await self.progress.begin(generation)
         try:
             indexes = list(self.folders.values())
             plans = [await asyncio.to_thread(self._plan, index.folder) for index in indexes]
-            if generation != self._generation:
+            if generation != self.generation:
                 return
             # A new watcher goes live after the scan: its inotify events would slow it.
             self.watching.update(
@@ -296,14 +235,14 @@ class Session:
                 hold=True,
             )
             await self.watching.wait_listed()
-            if generation != self._generation:
+            if generation != self.generation:
                 return
             for number, (index, (config, roots)) in enumerate(
                 zip(indexes, plans, strict=True), start=1
             ):
-                self._progress_report(progress, f"{index.folder}", number)
-                provided, provided_complete = await self._provided_skills(index.folder, config)
-                if generation != self._generation:
+                self.progress.folder(progress, f"{index.folder}", number, len(indexes))
+                provided, provided_complete = await self.provided.read(index.folder, config)
+                if generation != self.generation:
                     return
                 pending |= await self._note_sources(config)
                 overlay = self.overlay()
@@ -313,14 +252,14 @@ class Session:
                     config,
                     overlay,
                     roots=roots,
-                    head_lines=self._needs_lines(),
+                    head_lines=self.needs_lines(),
                     cache=self.index_cache(),
                     processes=usable_cpus(),
                     provided=provided,
                     provided_complete=provided_complete,
-                    on_files=self._file_progress(progress),
+                    on_files=self.progress.on_files(progress),
                 )
-                if generation != self._generation:
+                if generation != self.generation:
                     return
                 pending |= self._apply_scan(index, scan)
         except Exception:
@@ -330,15 +269,17 @@ class Session:
                 self._indexed.set()
             raise
         finally:
-            self._progress_end(progress)
+            self.progress.end(progress)
             self.watching.release()
         # The index is long-lived: keep the collector from re-walking it on every GC pass.
         gc.collect()
         gc.freeze()
         if self._indexed is not None:
             self._indexed.set()
-        self.schedule_catalog_check()
+        self.catalogs.schedule()
         await self._publish_in_batches(pending, generation)
+        for index in indexes:
+            await self._rebuild_overlap(index, generation)
 
     async def _note_sources(self, config: SkilldeckConfig) -> set[str]:
         """Warn on the config file about its failing sources (read from the cache, after
@@ -352,43 +293,36 @@ class Session:
         self._source_findings[path] = findings
         return {path}
 
-    async def _provided_skills(
-        self, folder: str, config: SkilldeckConfig
-    ) -> tuple[tuple[ProvidedSkill, ...], bool]:
-        """The skills of the deck's other providers for ``folder`` (a fresh registry per
-        index: the configuration may have changed). A provider that fails makes the
-        folder's view incomplete; it never stops indexing."""
-        old = self._provider_registries.pop(folder, None)
-        if old is not None:
-            old[1]()
-        registry = provider_registry(config, self.providers)
-        unsubscribe = registry.on_change(lambda: self._on_provider_change(folder))
-        self._provider_registries[folder] = (registry, unsubscribe)
+    async def _rebuild_overlap(self, index: FolderIndex, generation: int) -> None:
+        """Build the folder's routing-overlap index (SD801 / SD802) after the scan is
+        served, a few skills at a time on the loop (a worker thread would hold the GIL
+        against every keystroke), then install it and publish what changed (in batches:
+        after a first scan that is every file with an overlap)."""
+        winners = index.overlap_snapshot()
+        steps = DeckOverlap.stepwise(winners, index.config.rule_settings())
+        # The index is long-lived and acyclic: a full collection over its million fresh
+        # objects in the middle of the build would stall a keystroke for half a second.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
-            return await provided_skills(registry, cwd=folder)
-        except Exception as error:
-            self.server.log(f"skilldeck: a skill provider failed: {error!r}")
-            return (), False
-
-    def _on_provider_change(self, folder: str) -> None:
-        """A provider invalidated its skills: re-read them and re-resolve their names."""
-        self._spawn(self._refresh_provided(folder))
-
-    async def _refresh_provided(self, folder: str) -> None:
-        index = self.folders.get(folder)
-        held = self._provider_registries.get(folder)
-        if index is None or held is None or not index.ready:
-            return
-        try:
-            provided, complete = await provided_skills(held[0], cwd=folder)
-        except Exception as error:
-            self.server.log(f"skilldeck: a skill provider failed: {error!r}")
-            provided, complete = index.provided, False
-        if self.folders.get(folder) is not index:
-            return
-        changed = index.set_provided(provided, complete)
-        self.publisher.changed(changed)
-        self.schedule_catalog_check()
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as done:
+                    overlap: DeckOverlap = done.value
+                    break
+                # A few skills at a time, then a real pause: keystrokes are served, and
+                # their worker threads get the GIL without queueing behind the build.
+                await asyncio.sleep(OVERLAP_BUILD_PAUSE)
+                if generation != self.generation or self.folders.get(index.folder) is not index:
+                    return
+        finally:
+            if collecting:
+                gc.enable()
+        changed = index.install_overlap(overlap)
+        gc.freeze()
+        # Files with an overlap carry up to three findings each: smaller batches.
+        await self._publish_in_batches(changed, generation, batch=PUBLISH_BATCH // 4)
 
     async def _collector_paused(self, function: Callable[..., T], *args: Any, **kw: Any) -> T:
         """``function`` in a worker thread with the cyclic GC paused (this process is ours).
@@ -440,7 +374,9 @@ class Session:
             self.publisher.changed(opened)
         return changed - opened
 
-    async def _publish_in_batches(self, paths: set[str], generation: int) -> None:
+    async def _publish_in_batches(
+        self, paths: set[str], generation: int, batch: int = PUBLISH_BATCH
+    ) -> None:
         """Publish the diagnostics of ``paths`` a batch at a time, yielding in between.
 
         After a full scan that is every file of the deck: in batches, edits and requests
@@ -453,132 +389,23 @@ class Session:
             self.publisher.changed(paths)
             return
         ordered = sorted(paths)
-        for start in range(0, len(ordered), PUBLISH_BATCH):
-            if generation != self._generation:
+        for start in range(0, len(ordered), batch):
+            if generation != self.generation:
                 return
-            self.publisher.changed(ordered[start : start + PUBLISH_BATCH])
+            self.publisher.changed(ordered[start : start + batch])
             await asyncio.sleep(0)
 
-    def _needs_lines(self) -> bool:
+    def needs_lines(self) -> bool:
+        """Whether positions need line text (every encoding but UTF-32 does)."""
         return self.encoding is not Encoding.UTF32
 
     def overlay(self) -> dict[str, str]:
         """Unsaved text of every open document, by path."""
         return {path: document.source for path, document in self.documents.items()}
 
-    # -- documents -----------------------------------------------------------------
-
-    def on_document(
-        self, params: types.DidOpenTextDocumentParams | types.DidChangeTextDocumentParams
-    ) -> None:
-        """A buffer opened or changed: re-judge it soon (bursts coalesce).
-
-        Before ``initialized`` has set up the folder indexes the buffer waits: the first
-        index applies it.
-        """
-        uri = params.text_document.uri
-        if self._setting_up:
-            return
-        if not self.folders:
-            if self._index_open_documents_alone():
-                self._spawn(self.reindex())
-            return
-        self._pending_docs.add(uri)
-        if self._flush_handle is None:
-            self._flush_handle = asyncio.get_running_loop().call_soon(self._flush_documents)
-
-    def _index_open_documents_alone(self) -> bool:
-        """Without workspace folders, index each open document's own folder instead."""
-        added = False
-        for path, _ in self.documents.items():
-            folder = os.path.dirname(path)
-            if folder not in self.folders:
-                self.folders[folder] = FolderIndex(folder, SkilldeckConfig())
-                added = True
-        return added
-
-    def _flush_documents(self) -> None:
-        self._flush_handle = None
-        uris, self._pending_docs = self._pending_docs, set()
-        for uri in uris:
-            document = self.documents.by_uri(uri)
-            path = self.documents.path_of(uri)
-            if document is None or not path:
-                continue
-            changed: set[str] = set()
-            for index in self.folders.values():
-                if index.ready and index.classify(path) is not None:
-                    changed |= index.update_text(path, document.source)
-            if not changed and self.not_a_skill(path) is not None:
-                changed.add(path)  # SD007: not a skill where it sits
-            self.publisher.changed(changed, by_client=True)
-        self.schedule_catalog_check()
-
-    def on_close(self, params: types.DidCloseTextDocumentParams) -> None:
-        """A buffer closed: the file on disk is the truth again."""
-        path = self.documents.path_of(params.text_document.uri)
-        if path:
-            self.on_paths_changed({path})
-
-    # -- file events ---------------------------------------------------------------
-
-    def on_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
-        """The client saw files change on disk."""
-        paths = {self.documents.path_of(change.uri) for change in params.changes}
-        self.on_paths_changed({p for p in paths if p})
-
     def on_paths_changed(self, paths: set[str]) -> None:
-        """Files changed on disk: refresh those skill files, or rescan when roots moved."""
-        open_paths = set(self.overlay())
-        files: set[str] = set()
-        rescan = False
-        for index in self.folders.values():
-            for path in paths:
-                if path in open_paths:
-                    continue
-                if index.classify(path) is not None:
-                    files.add(path)
-                elif _root_child_folder(path, index) is not None:
-                    files.add(path)  # a file inside a bundle folder: strays may change
-                elif _is_root_child(path, index) and index.classify(
-                    os.path.join(path, BUNDLE_FILE)
-                ):
-                    files.add(os.path.join(path, BUNDLE_FILE))
-                elif any(_inside_or_equal(root.path, path) for root in index.roots):
-                    rescan = True
-        if rescan:
-            self.schedule_rescan()
-        elif files:
-            self._spawn(self._refresh_files(files))
-
-    def schedule_rescan(self) -> None:
-        """Re-index every folder shortly (a burst of events is one rescan)."""
-        if self._rescan_handle is None:
-            loop = asyncio.get_running_loop()
-            self._rescan_handle = loop.call_later(RESCAN_DELAY_S, self._start_rescan)
-
-    def _start_rescan(self) -> None:
-        self._rescan_handle = None
-        self._spawn(self.reindex())
-
-    async def _refresh_files(self, paths: set[str]) -> None:
-        generation = self._generation
-        for index in list(self.folders.values()):
-            wanted = [(p, index.classify(p)) for p in paths]
-            fresh = await asyncio.to_thread(_read_entries, index, wanted, self._needs_lines())
-            if generation != self._generation:
-                return
-            changed: set[str] = set()
-            open_paths = set(self.overlay())
-            for path, entry, wide in fresh:
-                if path in open_paths:
-                    continue
-                changed |= index.remove(path) if entry is None else index.replace_entry(entry, wide)
-            folders = {f for p in paths if (f := _root_child_folder(p, index)) is not None}
-            for folder, strays in (await asyncio.to_thread(_strays_in, index, folders)).items():
-                changed |= index.set_strays(folder, strays)
-            self.publisher.changed(changed)
-        self.schedule_catalog_check()
+        """Files changed on disk (our own watcher): see :class:`FileEvents`."""
+        self.file_events.on_paths_changed(paths)
 
     # -- queries used by features --------------------------------------------------
 
@@ -636,109 +463,17 @@ class Session:
                 return index
         best: FolderIndex | None = None
         for index in self.folders.values():
-            if _inside_or_equal(path, index.folder) and (
+            if inside_or_equal(path, index.folder) and (
                 best is None or len(index.folder) > len(best.folder)
             ):
                 best = index
         return best
 
-    # -- catalog -------------------------------------------------------------------
+    # -- tasks -------------------------------------------------------------------
 
-    def schedule_catalog_check(self) -> None:
-        """Re-digest catalogs once changes pause; notify ``skilldeck/catalogChanged``.
-
-        Debounced: each change restarts the ``CATALOG_DELAY_S`` wait, so the whole-deck
-        rebuild stays off the keystroke path while the user types; a steady stream of
-        changes still gets a check every ``CATALOG_MAX_WAIT_S``.
-        """
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        if self._catalog_due is None:
-            self._catalog_due = now + CATALOG_MAX_WAIT_S
-        if self._catalog_handle is not None:
-            self._catalog_handle.cancel()
-        delay = max(0.0, min(CATALOG_DELAY_S, self._catalog_due - now))
-        self._catalog_handle = loop.call_later(delay, self._check_catalogs)
-
-    def _check_catalogs(self) -> None:
-        self._catalog_handle = None
-        self._catalog_due = None
-        self._spawn(self._notify_catalogs())
-
-    async def _notify_catalogs(self) -> None:
-        for index in list(self.folders.values()):
-            if not index.ready:
-                continue
-            state = await current_catalog(index)
-            if state.digest == index.catalog_digest:
-                continue
-            index.catalog_digest = state.digest
-            self.server.protocol.notify(
-                CATALOG_CHANGED,
-                {
-                    "folderUri": uri_of(index.folder),
-                    "complete": state.complete,
-                    "tokenEstimate": state.token_estimate,
-                    "skillCount": state.skill_count,
-                },
-            )
-
-    # -- progress and tasks --------------------------------------------------------
-
-    async def _progress_begin(self) -> str | None:
-        window = self.server.client_capabilities.window
-        if not (window and window.work_done_progress):
-            return None
-        token = f"skilldeck-index-{self._generation}"
-        try:
-            await self.server.work_done_progress.create_async(token)
-        except Exception:
-            return None
-        self.server.work_done_progress.begin(
-            token, types.WorkDoneProgressBegin(title="Indexing skills", percentage=0)
-        )
-        return token
-
-    def _progress_report(self, token: str | None, message: str, number: int) -> None:
-        if token is None:
-            return
-        total = max(1, len(self.folders))
-        self.server.work_done_progress.report(
-            token,
-            types.WorkDoneProgressReport(
-                message=message, percentage=int(100 * (number - 1) / total)
-            ),
-        )
-
-    def _file_progress(self, token: str | None) -> Callable[[int, int], None] | None:
-        """``on_files`` for a scan in a worker thread: about :data:`PROGRESS_STEPS` reports
-        ``done/total skill files`` per folder, each sent from the event loop."""
-        if token is None:
-            return None
-        loop = asyncio.get_running_loop()
-
-        def on_files(done: int, total: int) -> None:
-            if done % max(1, total // PROGRESS_STEPS) == 0 or done == total:
-                loop.call_soon_threadsafe(self._progress_files, token, done, total)
-
-        return on_files
-
-    def _progress_files(self, token: str, done: int, total: int) -> None:
-        self.server.work_done_progress.report(
-            token,
-            types.WorkDoneProgressReport(
-                message=f"{done:,}/{total:,} skill files",
-                percentage=int(100 * done / max(1, total)),
-            ),
-        )
-
-    def _progress_end(self, token: str | None) -> None:
-        if token is not None:
-            self.server.work_done_progress.end(
-                token, types.WorkDoneProgressEnd(message="Skills indexed")
-            )
-
-    def _spawn(self, coroutine: Any) -> None:
+    def spawn(self, coroutine: Any) -> None:
+        """Run ``coroutine`` as a task of this session (cancelled by :meth:`close`; a
+        failure is reported like a handler's)."""
         task = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
@@ -749,95 +484,3 @@ class Session:
             error = task.exception()
             if isinstance(error, Exception):
                 self.server.report_server_error(error, None)
-
-
-def as_handler(method: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """A plain function calling ``method`` (pygls tags handlers; bound methods refuse)."""
-    if asyncio.iscoroutinefunction(method):
-
-        async def handle_async(params: Any) -> Any:
-            return await method(params)
-
-        return handle_async
-
-    def handle(params: Any) -> Any:
-        return method(params)
-
-    return handle
-
-
-def _root_child_folder(path: str, index: FolderIndex) -> str | None:
-    """The root child folder ``<root>/<child>`` that ``path`` lies in, below it."""
-    for root in index.roots:
-        parts = relative_parts(path, root)
-        if parts is not None and len(parts) >= 2:
-            return os.path.join(root.path, parts[0])
-    return None
-
-
-def _strays_in(index: FolderIndex, folders: Iterable[str]) -> dict[str, list[str]]:
-    """The stray Markdown files of each root child folder (none when it holds a skill
-    file the index knows): the scan's rule, for a folder files changed in (blocking)."""
-    found: dict[str, list[str]] = {}
-    for folder in folders:
-        found[folder] = []
-        if index.entry(os.path.join(folder, BUNDLE_FILE)) is not None:
-            continue
-        root = next(r for r in index.roots if os.path.dirname(folder) == r.path.rstrip(os.sep))
-        found[folder] = [path for path, _place in stray_files(root, os.path.basename(folder))]
-    return found
-
-
-def _is_root_child(path: str, index: FolderIndex) -> bool:
-    parent = os.path.dirname(os.path.normpath(path))
-    return any(os.path.normpath(root.path) == parent for root in index.roots)
-
-
-def _inside_or_equal(path: str, ancestor: str) -> bool:
-    path = os.path.normpath(path)
-    ancestor = os.path.normpath(ancestor)
-    return path == ancestor or path.startswith(ancestor.rstrip(os.sep) + os.sep)
-
-
-def _read_entries(
-    index: FolderIndex, wanted: Iterable[tuple[str, Any]], head_lines: bool
-) -> list[tuple[str, SkillFileEntry | None, dict[int, str]]]:
-    """Re-analyse skill files from disk (blocking: runs in a worker thread)."""
-    settings = index.config.rule_settings()
-    result: list[tuple[str, SkillFileEntry | None, dict[int, str]]] = []
-    for path, hit in wanted:
-        if hit is None:
-            continue
-        root, layout, expected = hit
-        if not os.path.isfile(path):
-            result.append((path, None, {}))
-            continue
-        analysis = analyze_skill_file(path, expected_name=expected, settings=settings)
-        folder = os.path.dirname(path) if layout == "bundle" else None
-        entry = SkillFileEntry(root, layout, path, folder, expected, analysis, name_span(analysis))
-        wide = dict(analysis.wide_lines) if head_lines else {}
-        result.append((path, entry, wide))
-    return result
-
-
-def _retrieve(future: asyncio.Future[Any]) -> None:
-    """Mark a late request's outcome as seen (no "exception never retrieved" noise)."""
-    if not future.cancelled():
-        future.exception()
-
-
-def _json_value(value: Any) -> Any:
-    """A raw JSON-RPC value with pygls' ``Object`` namedtuples turned back into dicts."""
-    if hasattr(value, "_asdict"):
-        return {key: _json_value(item) for key, item in value._asdict().items()}
-    if isinstance(value, list):
-        return [_json_value(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _json_value(item) for key, item in value.items()}
-    return value
-
-
-def _shorten(value: Any, limit: int = 80) -> str:
-    """``repr(value)`` cut to ``limit`` characters (for a log line)."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.deck import mention_findings
+from skilldeck.engine.findings import Finding
 from skilldeck.engine.frontmatter import Frontmatter, FrontmatterBounds, find_frontmatter
 from skilldeck.engine.fs_provider import SkillFileEntry, name_span
 from skilldeck.engine.layout import BUNDLE_FILE, FLAT_SUFFIX, Layout, NotASkill
@@ -64,6 +66,19 @@ class SkillDocument:
     config: SkilldeckConfig
     lines: tuple[str, ...]
     not_a_skill: NotASkill | None = None
+
+    @property
+    def fixable_findings(self) -> list[Finding]:
+        """Findings of this text that carry fixes: the file's own and its ``/name``
+        mentions judged against the folder's deck (the engine's ``mention_findings``)."""
+        found = [f for f in self.analysis.findings if f.fixes]
+        if self.index is not None and self.entry is not None and self.analysis.mentions:
+            targets = self.index.mention_targets()
+            mentions = mention_findings(
+                self.entry, targets, self.config.rule_settings(), complete=self.index.complete
+            )
+            found.extend(f for f in mentions if f.fixes)
+        return found
 
     # -- text ----------------------------------------------------------------------
 

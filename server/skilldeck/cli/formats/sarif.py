@@ -1,7 +1,8 @@
 """SARIF 2.1.0: one run whose driver lists every rule of the table.
 
 Regions are 1-based and ``run.columnKind`` is ``unicodeCodePoints`` (the engine's
-columns). Files inside the working directory are relative URIs against the
+columns); a finding's related locations (the other skill of SD701-703, SD801-802) are its
+``relatedLocations``. Files inside the working directory are relative URIs against the
 ``%SRCROOT%`` base (the working directory); others are absolute ``file:`` URIs.
 """
 
@@ -16,6 +17,7 @@ import skilldeck
 from skilldeck.cli.color import Palette
 from skilldeck.cli.report import CheckReport
 from skilldeck.engine.findings import Severity
+from skilldeck.engine.positions import Span
 from skilldeck.engine.rules import RULES, Rule
 
 SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -42,7 +44,6 @@ def sarif_log(report: CheckReport) -> dict[str, object]:
     results: list[dict[str, object]] = []
     for item in report.findings:
         finding = item.finding
-        start, end = finding.span.start, finding.span.end
         result: dict[str, object] = {
             "ruleId": finding.code,
             "level": _LEVEL[finding.severity],
@@ -51,17 +52,24 @@ def sarif_log(report: CheckReport) -> dict[str, object]:
                 {
                     "physicalLocation": {
                         "artifactLocation": _artifact(item.path, report.cwd),
-                        "region": {
-                            "startLine": start.line + 1,
-                            "startColumn": start.character + 1,
-                            "endLine": end.line + 1,
-                            "endColumn": end.character + 1,
-                        },
+                        "region": _region(finding.span),
                     }
                 }
             ],
             "properties": {"dropsSkill": finding.drops_skill},
         }
+        if finding.related:
+            result["relatedLocations"] = [
+                {
+                    "id": number,
+                    "physicalLocation": {
+                        "artifactLocation": _artifact(related.path, report.cwd),
+                        "region": _region(related.span),
+                    },
+                    "message": {"text": related.message},
+                }
+                for number, related in enumerate(finding.related)
+            ]
         if finding.code in index:
             result["ruleIndex"] = index[finding.code]
         results.append(result)
@@ -85,6 +93,15 @@ def sarif_log(report: CheckReport) -> dict[str, object]:
                 "results": results,
             }
         ],
+    }
+
+
+def _region(span: Span) -> dict[str, int]:
+    return {
+        "startLine": span.start.line + 1,
+        "startColumn": span.start.character + 1,
+        "endLine": span.end.line + 1,
+        "endColumn": span.end.character + 1,
     }
 
 

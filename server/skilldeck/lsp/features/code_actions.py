@@ -77,7 +77,7 @@ def actions(
     only = [_kind(kind) for kind in params.context.only] if params.context.only else None
     start = doc.position(params.range.start)
     end = doc.position(params.range.end)
-    findings = [f for f in doc.analysis.findings if f.fixes]
+    findings = doc.fixable_findings
     result: list[types.CodeAction] = []
     if _wanted(types.CodeActionKind.QuickFix.value, only):
         for finding in findings:

@@ -29,6 +29,7 @@ from lsprotocol import types
 from skilldeck.engine.catalog_text import catalog_description
 from skilldeck.engine.fs_provider import BUNDLE_FILE
 from skilldeck.engine.model import is_skill_name
+from skilldeck.engine.near_misses import could_mean
 from skilldeck.engine.placeholders import DESCRIPTION_PLACEHOLDER
 from skilldeck.engine.positions import Position, Span
 from skilldeck.engine.resources import resolve_resource
@@ -177,10 +178,14 @@ def _keys(
         lines, slot.line + 1, closing
     )
     edit_range = doc.range(Span.at(slot.line, slot.start, slot.end))
+    typed = doc.line(slot.line)[slot.start : slot.end]
     items: list[types.CompletionItem] = []
     for order, info in enumerate(doc.profile.keys):
         if info.key in present:
             continue
+        # A near miss being typed (`user_inv`, `Descripton`) still finds its key: the
+        # client filters on what was typed, so that is the item's filter text.
+        meant = not info.key.startswith(typed) and could_mean(typed, info.key)
         items.append(
             types.CompletionItem(
                 label=info.key,
@@ -188,6 +193,8 @@ def _keys(
                 detail=key_detail(info),
                 documentation=markup(key_markdown(info, doc.profile), formats),
                 sort_text=f"{0 if info.required else 1}{order:03d}",
+                filter_text=typed if meant else None,
+                preselect=True if meant else None,
                 text_edit=types.TextEdit(
                     range=edit_range, new_text=info.key if slot.has_colon else f"{info.key}: "
                 ),

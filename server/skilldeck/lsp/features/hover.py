@@ -6,13 +6,15 @@
   the engine's catalog renderer), the skill's layer, source and rank, and the skills it
   shadows or is shadowed by.
 - On ``description``: its collapsed length against the catalog cap and the text the
-  catalog publishes (collapsed, escaped, cut).
+  catalog publishes (collapsed, escaped, cut), and the three skills nearest it (routing
+  overlap, with their scores).
 - On a ``/name`` mention in the body: the mentioned skill's summary.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -76,6 +78,8 @@ def hover_at(
                 if info is not None
                 else unknown_key_markdown(entry.key, doc.profile)
             )
+        if entry.key == "description":
+            sections.extend(nearest_skills_markdown(doc))
         return _hover(doc, "\n\n---\n\n".join(sections), span, formats)
     if position.line < doc.body_start_line():
         return None
@@ -231,6 +235,26 @@ def limit_source(doc: SkillDocument) -> str:
     cap = doc.config.catalog_max_description_length
     source = value_source(doc.config, "catalog_max_description_length")
     return f"limit {cap} by default" if source == "default" else f"limit {cap} {source}"
+
+
+def nearest_skills_markdown(doc: SkillDocument, limit: int = 3) -> list[str]:
+    """The ``limit`` skills whose names and descriptions are nearest this document's (as
+    typed), with their overlap scores: the engine's :class:`DeckOverlap` of the folder."""
+    if doc.index is None or doc.entry is None or not doc.analysis.accepted:
+        return []
+    overlap = doc.index.overlap
+    nearest = overlap.nearest(replace(doc.entry, analysis=doc.analysis), limit)
+    if not nearest:
+        return []
+    threshold = overlap.settings.overlap_threshold
+    lines = [f"**Nearest skills** (reported as overlapping from {threshold:.2f}):"]
+    for neighbour in nearest:
+        path = overlap.path_of(neighbour.skill.key)
+        name = f"`{neighbour.skill.name}`"
+        shown = f"[{name}]({uri_of(path)})" if path is not None else name
+        shared = ", ".join(neighbour.shared) or "-"
+        lines.append(f"- {shown} · score {neighbour.score:.2f} · shared: {shared}")
+    return ["\n".join(lines)]
 
 
 def mention_markdown(doc: SkillDocument, name: str) -> str:

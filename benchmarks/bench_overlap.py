@@ -1,0 +1,265 @@
+"""Routing overlap (issue #21): quality on labelled pairs, and speed on a generated deck.
+
+Quality: ``benchmarks/overlap_labels.json`` holds hand-labelled pairs of real skills
+(overlapping / distinct, each with its reason). Every skill of the file forms one deck
+(the index weighs words by that deck); the pairs are split in two halves (alternating,
+in file order, per label), the threshold is tuned for F1 on the first half, and precision
+and recall are reported on the other half (then the other way round). A plain TF-IDF
+cosine over descriptions is measured the same way for comparison.
+
+Speed: on a corpus of ``--n`` generated skills (``corpus.py``) the whole-deck pass (index
+build plus every pair above the default threshold) in a fresh process, the update of one
+edited skill (compare against the index, then replace it) over ``--edits`` edits, and the
+index's memory (tracemalloc).
+
+Run ``python benchmarks/bench_overlap.py [--n 10000] [--edits 200] [--skip-speed]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "server"))
+sys.path.insert(0, str(HERE))
+
+from corpus import ensure  # noqa: E402
+from skilldeck.engine.config import SkilldeckConfig  # noqa: E402
+from skilldeck.engine.fs_provider import scan_deck  # noqa: E402
+from skilldeck.engine.overlap import (  # noqa: E402
+    DEFAULT_OVERLAP_THRESHOLD,
+    OverlapIndex,
+    OverlapSkill,
+)
+
+LABELS = HERE / "overlap_labels.json"
+Scorer = Callable[[Sequence[OverlapSkill]], Callable[[OverlapSkill, OverlapSkill], float]]
+
+
+def _skills(pairs: list[dict[str, object]]) -> dict[str, OverlapSkill]:
+    skills: dict[str, OverlapSkill] = {}
+    for pair in pairs:
+        for side in ("a", "b"):
+            item = pair[side]
+            assert isinstance(item, dict)
+            key = str(item["source"])
+            skills[key] = OverlapSkill(key, str(item["name"]), str(item["description"]))
+    return skills
+
+
+def index_scorer(skills: Sequence[OverlapSkill]) -> Callable[[OverlapSkill, OverlapSkill], float]:
+    """Scores of skilldeck's index (built with threshold 0: every pair is found)."""
+    index = OverlapIndex(skills, threshold=0.0)
+    scores = {(p.a.key, p.b.key): p.score for p in index.pairs(0.0)}
+    return lambda a, b: scores.get((min(a.key, b.key), max(a.key, b.key)), 0.0)
+
+
+def plain_tfidf_scorer(
+    skills: Sequence[OverlapSkill],
+) -> Callable[[OverlapSkill, OverlapSkill], float]:
+    """The baseline: lower-cased words of the description, TF-IDF, cosine."""
+    word = re.compile(r"\w+")
+    docs = {s.key: word.findall(s.description.lower()) for s in skills}
+    df: dict[str, int] = {}
+    for words in docs.values():
+        for w in set(words):
+            df[w] = df.get(w, 0) + 1
+    n = len(docs)
+    vectors: dict[str, dict[str, float]] = {}
+    for key, words in docs.items():
+        counts: dict[str, int] = {}
+        for w in words:
+            counts[w] = counts.get(w, 0) + 1
+        vec = {
+            w: (1 + math.log(c)) * (math.log((1 + n) / (1 + df[w])) + 1) for w, c in counts.items()
+        }
+        norm = math.sqrt(sum(v * v for v in vec.values())) or 1.0
+        vectors[key] = {w: v / norm for w, v in vec.items()}
+
+    def score(a: OverlapSkill, b: OverlapSkill) -> float:
+        va, vb = vectors[a.key], vectors[b.key]
+        return sum(w * vb.get(f, 0.0) for f, w in va.items())
+
+    return score
+
+
+def _metrics(scored: list[tuple[float, bool]], threshold: float) -> tuple[float, float, float]:
+    tp = sum(1 for s, y in scored if s >= threshold and y)
+    fp = sum(1 for s, y in scored if s >= threshold and not y)
+    fn = sum(1 for s, y in scored if s < threshold and y)
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+def _tune(scored: list[tuple[float, bool]]) -> float:
+    """The threshold with the best F1 on ``scored``: the middle of the best interval
+    between two observed scores (a threshold just above a score is as arbitrary as one
+    just below the next)."""
+    values = sorted({round(s, 3) for s, _ in scored if s > 0})
+    best = max(_metrics(scored, t)[2] for t in values)
+    cuts = [t for t in values if _metrics(scored, t)[2] == best]
+    low = cuts[0]
+    below = [v for v in values if v < low]
+    lower = below[-1] if below else 0.0
+    return round((lower + low) / 2, 3) if below else low
+
+
+def quality(scorer: Scorer, name: str) -> dict[str, object]:
+    data = json.loads(LABELS.read_text(encoding="utf-8"))
+    pairs = data["pairs"]
+    skills = _skills(pairs)
+    score = scorer(list(skills.values()))
+    rows: list[tuple[float, bool, dict[str, object]]] = []
+    for pair in pairs:
+        a, b = skills[pair["a"]["source"]], skills[pair["b"]["source"]]
+        rows.append((score(a, b), pair["label"] == "overlapping", pair))
+    halves: list[list[tuple[float, bool]]] = [[], []]
+    seen = {True: 0, False: 0}
+    for s, y, _pair in rows:
+        halves[seen[y] % 2].append((s, y))
+        seen[y] += 1
+    result: dict[str, object] = {"scorer": name, "pairs": len(rows), "folds": []}
+    for tune, test in ((0, 1), (1, 0)):
+        threshold = _tune(halves[tune])
+        p, r, f1 = _metrics(halves[test], threshold)
+        result["folds"].append(  # type: ignore[attr-defined]
+            {
+                "threshold": threshold,
+                "precision": round(p, 3),
+                "recall": round(r, 3),
+                "f1": round(f1, 3),
+            }
+        )
+    all_scored = [(s, y) for s, y, _ in rows]
+    result["errors_at"] = {}
+    return result | {"rows": rows, "all": all_scored}
+
+
+def _print_quality(result: dict[str, object], default: float | None) -> None:
+    print(f"\n{result['scorer']}: {result['pairs']} labelled pairs")
+    for i, fold in enumerate(result["folds"]):  # type: ignore[attr-defined]
+        print(
+            f"  tuned on half {i + 1}, tested on half {2 - i}: threshold {fold['threshold']:.3f}  "
+            f"precision {fold['precision']:.2f}  recall {fold['recall']:.2f}  F1 {fold['f1']:.2f}"
+        )
+    if default is not None:
+        p, r, f1 = _metrics(result["all"], default)  # type: ignore[arg-type]
+        print(
+            f"  default threshold {default}: all pairs precision {p:.2f} recall {r:.2f} F1 {f1:.2f}"
+        )
+        for s, y, pair in result["rows"]:  # type: ignore[attr-defined]
+            if (s >= default) != y:
+                kind = "missed" if y else "false alarm"
+                names = f"{pair['a']['name']} / {pair['b']['name']}"
+                print(f"    {kind:11} {s:.3f}  {names}: {pair['reason']}")
+
+
+# --------------------------------------------------------------------------- speed
+
+
+def _corpus_skills(dest: Path, n: int) -> list[OverlapSkill]:
+    corpus = ensure(dest, n)
+    config = SkilldeckConfig(
+        custom_skill_dirs=corpus.custom_dirs,
+        dsh_home=corpus.env["DSH_HOME"],
+        agents_home=corpus.env["DSH_AGENTS_HOME"],
+    )
+    deck = scan_deck(config, corpus.cwd)
+    return [
+        OverlapSkill(
+            e.path, e.analysis.name or "", e.analysis.description or "", e.analysis.when_to_use
+        )
+        for e in deck.entries()
+        if e.analysis.accepted
+    ]
+
+
+def speed(dest: Path, n: int, edits: int) -> dict[str, object]:
+    skills = _corpus_skills(dest, n)
+    # The whole-deck pass, cold: a fresh interpreter that imports the engine's overlap
+    # module, builds the index and lists every pair above the default threshold.
+    dump = dest / "overlap-skills.json"
+    dump.write_text(json.dumps([[s.key, s.name, s.description, s.when_to_use] for s in skills]))
+    cold = subprocess.run(
+        [sys.executable, "-c", _COLD_PASS, str(dump)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(HERE.parent / "server")},
+    )
+    cold_result = json.loads(cold.stdout)
+    tracemalloc.start()
+    index = OverlapIndex(skills)
+    current, _peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    samples: list[float] = []
+    for i in range(edits):
+        skill = skills[(i * 7919) % len(skills)]
+        edited = OverlapSkill(
+            skill.key, skill.name, skill.description + " x" * (i % 3), skill.when_to_use
+        )
+        start = time.perf_counter()
+        index.pairs_of(edited)
+        index.replace(edited)
+        samples.append(time.perf_counter() - start)
+    samples.sort()
+    return {
+        "skills": len(skills),
+        "pass_cold_s": cold_result["seconds"],
+        "pass_import_s": cold_result["import_seconds"],
+        "pairs": cold_result["pairs"],
+        "edit_p50_ms": round(statistics.median(samples) * 1000, 2),
+        "edit_p95_ms": round(samples[int(len(samples) * 0.95) - 1] * 1000, 2),
+        "index_mb": round(current / 1e6, 1),
+    }
+
+
+#: The whole-deck pass in a fresh interpreter: import, build the index, list every pair.
+_COLD_PASS = """
+import json, sys, time
+start = time.perf_counter()
+from skilldeck.engine import overlap
+imported = time.perf_counter()
+rows = json.loads(open(sys.argv[1]).read())
+skills = [overlap.OverlapSkill(*row) for row in rows]
+begin = time.perf_counter()
+pairs = overlap.OverlapIndex(skills).pairs()
+end = time.perf_counter()
+print(json.dumps({
+    "seconds": round(end - begin + imported - start, 3),
+    "import_seconds": round(imported - start, 3),
+    "pairs": len(pairs),
+}))
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--n", type=int, default=10_000)
+    parser.add_argument("--edits", type=int, default=200)
+    parser.add_argument("--corpus-dir", default=str(HERE / "corpus"))
+    parser.add_argument("--skip-speed", action="store_true")
+    args = parser.parse_args()
+    _print_quality(quality(index_scorer, "skilldeck overlap index"), DEFAULT_OVERLAP_THRESHOLD)
+    _print_quality(quality(plain_tfidf_scorer, "plain TF-IDF cosine over descriptions"), None)
+    if not args.skip_speed:
+        dest = Path(args.corpus_dir) / f"overlap-{args.n}"
+        os.makedirs(dest.parent, exist_ok=True)
+        print(json.dumps(speed(dest, args.n, args.edits), indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,297 @@
+"""The memos of ``skilldeck check``: what a deck's check reported, and what a whole
+invocation printed, stored beside the engine's per-file cache and reused while nothing
+they depend on changed. CLI-only: the engine's :class:`~skilldeck.engine.index_cache.
+IndexCache` caches analyses; these memos cache *reports*.
+
+A deck memo is keyed by :func:`deck_key` (every root's listing and every skill file's
+identity, from a pass that lists and stats but reads nothing); an output memo by the
+decks it checked plus the format, colour, cwd and fail level.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import stat
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from skilldeck.engine.analysis_json import (
+    finding_from_json,
+    finding_to_json,
+    json_bool,
+    json_int,
+    json_str,
+)
+from skilldeck.engine.findings import Finding
+from skilldeck.engine.fs_provider import PROVIDER_NAME
+from skilldeck.engine.index_cache import (
+    RACY_WINDOW_NS,
+    FileIdentity,
+    IndexCache,
+    identity_of_file,
+    version_key,
+    write_atomically,
+)
+from skilldeck.engine.json_codec import load_bytes
+from skilldeck.engine.layout import child_layout, stray_files
+from skilldeck.engine.roots import SkillRoot
+from skilldeck.engine.skill_file import RuleSettings
+
+#: Bump when the shape of a deck memo changes.
+DECK_MEMO_FORMAT = 3
+
+
+@dataclass(frozen=True, slots=True)
+class DeckKey:
+    """Names a deck memo: ``locator`` picks the file (version, settings, roots) and
+    ``digest`` must match its stored key (``locator`` plus every listing and file
+    identity of the deck)."""
+
+    locator: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class MemoFile:
+    """One skill file of a deck memo: its findings (deck-level included) and verdict."""
+
+    path: str
+    accepted: bool
+    findings: tuple[Finding, ...]
+    wide_lines: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DeckMemo:
+    """What ``check`` reports for one deck: its files in scan order, the roots' scan
+    problems, and whether every root scanned completely."""
+
+    files: tuple[MemoFile, ...]
+    problems: tuple[str, ...]
+    complete: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OutputMemo:
+    """What one ``check`` invocation printed: its stderr warnings, its stdout and its exit
+    status (keyed by every deck it checked plus the format, colour, cwd and fail level)."""
+
+    warnings: tuple[str, ...]
+    stdout: str
+    status: int
+
+
+class CheckMemos:
+    """The deck and output memos of ``check``, in the directory of ``cache``."""
+
+    def __init__(self, cache: IndexCache) -> None:
+        self.cache = cache
+
+    def deck_file_for(self, key: DeckKey) -> Path:
+        """Where the memo of the deck ``key`` names is stored."""
+        return self.deck_file_for_locator(key.locator)
+
+    def deck_file_for_locator(self, locator: str) -> Path:
+        """Where the memo of a deck with this locator is stored (see ``deck_locator``)."""
+        return self.cache.directory / f"deck-{locator[:40]}.json"
+
+    def output_file_for(self, key: DeckKey) -> Path:
+        """Where the output memo ``key`` names is stored."""
+        return self.cache.directory / f"output-{key.locator[:40]}.json"
+
+    def load_deck_memo(self, key: DeckKey) -> DeckMemo | None:
+        """The memo stored under ``key``; ``None`` when missing, stale, corrupt or foreign."""
+
+        payload = _load_memo(self.cache, self.deck_file_for(key), key)
+        if payload is None:
+            return None
+        try:
+            files = tuple(
+                MemoFile(
+                    json_str(path),
+                    json_bool(accepted),
+                    tuple(finding_from_json(item) for item in findings),
+                    tuple((json_int(number), json_str(text)) for number, text in wide),
+                )
+                for path, accepted, findings, wide in payload["files"]
+            )
+            problems = tuple(json_str(problem) for problem in payload["problems"])
+            complete = json_bool(payload["complete"])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return None
+        return DeckMemo(files, problems, complete)
+
+    def store_deck_memo(self, key: DeckKey, memo: DeckMemo, *, companions: Sequence[Path]) -> None:
+        """Write ``memo`` under ``key`` atomically; errors are ignored (a later miss).
+
+        ``companions`` are the per-root cache files the memo was built beside; it stands
+        only while they keep the identity they have now.
+        """
+
+        body = {
+            "files": [
+                [
+                    item.path,
+                    item.accepted,
+                    [finding_to_json(f) for f in item.findings],
+                    [[number, text] for number, text in item.wide_lines],
+                ]
+                for item in memo.files
+            ],
+            "problems": list(memo.problems),
+            "complete": memo.complete,
+        }
+        _store_memo(self.cache, self.deck_file_for(key), key, body, companions)
+
+    def load_output_memo(self, key: DeckKey) -> OutputMemo | None:
+        """The output memo stored under ``key``; ``None`` when missing, stale or corrupt."""
+        payload = _load_memo(self.cache, self.output_file_for(key), key)
+        if payload is None:
+            return None
+        try:
+            warnings = tuple(json_str(line) for line in payload["warnings"])
+            stdout = json_str(payload["stdout"])
+            status = payload["status"]
+            if not isinstance(status, int) or isinstance(status, bool):
+                return None
+        except (KeyError, TypeError):
+            return None
+        return OutputMemo(warnings, stdout, status)
+
+    def store_output_memo(
+        self, key: DeckKey, memo: OutputMemo, *, companions: Sequence[Path]
+    ) -> None:
+        """Write ``memo`` under ``key`` atomically (see :meth:`store_deck_memo`)."""
+        body = {"warnings": list(memo.warnings), "stdout": memo.stdout, "status": memo.status}
+        _store_memo(self.cache, self.output_file_for(key), key, body, companions)
+
+
+def _load_memo(cache: IndexCache, file: Path, key: DeckKey) -> dict[str, Any] | None:
+    try:
+        with file.open("rb") as handle:
+            payload = load_bytes(handle.read())
+    except (OSError, ValueError):
+        return None
+    try:
+        if (
+            payload["format"] != DECK_MEMO_FORMAT
+            or payload["key"] != key.digest
+            or payload["locator"] != key.locator
+        ):
+            return None
+        for name, identity in payload["companions"]:
+            if identity_of_file(cache.directory / json_str(name)) != identity:
+                return None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return payload if isinstance(payload, dict) else None
+
+
+def _store_memo(
+    cache: IndexCache, file: Path, key: DeckKey, body: dict[str, Any], companions: Sequence[Path]
+) -> None:
+    listed = []
+    for companion in companions:
+        identity = identity_of_file(companion)
+        if identity is None or companion.parent != cache.directory:
+            return
+        listed.append([companion.name, identity])
+    payload = {
+        "format": DECK_MEMO_FORMAT,
+        "locator": key.locator,
+        "key": key.digest,
+        "companions": listed,
+        **body,
+    }
+    with contextlib.suppress(OSError, ValueError, TypeError):
+        write_atomically(file, payload)
+
+
+def deck_locator(
+    roots: Sequence[SkillRoot], settings: RuleSettings, *, provider_name: str = PROVIDER_NAME
+) -> str:
+    """The part of :func:`deck_key` that needs no listing: which memo file a deck uses."""
+    material = json.dumps(
+        [
+            version_key(settings),
+            provider_name,
+            [[r.rank, r.source, r.path, sorted(r.skip_names)] for r in roots],
+            # the deck's cross-skill findings depend on them (SD8xx)
+            [settings.overlap_threshold, settings.near_duplicate_threshold],
+        ],
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def deck_key(
+    roots: Sequence[SkillRoot],
+    settings: RuleSettings,
+    *,
+    provider_name: str = PROVIDER_NAME,
+    since_ns: int | None = None,
+) -> DeckKey | None:
+    """The key of a deck memo for ``roots`` under ``settings``, from a fast pass that lists
+    every root and ``stat``s every skill file discovery would open (never reading one).
+
+    The digest covers the skilldeck version and settings (:func:`version_key`), the
+    roots in order (rank, source, path, skipped names), each root's child names, and per
+    skill file its layout and identity (device, inode, size, mtime, ctime). ``None`` means the
+    deck cannot be memoised now: a file was modified within :data:`RACY_WINDOW_NS`
+    (a later same-size edit could keep its identity), or something could not be listed
+    or inspected (the scan would report it; it is never cached).
+
+    ``since_ns`` (a ``time.time_ns()`` taken before a scan) widens the racy window back
+    to that moment: a key taken after the scan is then ``None`` if any file was modified
+    while the scan ran, so it vouches for what the scan read without a pass before it.
+    """
+    now = time.time_ns()
+    threshold = (now if since_ns is None else min(now, since_ns)) - RACY_WINDOW_NS
+    locator = deck_locator(roots, settings, provider_name=provider_name)
+    parts: list[str] = [locator]
+    for root in roots:
+        parts.append(f"\x00R{root.path}")
+        try:
+            with os.scandir(root.path) as listing:
+                children = sorted((entry.name, entry) for entry in listing)
+        except (FileNotFoundError, NotADirectoryError):
+            state = "file" if os.path.lexists(root.path) else "missing"
+            parts.append(f"\x00{state}")
+            continue
+        except OSError:
+            return None
+        for name, dirent in children:
+            parts.append(f"\x00c{name}")
+            if name in root.skip_names:
+                continue
+            try:
+                is_dir = dirent.is_dir()
+                found = child_layout(name, is_dir=is_dir)
+                if found is not None and not is_dir and not dirent.is_file():
+                    found = None
+            except OSError:
+                return None
+            if found is None:
+                continue
+            path = os.path.join(root.path, *found[1].split("/"))
+            try:
+                st = os.stat(path)
+            except (FileNotFoundError, NotADirectoryError):
+                parts.append("\x00-")
+                if is_dir:  # what SD007 reports depends on the folder's Markdown files
+                    parts.extend(f"\x00s{stray}" for stray, _ in stray_files(root, name))
+                continue
+            except OSError:
+                return None
+            identity = FileIdentity.of(st)
+            if not stat.S_ISREG(st.st_mode) or identity.mtime_ns >= threshold:
+                return None
+            parts.append(f"\x00{'b' if is_dir else 'f'}{identity.as_list()}")
+    material = "".join(parts).encode("utf-8", "surrogateescape")
+    return DeckKey(locator, hashlib.sha256(material).hexdigest())

@@ -1,0 +1,137 @@
+"""``skilldeck overlap [--threshold T] [--json]``: skills the model cannot tell apart.
+
+Scans the lookup directory's deck (the roots ``list`` reads, plus the skills of other
+providers) and prints every pair of competing skills (the model-invocable winners) whose
+overlap score reaches the threshold, best first, with the words they share, then the
+clusters those pairs form. The pairs are the engine's (:mod:`skilldeck.engine.deck_overlap`),
+the same ``check`` reports as SD801 / SD802.
+
+JSON: ``{"pairs": [{"a": {"name", "path"}, "b": {"name", "path"}, "score": float,
+"shared": [str]}], "clusters": [[name, ...]]}``, pairs sorted by score (highest first);
+``path`` is ``null`` for a provided skill without a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from skilldeck.cli.display import display_path
+from skilldeck.cli.errors import CliError
+from skilldeck.cli.provider_option import provider_factories
+from skilldeck.cli.settings import (
+    add_registry_options,
+    build_config,
+    lookup_cwd,
+    warn_if_incomplete,
+)
+from skilldeck.engine.index_cache import IndexCache
+
+if TYPE_CHECKING:
+    from skilldeck.engine.config import SkilldeckConfig
+    from skilldeck.engine.deck import ProvidedSkill
+    from skilldeck.engine.deck_overlap import DeckOverlap
+    from skilldeck.engine.overlap import OverlapPair, OverlapSkill
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``overlap`` subcommand."""
+    parser = subparsers.add_parser(
+        "overlap",
+        help="list skills whose descriptions compete for the same requests",
+        description="Pairs of skills the model chooses between whose names and "
+        "descriptions say nearly the same thing (SD801 / SD802), best first, with the "
+        "words they share, and the clusters they form.",
+    )
+    parser.add_argument(
+        "--threshold",
+        metavar="T",
+        type=float,
+        default=None,
+        help="lowest score to report, in (0, 1] (default: [overlap] threshold in "
+        "skilldeck.toml, else 0.3)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    add_registry_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the pairs and clusters; exits 0 (an incomplete view is noted on stderr)."""
+    from skilldeck.engine.deck import name_groups  # noqa: PLC0415
+    from skilldeck.engine.deck_overlap import DeckOverlap  # noqa: PLC0415
+    from skilldeck.engine.fs_provider import scan_deck  # noqa: PLC0415
+    from skilldeck.engine.overlap import clusters  # noqa: PLC0415
+
+    cwd = lookup_cwd(args)
+    config = build_config(args, cwd)
+    settings = config.rule_settings()
+    if args.threshold is not None:
+        try:
+            settings = replace(settings, overlap_threshold=args.threshold)
+        except ValueError as error:
+            raise CliError(f"--threshold: {error}") from None
+    cache = None if args.no_cache else IndexCache.default()
+    scan = scan_deck(config, cwd, cache=cache)
+    provided, provided_complete = _provided(args, config, cwd)
+    overlap = DeckOverlap((group[0] for group in name_groups(scan, provided)), settings)
+    pairs = overlap.pairs()
+    groups = clusters(pairs)
+    if args.json:
+        document = {"pairs": [_pair_json(pair, overlap) for pair in pairs], "clusters": groups}
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        for line in _lines(overlap, groups, settings.overlap_threshold, cwd):
+            print(line)
+    warn_if_incomplete(bool(scan.complete) and provided_complete)
+    return 0
+
+
+def _provided(
+    args: argparse.Namespace, config: SkilldeckConfig, cwd: str
+) -> tuple[tuple[ProvidedSkill, ...], bool]:
+    """Skills of the other providers (bundled, ``--provider``); none starts no event loop."""
+    factories = provider_factories(args)
+    if not factories and not config.bundled_skills:
+        return (), True
+    import asyncio  # noqa: PLC0415 - only when the deck has other providers
+
+    from skilldeck.engine.deck import provided_skills  # noqa: PLC0415
+    from skilldeck.engine.defaults import provider_registry  # noqa: PLC0415
+
+    registry = provider_registry(config, factories)
+    return asyncio.run(provided_skills(registry, cwd=cwd))
+
+
+def _skill_json(skill: OverlapSkill, overlap: DeckOverlap) -> dict[str, object]:
+    return {"name": skill.name, "path": overlap.path_of(skill.key)}
+
+
+def _pair_json(pair: OverlapPair, overlap: DeckOverlap) -> dict[str, object]:
+    return {
+        "a": _skill_json(pair.a, overlap),
+        "b": _skill_json(pair.b, overlap),
+        "score": pair.score,
+        "shared": list(pair.shared),
+    }
+
+
+def _lines(overlap: DeckOverlap, groups: list[list[str]], threshold: float, cwd: str) -> list[str]:
+    pairs = overlap.pairs()
+    if not pairs:
+        return [f"no competing skills (threshold {threshold:.2f})"]
+    noun = "pair" if len(pairs) == 1 else "pairs"
+    lines = [f"{len(pairs)} competing {noun} (threshold {threshold:.2f}):"]
+    for pair in pairs:
+        kind = "  near-identical" if pair.near_duplicate else ""
+        lines.append(f"  {pair.score:.2f}  {pair.a.name}  <->  {pair.b.name}{kind}")
+        lines.append(f"        shared: {', '.join(pair.shared) or '-'}")
+        for skill in (pair.a, pair.b):
+            where = overlap.path_of(skill.key)
+            shown = display_path(where, cwd) if where is not None else skill.key
+            lines.append(f"        {skill.name}: {shown}")
+    lines.append("clusters:")
+    lines.extend(f"  {', '.join(group)}" for group in groups)
+    return lines

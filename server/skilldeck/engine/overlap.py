@@ -1,0 +1,443 @@
+"""Routing overlap: skills whose model-visible text says nearly the same thing.
+
+The model picks a skill from its name and description. :class:`OverlapIndex` holds every
+competing skill of a deck (the model-invocable winners) as a TF-IDF vector over the
+features of :mod:`skilldeck.engine.overlap_text`, weighted by the deck itself:
+
+- a feature's weight is ``(1 + log tf) * idf`` with the smoothed inverse document
+  frequency ``log((1 + n) / (1 + df)) + 1``, so words many skills share (template
+  boilerplate: "This skill should be used when...") weigh little, and features more than
+  :data:`MAX_SHARED_FRACTION` of a large deck carry are dropped outright;
+- the score of a pair is the cosine of their vectors, times :data:`ENTITY_PENALTY` when
+  both name languages, vendors or clouds and none in common (the model tells those apart),
+  times :data:`ACTIVITY_PENALTY` when their names say different kinds of work (one
+  reviews, the other writes or generates).
+
+Pairs are found without comparing every pair (all-pairs similarity search with prefix
+filtering): features are ordered rarest first, and each skill is indexed only under the
+prefix of its features whose remaining weight could still reach the threshold, so a pair
+scoring at least the threshold shares an indexed feature. Features carried by more than
+:data:`MIN_COMMON_POSTINGS` skills (1% of a large deck) are never indexed: two skills
+compete only when they share something distinctive (this is what keeps a 10,000-skill
+deck written from a small vocabulary tractable; below 64 skills the search is exact).
+One skill (the one being edited) is compared against the index the same way, so a
+keystroke costs the postings of its rare features, not the deck.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+
+from skilldeck.engine.overlap_text import SkillFeatures, name_different_things, skill_features
+
+#: Default score from which two skills are reported as overlapping (SD801).
+DEFAULT_OVERLAP_THRESHOLD = 0.3
+#: Default similarity of the description words from which a pair is near-identical (SD802).
+DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.8
+#: Score multiplier when both skills name different languages, vendors or clouds.
+ENTITY_PENALTY = 0.3
+#: Score multiplier when the names say different kinds of work (review / write).
+ACTIVITY_PENALTY = 0.5
+#: In a deck of at least :data:`MIN_DECK_FOR_SHARED_CUT` skills, features carried by more
+#: than this fraction of them are boilerplate and dropped.
+MAX_SHARED_FRACTION = 0.2
+MIN_DECK_FOR_SHARED_CUT = 50
+#: A feature more than this many skills carry (or this fraction of a large deck) finds
+#: no candidates: a pair must share something distinctive. Scores stay exact.
+MIN_COMMON_POSTINGS = 64
+COMMON_FRACTION = 0.01
+#: How many skills a stepwise build handles between two yields (a few milliseconds).
+STEP = 25
+#: How many shared words a pair reports.
+SHARED_WORDS = 6
+
+_DESCRIPTION_WORD = re.compile(r"[^\W_]+")
+
+
+def validate_threshold(value: object, what: str) -> float:
+    """``value`` as a score threshold; ``ValueError`` unless a number in (0, 1]."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise ValueError(f"{what} must be a number greater than 0 and at most 1, found {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class OverlapSkill:
+    """A skill as overlap detection sees it: an identity, its name and model-visible text.
+
+    ``key`` identifies the skill in the deck (its file path, else its provider and name);
+    ``description`` is what the catalog shows; ``when_to_use`` the host's extra hint.
+    """
+
+    key: str
+    name: str
+    description: str
+    when_to_use: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The text the model reads besides the name."""
+        if self.when_to_use:
+            return f"{self.description}\n{self.when_to_use}"
+        return self.description
+
+
+@dataclass(frozen=True, slots=True)
+class OverlapPair:
+    """Two skills that compete for the same requests: ``a`` sorts before ``b`` by key.
+
+    ``score`` is in [0, 1]; ``shared`` the words that weigh most in it, heaviest first;
+    ``near_duplicate`` whether their descriptions are nearly word for word the same.
+    """
+
+    a: OverlapSkill
+    b: OverlapSkill
+    score: float
+    _docs: tuple[_Doc, _Doc] = field(repr=False, compare=False)
+    _near_duplicate_threshold: float = field(repr=False, compare=False)
+
+    def other(self, key: str) -> OverlapSkill:
+        """The member of the pair that is not ``key``."""
+        return self.b if self.a.key == key else self.a
+
+    @property
+    def shared(self) -> tuple[str, ...]:
+        """The words that weigh most in the score, heaviest first (computed when asked:
+        a big deck has many pairs and shows few)."""
+        first, second = self._docs
+        va, vb = first.vector, second.vector
+        contributions = {f: va[f] * vb[f] for f in va.keys() & vb.keys()}
+        return _shared_words(contributions, first.features, second.features)
+
+    @property
+    def near_duplicate(self) -> bool:
+        """Whether the two descriptions are nearly word for word the same (computed each
+        time: caching every description's bigrams cost more memory than the index)."""
+        first, second = self._docs
+        similarity = description_similarity(first.skill.description, second.skill.description)
+        return similarity >= self._near_duplicate_threshold
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """A skill near another one, with the pair's score and shared words."""
+
+    skill: OverlapSkill
+    score: float
+    shared: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class _Doc:
+    skill: OverlapSkill
+    features: SkillFeatures
+    vector: dict[str, float]
+    #: The features the skill is found by (rare ones; see :meth:`OverlapIndex._doc`).
+    indexed: tuple[str, ...]
+    #: The norm of the vector's other features: what they can add to a score at most.
+    rest_norm: float
+
+
+class OverlapIndex:
+    """The similarity index of one deck's competing skills (see the module doc).
+
+    ``threshold`` is the lowest score any caller asks for: pairs below it are not found.
+    Mutable (:meth:`replace`, :meth:`remove`) so an editor can keep it current; document
+    frequencies stay those of the last full build.
+    """
+
+    def __init__(
+        self,
+        skills: Iterable[OverlapSkill],
+        *,
+        threshold: float = DEFAULT_OVERLAP_THRESHOLD,
+        near_duplicate_threshold: float = DEFAULT_NEAR_DUPLICATE_THRESHOLD,
+    ) -> None:
+        self.threshold = threshold
+        self.near_duplicate_threshold = near_duplicate_threshold
+        self._size = 0
+        self._df: dict[str, int] = {}
+        self._common = MIN_COMMON_POSTINGS
+        self._dropped: frozenset[str] = frozenset()
+        self._docs: dict[str, _Doc] = {}
+        self._postings: dict[str, dict[str, float]] = {}
+        for _ in self._fill(list(skills)):
+            pass
+
+    @classmethod
+    def stepwise(
+        cls,
+        skills: Iterable[OverlapSkill],
+        *,
+        threshold: float = DEFAULT_OVERLAP_THRESHOLD,
+        near_duplicate_threshold: float = DEFAULT_NEAR_DUPLICATE_THRESHOLD,
+    ) -> Generator[None, None, OverlapIndex]:
+        """Build the index a few skills at a time: the generator yields between steps
+        (an event loop serves requests meanwhile) and returns the index."""
+        index = cls((), threshold=threshold, near_duplicate_threshold=near_duplicate_threshold)
+        yield from index._fill(list(skills))
+        return index
+
+    def _fill(self, skills: list[OverlapSkill]) -> Iterator[None]:
+        featured: list[tuple[OverlapSkill, SkillFeatures]] = []
+        for start in range(0, len(skills), STEP):
+            featured.extend(
+                (s, skill_features(s.name, s.text)) for s in skills[start : start + STEP]
+            )
+            yield
+        self._size = len(featured)
+        df: dict[str, int] = {}
+        for number, (_skill, features) in enumerate(featured, start=1):
+            for feature in features.counts:
+                df[feature] = df.get(feature, 0) + 1
+            if number % (STEP * 8) == 0:
+                yield
+        cut = (
+            self._size * MAX_SHARED_FRACTION
+            if self._size >= MIN_DECK_FOR_SHARED_CUT
+            else float("inf")
+        )
+        self._df = {feature: count for feature, count in df.items() if count <= cut}
+        #: Features carried by more skills than this find no candidates.
+        self._common = max(MIN_COMMON_POSTINGS, int(self._size * COMMON_FRACTION))
+        self._dropped = frozenset(feature for feature, count in df.items() if count > cut)
+        yield
+        for number, (skill, features) in enumerate(featured, start=1):
+            self._add(skill, features)
+            if number % STEP == 0:
+                yield
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    def skills(self) -> list[OverlapSkill]:
+        """Every indexed skill, in insertion order."""
+        return [doc.skill for doc in self._docs.values()]
+
+    # -- queries --------------------------------------------------------------------
+
+    def pairs(self, threshold: float | None = None) -> list[OverlapPair]:
+        """Every pair scoring at least ``threshold`` (default: the index's), best first."""
+        steps = self.pairs_stepwise(threshold)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                result: list[OverlapPair] = done.value
+                return result
+
+    def pairs_stepwise(
+        self, threshold: float | None = None, *, ordered: bool = True
+    ) -> Generator[None, None, list[OverlapPair]]:
+        """:meth:`pairs`, yielding every few skills (see :meth:`stepwise`); unsorted
+        unless ``ordered``."""
+        limit = self.threshold if threshold is None else max(threshold, self.threshold)
+        found: list[OverlapPair] = []
+        postings: dict[str, dict[str, float]] = {}
+        for number, (key, doc) in enumerate(self._docs.items(), start=1):
+            found.extend(self._pairs_with(doc, postings, limit))
+            for feature in doc.indexed:
+                postings.setdefault(feature, {})[key] = doc.vector[feature]
+            if number % STEP == 0:
+                yield
+        return sort_pairs(found) if ordered else found
+
+    def neighbours(
+        self, skill: OverlapSkill, *, threshold: float | None = None, limit: int | None = None
+    ) -> list[Neighbour]:
+        """The indexed skills (other than ``skill.key``) sharing a distinguishing feature
+        with ``skill``, best first; only those scoring at least ``threshold`` when given.
+
+        Every skill scoring at least the index's threshold is among them; below it the
+        list holds the skills that share a rare word (what a hover shows).
+        """
+        doc = self._doc(skill, skill_features(skill.name, skill.text))
+        pairs = self._pairs_with(doc, self._postings, threshold or 0.0, exclude=skill.key)
+        result = [Neighbour(p.other(skill.key), p.score, p.shared) for p in pairs]
+        result.sort(key=lambda n: (-n.score, n.skill.name, n.skill.key))
+        return result if limit is None else result[:limit]
+
+    def pairs_of(self, skill: OverlapSkill) -> list[OverlapPair]:
+        """The pairs ``skill`` (as given, e.g. an edited buffer) forms with the index."""
+        doc = self._doc(skill, skill_features(skill.name, skill.text))
+        return sort_pairs(self._pairs_with(doc, self._postings, self.threshold, exclude=skill.key))
+
+    def _pairs_with(
+        self,
+        doc: _Doc,
+        postings: dict[str, dict[str, float]],
+        threshold: float,
+        exclude: str | None = None,
+    ) -> list[OverlapPair]:
+        """The pairs ``doc`` forms with the skills in ``postings`` (feature -> skill ->
+        weight, indexed prefixes only) scoring at least ``threshold``.
+
+        The dot product over the indexed features is accumulated from the postings;
+        a candidate whose partial score plus the norm of its unindexed features cannot
+        reach ``threshold`` is dropped without computing the full score.
+        """
+        partial: dict[str, float] = {}
+        for feature, weight in doc.vector.items():
+            posting = postings.get(feature)
+            if posting:
+                for other, other_weight in posting.items():
+                    partial[other] = partial.get(other, 0.0) + weight * other_weight
+        partial.pop(doc.skill.key if exclude is None else exclude, None)
+        found: list[OverlapPair] = []
+        docs = self._docs
+        vector = doc.vector
+        keys = vector.keys()
+        entities, activities = doc.features.entities, doc.features.activities
+        for other, partial_score in partial.items():
+            candidate = docs[other]
+            if partial_score + candidate.rest_norm < threshold:
+                continue
+            theirs = candidate.vector
+            score = sum([vector[f] * theirs[f] for f in keys & theirs.keys()])
+            if score < threshold or score <= 0.0:
+                continue
+            if name_different_things(entities, candidate.features.entities):
+                score *= ENTITY_PENALTY
+            if activities != candidate.features.activities:
+                score *= ACTIVITY_PENALTY
+            if score < threshold:
+                continue
+            found.append(self._make_pair(doc, candidate, score))
+        return found
+
+    # -- updates --------------------------------------------------------------------
+
+    def replace(self, skill: OverlapSkill) -> None:
+        """Index ``skill`` in place of any skill with its key."""
+        self.remove(skill.key)
+        self._add(skill, skill_features(skill.name, skill.text))
+
+    def remove(self, key: str) -> None:
+        """Forget the skill ``key`` (nothing when it is not indexed)."""
+        doc = self._docs.pop(key, None)
+        if doc is None:
+            return
+        for feature in doc.indexed:
+            posting = self._postings.get(feature)
+            if posting is not None:
+                posting.pop(key, None)
+                if not posting:
+                    del self._postings[feature]
+
+    # -- internals ------------------------------------------------------------------
+
+    def _idf(self, feature: str) -> float:
+        return math.log((1 + self._size) / (1 + self._df.get(feature, 0))) + 1.0
+
+    def _doc(self, skill: OverlapSkill, features: SkillFeatures) -> _Doc:
+        weights = {
+            feature: _tf(count) * self._idf(feature)
+            for feature, count in features.counts.items()
+            if feature not in self._dropped
+        }
+        norm = math.sqrt(sum(w * w for w in weights.values()))
+        vector = {f: w / norm for f, w in weights.items()} if norm else {}
+        # Prefix filtering: rarest features first; stop once the rest cannot reach the
+        # threshold on their own. Features more than ``self._common`` skills carry find
+        # no candidates (a pair must share something distinctive).
+        ordered = sorted(vector, key=lambda f: (self._df.get(f, 0), f))
+        remaining = sum(w * w for w in vector.values())
+        indexed: list[str] = []
+        for feature in ordered:
+            if self._df.get(feature, 0) > self._common:
+                break
+            if math.sqrt(max(remaining, 0.0)) < self.threshold:
+                break
+            indexed.append(feature)
+            remaining -= vector[feature] ** 2
+        rest = math.sqrt(max(remaining, 0.0))
+        # The counts are in the vector now: keep only what messages need.
+        kept = SkillFeatures({}, features.surface, features.entities, features.activities)
+        return _Doc(skill, kept, vector, tuple(indexed), rest)
+
+    def _add(self, skill: OverlapSkill, features: SkillFeatures) -> None:
+        doc = self._doc(skill, features)
+        self._docs[skill.key] = doc
+        for feature in doc.indexed:
+            self._postings.setdefault(feature, {})[skill.key] = doc.vector[feature]
+
+    def _make_pair(self, a: _Doc, b: _Doc, score: float) -> OverlapPair:
+        first, second = (a, b) if a.skill.key <= b.skill.key else (b, a)
+        return OverlapPair(
+            first.skill,
+            second.skill,
+            min(round(score, 3), 1.0),
+            (first, second),
+            self.near_duplicate_threshold,
+        )
+
+
+def _tf(count: float) -> float:
+    """Sublinear term frequency (a weighted count below one counts as itself)."""
+    return 1.0 + math.log(count) if count >= 1.0 else count
+
+
+def _shared_words(
+    contributions: dict[str, float], a: SkillFeatures, b: SkillFeatures
+) -> tuple[str, ...]:
+    words: list[str] = []
+    for feature, _weight in sorted(contributions.items(), key=lambda item: (-item[1], item[0])):
+        shown = a.surface.get(feature) or b.surface.get(feature)
+        if shown is None:  # a bigram, or an acronym neither skill writes out
+            continue
+        if shown not in words:
+            words.append(shown)
+        if len(words) == SHARED_WORDS:
+            break
+    return tuple(words)
+
+
+def description_similarity(a: str, b: str) -> float:
+    """How nearly word for word two descriptions are the same: the Jaccard similarity of
+    their word-bigram sets (case-folded, every word kept), in [0, 1]."""
+    return _jaccard(_bigrams(a), _bigrams(b))
+
+
+def _jaccard(grams_a: AbstractSet[object], grams_b: AbstractSet[object]) -> float:
+    if not grams_a or not grams_b:
+        return 1.0 if grams_a == grams_b else 0.0
+    return len(grams_a & grams_b) / len(grams_a | grams_b)
+
+
+def _bigrams(text: str) -> set[tuple[str, str]]:
+    words = _DESCRIPTION_WORD.findall(text.casefold())
+    if len(words) == 1:
+        return {(words[0], "")}
+    return set(itertools.pairwise(words))
+
+
+def sort_pairs(pairs: Iterable[OverlapPair]) -> list[OverlapPair]:
+    """Pairs by score (highest first), then by the names and keys (a stable order)."""
+    return sorted(pairs, key=lambda p: (-p.score, p.a.name, p.b.name, p.a.key, p.b.key))
+
+
+def clusters(pairs: Sequence[OverlapPair]) -> list[list[str]]:
+    """Groups of skill names in which every two skills form a pair (built greedily from
+    the best pair down: two groups join only when all their members pair up), each
+    sorted, largest group first; skills in no pair are left out."""
+    linked = {(p.a.key, p.b.key) for p in pairs} | {(p.b.key, p.a.key) for p in pairs}
+    group_of: dict[str, list[str]] = {}
+    names: dict[str, str] = {}
+    for pair in sort_pairs(pairs):
+        names[pair.a.key], names[pair.b.key] = pair.a.name, pair.b.name
+        first = group_of.setdefault(pair.a.key, [pair.a.key])
+        second = group_of.setdefault(pair.b.key, [pair.b.key])
+        if first is second:
+            continue
+        if all((x, y) in linked for x in first for y in second):
+            first.extend(second)
+            for key in second:
+                group_of[key] = first
+    unique = {id(group): group for group in group_of.values() if len(group) > 1}
+    result = [sorted(names[key] for key in group) for group in unique.values()]
+    return sorted(result, key=lambda g: (-len(g), g))

@@ -1,0 +1,302 @@
+"""How overlap detection reads a skill: words, stems, phrases, acronyms and named things.
+
+A skill competes for requests through what the model reads: its name and its description
+(plus ``whenToUse`` where the host shows it). This module turns that text into weighted
+features for :mod:`skilldeck.engine.overlap`:
+
+- words are case-folded, split on anything that is not a letter or digit (``c++`` and
+  ``c#`` keep their sign), stop words dropped (English function words and the boilerplate
+  of skill templates: "use this skill when", "expert", "proactively"), and stemmed with
+  the Snowball English stemmer (PyStemmer, the C build of the Snowball algorithms);
+- consecutive kept words also give word bigrams (``code review``), so a shared phrase
+  counts more than two shared words far apart;
+- the name's parts count as words, weighted higher, and a name of three or four parts
+  gives its acronym (``test-driven-development`` -> ``tdd``), as does a run of three or
+  four capitalised words in the text (``Test-Driven Development``);
+- named things (languages, frameworks, vendors, clouds, databases) are collected apart:
+  two skills that name different ones (``python-reviewer`` / ``rust-reviewer``) are told
+  apart by the model, however alike the rest of their text is; so is the kind of work a
+  name says (``fastapi-reviewer`` reviews, ``fastapi-patterns`` writes).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+#: How much a word of the name counts against a word of the description.
+NAME_WEIGHT = 2.0
+#: How much an acronym counts (one per run of name parts or capitalised words).
+ACRONYM_WEIGHT = 1.0
+#: How much a word bigram counts against a single word.
+BIGRAM_WEIGHT = 0.5
+
+_WORD = re.compile(r"[^\W_]+(?:\+\+|#)?")
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:[- ][A-Z][a-z]+){2,3}\b")
+
+# fmt: off
+#: English function words, plus the template words most skill descriptions share.
+_STOP_TEXT = """
+a about above after again against all also an and any are as at be because been before
+being below between both but by can could did do does doing down during each even every
+for from further had has have having here how i if in into is it its itself just may me
+might more most must my no nor not now of off on once only or other our out over own same
+shall she should so some such than that the their them then there these they this those
+through to too under until up upon us very via was we were what whenever where which
+while who whom why will with within without would you your yours e g eg ie etc
+skill skills use used uses using usage when user users asks ask asked want wants need
+needs help helps helping expert experts elite specialist specialists specializing
+specialising specializes master masters mastering proactively proactive immediately
+task tasks work working agent agents claude model trigger triggers triggered invoke
+invoked any anything something things thing like including include includes covers
+cover covering handle handles handling provide provides providing based new make makes
+modern advanced comprehensive best practice practices guide guidance
+"""
+STOP_WORDS = frozenset(_STOP_TEXT.split())
+
+#: Named things, by every spelling that names them (the value is the canonical name).
+_ENTITY_ALIASES: dict[str, str] = {
+    # languages
+    "python": "python", "py": "python", "pythonic": "python", "rust": "rust",
+    "go": "go", "golang": "go", "java": "java", "kotlin": "kotlin", "swift": "swift",
+    "c++": "c++", "cpp": "c++", "c#": "c#", "csharp": "c#", "dotnet": ".net", "net": ".net",
+    "ruby": "ruby", "php": "php", "perl": "perl", "typescript": "typescript",
+    "javascript": "javascript", "scala": "scala", "elixir": "elixir", "haskell": "haskell",
+    "dart": "dart", "lua": "lua", "julia": "julia", "solidity": "solidity", "f#": "f#",
+    "fsharp": "f#", "clojure": "clojure", "erlang": "erlang", "ocaml": "ocaml", "zig": "zig",
+    "bash": "bash", "powershell": "powershell", "r": "r",
+    # frameworks and runtimes
+    "django": "django", "fastapi": "fastapi", "flask": "flask", "rails": "rails",
+    "laravel": "laravel", "spring": "spring", "springboot": "spring", "quarkus": "quarkus",
+    "react": "react", "vue": "vue", "angular": "angular", "svelte": "svelte",
+    "nextjs": "nextjs", "nuxt": "nuxt", "flutter": "flutter", "nestjs": "nestjs",
+    "bun": "bun", "deno": "deno", "unity": "unity", "unreal": "unreal", "godot": "godot",
+    "pytorch": "pytorch", "tensorflow": "tensorflow",
+    # clouds, vendors, platforms
+    "aws": "aws", "amazon": "aws", "azure": "azure", "gcp": "gcp", "google": "google",
+    "oci": "oci", "oracle": "oracle", "cloudflare": "cloudflare", "vercel": "vercel",
+    "netlify": "netlify", "heroku": "heroku", "github": "github", "gitlab": "gitlab",
+    "bitbucket": "bitbucket", "jira": "jira", "linear": "linear", "slack": "slack",
+    "notion": "notion", "stripe": "stripe", "shopify": "shopify", "salesforce": "salesforce",
+    "figma": "figma", "supabase": "supabase", "firebase": "firebase", "ios": "ios",
+    "android": "android", "windows": "windows", "macos": "macos", "linux": "linux",
+    "terraform": "terraform", "pulumi": "pulumi", "ansible": "ansible",
+    "kubernetes": "kubernetes", "k8s": "kubernetes", "helm": "helm", "docker": "docker",
+    # databases
+    "postgres": "postgres", "postgresql": "postgres", "mysql": "mysql",
+    "sqlite": "sqlite", "mongodb": "mongodb", "mongo": "mongodb", "redis": "redis",
+    "clickhouse": "clickhouse", "snowflake": "snowflake", "bigquery": "bigquery",
+    "dynamodb": "dynamodb", "elasticsearch": "elasticsearch", "cassandra": "cassandra",
+}
+# fmt: on
+
+#: Named things that imply another (a Django skill is a Python skill).
+_ENTITY_PARENT: dict[str, str] = {
+    "django": "python",
+    "fastapi": "python",
+    "flask": "python",
+    "pytorch": "python",
+    "tensorflow": "python",
+    "rails": "ruby",
+    "laravel": "php",
+    "spring": "java",
+    "quarkus": "java",
+    "flutter": "dart",
+    "react": "javascript",
+    "vue": "javascript",
+    "angular": "typescript",
+    "svelte": "javascript",
+    "nextjs": "react",
+    "nuxt": "vue",
+    "nestjs": "typescript",
+    "typescript": "javascript",
+    "bun": "javascript",
+    "deno": "typescript",
+    "helm": "kubernetes",
+    "bigquery": "gcp",
+    "dynamodb": "aws",
+}
+
+_ENTITY_WORDS = frozenset(_ENTITY_ALIASES)
+
+#: Name parts that say what kind of work a skill does, by prefix: a skill that reviews
+#: code and one that writes it answer different requests about the same thing.
+_ACTIVITIES = (
+    "review",
+    "audit",
+    "debug",
+    "deploy",
+    "migrat",
+    "scaffold",
+    "generat",
+    "evaluat",
+    "plan",
+)
+
+#: Spellings that are also plain English words: named things only when capitalised in
+#: text (``Go``, ``Swift``), always in a name.
+_AMBIGUOUS = frozenset(
+    {
+        "go",
+        "swift",
+        "spring",
+        "rust",
+        "dart",
+        "react",
+        "r",
+        "linear",
+        "net",
+        "unity",
+        "helm",
+        "google",
+        "amazon",
+        "oracle",
+        "notion",
+        "py",
+        "bun",
+        "julia",
+        "rails",
+        "flask",
+    }
+)
+
+
+@dataclass(frozen=True)
+class SkillFeatures:
+    """One skill's weighted features (before deck weighting) and what they look like.
+
+    ``counts`` maps a feature (a stem, ``stem stem`` for a bigram) to its weighted count;
+    ``surface`` maps a stem to the first word it came from (for messages); ``entities``
+    the canonical named things the skill names.
+    """
+
+    counts: dict[str, float]
+    surface: dict[str, str]
+    entities: frozenset[str]
+    #: What kind of work the name says the skill does (``review``, ``generate``...).
+    activities: frozenset[str] = frozenset()
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Callable[[list[str]], list[str]]:
+    import Stemmer  # noqa: PLC0415 - loaded only when overlap runs
+
+    stem_words: Callable[[list[str]], list[str]] = Stemmer.Stemmer("english").stemWords
+    return stem_words
+
+
+#: A cache of stems (a deck's vocabulary is small); bounded, and only ever read into a
+#: caller's own mapping, so a clear from another thread never loses a stem.
+_STEM_CACHE: dict[str, str] = {}
+_MAX_CACHED_STEMS = 200_000
+
+
+def _stems(words: Iterable[str]) -> dict[str, str]:
+    """The stem of every word in ``words`` (the Snowball English stemmer, in batches)."""
+    result: dict[str, str] = {}
+    missing: list[str] = []
+    for word in set(words):
+        cached = _STEM_CACHE.get(word)
+        if cached is None:
+            missing.append(word)
+        else:
+            result[word] = cached
+    if missing:
+        stems = dict(zip(missing, _stemmer()(missing), strict=True))
+        result.update(stems)
+        if len(_STEM_CACHE) + len(stems) > _MAX_CACHED_STEMS:
+            _STEM_CACHE.clear()
+        _STEM_CACHE.update(stems)
+    return result
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.casefold())
+
+
+def _entities_of_text(text: str, words: list[str]) -> set[str]:
+    """The named things ``text`` (whose case-folded ``words`` are given) names."""
+    named = _ENTITY_WORDS.intersection(words)
+    found = {_ENTITY_ALIASES[word] for word in named - _AMBIGUOUS}
+    if named & _AMBIGUOUS:
+        written = set(_WORD.findall(text))
+        for word in named & _AMBIGUOUS:
+            # "Go", "Swift", "R": a plain-English spelling only counts capitalised.
+            if word.capitalize() in written or word.upper() in written:
+                found.add(_ENTITY_ALIASES[word])
+    if ".NET" in text:
+        found.add(".net")
+    return found
+
+
+def _acronym(parts: list[str]) -> str | None:
+    """The acronym of three or four words (``test driven development`` -> ``tdd``)."""
+    if 3 <= len(parts) <= 4 and all(part.isalpha() for part in parts):
+        return "".join(part[0] for part in parts)
+    return None
+
+
+def skill_features(name: str, text: str) -> SkillFeatures:
+    """The features of a skill called ``name`` whose model-visible text is ``text``."""
+    counts: dict[str, float] = {}
+    surface: dict[str, str] = {}
+
+    def add(feature: str, weight: float) -> None:
+        counts[feature] = counts.get(feature, 0.0) + weight
+
+    previous: str | None = None
+    words = _words(text)
+    parts = [part for part in name.casefold().split("-") if part]
+    stems = _stems([*words, *parts])
+    for word in words:
+        if word in STOP_WORDS or word.isdigit() or (len(word) < 2 and word not in _ENTITY_ALIASES):
+            previous = None
+            continue
+        stemmed = stems[word]
+        surface.setdefault(stemmed, word)
+        add(stemmed, 1.0)
+        if previous is not None:
+            add(f"{previous} {stemmed}", BIGRAM_WEIGHT)
+        previous = stemmed
+    for run in _CAPITALISED_RUN.findall(text):
+        if (acronym := _acronym(_words(run))) is not None:
+            add(acronym, ACRONYM_WEIGHT)
+    for part in parts:
+        if part in STOP_WORDS or part.isdigit():
+            continue
+        stemmed = stems[part]
+        surface.setdefault(stemmed, part)
+        add(stemmed, NAME_WEIGHT)
+    if (acronym := _acronym(parts)) is not None:
+        add(acronym, ACRONYM_WEIGHT)
+    entities = _entities_of_text(text, words)
+    entities.update(_ENTITY_ALIASES[part] for part in parts if part in _ENTITY_ALIASES)
+    activities = frozenset(
+        activity for part in parts for activity in _ACTIVITIES if part.startswith(activity)
+    )
+    return SkillFeatures(counts, surface, frozenset(entities), activities)
+
+
+def _with_parents(entities: frozenset[str]) -> set[str]:
+    result = set(entities)
+    for entity in entities:
+        parent = _ENTITY_PARENT.get(entity)
+        while parent is not None and parent not in result:
+            result.add(parent)
+            parent = _ENTITY_PARENT.get(parent)
+    return result
+
+
+def name_different_things(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Whether two skills naming ``a`` and ``b`` are about different named things: both
+    name some, and none of either is (or is implied by) one of the other's (``python`` and
+    ``django`` are related, ``quarkus`` and ``spring`` are not)."""
+    if not a or not b:
+        return False
+    return not (a & _with_parents(b)) and not (b & _with_parents(a))

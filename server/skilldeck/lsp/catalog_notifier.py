@@ -1,0 +1,68 @@
+"""``skilldeck/catalogChanged``: tell the client when a folder's catalog changed.
+
+Debounced: each change restarts the :data:`CATALOG_DELAY_S` wait, so the whole-deck
+rebuild stays off the keystroke path while the user types; a steady stream of changes
+still gets a check every :data:`CATALOG_MAX_WAIT_S`. Tests:
+``tests/lsp/test_custom_requests.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from skilldeck.lsp.diagnostics import uri_of
+from skilldeck.lsp.index import current_catalog
+
+if TYPE_CHECKING:
+    from skilldeck.lsp.session import Session
+
+CATALOG_CHANGED = "skilldeck/catalogChanged"
+#: Quiet time after the last change before catalogs are re-digested (off the keystroke path).
+CATALOG_DELAY_S = 0.3
+#: Longest a catalog check waits while changes keep coming (seconds).
+CATALOG_MAX_WAIT_S = 1.0
+
+
+class CatalogNotifier:
+    """Re-digests every ready folder's catalog after changes; notifies what differs."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._handle: asyncio.TimerHandle | None = None
+        self._due: float | None = None
+
+    def schedule(self) -> None:
+        """Check the catalogs once changes pause (see the module doc)."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self._due is None:
+            self._due = now + CATALOG_MAX_WAIT_S
+        if self._handle is not None:
+            self._handle.cancel()
+        delay = max(0.0, min(CATALOG_DELAY_S, self._due - now))
+        self._handle = loop.call_later(delay, self._check)
+
+    def _check(self) -> None:
+        self._handle = None
+        self._due = None
+        self.session.spawn(self._notify())
+
+    async def _notify(self) -> None:
+        session = self.session
+        for index in list(session.folders.values()):
+            if not index.ready:
+                continue
+            state = await current_catalog(index)
+            if state.digest == index.catalog_digest:
+                continue
+            index.catalog_digest = state.digest
+            session.server.protocol.notify(
+                CATALOG_CHANGED,
+                {
+                    "folderUri": uri_of(index.folder),
+                    "complete": state.complete,
+                    "tokenEstimate": state.token_estimate,
+                    "skillCount": state.skill_count,
+                },
+            )

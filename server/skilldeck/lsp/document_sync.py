@@ -1,0 +1,83 @@
+"""Open buffers reach the index: a buffer opened or changed is re-judged soon after
+(bursts coalesce into one pass on the event loop); a closed buffer gives the file on
+disk back its say. The text itself is kept by :class:`~skilldeck.lsp.open_documents.
+OpenDocuments`. Tests: ``tests/lsp/test_text_sync.py``, ``tests/lsp/test_diagnostics.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.lsp.index import FolderIndex
+
+if TYPE_CHECKING:
+    from skilldeck.lsp.session import Session
+
+
+class DocumentSync:
+    """Routes buffer changes to the folder indexes and the publisher."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._pending: set[str] = set()
+        self._flush_handle: asyncio.Handle | None = None
+
+    def on_document(
+        self, params: types.DidOpenTextDocumentParams | types.DidChangeTextDocumentParams
+    ) -> None:
+        """A buffer opened or changed: re-judge it soon (bursts coalesce).
+
+        Before ``initialized`` has set up the folder indexes the buffer waits: the first
+        index applies it.
+        """
+        session = self.session
+        uri = params.text_document.uri
+        if session.setting_up:
+            return
+        if not session.folders:
+            if self.index_open_documents_alone():
+                session.spawn(session.reindex())
+            return
+        self._pending.add(uri)
+        if self._flush_handle is None:
+            self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)
+
+    def on_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        """A buffer closed: the file on disk is the truth again."""
+        path = self.session.documents.path_of(params.text_document.uri)
+        if path:
+            self.session.file_events.on_paths_changed({path})
+
+    def index_open_documents_alone(self) -> bool:
+        """Without workspace folders, index each open document's own folder instead."""
+        session = self.session
+        added = False
+        for path, _ in session.documents.items():
+            folder = os.path.dirname(path)
+            if folder not in session.folders:
+                session.folders[folder] = FolderIndex(folder, SkilldeckConfig())
+                added = True
+        return added
+
+    def _flush(self) -> None:
+        session = self.session
+        self._flush_handle = None
+        uris, self._pending = self._pending, set()
+        for uri in uris:
+            document = session.documents.by_uri(uri)
+            path = session.documents.path_of(uri)
+            if document is None or not path:
+                continue
+            changed: set[str] = set()
+            for index in session.folders.values():
+                if index.ready and index.classify(path) is not None:
+                    changed |= index.update_text(path, document.source)
+            if not changed and session.not_a_skill(path) is not None:
+                changed.add(path)  # SD007: not a skill where it sits
+            session.publisher.changed(changed, by_client=True)
+        session.catalogs.schedule()

@@ -1,0 +1,149 @@
+"""Files changed on disk (the client's ``didChangeWatchedFiles`` or our own watcher):
+refresh the skill files concerned, re-find the stray Markdown files of their folders
+(``SD007``), or rescan when a root itself came or went. Tests:
+``tests/lsp/test_watching.py``, ``tests/parity/test_parity.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
+from skilldeck.engine.layout import relative_parts, stray_files
+from skilldeck.engine.skill_file import analyze_skill_file
+from skilldeck.lsp.index import FolderIndex
+
+if TYPE_CHECKING:
+    from skilldeck.lsp.session import Session
+
+#: Delay before a burst of file events becomes a rescan of the folder.
+RESCAN_DELAY_S = 0.05
+
+
+class FileEvents:
+    """Turns changed paths into index updates (see the module doc)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._rescan_handle: asyncio.TimerHandle | None = None
+
+    def on_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
+        """The client saw files change on disk."""
+        documents = self.session.documents
+        paths = {documents.path_of(change.uri) for change in params.changes}
+        self.on_paths_changed({p for p in paths if p})
+
+    def on_paths_changed(self, paths: set[str]) -> None:
+        """Files changed on disk: refresh those skill files, or rescan when roots moved."""
+        session = self.session
+        open_paths = set(session.overlay())
+        files: set[str] = set()
+        rescan = False
+        for index in session.folders.values():
+            for path in paths:
+                if path in open_paths:
+                    continue
+                if index.classify(path) is not None:
+                    files.add(path)
+                elif root_child_folder(path, index) is not None:
+                    files.add(path)  # a file inside a bundle folder: strays may change
+                elif _is_root_child(path, index) and index.classify(
+                    os.path.join(path, BUNDLE_FILE)
+                ):
+                    files.add(os.path.join(path, BUNDLE_FILE))
+                elif any(inside_or_equal(root.path, path) for root in index.roots):
+                    rescan = True
+        if rescan:
+            self.schedule_rescan()
+        elif files:
+            session.spawn(self._refresh(files))
+
+    def schedule_rescan(self) -> None:
+        """Re-index every folder shortly (a burst of events is one rescan)."""
+        if self._rescan_handle is None:
+            loop = asyncio.get_running_loop()
+            self._rescan_handle = loop.call_later(RESCAN_DELAY_S, self._start_rescan)
+
+    def _start_rescan(self) -> None:
+        self._rescan_handle = None
+        self.session.spawn(self.session.reindex())
+
+    async def _refresh(self, paths: set[str]) -> None:
+        session = self.session
+        generation = session.generation
+        for index in list(session.folders.values()):
+            wanted = [(p, index.classify(p)) for p in paths]
+            fresh = await asyncio.to_thread(_read_entries, index, wanted, session.needs_lines())
+            if generation != session.generation:
+                return
+            changed: set[str] = set()
+            open_paths = set(session.overlay())
+            for path, entry, wide in fresh:
+                if path in open_paths:
+                    continue
+                changed |= index.remove(path) if entry is None else index.replace_entry(entry, wide)
+            folders = {f for p in paths if (f := root_child_folder(p, index)) is not None}
+            for folder, strays in (await asyncio.to_thread(_strays_in, index, folders)).items():
+                changed |= index.set_strays(folder, strays)
+            session.publisher.changed(changed)
+        session.catalogs.schedule()
+
+
+def root_child_folder(path: str, index: FolderIndex) -> str | None:
+    """The root child folder ``<root>/<child>`` that ``path`` lies in, below it."""
+    for root in index.roots:
+        parts = relative_parts(path, root)
+        if parts is not None and len(parts) >= 2:
+            return os.path.join(root.path, parts[0])
+    return None
+
+
+def inside_or_equal(path: str, ancestor: str) -> bool:
+    """Whether ``path`` is ``ancestor`` or below it (compared after ``normpath``)."""
+    path = os.path.normpath(path)
+    ancestor = os.path.normpath(ancestor)
+    return path == ancestor or path.startswith(ancestor.rstrip(os.sep) + os.sep)
+
+
+def _strays_in(index: FolderIndex, folders: Iterable[str]) -> dict[str, list[str]]:
+    """The stray Markdown files of each root child folder (none when it holds a skill
+    file the index knows): the scan's rule, for a folder files changed in (blocking)."""
+    found: dict[str, list[str]] = {}
+    for folder in folders:
+        found[folder] = []
+        if index.entry(os.path.join(folder, BUNDLE_FILE)) is not None:
+            continue
+        root = next(r for r in index.roots if os.path.dirname(folder) == r.path.rstrip(os.sep))
+        found[folder] = [path for path, _place in stray_files(root, os.path.basename(folder))]
+    return found
+
+
+def _is_root_child(path: str, index: FolderIndex) -> bool:
+    parent = os.path.dirname(os.path.normpath(path))
+    return any(os.path.normpath(root.path) == parent for root in index.roots)
+
+
+def _read_entries(
+    index: FolderIndex, wanted: Iterable[tuple[str, Any]], head_lines: bool
+) -> list[tuple[str, SkillFileEntry | None, dict[int, str]]]:
+    """Re-analyse skill files from disk (blocking: runs in a worker thread)."""
+    settings = index.config.rule_settings()
+    result: list[tuple[str, SkillFileEntry | None, dict[int, str]]] = []
+    for path, hit in wanted:
+        if hit is None:
+            continue
+        root, layout, expected = hit
+        if not os.path.isfile(path):
+            result.append((path, None, {}))
+            continue
+        analysis = analyze_skill_file(path, expected_name=expected, settings=settings)
+        folder = os.path.dirname(path) if layout == "bundle" else None
+        entry = SkillFileEntry(root, layout, path, folder, expected, analysis, name_span(analysis))
+        wide = dict(analysis.wide_lines) if head_lines else {}
+        result.append((path, entry, wide))
+    return result

@@ -1,0 +1,66 @@
+"""Each folder's skills from providers other than the filesystem (bundled, registered,
+runtime): read through :func:`skilldeck.engine.deck.provided_skills` at every index and
+again whenever a provider says its skills changed. Tests: ``tests/parity/test_parity.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from skilldeck.engine.deck import ProvidedSkill, provided_skills
+from skilldeck.engine.defaults import provider_registry
+
+if TYPE_CHECKING:
+    from skilldeck.engine.config import SkilldeckConfig
+    from skilldeck.engine.provider import ProviderFactory
+    from skilldeck.engine.registry import SkillRegistry
+    from skilldeck.lsp.session import Session
+
+
+class ProvidedSkills:
+    """One registry of the deck's other providers per folder, and its change listener."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        #: Extra skill providers of every folder's deck (``build_server(providers)``).
+        self.providers: tuple[ProviderFactory, ...] = ()
+        self._registries: dict[str, tuple[SkillRegistry, Callable[[], None]]] = {}
+
+    async def read(
+        self, folder: str, config: SkilldeckConfig
+    ) -> tuple[tuple[ProvidedSkill, ...], bool]:
+        """The provided skills for ``folder`` (a fresh registry per index: the
+        configuration may have changed). A provider that fails makes the folder's view
+        incomplete; it never stops indexing."""
+        self.forget(folder)
+        registry = provider_registry(config, self.providers)
+        unsubscribe = registry.on_change(lambda: self.session.spawn(self._refresh(folder)))
+        self._registries[folder] = (registry, unsubscribe)
+        try:
+            return await provided_skills(registry, cwd=folder)
+        except Exception as error:
+            self.session.server.log(f"skilldeck: a skill provider failed: {error!r}")
+            return (), False
+
+    def forget(self, folder: str) -> None:
+        """Stop listening to ``folder``'s providers (removed folder, or a new index)."""
+        held = self._registries.pop(folder, None)
+        if held is not None:
+            held[1]()
+
+    async def _refresh(self, folder: str) -> None:
+        session = self.session
+        index = session.folders.get(folder)
+        held = self._registries.get(folder)
+        if index is None or held is None or not index.ready:
+            return
+        try:
+            provided, complete = await provided_skills(held[0], cwd=folder)
+        except Exception as error:
+            session.server.log(f"skilldeck: a skill provider failed: {error!r}")
+            provided, complete = index.provided, False
+        if session.folders.get(folder) is not index:
+            return
+        session.publisher.changed(index.set_provided(provided, complete))
+        session.catalogs.schedule()

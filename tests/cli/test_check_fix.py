@@ -1,0 +1,216 @@
+"""``skilldeck check --fix / --diff / --unsafe-fixes / --select / --ignore / --statistics``
+on real files: what is written, what is left alone, and what is printed."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from cli_helpers import Run, write
+
+from skilldeck.cli.fix import FixTarget, Skipped, plan_file, write_plan
+from skilldeck.engine.skill_file import RuleSettings, analyze_skill_file
+
+CRLF_SKILL = (
+    "---\r\nname: a\r\ndescription: Alpha.\r\nuser_invocable: false\r\n"
+    "disable-model-invocation: yes\r\n---\r\nUse /b and /bb now.\r\n"
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".dsh/skills/b/SKILL.md", "---\nname: b\ndescription: B.\n---\nB.\n")
+    return root
+
+
+def skill_a(project: Path, text: str = CRLF_SKILL) -> Path:
+    path = project / ".dsh/skills/a/SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def test_fix_applies_safe_fixes_keeps_crlf_and_mode(run: Run, project: Path) -> None:
+    path = skill_a(project)
+    path.chmod(0o640)
+    result = run("check", "--fix", "--no-cache", cwd=project)
+    assert path.read_bytes() == CRLF_SKILL.replace("invocation: yes", "invocation: true").encode()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert sorted(os.listdir(path.parent)) == ["SKILL.md"]  # no temporary file left
+    lines = result.stdout.splitlines()
+    assert lines[:2] == [
+        "Fixed .dsh/skills/a/SKILL.md: SD303 Replace with 'true' (line 5)",
+        "Fixed 1 problem.",
+    ]
+    # What remains: the unsafe fixes were not applied, and they decide the exit status.
+    assert [line.split(" ")[1] for line in lines[2:-1]] == ["SD404", "SD704"]
+    assert lines[-1] == "Found 2 problems (2 warnings) in 2 skill files; 0 skills dropped."
+    assert result.code == 0
+    assert run("check", "--fix", "--fail-on", "warning", cwd=project).code == 1
+
+
+def test_unsafe_fixes_rename_the_near_miss_key_and_the_mention(run: Run, project: Path) -> None:
+    path = skill_a(project)
+    result = run("check", "--fix", "--unsafe-fixes", "--no-cache", cwd=project)
+    assert path.read_bytes() == (
+        b"---\r\nname: a\r\ndescription: Alpha.\r\nuser-invocable: false\r\n"
+        b"disable-model-invocation: true\r\n---\r\nUse /b and /b now.\r\n"
+    )
+    assert result.stdout.splitlines() == [
+        "Fixed .dsh/skills/a/SKILL.md: SD404 Rename to 'user-invocable' (line 4)",
+        "Fixed .dsh/skills/a/SKILL.md: SD303 Replace with 'true' (line 5)",
+        "Fixed .dsh/skills/a/SKILL.md: SD704 Replace with '/b' (line 7)",
+        "Fixed 3 problems.",
+        "No problems found in 2 skill files.",
+    ]
+    assert result.code == 0
+
+
+def test_diff_prints_the_change_and_writes_nothing(run: Run, project: Path) -> None:
+    path = skill_a(project)
+    before = path.read_bytes()
+    result = run("check", "--diff", "--no-cache", cwd=project)
+    assert path.read_bytes() == before
+    # (the run helper reads stdout in universal-newlines mode: CRLF arrives as \n)
+    assert result.stdout == (
+        "--- a/.dsh/skills/a/SKILL.md\n"
+        "+++ b/.dsh/skills/a/SKILL.md\n"
+        "@@ -2,6 +2,6 @@\n"
+        " name: a\n"
+        " description: Alpha.\n"
+        " user_invocable: false\n"
+        "-disable-model-invocation: yes\n"
+        "+disable-model-invocation: true\n"
+        " ---\n"
+        " Use /b and /bb now.\n"
+    )
+    assert result.stderr.strip().endswith("Would fix 1 problem in 1 file.")
+    assert result.code == 1
+    clean = run("check", "--diff", "--select", "SD2", cwd=project)
+    assert (clean.code, clean.stdout) == (0, "")
+
+
+def test_a_symlink_leaving_the_root_is_never_written(
+    run: Run, project: Path, tmp_path: Path
+) -> None:
+    outside = write(tmp_path / "elsewhere/SKILL.md", CRLF_SKILL)
+    before = outside.read_bytes()
+    link = project / ".dsh/skills/a/SKILL.md"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(outside)
+    result = run("check", "--fix", "--unsafe-fixes", "--no-cache", cwd=project)
+    assert outside.read_bytes() == before
+    assert link.is_symlink()
+    assert (
+        f"skilldeck: .dsh/skills/a/SKILL.md: it resolves to {outside}, outside its root "
+        f"{project / '.dsh/skills'}; left alone"
+    ) in result.stderr
+    assert "Fixed 0 problems." in result.stdout
+
+
+def test_a_symlink_inside_the_root_writes_its_target(run: Run, project: Path) -> None:
+    target = skill_a(project)
+    other = project / ".dsh/skills/alias.md"
+    other.symlink_to(target)
+    run("check", "--fix", "--no-cache", cwd=project)
+    assert other.is_symlink()
+    assert b"invocation: true" in target.read_bytes()
+
+
+def test_a_read_only_file_is_left_alone(run: Run, project: Path) -> None:
+    path = skill_a(project)
+    path.chmod(0o444)
+    before = path.read_bytes()
+    result = run("check", "--fix", "--no-cache", cwd=project)
+    assert path.read_bytes() == before
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444
+    assert "skilldeck: .dsh/skills/a/SKILL.md: it is read-only; left alone" in result.stderr
+    assert "SD303" in result.stdout  # still reported
+
+
+def test_a_file_changed_between_read_and_write_is_left_alone(project: Path) -> None:
+    path = skill_a(project)
+    settings = RuleSettings()
+    analysis = analyze_skill_file(path, expected_name="a", settings=settings)
+    target = FixTarget(str(project / ".dsh/skills"), "a", settings, analysis.mentions)
+    plan = plan_file(str(path), target, analysis.findings, unsafe=False)
+    assert plan is not None and not isinstance(plan, Skipped)
+    edited = CRLF_SKILL.replace("Alpha.", "Alpha, edited meanwhile.")
+    path.write_bytes(edited.encode())
+    assert write_plan(plan) == Skipped(
+        str(path), "it changed on disk since it was read; left alone"
+    )
+    assert path.read_bytes() == edited.encode()
+    assert sorted(os.listdir(path.parent)) == ["SKILL.md"]
+
+
+def test_a_file_changed_since_it_was_checked_is_left_alone(project: Path) -> None:
+    path = skill_a(project)
+    settings = RuleSettings()
+    analysis = analyze_skill_file(path, expected_name="a", settings=settings)
+    path.write_bytes(b"---\nname: a\ndescription: Alpha.\n---\nNew.\n")
+    target = FixTarget(str(project / ".dsh/skills"), "a", settings, analysis.mentions)
+    assert plan_file(str(path), target, analysis.findings, unsafe=True) == Skipped(
+        str(path), "it changed on disk since it was checked; left alone"
+    )
+
+
+def test_select_ignore_and_statistics(run: Run, project: Path) -> None:
+    skill_a(project)
+    only = run("check", "--select", "SD404,SD7", "--ignore", "unknown-skill-mention", cwd=project)
+    assert [line.split(" ")[1] for line in only.stdout.splitlines()[:-1]] == ["SD404"]
+    stats = run("check", "--statistics", cwd=project)
+    assert stats.stdout == (
+        "1\tSD303\t[*] non-canonical-boolean\n"
+        "1\tSD404\t    near-miss-key\n"
+        "1\tSD704\t    unknown-skill-mention\n"
+    )
+    unsafe = run(
+        "check", "--statistics", "--format", "json", "--select", "SD404,SD704", cwd=project
+    )
+    assert json.loads(unsafe.stdout) == [
+        {"code": "SD404", "name": "near-miss-key", "count": 1, "fixable": False},
+        {"code": "SD704", "name": "unknown-skill-mention", "count": 1, "fixable": False},
+    ]
+    bad = run("check", "--ignore", "SD9", cwd=project)
+    assert bad.code == 2
+    assert "--ignore 'SD9' matches no rule" in bad.stderr
+    assert run("check", "--unsafe-fixes", cwd=project).code == 2
+
+
+def test_near_miss_families_through_check(run: Run, project: Path) -> None:
+    skill_a(
+        project,
+        "---\nname: a\ndescription: Alpha.\nallowed_tools: Bash\nUserInvocable: false\n"
+        "Disable-Model-Invocation: true\ndescripton: typo\nlicense: MIT\n---\nSee /bb now.\n",
+    )
+    items = json.loads(
+        run("check", "--format", "json", "--select", "SD404,SD7", cwd=project).stdout
+    )
+    assert [
+        (i["code"], i["range"]["start"]["line"], i["message"].split("?")[0]) for i in items
+    ] == [
+        (
+            "SD404",
+            3,
+            "'allowed_tools' is not a key of the dsh profile: did you mean 'allowed-tools'",
+        ),
+        (
+            "SD404",
+            4,
+            "'UserInvocable' is not a key of the dsh profile: did you mean 'user-invocable'",
+        ),
+        (
+            "SD404",
+            5,
+            "'Disable-Model-Invocation' is not a key of the dsh profile: did you mean "
+            "'disable-model-invocation'",
+        ),
+        ("SD404", 6, "'descripton' is not a key of the dsh profile: did you mean 'description'"),
+        ("SD704", 9, "'/bb' names no skill in this deck; did you mean /b"),
+    ]

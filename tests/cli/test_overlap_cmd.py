@@ -1,0 +1,129 @@
+"""``skilldeck overlap`` and the SD8xx findings of ``skilldeck check``, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cli_helpers import Run, skill, write
+
+TDD_WORKFLOW = (
+    "Use this skill when writing new features, fixing bugs, or refactoring code. Enforces "
+    "test-driven development with 80%+ coverage including unit, integration, and E2E tests."
+)
+TDD_GUIDE = (
+    "Test-Driven Development specialist enforcing write-tests-first methodology. Use "
+    "PROACTIVELY when writing new features, fixing bugs, or refactoring code. Ensures 80%+ "
+    "test coverage."
+)
+TEST_DRIVEN = "Use when implementing any feature or bugfix, before writing implementation code"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    skills = root / ".dsh" / "skills"
+    write(skills / "tdd-workflow" / "SKILL.md", skill("tdd-workflow", TDD_WORKFLOW))
+    write(skills / "tdd-guide" / "SKILL.md", skill("tdd-guide", TDD_GUIDE))
+    write(skills / "test-driven-development.md", skill("test-driven-development", TEST_DRIVEN))
+    write(skills / "release-notes.md", skill("release-notes", "Draft release notes for a tag."))
+    return root
+
+
+def test_overlap_json_lists_pairs_by_score_with_shared_words_and_clusters(
+    run: Run, project: Path
+) -> None:
+    result = run("overlap", "--json", cwd=project)
+    assert (result.code, result.stderr) == (0, "")
+    document = json.loads(result.stdout)
+    assert set(document) == {"pairs", "clusters"}
+    pairs = document["pairs"]
+    assert len(pairs) >= 2
+    for pair in pairs:
+        assert set(pair) == {"a", "b", "score", "shared"}
+        assert set(pair["a"]) == set(pair["b"]) == {"name", "path"}
+        assert isinstance(pair["score"], float) and 0 < pair["score"] <= 1
+        assert all(isinstance(word, str) for word in pair["shared"])
+    scores = [pair["score"] for pair in pairs]
+    assert scores == sorted(scores, reverse=True)
+    skills = project / ".dsh" / "skills"
+    best = pairs[0]
+    assert {best["a"]["name"], best["b"]["name"]} == {"tdd-guide", "tdd-workflow"}
+    assert {best["a"]["path"], best["b"]["path"]} == {
+        str(skills / "tdd-guide" / "SKILL.md"),
+        str(skills / "tdd-workflow" / "SKILL.md"),
+    }
+    assert "tdd" in best["shared"]
+    assert any(
+        {p["a"]["name"], p["b"]["name"]} == {"tdd-workflow", "test-driven-development"}
+        for p in pairs
+    )
+    assert document["clusters"] == [["tdd-guide", "tdd-workflow", "test-driven-development"]]
+
+
+def test_overlap_text_names_pairs_paths_and_clusters(run: Run, project: Path) -> None:
+    result = run("overlap", "--threshold", "0.5", cwd=project)
+    assert result.code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "1 competing pair (threshold 0.50):"
+    assert lines[1].endswith("  tdd-guide  <->  tdd-workflow")
+    assert lines[2].startswith("        shared: tdd, ")
+    assert lines[3:] == [
+        "        tdd-guide: .dsh/skills/tdd-guide/SKILL.md",
+        "        tdd-workflow: .dsh/skills/tdd-workflow/SKILL.md",
+        "clusters:",
+        "  tdd-guide, tdd-workflow",
+    ]
+    none = run("overlap", "--threshold", "1", cwd=project)
+    assert none.stdout == "no competing skills (threshold 1.00)\n"
+
+
+def test_overlap_rejects_a_threshold_outside_0_1(run: Run, project: Path) -> None:
+    result = run("overlap", "--threshold", "1.5", cwd=project)
+    assert result.code == 2
+    assert result.stderr == (
+        "skilldeck: --threshold: overlap threshold must be a number greater than 0 and at "
+        "most 1, found 1.5\n"
+    )
+
+
+def test_check_reports_sd801_on_both_files_with_related_locations(run: Run, project: Path) -> None:
+    items = json.loads(run("check", "--format", "json", cwd=project).stdout)
+    overlaps = sorted((i["path"], i["code"]) for i in items if i["code"].startswith("SD8"))
+    assert (".dsh/skills/tdd-guide/SKILL.md", "SD801") in overlaps
+    assert (".dsh/skills/tdd-workflow/SKILL.md", "SD801") in overlaps
+    on_guide = [
+        i for i in items if i["path"] == ".dsh/skills/tdd-guide/SKILL.md" and i["code"] == "SD801"
+    ]
+    assert on_guide[0]["message"].startswith("`tdd-guide` and `tdd-workflow` describe overlapping")
+    assert on_guide[0]["severity"] == "information"
+    assert on_guide[0]["range"] == {
+        "start": {"line": 1, "character": 6},
+        "end": {"line": 1, "character": 15},
+    }
+    sarif = json.loads(run("check", "--format", "sarif", cwd=project).stdout)
+    results = [
+        r
+        for r in sarif["runs"][0]["results"]
+        if r["ruleId"] == "SD801"
+        and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        == ".dsh/skills/tdd-guide/SKILL.md"
+    ]
+    related = [
+        (
+            loc["physicalLocation"]["artifactLocation"]["uri"],
+            loc["physicalLocation"]["region"]["startLine"],
+            loc["message"]["text"],
+        )
+        for loc in results[0]["relatedLocations"]
+    ]
+    assert related[0][:2] == (".dsh/skills/tdd-workflow/SKILL.md", 2)
+    assert related[0][2].startswith("`tdd-workflow`: the skill it overlaps (score 0.")
+
+
+def test_check_overlap_threshold_comes_from_skilldeck_toml(run: Run, project: Path) -> None:
+    write(project / "skilldeck.toml", "[overlap]\nthreshold = 0.99\n")
+    items = json.loads(run("check", "--format", "json", cwd=project).stdout)
+    assert [i for i in items if i["code"].startswith("SD8")] == []

@@ -1,0 +1,309 @@
+"""Routing overlap (SD801 / SD802) on real skill files: what ``check`` and the editor report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_config_file
+from skilldeck.engine.deck import ProvidedSkill, deck_findings
+from skilldeck.engine.deck_overlap import DeckOverlap
+from skilldeck.engine.findings import Finding, Severity
+from skilldeck.engine.fs_provider import scan_deck
+from skilldeck.engine.model import SkillCandidate
+from skilldeck.engine.overlap import OverlapIndex, OverlapSkill
+from skilldeck.engine.positions import Position, Span
+from skilldeck.engine.roots import SkillRoot
+from skilldeck.engine.skill_file import RuleSettings
+
+TDD_WORKFLOW = (
+    "Use this skill when writing new features, fixing bugs, or refactoring code. Enforces "
+    "test-driven development with 80%+ coverage including unit, integration, and E2E tests."
+)
+TEST_DRIVEN = "Use when implementing any feature or bugfix, before writing implementation code"
+REVIEWER = (
+    "Expert {lang} code reviewer specializing in idiomatic {lang}, concurrency patterns, "
+    "error handling, and performance. Use for all {lang} code changes."
+)
+
+
+def write(root: Path, name: str, description: str, extra: str = "") -> Path:
+    path = root / name / "SKILL.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"---\nname: {name}\ndescription: {description}\n{extra}---\n\nBody.\n")
+    return path
+
+
+def findings(
+    root: Path, settings: RuleSettings | None = None, rank_roots: list[Path] | None = None
+) -> dict[str, list[Finding]]:
+    roots = [SkillRoot(300 + i, "custom", str(r), True) for i, r in enumerate(rank_roots or [root])]
+    config = SkilldeckConfig(include_default_roots=False)
+    if settings is not None:
+        config = SkilldeckConfig(
+            include_default_roots=False,
+            overlap_threshold=settings.overlap_threshold,
+            near_duplicate_threshold=settings.near_duplicate_threshold,
+            rule_overrides=dict(settings.overrides),
+        )
+    return deck_findings(scan_deck(config, None, roots=roots))
+
+
+def overlap_of(found: dict[str, list[Finding]], path: Path) -> list[Finding]:
+    return [f for f in found[str(path)] if f.code.startswith("SD8")]
+
+
+def test_overlapping_skills_are_told_on_both_files_pointing_at_each_other(tmp_path: Path) -> None:
+    tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
+    driven = write(tmp_path, "test-driven-development", TEST_DRIVEN)
+    write(tmp_path, "release-notes", "Draft release notes from the merged pull requests.")
+    found = findings(tmp_path)
+    name_span = Span(Position(1, 6), Position(1, 18))
+    (on_tdd,) = overlap_of(found, tdd)
+    assert on_tdd.code == "SD801"
+    assert on_tdd.severity is Severity.INFORMATION
+    assert on_tdd.span == name_span
+    assert on_tdd.message.startswith(
+        "`tdd-workflow` and `test-driven-development` describe overlapping tasks (score 0."
+    )
+    assert "tdd" in on_tdd.message.split("shared: ")[1]  # the name's acronym counts
+    ((related_path, related_span),) = [(r.path, r.span) for r in on_tdd.related]
+    assert related_path == str(driven)
+    assert related_span == Span(Position(1, 6), Position(1, 29))
+    (on_driven,) = overlap_of(found, driven)
+    assert on_driven.message.startswith("`test-driven-development` and `tdd-workflow`")
+    assert [r.path for r in on_driven.related] == [str(tdd)]
+    assert overlap_of(found, tmp_path / "release-notes" / "SKILL.md") == []
+
+
+def test_skills_that_differ_only_in_the_language_or_vendor_do_not_overlap(tmp_path: Path) -> None:
+    write(tmp_path, "go-reviewer", REVIEWER.format(lang="Go"))
+    write(tmp_path, "rust-reviewer", REVIEWER.format(lang="Rust"))
+    deploy = "Deploy a containerised service to {cloud} with a blue-green rollout and rollback."
+    write(tmp_path, "aws-deploy", deploy.format(cloud="AWS"))
+    write(tmp_path, "azure-deploy", deploy.format(cloud="Azure"))
+    found = findings(tmp_path)
+    assert {path: overlap_of(found, Path(path)) for path in found} == {path: [] for path in found}
+
+
+def test_the_same_template_and_the_same_language_do_overlap(tmp_path: Path) -> None:
+    first = write(tmp_path, "go-reviewer", REVIEWER.format(lang="Go"))
+    second = write(tmp_path, "golang-review", REVIEWER.format(lang="Go") + " Go only.")
+    found = findings(tmp_path)
+    (finding,) = overlap_of(found, first)
+    assert finding.code == "SD802"  # nearly word for word: a warning
+    assert finding.severity is Severity.WARNING
+    assert finding.message.startswith(
+        "`go-reviewer` and `golang-review` have nearly the same description (score "
+    )
+    assert finding.message.endswith("the model cannot tell them apart")
+    assert [f.code for f in overlap_of(found, second)] == ["SD802"]
+
+
+def _boilerplate_deck(root: Path, count: int) -> None:
+    topics = [
+        "invoice", "sitemap", "kernel", "playlist", "recipe", "payroll", "glacier",
+        "orchard", "violin", "telescope", "harbor", "lantern", "meadow", "quarry",
+        "saddle", "tundra", "volcano", "walrus", "yacht", "zeppelin", "anchor", "bamboo",
+        "canyon", "dolphin", "ember", "falcon", "geyser", "hammock", "iceberg", "jasmine",
+        "kayak", "lagoon", "mango", "nectar", "oasis", "pebble", "quiver", "raven",
+        "sapphire", "tulip", "umbrella", "velvet", "willow", "xylophone", "yogurt",
+        "zenith", "acorn", "biscuit", "cobalt", "dune", "eclipse", "fjord", "granite",
+        "hazel", "ivory",
+    ]  # fmt: skip
+    for topic in topics[:count]:
+        write(
+            root,
+            f"{topic}-helper",
+            "This skill should be used when the user asks for structured, step-by-step "
+            "review notes with a checklist, a risk summary and follow-up actions about "
+            f"the {topic}.",
+        )
+
+
+def test_template_boilerplate_shared_by_many_skills_is_discounted(tmp_path: Path) -> None:
+    # Two skills alone: the deck gives no evidence that the shared text is a template.
+    _boilerplate_deck(tmp_path / "two", 2)
+    found = findings(tmp_path / "two")
+    assert [f.code for f in overlap_of(found, tmp_path / "two" / "invoice-helper" / "SKILL.md")]
+    # Fifty-five skills share it: it is boilerplate, and only the topic is left to compare.
+    _boilerplate_deck(tmp_path / "many", 55)
+    found = findings(tmp_path / "many")
+    assert all(overlap_of(found, Path(path)) == [] for path in found)
+
+
+def test_rules_are_configurable_and_can_be_switched_off(tmp_path: Path) -> None:
+    tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
+    write(tmp_path, "test-driven-development", TEST_DRIVEN)
+    assert overlap_of(findings(tmp_path, RuleSettings(overlap_threshold=0.95)), tdd) == []
+    off = RuleSettings(overrides={"SD801": None})
+    assert overlap_of(findings(tmp_path, off), tdd) == []
+    raised = RuleSettings(overrides={"overlapping-skills": "warning"})
+    assert [f.severity for f in overlap_of(findings(tmp_path, raised), tdd)] == [Severity.WARNING]
+
+
+def test_only_the_skills_the_model_can_choose_compete(tmp_path: Path) -> None:
+    project, user = tmp_path / "project", tmp_path / "user"
+    tdd = write(project, "tdd-workflow", TDD_WORKFLOW)
+    write(project, "test-driven-development", TEST_DRIVEN, "disable-model-invocation: true\n")
+    # A shadowed skill is never listed: it does not compete either.
+    write(user, "tdd-workflow", "Plan the weekly roadmap review.")
+    write(user, "write-tests-first", TDD_WORKFLOW.replace("Enforces", "Always does"))
+    found = findings(project, rank_roots=[project, user])
+    (finding,) = overlap_of(found, tdd)
+    assert "`write-tests-first`" in finding.message
+    assert overlap_of(found, user / "tdd-workflow" / "SKILL.md") == []
+
+
+def test_overlap_thresholds_come_from_the_overlap_table(tmp_path: Path) -> None:
+    file = tmp_path / "skilldeck.toml"
+    file.write_text("[overlap]\nthreshold = 0.5\nnear-duplicate-threshold = 0.9\n")
+    settings = SkilldeckConfig().merged(load_config_file(file)).rule_settings()
+    assert (settings.overlap_threshold, settings.near_duplicate_threshold) == (0.5, 0.9)
+    file.write_text("[overlap]\nthreshold = 2\n")
+    with pytest.raises(ConfigError, match=r"'overlap.threshold' must be a number greater than 0"):
+        load_config_file(file)
+    file.write_text("[overlap]\nthreshhold = 0.5\n")
+    with pytest.raises(ConfigError, match=r"unknown key 'overlap.threshhold'"):
+        load_config_file(file)
+
+
+def test_an_edit_updates_the_pairs_of_both_skills(tmp_path: Path) -> None:
+    tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
+    driven = write(tmp_path, "test-driven-development", TEST_DRIVEN)
+    config = SkilldeckConfig(include_default_roots=False)
+    scan = scan_deck(config, None, roots=[SkillRoot(300, "custom", str(tmp_path), True)])
+    entries = {e.path: e for e in scan.entries()}
+    overlap = DeckOverlap(entries.values(), scan.settings)
+    assert [f.code for f in overlap.findings_of(str(driven))] == ["SD801"]
+    write(tmp_path, "tdd-workflow", "Plan the weekly roadmap review with the team.")
+    edited = scan_deck(config, None, roots=[SkillRoot(300, "custom", str(tmp_path), True)])
+    (entry,) = [e for e in edited.entries() if e.path == str(tdd)]
+    assert overlap.update(str(tdd), entry) == {str(tdd), str(driven)}
+    assert overlap.findings_of(str(driven)) == ()
+    assert overlap.findings_of(str(tdd)) == ()
+    nearest = overlap.nearest(entries[str(driven)])
+    assert [n.skill.name for n in nearest] in ([], ["tdd-workflow"])
+
+
+_WORDS = st.sampled_from(
+    [
+        "review",
+        "deploy",
+        "test",
+        "python",
+        "rust",
+        "cloud",
+        "schema",
+        "docs",
+        "release",
+        "api",
+        "lint",
+        "debug",
+        "bug",
+        "go",
+        "aws",
+        "azure",
+        "report",
+        "migrate",
+        "audit",
+        "the",
+        "when",
+        "this",
+    ]
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.lists(_WORDS, min_size=1, max_size=8), min_size=2, max_size=12),
+    st.sampled_from([0.2, 0.3, 0.5, 0.8]),
+)
+def test_prefix_filtering_finds_every_pair_a_full_comparison_finds(
+    texts: list[list[str]], threshold: float
+) -> None:
+    skills = [OverlapSkill(f"k{i}", f"s{i}", " ".join(words)) for i, words in enumerate(texts)]
+    pruned = OverlapIndex(skills, threshold=threshold)
+    full = OverlapIndex(skills, threshold=1e-9)  # every feature indexed
+    expected = [(p.a.key, p.b.key, p.score) for p in full.pairs(threshold)]
+    assert [(p.a.key, p.b.key, p.score) for p in pruned.pairs()] == expected
+    for skill in skills:
+        assert [p.other(skill.key).key for p in pruned.pairs_of(skill)] == [
+            p.other(skill.key).key for p in full.pairs(threshold) if skill.key in (p.a.key, p.b.key)
+        ]
+
+
+def test_a_skill_is_told_about_its_three_nearest_competitors_only(tmp_path: Path) -> None:
+    for number in range(5):
+        write(tmp_path, f"copy-{number}", REVIEWER.format(lang="Go"))
+    found = findings(tmp_path)
+    for number in range(5):
+        told = overlap_of(found, tmp_path / f"copy-{number}" / "SKILL.md")
+        assert [f.code for f in told] == ["SD802"] * 3
+
+
+def test_a_provided_skill_competes_and_the_file_is_told(tmp_path: Path) -> None:
+    tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
+    candidate = SkillCandidate(
+        name="test-driven-development",
+        description=TEST_DRIVEN,
+        source="runtime",
+        provider="runtime",
+        rank=0,
+    )
+    config = SkilldeckConfig(include_default_roots=False)
+    scan = scan_deck(config, None, roots=[SkillRoot(300, "custom", str(tmp_path), True)])
+    found = deck_findings(scan, [ProvidedSkill(candidate, "runtime")])
+    (finding,) = overlap_of(found, tdd)
+    assert finding.message.startswith("`tdd-workflow` and `test-driven-development` describe")
+    assert finding.related == ()  # the provided skill has no file to point at
+
+
+def test_when_a_skill_name_moves_its_partners_are_told_again(tmp_path: Path) -> None:
+    tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
+    driven = write(tmp_path, "test-driven-development", TEST_DRIVEN)
+    root = SkillRoot(300, "custom", str(tmp_path), True)
+    config = SkilldeckConfig(include_default_roots=False)
+    overlap = DeckOverlap(scan_deck(config, None, roots=[root]).entries(), None)
+    tdd.write_text(f"---\nlicense: MIT\nname: tdd-workflow\ndescription: {TDD_WORKFLOW}\n---\n")
+    (moved,) = [e for e in scan_deck(config, None, roots=[root]).entries() if e.path == str(tdd)]
+    assert overlap.update(str(tdd), moved) == {str(driven)}
+    (finding,) = overlap.findings_of(str(driven))
+    assert finding.related[0].span == Span(Position(2, 6), Position(2, 18))
+
+
+def test_only_what_the_catalog_shows_of_a_description_competes(tmp_path: Path) -> None:
+    tail = " " + REVIEWER.format(lang="Go") * 3  # beyond the catalog's 80 characters
+    first = write(
+        tmp_path,
+        "invoice-helper",
+        "Draft the monthly invoices for every customer, with totals and tax lines." + tail,
+    )
+    write(
+        tmp_path,
+        "sitemap-helper",
+        "Rebuild the sitemap of the public website after pages move or disappear." + tail,
+    )
+    capped = SkilldeckConfig(include_default_roots=False, catalog_max_description_length=80)
+    scan = scan_deck(capped, None, roots=[SkillRoot(300, "custom", str(tmp_path), True)])
+    assert overlap_of(deck_findings(scan), first) == []
+    uncapped = SkilldeckConfig(include_default_roots=False)
+    scan = scan_deck(uncapped, None, roots=[SkillRoot(300, "custom", str(tmp_path), True)])
+    assert [f.code for f in overlap_of(deck_findings(scan), first)] == ["SD801"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=200), st.text(max_size=200))
+def test_any_text_scores_between_0_and_1_and_a_skill_never_pairs_with_itself(
+    first: str, second: str
+) -> None:
+    skills = [OverlapSkill("a", "alpha-skill", first), OverlapSkill("b", "beta-skill", second)]
+    index = OverlapIndex(skills, threshold=1e-9)
+    for pair in index.pairs():
+        assert 0 < pair.score <= 1
+        assert pair.a.key != pair.b.key
+        assert all(isinstance(word, str) and word for word in pair.shared)
+    assert all(n.skill.key == "b" for n in index.neighbours(skills[0]))

@@ -1,0 +1,134 @@
+"""Routing overlap in the editor: SD801 on both skills, kept current while the user types."""
+
+from __future__ import annotations
+
+import asyncio
+
+from editing_fixtures import doc_id, open_doc, pos, start_editor
+from lsp_harness import Deck, StartServer, codes, diagnostics_of, indexed, skill_text, uri
+from lsprotocol import types
+
+TDD_WORKFLOW = (
+    "Use this skill when writing new features, fixing bugs, or refactoring code. Enforces "
+    "test-driven development with 80%+ coverage including unit, integration, and E2E tests."
+)
+TDD_GUIDE = (
+    "Test-Driven Development specialist enforcing write-tests-first methodology. Use "
+    "PROACTIVELY when writing new features, fixing bugs, or refactoring code."
+)
+
+
+async def test_overlap_is_shown_on_both_skills_and_follows_typing(
+    deck: Deck, start_server: StartServer
+) -> None:
+    workflow = deck.write(
+        deck.project_dsh, "tdd-workflow", skill_text("tdd-workflow", TDD_WORKFLOW)
+    )
+    guide = deck.write(deck.user_dsh, "tdd-guide", skill_text("tdd-guide", TDD_GUIDE))
+    client = await start_server()
+    await indexed(client)
+
+    on_guide = await diagnostics_of(client, guide, lambda d: codes(d) == ["SD801"])
+    assert on_guide[0].severity == types.DiagnosticSeverity.Information
+    assert on_guide[0].message.startswith(
+        "`tdd-guide` and `tdd-workflow` describe overlapping tasks (score 0."
+    )
+    assert on_guide[0].range == types.Range(types.Position(1, 6), types.Position(1, 15))
+    related = on_guide[0].related_information
+    assert related is not None and related[0].location.uri == uri(workflow)
+    assert related[0].location.range == types.Range(types.Position(1, 6), types.Position(1, 18))
+    assert related[0].message.startswith("`tdd-workflow`: the skill it overlaps (score 0.")
+    await diagnostics_of(client, workflow, lambda d: codes(d) == ["SD801"])
+
+    # The author rewrites the description of one skill: both lose the finding.
+    text = skill_text("tdd-workflow", TDD_WORKFLOW)
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=uri(workflow), language_id="markdown", version=1, text=text)
+        )
+    )
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(workflow), version=2),
+            content_changes=[
+                types.TextDocumentContentChangeWholeDocument(
+                    skill_text("tdd-workflow", "Plan the weekly roadmap review with the team.")
+                )
+            ],
+        )
+    )
+    await diagnostics_of(client, guide, lambda d: d == [])
+    await diagnostics_of(client, workflow, lambda d: d == [])
+
+    # Typing the old description back brings the finding back on both.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(workflow), version=3),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text)],
+        )
+    )
+    await diagnostics_of(client, guide, lambda d: codes(d) == ["SD801"])
+    await diagnostics_of(client, workflow, lambda d: codes(d) == ["SD801"])
+
+
+async def test_hover_on_description_lists_the_three_nearest_skills(
+    deck: Deck, start_server: StartServer
+) -> None:
+    workflow = deck.write(
+        deck.project_dsh, "tdd-workflow", skill_text("tdd-workflow", TDD_WORKFLOW)
+    )
+    guide = deck.write(deck.user_dsh, "tdd-guide", skill_text("tdd-guide", TDD_GUIDE))
+    driven = deck.write(
+        deck.user_dsh,
+        "test-driven-development",
+        skill_text("test-driven-development", "Use before writing implementation code."),
+    )
+    deck.write(deck.user_dsh, "release-notes", skill_text("release-notes", "Draft the notes."))
+    client = await start_editor(start_server)
+    # The overlap index is built after the scan is served: its findings say it is ready.
+    await diagnostics_of(client, guide, lambda d: "SD801" in codes(d))
+    open_doc(client, workflow)
+
+    result = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(workflow), position=pos(2, 20))
+    )
+
+    assert result is not None and isinstance(result.contents, types.MarkupContent)
+    section = result.contents.value.split("\n\n---\n\n")[-1]
+    lines = section.split("\n")
+    assert lines[0] == "**Nearest skills** (reported as overlapping from 0.30):"
+    assert lines[1].startswith(f"- [`tdd-guide`]({uri(guide)}) · score 0.")
+    assert f"[`test-driven-development`]({uri(driven)})" in section
+    assert "release-notes" not in section
+    scores = [float(line.split(" · score ")[1].split(" ")[0]) for line in lines[1:]]
+    assert scores == sorted(scores, reverse=True) and len(scores) <= 3
+
+
+async def test_an_edit_right_after_indexing_outlasts_the_overlap_rebuild(
+    deck: Deck, start_server: StartServer
+) -> None:
+    workflow = deck.write(
+        deck.project_dsh, "tdd-workflow", skill_text("tdd-workflow", TDD_WORKFLOW)
+    )
+    guide = deck.write(deck.user_dsh, "tdd-guide", skill_text("tdd-guide", TDD_GUIDE))
+    for number in range(40):  # some work for the rebuild
+        deck.write(
+            deck.user_agents, f"chore-{number}", skill_text(f"chore-{number}", f"Chore {number}.")
+        )
+    client = await start_server()
+    await indexed(client)
+    # Right after the scan is served (the overlap index may still be building):
+    distinct = skill_text("tdd-workflow", "Plan the weekly roadmap review with the team.")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(
+                uri=uri(workflow), language_id="markdown", version=1, text=distinct
+            )
+        )
+    )
+    await diagnostics_of(client, workflow, lambda d: d == [])
+    await diagnostics_of(client, guide, lambda d: d == [])
+    # Still true once everything has settled (the rebuilt index agrees with the buffer).
+    await asyncio.sleep(0.5)
+    await diagnostics_of(client, guide, lambda d: d == [], timeout=1.0)
+    await diagnostics_of(client, workflow, lambda d: d == [], timeout=1.0)
