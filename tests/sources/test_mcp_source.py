@@ -163,6 +163,7 @@ async def test_cancelling_a_lookup_ends_the_stdio_server(
     pid_file = tmp_path / "relay.pid"
     monkeypatch.setenv("PROXY_MODE", "slow")
     monkeypatch.setenv("PROXY_PID_FILE", str(pid_file))
+    monkeypatch.setenv("SKILLDECK_CACHE_DIR", str(tmp_path / "cache"))
     spec = McpSourceSpec(name="hub", command=tuple(_relay(hub)), timeout=60)
     registry = provider_registry(SkilldeckConfig(remote_sources=(spec,)))
     lookup = asyncio.ensure_future(registry.snapshot())
