@@ -447,3 +447,40 @@ async def test_registered_provider_reaches_every_front_end(
     }
     loaded = cli(project, env, "load", "remote-helper", "--no-cache", *flag)
     assert "Served remotely." in loaded
+
+
+def _git_source(base: Path) -> Path:
+    """A bare repository with one skill, ``git-helper``, at its top."""
+    work = base / "team-repo"
+    _write(work / "git-helper" / "SKILL.md", _skill("git-helper", "Served from the team's git."))
+    bare = base / "team.git"
+    git_env = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "PATH": "/usr/bin:/bin"}
+    identity = ("-c", "user.name=Team", "-c", "user.email=team@example.invalid")
+    for args in (
+        ("init", "-q", "-b", "main", str(work)),
+        ("-C", str(work), "add", "-A"),
+        ("-C", str(work), "commit", "-q", "-m", "skills"),
+        ("clone", "-q", "--bare", str(work), str(bare)),
+    ):
+        subprocess.run(["git", *identity, *args], check=True, env=git_env, capture_output=True)
+    return bare
+
+
+async def test_a_git_source_reaches_every_front_end(tmp_path: Path, start: StartServer) -> None:
+    project = layered_deck(tmp_path)
+    bare = _git_source(tmp_path)
+    config = project / "skilldeck.toml"
+    config.write_text(
+        config.read_text(encoding="utf-8")
+        + f'\n[[sources]]\nname = "team"\ntype = "git"\nurl = "{bare.as_uri()}"\n',
+        encoding="utf-8",
+    )
+    env = environment(tmp_path)
+    push = await start(project, env, push_capabilities())
+    pull = await start(project, env, pull_capabilities())
+    await assert_parity(push, pull, project, env)
+    catalog = await server_catalog(push, project)
+    assert "- `git-helper`: Served from the team's git." in catalog
+    listed = cli(project, env, "list", "--no-cache")
+    (line,) = [line for line in listed.splitlines() if line.startswith("git-helper ")]
+    assert "  git:team (350)  " in line

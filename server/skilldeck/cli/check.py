@@ -420,7 +420,7 @@ class _Checker:
         self._pending: list[tuple[tuple[SkillRoot, ...], RuleSettings, DeckMemo]] = []
         self._started_ns = time.time_ns()
         self._factories = provider_factories(args)
-        #: Some deck checked had skills of other providers (bundled, --provider).
+        #: Some deck checked had skills of other providers (bundled, sources, --provider).
         self.used_providers = False
         # Roots of the lookup directory's deck (user roots included) name a PATH's layout.
         self._known_roots = resolve_roots(self._config(cwd, user_roots=True), cwd)
@@ -447,12 +447,13 @@ class _Checker:
     def may_use_providers(self) -> bool:
         """Whether decks may hold skills of other providers (``--provider``, or the
         bundled skill turned on in the lookup directory's config)."""
-        return bool(self._factories) or self._config(self._cwd, user_roots=True).bundled_skills
+        config = self._config(self._cwd, user_roots=True)
+        return bool(self._factories) or config.bundled_skills or bool(config.remote_sources)
 
     def _provided(self, config: SkilldeckConfig) -> tuple[ProvidedSkill, ...]:
         """The deck's skills from providers other than the filesystem (none by default:
         then no event loop is started)."""
-        if not self._factories and not config.bundled_skills:
+        if not self._factories and not config.bundled_skills and not config.remote_sources:
             return ()
         import asyncio  # noqa: PLC0415 - only when a deck has other providers
 

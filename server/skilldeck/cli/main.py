@@ -26,6 +26,7 @@ from skilldeck.cli import (
     rules_cmd,
     schema_cmd,
     serve_cmd,
+    sources_cmd,
 )
 from skilldeck.cli.errors import CliError
 from skilldeck.engine.config import ConfigError
@@ -62,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         load_cmd,
         overlap_cmd,
         roots_cmd,
+        sources_cmd,
         rules_cmd,
         schema_cmd,
         serve_cmd,

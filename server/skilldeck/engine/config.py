@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from skilldeck.engine.catalog_text import MIN_CATALOG_DESCRIPTION_MAX_LENGTH
 from skilldeck.engine.findings import Severity
 from skilldeck.engine.settings_schema import FILE_KEYS
+from skilldeck.engine.sources.spec import SourceSpec, SourceSpecError, parse_sources
 
 if TYPE_CHECKING:
     from skilldeck.engine.skill_file import RuleSettings
@@ -108,6 +109,7 @@ class ConfigLayer:
     overlap_threshold: float | None = None
     near_duplicate_threshold: float | None = None
     rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
+    remote_sources: tuple[SourceSpec, ...] | None = None
     origin: str | None = None
 
 
@@ -133,6 +135,8 @@ class SkilldeckConfig:
     overlap_threshold: float | None = None
     near_duplicate_threshold: float | None = None
     rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
+    #: The ``[[sources]]`` of the config file: remote skill sources (git, mcp).
+    remote_sources: tuple[SourceSpec, ...] = ()
     config_file: str | None = None
     #: Field name -> ``origin`` of the layer that set it; a field not listed is the
     #: built-in default. Environment values have origin ``$NAME``.
@@ -364,6 +368,11 @@ def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> Config
                     path=origin,
                     key=shown,
                 )
+        elif key == "sources":
+            try:
+                values["remote_sources"] = parse_sources(value, shown, str(base))
+            except SourceSpecError as error:
+                raise ConfigError(f"{origin}: {error}", path=origin, key=error.key) from None
         elif key == "overlap":
             values.update(_overlap_table(value, origin, shown))
         elif key == "ignore":

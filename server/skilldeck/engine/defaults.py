@@ -16,6 +16,7 @@ from skilldeck.engine.fs_provider import filesystem_provider_factory
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.provider import ProviderFactory
 from skilldeck.engine.registry import SkillRegistry
+from skilldeck.engine.sources.factories import source_factory
 
 
 def default_registry(
@@ -61,5 +62,7 @@ def _register_others(
     registry: SkillRegistry, config: SkilldeckConfig, providers: Sequence[ProviderFactory]
 ) -> None:
     registry.register_provider(bundled_provider_factory(enabled=config.bundled_skills))
+    for source in config.remote_sources:
+        registry.register_provider(source_factory(source, config))
     for factory in providers:
         registry.register_provider(factory)

@@ -29,11 +29,12 @@ from pygls.exceptions import JsonRpcServerNotInitialized
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.deck_overlap import DeckOverlap
-from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.index_cache import IndexCache, default_cache_dir
 from skilldeck.engine.layout import NotASkill
 from skilldeck.engine.positions import Encoding
 from skilldeck.engine.roots import SkillRoot, resolve_roots
 from skilldeck.engine.scan_helpers import usable_cpus
+from skilldeck.engine.sources.config_findings import source_findings
 from skilldeck.lsp.catalog_notifier import CatalogNotifier
 from skilldeck.lsp.diagnostics import path_of
 from skilldeck.lsp.document_sync import DocumentSync
@@ -93,6 +94,8 @@ class Session:
         self.setting_up = False
         #: Set when ``initialized`` arrives (indexing starts only then).
         self._initialized_seen = asyncio.Event()
+        #: Config file -> warnings for its failing ``[[sources]]`` (shown on that file).
+        self._source_findings: dict[str, tuple[Finding, ...]] = {}
 
     @property
     def providers(self) -> tuple[ProviderFactory, ...]:
@@ -241,6 +244,7 @@ class Session:
                 provided, provided_complete = await self.provided.read(index.folder, config)
                 if generation != self.generation:
                     return
+                pending |= await self._note_sources(config)
                 overlay = self.overlay()
                 scan = await self._collector_paused(
                     scan_folder,
@@ -276,6 +280,18 @@ class Session:
         await self._publish_in_batches(pending, generation)
         for index in indexes:
             await self._rebuild_overlap(index, generation)
+
+    async def _note_sources(self, config: SkilldeckConfig) -> set[str]:
+        """Warn on the config file about its failing sources (read from the cache, after
+        the providers tried them); the config file's path when its warnings changed."""
+        if config.config_file is None:
+            return set()
+        path = os.path.normpath(config.config_file)
+        findings = await asyncio.to_thread(source_findings, config, default_cache_dir())
+        if self._source_findings.get(path, ()) == findings:
+            return set()
+        self._source_findings[path] = findings
+        return {path}
 
     async def _rebuild_overlap(self, index: FolderIndex, generation: int) -> None:
         """Build the folder's routing-overlap index (SD801 / SD802) after the scan is
@@ -396,6 +412,8 @@ class Session:
     def findings(self, path: str) -> tuple[Finding, ...]:
         """Findings of ``path`` from the first folder that indexes it."""
         path = os.path.normpath(path)
+        if path in self._source_findings:
+            return self._source_findings[path]
         for index in self.folders.values():
             if index.entry(path) is not None:
                 return index.findings(path)

@@ -169,6 +169,18 @@ def name_markdown(doc: SkillDocument) -> str:
         return "\n\n".join(parts)
     group = doc.group()
     winner = group[0] if group else None
+    provided = doc.index.provided_winner(name) if doc.index is not None else None
+    if provided is not None:
+        where = f"{provided.source} skill from provider `{provided.provider}`"
+        if provided.path is not None:
+            where = f"[{where}]({uri_of(provided.path)})"
+        parts.append(
+            f"Shadowed by the {where} (rank {provided.rank}): the model never sees this skill."
+        )
+        line = catalog_line(provided.candidate, cap)
+        if line is not None:
+            parts.append("The catalog lists the winner instead:\n\n" + fenced(line))
+        return "\n\n".join(parts)
     if winner is not None and winner.path != doc.path:
         parts.append(f"Shadowed by {_link(winner)}: the model never sees this skill.")
         line = catalog_line(_entry_summary(winner), cap)

@@ -1,0 +1,113 @@
+"""What ``skilldeck sources`` reports: each source's revision, age and health, and the
+forced refresh of ``skilldeck sources update``."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from skilldeck.engine.sources.git_cache import (
+    FetchError,
+    fetch,
+    good_copy,
+    read_state,
+    record_failure,
+    source_dir,
+)
+from skilldeck.engine.sources.listing_copy import listing_dir, load_listing
+from skilldeck.engine.sources.spec import GitSourceSpec, SourceSpec, redacted
+
+
+@dataclass(frozen=True)
+class SourceStatus:
+    """One source as ``skilldeck sources`` shows it.
+
+    ``health``: ``ok`` (fresh copy), ``stale`` (older than its refresh interval),
+    ``offline`` (the last fetch or read failed; the last good copy is served), ``never
+    fetched`` (a git source without a copy: it contributes nothing), ``never read`` (an
+    mcp source without a stored listing). ``sources update`` fetches git sources only
+    (an mcp source is read at every lookup).
+    """
+
+    name: str
+    type: str
+    label: str
+    location: str
+    ref: str | None
+    rank: int
+    revision: str | None
+    age: float | None
+    health: str
+    error: str | None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "type": self.type,
+            "label": self.label,
+            "location": self.location,
+            "ref": self.ref,
+            "rank": self.rank,
+            "revision": self.revision,
+            "ageSeconds": None if self.age is None else round(self.age, 1),
+            "health": self.health,
+            "error": self.error,
+        }
+
+
+def source_status(spec: SourceSpec, cache_dir: Path, *, now: float | None = None) -> SourceStatus:
+    """The status of ``spec`` from its cache (never touches the network)."""
+    now = time.time() if now is None else now
+    if not isinstance(spec, GitSourceSpec):
+        location = spec.url if spec.url is not None else " ".join(spec.command or ())
+        copy = load_listing(listing_dir(spec, cache_dir))
+        age = None if copy is None else max(0.0, now - copy.read_at)
+        health = "never read" if copy is None else "offline" if copy.error else "ok"
+        return SourceStatus(
+            spec.name, "mcp", spec.label, redacted(location), None, spec.rank,
+            None, age, health, None if copy is None else copy.error,
+        )  # fmt: skip
+    folder = source_dir(spec, cache_dir)
+    state = read_state(folder)
+    rev = good_copy(folder, state)
+    revision = state.commit if state is not None and rev is not None else None
+    fetched = state.fetched_at if state is not None and rev is not None else None
+    age = None if fetched is None else max(0.0, now - fetched)
+    error = state.error if state is not None else None
+    if revision is None:
+        health = "never fetched"
+    elif error is not None:
+        health = "offline"
+    elif age is not None and age > spec.refresh_interval:
+        health = "stale"
+    else:
+        health = "ok"
+    return SourceStatus(
+        spec.name, "git", spec.label, redacted(spec.url), spec.ref, spec.rank,
+        revision, age, health, error,
+    )  # fmt: skip
+
+
+async def update_sources(
+    specs: Sequence[SourceSpec], cache_dir: Path
+) -> list[tuple[SourceSpec, str | None]]:
+    """Fetch every git source now (each within its timeout, all at once); per source the
+    reason it failed, or ``None``."""
+
+    async def one(spec: SourceSpec) -> tuple[SourceSpec, str | None]:
+        if not isinstance(spec, GitSourceSpec):
+            return spec, None
+        try:
+            await asyncio.wait_for(fetch(spec, cache_dir), spec.timeout)
+        except asyncio.TimeoutError:
+            reason = f"no answer within {spec.timeout:g} s"
+            record_failure(spec, source_dir(spec, cache_dir), reason)
+            return spec, reason
+        except FetchError as error:
+            return spec, str(error)
+        return spec, None
+
+    return list(await asyncio.gather(*(one(spec) for spec in specs)))

@@ -1,0 +1,233 @@
+"""An mcp source end to end: ``skilldeck`` (a subprocess) consuming a local ``skilldeck mcp``
+over stdio (directly or through a misbehaving relay) and over HTTP with a token."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from source_helpers import Run, skill
+
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.defaults import provider_registry
+from skilldeck.engine.registry import SkillRegistry
+from skilldeck.engine.sources.factories import source_factory
+from skilldeck.engine.sources.spec import McpSourceSpec
+
+RELAY = Path(__file__).with_name("mcp_proxy.py")
+SKILLDECK_MCP = (sys.executable, "-m", "skilldeck", "mcp")
+TOKEN = "hub-token-5e4d3c2b1a-never-shown"
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Path:
+    """The remote deck: a project whose ``.agents/skills`` holds the hub's skills."""
+    folder = tmp_path / "hub"
+    for name, description in (("hub-review", "Review as the hub says."), ("hub-plan", "Plan.")):
+        path = folder / ".agents" / "skills" / name / "SKILL.md"
+        path.parent.mkdir(parents=True)
+        path.write_text(skill(name, description), encoding="utf-8")
+    (folder / ".git").mkdir()
+    return folder
+
+
+def _config(project: Path, command: list[str] | None = None, **keys: object) -> None:
+    lines = ["[[sources]]", 'name = "hub"', 'type = "mcp"']
+    if command is not None:
+        lines.append(f"command = {json.dumps(command)}")
+    lines += [f"{key.replace('_', '-')} = {json.dumps(value)}" for key, value in keys.items()]
+    (project / "skilldeck.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _relay(hub: Path) -> list[str]:
+    return [sys.executable, str(RELAY), "--cwd", str(hub)]
+
+
+def test_skills_of_a_stdio_server_are_listed_and_loaded(run: Run, project: Path, hub: Path) -> None:
+    _config(project, [sys.executable, "-m", "skilldeck", "mcp", "--cwd", str(hub)])
+    result = run("list", "--json")
+    assert result.code == 0, result.stderr
+    listed = {entry["name"]: entry for entry in json.loads(result.stdout)["skills"]}
+    assert set(listed) == {"hub-review", "hub-plan"}
+    assert listed["hub-review"]["source"] == "mcp:hub"
+    assert listed["hub-review"]["rank"] == 350
+    assert json.loads(result.stdout)["complete"] is True
+    load = run("load", "hub-review")
+    assert "Body of hub-review." in load.stdout
+    assert "Skill base URL: skill://hub-review/" in load.stdout
+    assert "- `hub-review`: Review as the hub says." in run("catalog").stdout
+
+
+def test_a_wrong_digest_is_refused(run: Run, project: Path, hub: Path) -> None:
+    _config(project, _relay(hub))
+    result = run("list", "--json", env={"PROXY_MODE": "digest"})
+    assert json.loads(result.stdout) == {"complete": False, "skills": []}
+    assert (
+        'skill source "hub": skill://hub-review/SKILL.md: content does not match the listed '
+        "sha256 (listed 000000000000..., read "
+    ) in result.stderr
+
+
+def test_a_server_killed_mid_listing_gives_an_incomplete_empty_view(
+    run: Run, project: Path, hub: Path
+) -> None:
+    _config(project, _relay(hub))
+    result = run("list", "--json", env={"PROXY_MODE": "die-on-list"})
+    assert result.code == 0
+    assert json.loads(result.stdout) == {"complete": False, "skills": []}
+    assert 'skill source "hub": never read: ' in result.stderr
+    assert "discovery was incomplete" in result.stderr
+
+
+def test_a_slow_server_is_cut_at_the_timeout(
+    run: Run, project: Path, hub: Path, tmp_path: Path
+) -> None:
+    _config(project, _relay(hub), timeout=3)
+    pid_file = tmp_path / "relay.pid"
+    started = time.monotonic()
+    result = run("list", "--json", env={"PROXY_MODE": "slow", "PROXY_PID_FILE": str(pid_file)})
+    assert time.monotonic() - started < 6  # the timeout, plus starting Python
+    assert json.loads(result.stdout) == {"complete": False, "skills": []}
+    assert 'skill source "hub": never read: no answer within 3 s' in result.stderr
+    relay = int(pid_file.read_text(encoding="utf-8"))
+    deadline = time.monotonic() + 5
+    while _alive(relay) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(relay)  # the server was ended, not left running
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/stat")
+    return not (status.exists() and status.read_text().split()[2] == "Z")
+
+
+@contextmanager
+def _http_hub(hub: Path, environment: dict[str, str]) -> Iterator[str]:
+    env = {**environment, "HUB_TOKEN": TOKEN}
+    server = subprocess.Popen(
+        [*SKILLDECK_MCP, "--cwd", str(hub), "--http", "127.0.0.1:0", "--token-env", "HUB_TOKEN"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert server.stderr is not None
+    try:
+        line = server.stderr.readline()
+        assert line.startswith("skilldeck mcp: serving http://127.0.0.1:"), line
+        yield line.split()[-1]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+        server.stderr.close()
+
+
+def test_an_http_server_with_a_token(
+    run: Run, project: Path, hub: Path, environment: dict[str, str], cache_dir: Path
+) -> None:
+    with _http_hub(hub, environment) as url:
+        _config(project, url=url, token_env="HUB_TOKEN")
+        result = run("list", "--json", env={"HUB_TOKEN": TOKEN})
+        assert result.code == 0, result.stderr
+        assert {e["name"] for e in json.loads(result.stdout)["skills"]} == {
+            "hub-review",
+            "hub-plan",
+        }
+        refused = run("list", "--json", env={"HUB_TOKEN": "wrong-token"})
+        assert json.loads(refused.stdout)["complete"] is False  # the last good listing
+        assert 'skill source "hub": serving the last good listing: ' in refused.stderr
+        status = run("sources", env={"HUB_TOKEN": TOKEN})
+    for output in (result, refused, status):
+        assert TOKEN not in output.stdout + output.stderr
+    assert "mcp:hub" in status.stdout
+    assert not cache_dir.exists() or all(
+        TOKEN.encode() not in p.read_bytes() for p in cache_dir.rglob("*") if p.is_file()
+    )
+
+
+async def test_cancelling_a_lookup_ends_the_stdio_server(
+    hub: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pid_file = tmp_path / "relay.pid"
+    monkeypatch.setenv("PROXY_MODE", "slow")
+    monkeypatch.setenv("PROXY_PID_FILE", str(pid_file))
+    monkeypatch.setenv("SKILLDECK_CACHE_DIR", str(tmp_path / "cache"))
+    spec = McpSourceSpec(name="hub", command=tuple(_relay(hub)), timeout=60)
+    registry = provider_registry(SkilldeckConfig(remote_sources=(spec,)))
+    lookup = asyncio.ensure_future(registry.snapshot())
+    deadline = time.monotonic() + 20
+    while not pid_file.exists() or not pid_file.read_text(encoding="utf-8"):
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(1.0)  # the relay is now holding skills/list
+    relay = int(pid_file.read_text(encoding="utf-8"))
+    assert _alive(relay)
+    lookup.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await lookup
+    deadline = time.monotonic() + 5
+    while _alive(relay) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert not _alive(relay)
+
+
+def test_an_unreachable_server_serves_its_last_good_listing(
+    run: Run, project: Path, hub: Path, cache_dir: Path
+) -> None:
+    _config(project, _relay(hub))
+    first = run("list", "--json", env={"PROXY_MODE": "relay"})
+    assert json.loads(first.stdout)["complete"] is True
+    assert "ok" in run("sources").stdout
+    down = run("list", "--json", env={"PROXY_MODE": "die-on-list"})
+    served = json.loads(down.stdout)
+    assert served["complete"] is False
+    assert {entry["name"] for entry in served["skills"]} == {"hub-review", "hub-plan"}
+    assert 'skill source "hub": serving the last good listing: ' in down.stderr
+    status = json.loads(run("sources", "--json").stdout)
+    assert status[0]["health"] == "offline"
+    # A stored listing whose bytes were tampered with is not served.
+    (listing,) = cache_dir.glob("sources/mcp-hub-*/listing.json")
+    stored = json.loads(listing.read_text(encoding="utf-8"))
+    for entry in stored["skills"]:
+        entry["sha256"] = "0" * 64
+    listing.write_text(json.dumps(stored), encoding="utf-8")
+    tampered = run("list", "--json", env={"PROXY_MODE": "die-on-list"})
+    assert json.loads(tampered.stdout) == {"complete": False, "skills": []}
+
+
+async def test_disposing_the_source_ends_the_stdio_server(
+    hub: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pid_file = tmp_path / "relay.pid"
+    monkeypatch.setenv("PROXY_MODE", "slow")
+    monkeypatch.setenv("PROXY_PID_FILE", str(pid_file))
+    monkeypatch.setenv("SKILLDECK_CACHE_DIR", str(tmp_path / "cache"))
+    spec = McpSourceSpec(name="hub", command=tuple(_relay(hub)), timeout=60)
+    registry = SkillRegistry()
+    dispose = registry.register_provider(source_factory(spec, SkilldeckConfig()))
+    lookup = asyncio.ensure_future(registry.snapshot())
+    deadline = time.monotonic() + 20
+    while not pid_file.exists() or not pid_file.read_text(encoding="utf-8"):
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(1.0)  # the relay is now holding skills/list
+    relay = int(pid_file.read_text(encoding="utf-8"))
+    dispose()
+    snapshot = await asyncio.wait_for(lookup, 5)
+    assert snapshot.skills == ()
+    deadline = time.monotonic() + 5
+    while _alive(relay) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert not _alive(relay)

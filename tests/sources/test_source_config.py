@@ -1,0 +1,95 @@
+"""``[[sources]]`` tables read from a real ``skilldeck.toml``: the specs, their defaults and
+the precise error for each bad table (refused git transports first)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from skilldeck.engine.config import ConfigError, load_project_config
+from skilldeck.engine.model import RANK_CUSTOM, RANK_USER_DSH
+from skilldeck.engine.sources.spec import DEFAULT_SOURCE_RANK, GitSourceSpec, McpSourceSpec
+
+
+def _load(tmp_path: Path, text: str) -> tuple[object, ...]:
+    (tmp_path / "skilldeck.toml").write_text(text, encoding="utf-8")
+    return load_project_config(tmp_path).remote_sources
+
+
+def _error(tmp_path: Path, text: str) -> ConfigError:
+    with pytest.raises(ConfigError) as raised:
+        _load(tmp_path, text)
+    return raised.value
+
+
+def test_git_and_mcp_sources_are_read_with_their_defaults(tmp_path: Path) -> None:
+    sources = _load(
+        tmp_path,
+        '[[sources]]\nname = "team"\ntype = "git"\nurl = "https://git.example/team.git"\n'
+        'ref = "v2"\npath = "skills/"\n\n'
+        '[[sources]]\nname = "hub"\ntype = "mcp"\ncommand = ["skilldeck", "mcp"]\nrank = 320\n',
+    )
+    assert sources == (
+        GitSourceSpec(name="team", url="https://git.example/team.git", ref="v2", path="skills"),
+        McpSourceSpec(name="hub", command=("skilldeck", "mcp"), rank=320),
+    )
+    assert RANK_CUSTOM < DEFAULT_SOURCE_RANK < RANK_USER_DSH
+
+
+def test_a_local_path_is_relative_to_the_config_file(tmp_path: Path) -> None:
+    (source,) = _load(tmp_path, '[[sources]]\nname = "t"\ntype = "git"\nurl = "../repo.git"\n')
+    assert isinstance(source, GitSourceSpec)
+    assert source.url == str(tmp_path.parent / "repo.git")
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("ext::sh -c touch% /tmp/pwned", "the 'ext::' transport is not allowed"),
+        ("file::/tmp/repo", "the 'file::' transport is not allowed"),
+        ("fd::3", "the 'fd::' transport is not allowed"),
+        ("ftp://host/repo", "the URL scheme 'ftp' is not allowed"),
+        ("--upload-pack=touch /tmp/x", "is not a git URL"),
+    ],
+)
+def test_unsupported_git_transports_are_refused(tmp_path: Path, url: str, message: str) -> None:
+    error = _error(tmp_path, f'[[sources]]\nname = "t"\ntype = "git"\nurl = "{url}"\n')
+    assert message in str(error)
+    assert error.key == "sources[0].url"
+    assert str(tmp_path / "skilldeck.toml") in str(error)
+
+
+def test_a_password_in_a_url_is_refused_without_being_repeated(tmp_path: Path) -> None:
+    error = _error(
+        tmp_path,
+        '[[sources]]\nname = "t"\ntype = "git"\nurl = "https://me:s3cr3t-value@git.example/x"\n',
+    )
+    assert "must not hold a password; name a variable in 'token-env'" in str(error)
+    assert "s3cr3t-value" not in str(error)
+
+
+@pytest.mark.parametrize(
+    ("table", "message", "key"),
+    [
+        ('type = "svn"\nname = "t"', "'sources[0].type' must be one of 'git', 'mcp'", "type"),
+        ('type = "git"\nname = "T!"\nurl = "x"', "'sources[0].name' must be a short", "name"),
+        ('type = "git"\nname = "t"', "'sources[0].url' is required", "url"),
+        ('type = "git"\nname = "t"\nurl = "x"\npath = "../up"', "inside the repository", "path"),
+        ('type = "git"\nname = "t"\nurl = "x"\nref = "-x"', "branch, tag or commit", "ref"),
+        ('type = "git"\nname = "t"\nurl = "x"\ntimeout = 0', "positive number", "timeout"),
+        ('type = "git"\nname = "t"\nurl = "x"\ncommand = ["a"]', "unknown key", "command"),
+        ('type = "mcp"\nname = "t"', "exactly one of 'command' (a list) or 'url'", "command"),
+        ('type = "mcp"\nname = "t"\nurl = "ws://h"', "must be an http or https URL", "url"),
+    ],
+)
+def test_each_bad_table_names_its_key(tmp_path: Path, table: str, message: str, key: str) -> None:
+    error = _error(tmp_path, f"[[sources]]\n{table}\n")
+    assert message in str(error)
+    assert error.key == f"sources[0].{key}"
+
+
+def test_two_sources_with_one_name_are_refused(tmp_path: Path) -> None:
+    one = '[[sources]]\nname = "t"\ntype = "git"\nurl = "x"\n'
+    error = _error(tmp_path, one + one)
+    assert "a source named 't' is already configured" in str(error)
