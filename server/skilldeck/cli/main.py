@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import skilldeck
 from skilldeck.cli import (
+    budget_cmd,
     catalog_cmd,
     check,
     list_cmd,
@@ -58,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         check,
         list_cmd,
         catalog_cmd,
+        budget_cmd,
         load_cmd,
         roots_cmd,
         rules_cmd,

@@ -1,0 +1,169 @@
+"""How the CLI shows the hosts' verdicts: ``list --host`` (one host or the matrix) and
+``budget --host``, as text and as JSON (the shapes scripts depend on).
+
+``list --host all --json``::
+
+    {"hosts": ["dsh", ...],
+     "skills": [{"name", "path",
+                 "hosts": {"<host>": {"loads": bool, "reason": str | null,
+                                      "catalog": "full" | "cut" | "name-only" | "left-out"
+                                                 | null}}}]}
+
+One entry per skill file found in any host's roots; a host whose roots do not hold the
+file says so in ``reason``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from skilldeck.cli.display import display_path
+from skilldeck.cli.errors import CliError
+from skilldeck.cli.settings import build_config, lookup_cwd
+
+if TYPE_CHECKING:
+    from skilldeck.engine.host_view import BudgetReport, FoundFile, HostLoad, HostsView
+    from skilldeck.engine.hosts import Host
+
+
+def add_host_option(parser: argparse.ArgumentParser, *, allow_all: bool) -> None:
+    """``--host H``: the agent whose view to show."""
+    from skilldeck.engine.hosts import HOSTS  # noqa: PLC0415
+
+    names = ", ".join(HOSTS)
+    parser.add_argument(
+        "--host",
+        metavar="H",
+        default=None,
+        help=f"show what host H loads: {names}" + (", or all (a matrix)" if allow_all else ""),
+    )
+
+
+def selected_hosts(value: str, *, allow_all: bool) -> tuple[Host, ...]:
+    """The hosts ``--host`` names (``all`` only where allowed); a usage error otherwise."""
+    from skilldeck.engine.hosts import HOSTS, parse_hosts  # noqa: PLC0415
+
+    if value.strip() == "all" and not allow_all:
+        raise CliError(f"--host: choose one host: {', '.join(HOSTS)}")
+    try:
+        return parse_hosts(value)
+    except ValueError as error:
+        raise CliError(f"--host: {error}") from None
+
+
+def host_view(
+    args: argparse.Namespace, hosts: tuple[Host, ...], *, context_tokens: int | None = None
+) -> tuple[HostsView, str]:
+    """Scan the hosts' roots for the lookup directory (cache unless ``--no-cache``)."""
+    from skilldeck.engine.host_view import build_view  # noqa: PLC0415
+    from skilldeck.engine.index_cache import IndexCache  # noqa: PLC0415
+
+    cwd = lookup_cwd(args)
+    config = build_config(args, cwd)
+    cache = None if getattr(args, "no_cache", False) else IndexCache.default()
+    return build_view(hosts, config, cwd, cache=cache, context_tokens=context_tokens), cwd
+
+
+def reason_text(load: HostLoad, cwd: str) -> str | None:
+    """The reason as shown: a shadowing file relative to the working directory."""
+    if load.shadowed_by is not None:
+        return f"shadowed by {display_path(load.shadowed_by, cwd)}"
+    return load.reason
+
+
+def _verdict(view: HostsView, host: Host, found: FoundFile) -> HostLoad | None:
+    return view.verdicts[host.name].get(found.path)
+
+
+def _outside(host: Host) -> str:
+    return f"outside {host.label}'s skill folders"
+
+
+def matrix_json(view: HostsView, cwd: str) -> dict[str, object]:
+    """The ``list --host ... --json`` document (see the module doc)."""
+    skills: list[dict[str, object]] = []
+    for found in view.files:
+        cells: dict[str, object] = {}
+        for host in view.hosts:
+            load = _verdict(view, host, found)
+            if load is None:
+                cells[host.name] = {"loads": False, "reason": _outside(host), "catalog": None}
+            else:
+                cells[host.name] = {
+                    "loads": load.loads,
+                    "reason": reason_text(load, cwd),
+                    "catalog": load.catalog,
+                }
+        skills.append({"name": found.name, "path": found.path, "hosts": cells})
+    return {"hosts": [host.name for host in view.hosts], "skills": skills}
+
+
+def host_lines(view: HostsView, host: Host, cwd: str) -> list[str]:
+    """``list --host H``: every file in H's roots, loaded or not and why."""
+    loads = view.loads_of(host.name)
+    loaded = sum(1 for load in loads if load.loads)
+    lines = [f"{host.label} ({host.name}): {len(loads)} skill files found, {loaded} loaded"]
+    width = max((len(load.name) for load in loads), default=0)
+    for load in loads:
+        where = display_path(load.path, cwd)
+        if load.loads:
+            lines.append(f"  loads  {load.name:<{width}}  {where}  [catalog: {load.catalog}]")
+        else:
+            lines.append(f"  no     {load.name:<{width}}  {where}  {reason_text(load, cwd)}")
+    return lines
+
+
+def matrix_lines(view: HostsView, cwd: str) -> list[str]:
+    """``list --host all``: skills x hosts; a cell is the catalog state, ``no`` (reasons
+    follow the table) or ``-`` (outside that host's folders)."""
+    header = ["skill", "path", *(host.name for host in view.hosts)]
+    rows: list[list[str]] = []
+    notes: list[str] = []
+    for found in view.files:
+        row = [found.name, display_path(found.path, cwd)]
+        for host in view.hosts:
+            load = _verdict(view, host, found)
+            if load is None:
+                row.append("-")
+            elif load.loads:
+                row.append(load.catalog or "-")
+            else:
+                row.append("no")
+                notes.append(f"  {host.name}: {row[1]}: {reason_text(load, cwd)}")
+        rows.append(row)
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(header)).rstrip()]
+    for row in rows:
+        lines.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+    if notes:
+        lines += ["", "not loaded:", *notes]
+    return lines
+
+
+def budget_lines(report: BudgetReport, host: Host) -> list[str]:
+    """``budget --host H``: each entry's state and the totals against H's budget."""
+    lines = [f"{host.label} ({host.name}) catalog"]
+    width = max((len(e.name) for e in report.entries), default=0)
+    for entry in report.entries:
+        detail = {
+            "full": f"full ({entry.shown_chars} characters)",
+            "cut": f"cut at {entry.shown_chars} characters",
+            "name-only": "name only",
+            "left-out": "left out",
+        }[entry.state]
+        lines.append(f"  {entry.name:<{width}}  {detail}")
+    if report.budget_chars is None:
+        budget = "no total budget documented"
+    else:
+        context = (
+            f"{report.context_tokens} tokens of context"
+            if report.context_tokens is not None
+            else "context window unknown"
+        )
+        budget = f"budget {report.budget_chars} characters ({context})"
+    lines.append(
+        f"total {report.total_chars} characters, about {report.token_estimate} tokens "
+        f"(one token per 4 characters); {budget}"
+    )
+    return lines

@@ -1,0 +1,505 @@
+"""Which host loads which skill file, and what its catalog keeps of it.
+
+One scan covers every host's roots at once (the engine's own scan, so the persistent
+cache serves it); each host then judges the files of its roots by its data in
+:mod:`skilldeck.engine.hosts`. DSH is judged by the engine itself: its verdicts are
+``check``'s (accepted, then rank and registration order). Reasons are written for the
+author: "nested two levels below .claude/skills", "symlinked folder: not followed",
+"flat file: Codex reads bundles only", "name differs from folder", "shadowed by ...".
+
+:func:`host_budget` is the catalog a host builds from the skills it loads: per entry
+``full`` / ``cut`` / ``name-only`` / ``left-out``, the total against the host's budget and
+the token estimate (one token per four characters; :data:`CHARS_PER_TOKEN`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from skilldeck.engine.catalog_text import catalog_description, catalog_kept, collapse_whitespace
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry, scan_deck
+from skilldeck.engine.hosts import CHARS_PER_TOKEN, Host, HostRoot
+from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.layout import NotASkill, place_in_root
+from skilldeck.engine.model import RANK_CUSTOM, is_skill_name
+from skilldeck.engine.resolution import group_by_name
+from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
+from skilldeck.engine.skill_file import SkillFileAnalysis
+
+CatalogState = Literal["full", "cut", "name-only", "left-out"]
+
+#: The source label of a root only a non-DSH host reads.
+SOURCE_HOST = "host"
+_LEVELS = ("zero", "one", "two", "three", "four", "five")
+
+
+@dataclass(frozen=True)
+class FoundFile:
+    """A Markdown file found in some host's root: a skill file by the layout
+    (``analysis`` set) or a file nested too deep (``nested`` says why)."""
+
+    path: str
+    root: SkillRoot
+    layout: Literal["bundle", "flat", "nested"]
+    folder: str | None
+    expected_name: str
+    analysis: SkillFileAnalysis | None
+    nested: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The skill's name as the frontmatter gives it, else its folder or stem."""
+        if self.analysis is not None and self.analysis.name is not None:
+            return self.analysis.name
+        return self.expected_name
+
+
+@dataclass(frozen=True)
+class HostLoad:
+    """One host's verdict on one file: does it load it, why not, and its catalog state
+    (``None`` when the host does not load the file)."""
+
+    host: str
+    path: str
+    name: str
+    loads: bool
+    reason: str | None
+    catalog: CatalogState | None
+    #: The file that wins the name when this one is shadowed (the reason names it).
+    shadowed_by: str | None = None
+
+
+@dataclass(frozen=True)
+class BudgetEntry:
+    """One catalog entry: the skill, its state and the characters of text it shows."""
+
+    name: str
+    state: CatalogState
+    shown_chars: int
+
+
+@dataclass(frozen=True)
+class BudgetReport:
+    """The catalog a host builds (see the module doc); ``budget_chars`` is ``None`` when
+    the host documents no total budget; ``total_chars`` counts names plus shown text."""
+
+    host: str
+    context_tokens: int | None
+    budget_chars: int | None
+    total_chars: int
+    token_estimate: int
+    entries: tuple[BudgetEntry, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """The ``budget --json`` document."""
+        return {
+            "host": self.host,
+            "contextTokens": self.context_tokens,
+            "budgetChars": self.budget_chars,
+            "totalChars": self.total_chars,
+            "tokenEstimate": self.token_estimate,
+            "entries": [
+                {"name": e.name, "state": e.state, "shownChars": e.shown_chars}
+                for e in self.entries
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """One concrete folder a host reads, in the host's precedence order."""
+
+    spec: HostRoot | None
+    root: SkillRoot
+
+
+@dataclass(frozen=True)
+class HostsView:
+    """Every file found in the hosts' roots and each host's verdict on it."""
+
+    hosts: tuple[Host, ...]
+    files: tuple[FoundFile, ...]
+    verdicts: Mapping[str, Mapping[str, HostLoad]]
+    catalogs: Mapping[str, BudgetReport]
+    complete: bool
+
+    def loads_of(self, host: str) -> list[HostLoad]:
+        """The host's verdicts on the files of its roots, in file order."""
+        table = self.verdicts[host]
+        return [table[f.path] for f in self.files if f.path in table]
+
+
+def host_roots(host: Host, config: SkilldeckConfig, cwd: str) -> list[_Placed]:
+    """The concrete folders ``host`` reads for ``cwd``, in its precedence order."""
+    if host.engine_roots:
+        return [_Placed(None, root) for root in resolve_roots(config, cwd)]
+    project = find_project_root(cwd)
+    home = os.path.expanduser("~")
+    placed: list[_Placed] = []
+    for spec in host.roots:
+        if spec.scope == "user":
+            if not (config.include_default_roots and config.include_user_roots):
+                continue
+            bases = [home]
+        elif spec.walk == "cwd-to-root":
+            bases = _walk_up(cwd, str(project))
+        else:
+            bases = [str(project)]
+        for base in bases:
+            path = os.path.normpath(os.path.join(base, spec.path))
+            root = SkillRoot(RANK_CUSTOM, SOURCE_HOST, path, os.path.isdir(path))
+            placed.append(_Placed(spec, root))
+    return placed
+
+
+def _walk_up(cwd: str, project: str) -> list[str]:
+    current = os.path.abspath(cwd)
+    found = [current]
+    while current != project and os.path.dirname(current) != current:
+        current = os.path.dirname(current)
+        found.append(current)
+    return found
+
+
+def build_view(
+    hosts: Sequence[Host],
+    config: SkilldeckConfig,
+    cwd: str,
+    *,
+    cache: IndexCache | None = None,
+    context_tokens: int | None = None,
+) -> HostsView:
+    """Scan every root of ``hosts`` once and judge each file for each host."""
+    placements = {host.name: host_roots(host, config, cwd) for host in hosts}
+    union: dict[str, SkillRoot] = {}
+    for placed in placements.values():
+        for item in placed:
+            known = union.get(item.root.path)
+            if known is None or (known.source == SOURCE_HOST and item.spec is None):
+                union[item.root.path] = item.root
+    scan = scan_deck(config, cwd, cache=cache, roots=tuple(union.values()))
+    files = sorted(_found_files(scan), key=lambda found: (found.name, found.path))
+    by_root: dict[str, list[FoundFile]] = {}
+    for found in files:
+        by_root.setdefault(found.root.path, []).append(found)
+    by_path = {found.path: found for found in files}
+    verdicts: dict[str, dict[str, HostLoad]] = {}
+    catalogs: dict[str, BudgetReport] = {}
+    for host in hosts:
+        placed = placements[host.name]
+        if host.engine_roots:
+            table = _judge_engine(host, placed, by_root)
+        else:
+            table = _judge_host(host, placed, by_root)
+        offered = [
+            (load.name, _entry_text(host, by_path[load.path]))
+            for load in table.values()
+            if load.loads and _listed(host, by_path[load.path])
+        ]
+        report, states = host_budget(
+            host,
+            offered,
+            context_tokens=context_tokens,
+            entry_cap=config.catalog_max_description_length,
+        )
+        for path, load in list(table.items()):
+            if load.loads:
+                state = states.get(load.name, "left-out")
+                table[path] = HostLoad(load.host, load.path, load.name, True, None, state)
+        verdicts[host.name] = table
+        catalogs[host.name] = report
+    return HostsView(tuple(hosts), tuple(files), verdicts, catalogs, scan.complete)
+
+
+def _found_files(scan: DeckScan) -> list[FoundFile]:
+    files: list[FoundFile] = []
+    for root_scan in scan.scans:
+        root = root_scan.root
+        for entry in root_scan.entries:
+            files.append(_from_entry(entry))
+        for path, _finding in root_scan.strays:
+            place = place_in_root(path, root)
+            if isinstance(place, NotASkill):
+                files.append(FoundFile(path, root, "nested", None, _stem(path), None, place.reason))
+    return files
+
+
+def _from_entry(entry: SkillFileEntry) -> FoundFile:
+    return FoundFile(
+        entry.path, entry.root, entry.layout, entry.folder, entry.expected_name, entry.analysis
+    )
+
+
+def _stem(path: str) -> str:
+    base = os.path.basename(path)
+    if base == "SKILL.md":
+        return os.path.basename(os.path.dirname(path))
+    return base.removesuffix(".md")
+
+
+def _judge_engine(
+    host: Host,
+    placed: Sequence[_Placed],
+    by_root: Mapping[str, Sequence[FoundFile]],
+) -> dict[str, HostLoad]:
+    """DSH: the engine's verdicts, exactly as ``check`` reports them."""
+    table: dict[str, HostLoad] = {}
+    accepted: list[tuple[FoundFile, int]] = []
+    for item in placed:
+        for found in by_root.get(item.root.path, ()):
+            if found.path in table:
+                continue
+            analysis = found.analysis
+            if analysis is None:
+                table[found.path] = _no(host, found, found.nested or "not a skill file")
+            elif not analysis.accepted:
+                table[found.path] = _no(host, found, _drop_reason(analysis))
+            else:
+                table[found.path] = HostLoad(host.name, found.path, found.name, True, None, None)
+                accepted.append((found, item.root.rank))
+    _shadow(host, accepted, table)
+    return table
+
+
+def _judge_host(
+    host: Host,
+    placed: Sequence[_Placed],
+    by_root: Mapping[str, Sequence[FoundFile]],
+) -> dict[str, HostLoad]:
+    table: dict[str, HostLoad] = {}
+    chosen: dict[str, str] = {}
+    candidates: list[tuple[FoundFile, int]] = []
+    for order, item in enumerate(placed):
+        spec = item.spec
+        assert spec is not None
+        skipped: str | None = None
+        if spec.group is not None:
+            first = chosen.get(spec.group)
+            if first is None and item.root.exists:
+                chosen[spec.group] = host.root_display(spec)
+            elif first is not None:
+                skipped = (
+                    f"not read: {host.label} reads only the first existing of its "
+                    f"{spec.scope} folders, and {first} exists"
+                )
+        for found in by_root.get(item.root.path, ()):
+            if found.path in table:
+                continue
+            reason = skipped or _refusal(host, spec, found)
+            if reason is not None:
+                table[found.path] = _no(host, found, reason)
+                continue
+            table[found.path] = HostLoad(host.name, found.path, found.name, True, None, None)
+            candidates.append((found, order))
+    _shadow(host, candidates, table)
+    return table
+
+
+def _refusal(host: Host, spec: HostRoot, found: FoundFile) -> str | None:
+    """Why ``host`` does not load ``found`` (``None`` when it does, shadowing aside)."""
+    shown = host.root_display(spec)
+    if found.layout == "nested":
+        return _nested_reason(host, shown, found)
+    if found.layout == "flat" and not host.reads_flat_files:
+        return f"flat file: {host.label} reads bundles only ({shown}/<name>/SKILL.md)"
+    linked = found.folder if found.folder is not None else found.path
+    if not host.follows_symlinks and os.path.islink(linked):
+        kind = "folder" if found.folder is not None else "file"
+        return f"symlinked {kind}: not followed by {host.label}"
+    analysis = found.analysis
+    assert analysis is not None
+    for finding in analysis.findings:
+        if finding.drops_skill and finding.code[:3] in {"SD0", "SD1"}:
+            return finding.message
+    name = analysis.name
+    if name is None and host.requires_name:
+        return f"no name: {host.label} requires a name"
+    name = name if name is not None else found.expected_name
+    if host.name_is_kebab and not is_skill_name(name):
+        return (
+            f"name '{name}' is not lowercase letters, digits and single hyphens "
+            f"({host.label}'s rule)"
+        )
+    if host.name_max is not None and len(name) > host.name_max:
+        return f"name is {len(name)} characters; {host.label} allows {host.name_max}"
+    if host.name_equals_folder and name != found.expected_name:
+        return f"name differs from folder: '{name}' in '{found.expected_name}'"
+    description = analysis.description
+    if description is None and host.requires_description:
+        return f"no description: {host.label} requires a description"
+    if (
+        description is not None
+        and host.description_max is not None
+        and len(description) > host.description_max
+    ):
+        return (
+            f"description is {len(description)} characters; {host.label} allows "
+            f"{host.description_max}"
+        )
+    return None
+
+
+def _nested_reason(host: Host, shown: str, found: FoundFile) -> str:
+    relative = os.path.relpath(found.path, found.root.path).split(os.sep)
+    depth = len(relative) - 1
+    levels = _LEVELS[depth] if depth < len(_LEVELS) else str(depth)
+    if os.path.basename(found.path) == "SKILL.md" and depth > 1:
+        return (
+            f"nested {levels} levels below {shown}; {host.label} reads {shown}/<name>/SKILL.md only"
+        )
+    return found.nested or f"not a skill file of {shown}"
+
+
+def _drop_reason(analysis: SkillFileAnalysis) -> str:
+    for finding in analysis.findings:
+        if finding.drops_skill:
+            return finding.message
+    return "not loaded"
+
+
+def _no(host: Host, found: FoundFile, reason: str) -> HostLoad:
+    return HostLoad(host.name, found.path, found.name, False, reason, None)
+
+
+def _shadow(
+    host: Host, candidates: Sequence[tuple[FoundFile, int]], table: dict[str, HostLoad]
+) -> None:
+    """Same-named loaded files: the first by precedence wins, the others are shadowed."""
+    groups = group_by_name(list(candidates), lambda pair: (pair[0].name, pair[1]))
+    for group in groups.values():
+        winner = group[0][0]
+        for loser, _order in group[1:]:
+            table[loser.path] = HostLoad(
+                host.name,
+                loser.path,
+                loser.name,
+                False,
+                f"shadowed by {winner.path}",
+                None,
+                winner.path,
+            )
+
+
+def _listed(host: Host, found: FoundFile) -> bool:
+    """Whether a loaded skill is offered to the model at all (disable-model-invocation
+    is honoured only by hosts whose documentation has the key)."""
+    if found.analysis is None:
+        return False
+    if host.honors_disable_model_invocation:
+        return found.analysis.invocation.model_invocable
+    return True
+
+
+def _entry_text(host: Host, found: FoundFile) -> str:
+    analysis = found.analysis
+    if analysis is None:
+        return ""
+    parts: list[str] = []
+    for field in host.catalog.fields:
+        value = analysis.description if field == "description" else analysis.when_to_use
+        if value:
+            parts.append(value)
+    return collapse_whitespace(" ".join(parts))
+
+
+def host_budget(
+    host: Host,
+    entries: Iterable[tuple[str, str]],
+    *,
+    context_tokens: int | None = None,
+    entry_cap: int | None = None,
+) -> tuple[BudgetReport, dict[str, CatalogState]]:
+    """The catalog ``host`` builds from ``entries`` (name, text), in name order.
+
+    ``entry_cap`` is DSH's configured description length (other hosts use their own).
+    Returns the report and each name's state.
+    """
+    rules = host.catalog
+    listed = sorted(dict(entries).items())
+    cap = entry_cap if host.engine_roots else rules.entry_cap
+    shaped: list[tuple[str, int, bool]] = []  # name, shown chars, cut by the entry cap
+    for name, text in listed:
+        if cap is not None and catalog_kept(text, max(cap, 3)) is not None:
+            shaped.append((name, cap, True))
+        else:
+            shaped.append((name, len(text), False))
+    context = context_tokens if context_tokens is not None else rules.default_context_tokens
+    budget: int | None = None
+    if rules.budget_fraction is not None:
+        if context is not None:
+            budget = int(context * rules.budget_fraction * CHARS_PER_TOKEN)
+        else:
+            budget = rules.budget_chars_unknown_context
+    states: list[BudgetEntry] = [
+        BudgetEntry(name, "cut" if cut else "full", shown) for name, shown, cut in shaped
+    ]
+    if budget is not None and _total(states) > budget:
+        states = _overflow(rules.overflow, states, budget)
+    report = BudgetReport(
+        host.name,
+        context,
+        budget,
+        _total(states),
+        -(-_total(states) // CHARS_PER_TOKEN),
+        tuple(states),
+    )
+    return report, {entry.name: entry.state for entry in states}
+
+
+def _total(entries: Sequence[BudgetEntry]) -> int:
+    return sum(len(e.name) + e.shown_chars for e in entries if e.state != "left-out")
+
+
+def _overflow(kind: str, entries: list[BudgetEntry], budget: int) -> list[BudgetEntry]:
+    if kind == "name-only":
+        # Which entries lose their text first (Claude Code: the least used) is not
+        # knowable here; the last in listing order go to name only.
+        out: list[BudgetEntry] = []
+        used = 0
+        short = False
+        for entry in entries:
+            size = len(entry.name) + entry.shown_chars
+            if not short and used + size <= budget:
+                out.append(entry)
+                used += size
+            else:
+                short = True
+                out.append(BudgetEntry(entry.name, "name-only", 0))
+                used += len(entry.name)
+        return out
+    if kind == "shorten-then-omit":
+        names = sum(len(e.name) for e in entries)
+        share = (budget - names) // len(entries) if entries else 0
+        if share >= 1:
+            return [
+                e if e.shown_chars <= share else BudgetEntry(e.name, "cut", share) for e in entries
+            ]
+        kept: list[BudgetEntry] = []
+        used = 0
+        for entry in entries:
+            if used + len(entry.name) <= budget:
+                kept.append(BudgetEntry(entry.name, "name-only", 0))
+                used += len(entry.name)
+            else:
+                kept.append(BudgetEntry(entry.name, "left-out", 0))
+        return kept
+    return entries
+
+
+def listing_text(view: HostsView, host: Host, entry: BudgetEntry) -> str | None:
+    """The text ``host``'s listing shows for ``entry`` (``None``: the name alone): the
+    entry's fields, whitespace collapsed, cut to its shown length with ``...``."""
+    if entry.state in ("name-only", "left-out"):
+        return None
+    files = {found.path: found for found in view.files}
+    for load in view.verdicts[host.name].values():
+        if load.loads and load.name == entry.name:
+            text = _entry_text(host, files[load.path])
+            if entry.state == "cut":
+                return catalog_description(text, max(entry.shown_chars, 3))
+            return text
+    return None
