@@ -141,6 +141,7 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             "codex",
             "https://developers.openai.com/codex/skills",
             roots=(HostRoot("project", ".agents/skills", walk="cwd-to-root"), _USER_AGENTS),
+            follows_symlinks=True,
             name_max=64,
             description_max=1024,
             catalog=CatalogRules(
