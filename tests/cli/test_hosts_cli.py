@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -160,3 +161,27 @@ def test_catalog_host_renders_that_hosts_listing(run: Run, deck: Path) -> None:
             {"name": "release-notes", "state": "full", "text": "Notes."},
         ],
     }
+
+
+def test_a_repeated_list_is_served_from_the_memo_until_the_deck_changes(
+    run: Run, deck: Path, tmp_path: Path
+) -> None:
+    old = time.time() - 3600  # outside the racy window, so the memo is stored
+    for directory, _dirs, names in os.walk(tmp_path):
+        for name in names:
+            os.utime(os.path.join(directory, name), (old, old))
+    first = run("list", "--host", "opencode", cwd=deck)
+    assert first.code == 0, first.stderr
+    assert run("list", "--host", "opencode", cwd=deck).stdout == first.stdout
+    assert list((tmp_path / "cache").glob("output-*.json"))
+    # The same folder, moved away and linked back: every file keeps its identity, yet
+    # OpenCode no longer follows it.
+    moved = tmp_path / "elsewhere"
+    (deck / ".agents/skills/release-notes").rename(moved)
+    os.symlink(moved, deck / ".agents/skills/release-notes")
+    again = run("list", "--host", "opencode", cwd=deck)
+    assert (
+        "release-notes  .agents/skills/release-notes/SKILL.md  symlinked folder: not "
+        "followed by OpenCode" in again.stdout
+    )
+    assert again.stdout != first.stdout

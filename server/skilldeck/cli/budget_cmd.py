@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli import host_report
 from skilldeck.cli.errors import CliError
-from skilldeck.cli.settings import (
-    add_cache_option,
-    add_location_options,
-    add_profile_option,
-    warn_if_incomplete,
-)
+from skilldeck.cli.settings import add_cache_option, add_location_options, add_profile_option
+
+if TYPE_CHECKING:
+    from skilldeck.engine.host_view import HostsView
 
 
 def register(subparsers: Any) -> None:
@@ -57,11 +55,13 @@ def run(args: argparse.Namespace) -> int:
     if len(hosts) != 1:
         raise CliError("--host: choose one host")
     host = hosts[0]
-    view, _cwd = host_report.host_view(args, hosts, context_tokens=args.context)
-    report = view.catalogs[host.name]
-    if args.json:
-        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
-    else:
-        print("\n".join(host_report.budget_lines(report, host)))
-    warn_if_incomplete(view.complete)
-    return 0
+
+    def render(view: HostsView, _cwd: str) -> str:
+        report = view.catalogs[host.name]
+        if args.json:
+            return json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n"
+        return "\n".join(host_report.budget_lines(report, host)) + "\n"
+
+    return host_report.host_output(
+        args, hosts, render, tag=f"budget json={args.json}", context_tokens=args.context
+    )

@@ -72,17 +72,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_host(args: argparse.Namespace, host: Host) -> int:
-    view, _cwd = host_report.host_view(args, (host,))
-    lines = host_listing(view, host)
-    if args.json:
-        payload = {"complete": view.complete, "host": host.name, "entries": lines}
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
-    else:
-        for line in lines:
-            text = line["text"]
-            print(f"- {line['name']}" + (f": {text}" if text is not None else ""))
-    warn_if_incomplete(view.complete)
-    return 0
+    def render(view: HostsView, _cwd: str) -> str:
+        lines = host_listing(view, host)
+        if args.json:
+            payload = {"complete": view.complete, "host": host.name, "entries": lines}
+            return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+        return "".join(
+            f"- {line['name']}" + (f": {line['text']}" if line["text"] is not None else "") + "\n"
+            for line in lines
+        )
+
+    return host_report.host_output(args, (host,), render, tag=f"catalog json={args.json}")
 
 
 def host_listing(view: HostsView, host: Host) -> list[dict[str, str | None]]:

@@ -16,11 +16,14 @@ file says so in ``reason``.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from skilldeck.cli.display import display_path
 from skilldeck.cli.errors import CliError
-from skilldeck.cli.settings import build_config, lookup_cwd
+from skilldeck.cli.settings import build_config, lookup_cwd, warn_if_incomplete
 
 if TYPE_CHECKING:
     from skilldeck.engine.host_view import BudgetReport, FoundFile, HostLoad, HostsView
@@ -52,17 +55,61 @@ def selected_hosts(value: str, *, allow_all: bool) -> tuple[Host, ...]:
         raise CliError(f"--host: {error}") from None
 
 
-def host_view(
-    args: argparse.Namespace, hosts: tuple[Host, ...], *, context_tokens: int | None = None
-) -> tuple[HostsView, str]:
-    """Scan the hosts' roots for the lookup directory (cache unless ``--no-cache``)."""
-    from skilldeck.engine.host_view import build_view  # noqa: PLC0415
-    from skilldeck.engine.index_cache import IndexCache  # noqa: PLC0415
+def host_output(
+    args: argparse.Namespace,
+    hosts: tuple[Host, ...],
+    render: Callable[[HostsView, str], str],
+    *,
+    tag: str,
+    context_tokens: int | None = None,
+) -> int:
+    """Print ``render(view, cwd)`` for the hosts' view of the lookup directory; exits 0.
 
+    Like ``check``, an unchanged deck prints what the same invocation printed before
+    (the output memo, keyed by every listing and file identity of the hosts' roots, which
+    of their children are symlinks, ``tag`` and the arguments); ``--no-cache`` skips it.
+    """
+    import hashlib  # noqa: PLC0415
+    import json  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from skilldeck.engine.host_view import (  # noqa: PLC0415
+        build_view,
+        scanned_roots,
+        view_key,
+        view_locator,
+    )
+    from skilldeck.engine.index_cache import DeckKey, IndexCache, OutputMemo  # noqa: PLC0415
+
+    started = time.time_ns()
     cwd = lookup_cwd(args)
     config = build_config(args, cwd)
     cache = None if getattr(args, "no_cache", False) else IndexCache.default()
-    return build_view(hosts, config, cwd, cache=cache, context_tokens=context_tokens), cwd
+    roots = scanned_roots(hosts, config, cwd)
+    settings = config.rule_settings()
+    extra = json.dumps(
+        [tag, [host.name for host in hosts], context_tokens, cwd, os.path.expanduser("~")],
+        ensure_ascii=False,
+    )
+    extra = hashlib.sha256(extra.encode("utf-8", "surrogateescape")).hexdigest()
+    if cache is not None:
+        probe = DeckKey(view_locator(roots, settings, extra=extra), "")
+        if cache.output_file_for(probe).exists():
+            key = view_key(roots, settings, extra=extra)
+            memo = cache.load_output_memo(key) if key is not None else None
+            if memo is not None:
+                sys.stdout.write(memo.stdout)
+                return 0
+    view = build_view(hosts, config, cwd, cache=cache, context_tokens=context_tokens)
+    stdout = render(view, cwd)
+    if cache is not None and view.complete:
+        key = view_key(roots, settings, extra=extra, since_ns=started)
+        if key is not None:
+            companions = [cache.file_for(root.path, settings) for root in roots]
+            cache.store_output_memo(key, OutputMemo((), stdout, 0), companions=companions)
+    sys.stdout.write(stdout)
+    warn_if_incomplete(view.complete)
+    return 0
 
 
 def reason_text(load: HostLoad, cwd: str) -> str | None:

@@ -21,6 +21,7 @@ from skilldeck.cli.display import display_path
 from skilldeck.cli.settings import add_registry_options, registry_session, warn_if_incomplete
 
 if TYPE_CHECKING:
+    from skilldeck.engine.host_view import HostsView
     from skilldeck.engine.registry import NameResolution, Resolution
 
 
@@ -59,15 +60,16 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_hosts(args: argparse.Namespace) -> int:
     hosts = host_report.selected_hosts(args.host, allow_all=True)
-    view, cwd = host_report.host_view(args, hosts)
-    if args.json:
-        print(json.dumps(host_report.matrix_json(view, cwd), indent=2, ensure_ascii=False))
-    elif len(hosts) == 1:
-        print("\n".join(host_report.host_lines(view, hosts[0], cwd)))
-    else:
-        print("\n".join(host_report.matrix_lines(view, cwd)))
-    warn_if_incomplete(view.complete)
-    return 0
+
+    def render(view: HostsView, cwd: str) -> str:
+        if args.json:
+            document = host_report.matrix_json(view, cwd)
+            return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        if len(hosts) == 1:
+            return "\n".join(host_report.host_lines(view, hosts[0], cwd)) + "\n"
+        return "\n".join(host_report.matrix_lines(view, cwd)) + "\n"
+
+    return host_report.host_output(args, hosts, render, tag=f"list json={args.json}")
 
 
 def resolution_json(resolution: Resolution) -> dict[str, object]:

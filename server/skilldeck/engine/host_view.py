@@ -14,6 +14,7 @@ the token estimate (one token per four characters; :data:`CHARS_PER_TOKEN`).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,14 +22,20 @@ from typing import Literal
 
 from skilldeck.engine.catalog_text import catalog_description, catalog_kept, collapse_whitespace
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry, scan_deck
+from skilldeck.engine.fs_provider import (
+    DeckScan,
+    SkillFileEntry,
+    deck_key,
+    deck_locator,
+    scan_deck,
+)
 from skilldeck.engine.hosts import CHARS_PER_TOKEN, Host, HostRoot
-from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.index_cache import DeckKey, IndexCache
 from skilldeck.engine.layout import NotASkill, place_in_root
 from skilldeck.engine.model import RANK_CUSTOM, is_skill_name
 from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
-from skilldeck.engine.skill_file import SkillFileAnalysis
+from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis
 
 CatalogState = Literal["full", "cut", "name-only", "left-out"]
 
@@ -156,6 +163,24 @@ def host_roots(host: Host, config: SkilldeckConfig, cwd: str) -> list[_Placed]:
     return placed
 
 
+def scanned_roots(
+    hosts: Sequence[Host], config: SkilldeckConfig, cwd: str
+) -> tuple[SkillRoot, ...]:
+    """Every folder one of ``hosts`` reads, each once (what :func:`build_view` scans)."""
+    return _union(host_roots(host, config, cwd) for host in hosts)
+
+
+def _union(placements: Iterable[Sequence[_Placed]]) -> tuple[SkillRoot, ...]:
+    """Each folder once; DSH's own root (its rank and skipped names) where it has one."""
+    union: dict[str, SkillRoot] = {}
+    for placed in placements:
+        for item in placed:
+            known = union.get(item.root.path)
+            if known is None or (known.source == SOURCE_HOST and item.spec is None):
+                union[item.root.path] = item.root
+    return tuple(union.values())
+
+
 def _walk_up(cwd: str, project: str) -> list[str]:
     current = os.path.abspath(cwd)
     found = [current]
@@ -175,13 +200,7 @@ def build_view(
 ) -> HostsView:
     """Scan every root of ``hosts`` once and judge each file for each host."""
     placements = {host.name: host_roots(host, config, cwd) for host in hosts}
-    union: dict[str, SkillRoot] = {}
-    for placed in placements.values():
-        for item in placed:
-            known = union.get(item.root.path)
-            if known is None or (known.source == SOURCE_HOST and item.spec is None):
-                union[item.root.path] = item.root
-    scan = scan_deck(config, cwd, cache=cache, roots=tuple(union.values()))
+    scan = scan_deck(config, cwd, cache=cache, roots=_union(placements.values()))
     files = sorted(_found_files(scan), key=lambda found: (found.name, found.path))
     by_root: dict[str, list[FoundFile]] = {}
     for found in files:
@@ -503,3 +522,38 @@ def listing_text(view: HostsView, host: Host, entry: BudgetEntry) -> str | None:
                 return catalog_description(text, max(entry.shown_chars, 3))
             return text
     return None
+
+
+def view_key(
+    roots: Sequence[SkillRoot],
+    settings: RuleSettings,
+    *,
+    extra: str,
+    since_ns: int | None = None,
+) -> DeckKey | None:
+    """The memo key of a hosts view over ``roots``: :func:`deck_key` (every listing and
+    file identity) plus which children of each root are symlinks (a verdict some hosts
+    depend on) and ``extra`` (what the caller prints: hosts, format, context...).
+    ``None`` when the deck cannot be memoised now (see :func:`deck_key`)."""
+    base = deck_key(roots, settings, since_ns=since_ns)
+    if base is None:
+        return None
+    links: list[str] = []
+    for root in roots:
+        try:
+            with os.scandir(root.path) as listing:
+                links.extend(f"{root.path}\0{e.name}" for e in listing if e.is_symlink())
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError:
+            return None
+    locator = view_locator(roots, settings, extra=extra)
+    material = "\0".join([locator, base.digest, *sorted(links)])
+    digest = hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
+    return DeckKey(locator, digest)
+
+
+def view_locator(roots: Sequence[SkillRoot], settings: RuleSettings, *, extra: str) -> str:
+    """The part of :func:`view_key` that needs no listing (which memo file is used)."""
+    material = "\0".join(["hosts-view", deck_locator(roots, settings), extra])
+    return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
