@@ -18,7 +18,9 @@ from skilldeck.engine.catalog_text import (
     MIN_CATALOG_DESCRIPTION_MAX_LENGTH,
 )
 
-Kind = Literal["profile", "path", "paths", "integer", "boolean", "rules", "string", "codes"]
+Kind = Literal[
+    "profile", "path", "paths", "integer", "boolean", "rules", "string", "codes", "hosts"
+]
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("boolean", True, "include_user_roots", None, "includeUserRoots"),
     Setting("rules", {}, "rule_overrides", "rules", "rules"),
     Setting("codes", (), None, "ignore"),
+    Setting("hosts", ("dsh",), "hosts", "hosts", "hosts"),
     Setting("boolean", False, None, "project-root"),
     # The editor's own settings: they shape the extension's views, never the verdicts.
     Setting("integer", 10000, editor_key="catalogTokenBudget", minimum=0, client_only=True),
