@@ -185,3 +185,30 @@ def test_a_repeated_list_is_served_from_the_memo_until_the_deck_changes(
         "followed by OpenCode" in again.stdout
     )
     assert again.stdout != first.stdout
+
+
+def test_check_reports_what_the_configured_hosts_do(run: Run, tmp_path: Path) -> None:
+    root = tmp_path / "many"
+    (root / ".git").mkdir(parents=True)
+    for number in range(10):
+        name = f"skill-{number}"
+        write(root / f".agents/skills/{name}/SKILL.md", skill(name, "d" * 1000))
+    write(root / ".agents/skills/flat.md", skill("flat"))
+    write(root / "skilldeck.toml", 'ignore = ["SD501"]\n')
+    assert run("check", cwd=root).stdout.startswith("No problems")
+    write(root / "skilldeck.toml", 'ignore = ["SD501"]\nhosts = ["dsh", "codex"]\n')
+    result = run("check", cwd=root)
+    assert result.code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    share = (8000 - 10 * len("skill-0")) // 10  # codex does not load the flat file
+    assert lines[0] == (
+        ".agents/skills/flat.md:2:7: SD801 information Codex does not load this skill: flat "
+        "file: Codex reads bundles only (.agents/skills/<name>/SKILL.md) (source: "
+        "https://developers.openai.com/codex/skills)"
+    )
+    assert lines[1] == (
+        f".agents/skills/skill-0/SKILL.md:2:7: SD802 information Codex's skill listing cuts "
+        f"this skill's entry to {share} characters (source: "
+        "https://developers.openai.com/codex/skills)"
+    )
+    assert len(lines) == 1 + 10 + 1

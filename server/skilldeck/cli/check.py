@@ -36,7 +36,7 @@ from skilldeck.cli.settings import (
     lookup_cwd,
 )
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck import ProvidedSkill, deck_findings
+from skilldeck.engine.deck import ProvidedSkill, deck_findings, host_findings
 from skilldeck.engine.findings import Finding, Severity
 from skilldeck.engine.fs_provider import deck_key, deck_locator, scan_deck
 from skilldeck.engine.index_cache import DeckKey, DeckMemo, IndexCache, MemoFile, OutputMemo
@@ -280,7 +280,8 @@ class _Checker:
         if isinstance(plan, str):
             self._check_file(plan)
         else:
-            self._check_roots(*plan, progress)
+            whole_project = path == self._cwd or _is_project(path)
+            self._check_roots(*plan, progress, lookup=path if whole_project else None)
 
     def _plan(self, path: str) -> str | tuple[Sequence[SkillRoot], SkilldeckConfig]:
         """The skill file to check for PATH, or the deck (roots and config) to scan."""
@@ -402,18 +403,28 @@ class _Checker:
         )
 
     def _check_roots(
-        self, roots: Sequence[SkillRoot], config: SkilldeckConfig, progress: Progress
+        self,
+        roots: Sequence[SkillRoot],
+        config: SkilldeckConfig,
+        progress: Progress,
+        *,
+        lookup: str | None = None,
     ) -> None:
-        """Check a deck, from its memo when nothing changed since it was stored."""
+        """Check a deck, from its memo when nothing changed since it was stored.
+
+        ``lookup`` is the project directory when the deck is a whole project's: the
+        agents of its ``hosts`` setting then report on it too (SD801/SD802). Their
+        verdicts depend on folders outside the deck, so such a check keeps no memo."""
         cache = self._cache
         settings = config.rule_settings()
         companions = [cache.file_for(root.path, settings) for root in roots] if cache else []
         self.companions.extend(companions)
         provided = self._provided(config)
+        hosts_lookup = lookup if any(name != "dsh" for name in config.hosts) else None
         memo: DeckMemo | None
-        if provided:
-            self.used_providers = True
-            memo = self._scan_roots(roots, config, progress, provided)
+        if provided or hosts_lookup is not None:
+            self.used_providers = True  # no memo: other inputs than the deck's files
+            memo = self._scan_roots(roots, config, progress, provided, hosts_lookup)
         elif (
             cache is not None
             and cache.deck_file_for_locator(deck_locator(roots, settings)).exists()
@@ -439,6 +450,7 @@ class _Checker:
         config: SkilldeckConfig,
         progress: Progress,
         provided: Sequence[ProvidedSkill] = (),
+        hosts_lookup: str | None = None,
     ) -> DeckMemo:
         def on_root(index: int, root: SkillRoot) -> None:
             progress.update(
@@ -451,6 +463,9 @@ class _Checker:
             config, self._cwd, cache=self._cache, roots=roots, on_root=on_root, processes=jobs
         )
         by_path = deck_findings(deck, provided)
+        if hosts_lookup is not None:
+            for path, found in host_findings(deck, config, hosts_lookup, cache=self._cache).items():
+                by_path.setdefault(path, []).extend(found)
         files = tuple(
             MemoFile(
                 entry.path,

@@ -11,7 +11,9 @@ decides, in one place, for one name:
   rank);
 - the cross-skill findings (SD701 / SD702 / SD703) with the user's rule settings applied
   (:func:`shadowing_findings`; the only place they are made);
-- the catalog line of the winner.
+- the catalog line of the winner;
+- what the other agents of the ``hosts`` setting make of the deck's files (SD801 /
+  SD802, :func:`host_findings`).
 
 Provided skills never receive findings (they have no file); a file they shadow, or that
 shadows them, does, naming the provider.
@@ -31,6 +33,9 @@ from skilldeck.engine.positions import FILE_START
 from skilldeck.engine.resolution import group_by_name
 
 if TYPE_CHECKING:
+    from skilldeck.engine.config import SkilldeckConfig
+    from skilldeck.engine.host_view import HostsView
+    from skilldeck.engine.index_cache import IndexCache
     from skilldeck.engine.registry import SkillRegistry
     from skilldeck.engine.skill_file import RuleSettings
 
@@ -262,3 +267,57 @@ async def provided_skills(
         for resolved in (names.winner, *names.shadowed)
     )
     return skills, resolution.complete
+
+
+def host_findings(
+    scan: DeckScan,
+    config: SkilldeckConfig,
+    cwd: str,
+    *,
+    cache: IndexCache | None = None,
+    view: HostsView | None = None,
+) -> dict[str, list[Finding]]:
+    """SD801 / SD802 for the deck's files, for each agent in ``config.hosts`` but DSH
+    (whose verdicts are the deck's own): where it would not load a file of a folder it
+    reads, or would cut, name-only or leave out its catalog entry. The hosts' own folders
+    are scanned too (through the cache), since they decide shadowing and budgets. Rule
+    settings apply; files outside every host's folders get nothing. ``view`` is a
+    :func:`~skilldeck.engine.host_view.build_view` of (at least) those hosts, when the
+    caller has one."""
+    from skilldeck.engine.host_view import build_view  # noqa: PLC0415
+    from skilldeck.engine.hosts import get_host  # noqa: PLC0415
+    from skilldeck.engine.rules import rule  # noqa: PLC0415
+
+    hosts = [get_host(name) for name in config.hosts if name != "dsh"]
+    if not hosts:
+        return {}
+    entries = {entry.path: entry for entry in scan.entries()}
+    if view is None:
+        view = build_view(hosts, config, cwd, cache=cache)
+    found: dict[str, list[Finding]] = {}
+    for host in hosts:
+        budget = {entry.name: entry for entry in view.catalogs[host.name].entries}
+        for load in view.loads_of(host.name):
+            entry = entries.get(load.path)
+            if entry is None:
+                continue
+            finding: Finding | None = None
+            if not load.loads:
+                finding = rule("SD801").finding(
+                    entry.name_span, host=host.label, reason=load.reason, source=host.docs
+                )
+            elif load.catalog in ("cut", "name-only", "left-out") and load.name in budget:
+                shown = budget[load.name].shown_chars
+                effect = {
+                    "cut": f"cuts this skill's entry to {shown} characters",
+                    "name-only": "shows this skill by name only (over its budget)",
+                    "left-out": "leaves this skill out (over its budget)",
+                }[load.catalog]
+                finding = rule("SD802").finding(
+                    entry.name_span, host=host.label, effect=effect, source=host.docs
+                )
+            if finding is not None:
+                adjusted = _with_settings(finding, scan.settings)
+                if adjusted is not None:
+                    found.setdefault(load.path, []).append(adjusted)
+    return found

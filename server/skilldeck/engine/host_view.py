@@ -557,3 +557,29 @@ def view_locator(roots: Sequence[SkillRoot], settings: RuleSettings, *, extra: s
     """The part of :func:`view_key` that needs no listing (which memo file is used)."""
     material = "\0".join(["hosts-view", deck_locator(roots, settings), extra])
     return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def host_summary(view: HostsView, path: str) -> list[tuple[Host, str]]:
+    """One line per host of ``view`` about the skill file at ``path``, for a hover:
+    ``loads (catalog: full)``, ``loads, catalog entry cut at N characters``, ``does not
+    load: REASON`` or ``not found: outside its skill folders``."""
+    lines: list[tuple[Host, str]] = []
+    for host in view.hosts:
+        load = view.verdicts[host.name].get(path)
+        if load is None:
+            lines.append((host, "not found: outside its skill folders"))
+        elif not load.loads:
+            lines.append((host, f"does not load: {load.reason}"))
+        elif load.catalog == "cut":
+            shown = next(
+                (e.shown_chars for e in view.catalogs[host.name].entries if e.name == load.name),
+                0,
+            )
+            lines.append((host, f"loads; catalog entry cut at {shown} characters"))
+        elif load.catalog == "name-only":
+            lines.append((host, "loads; catalog shows the name only (over budget)"))
+        elif load.catalog == "left-out":
+            lines.append((host, "loads; left out of the catalog"))
+        else:
+            lines.append((host, "loads (catalog: full)"))
+    return lines

@@ -23,7 +23,13 @@ from skilldeck.engine.catalog import (
     wrap_lines,
 )
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck import DeckMember, NameVerdict, ProvidedSkill, resolve_name
+from skilldeck.engine.deck import (
+    DeckMember,
+    NameVerdict,
+    ProvidedSkill,
+    host_findings,
+    resolve_name,
+)
 from skilldeck.engine.findings import Finding
 from skilldeck.engine.fs_provider import (
     Layout,
@@ -33,6 +39,8 @@ from skilldeck.engine.fs_provider import (
     name_span,
     scan_deck,
 )
+from skilldeck.engine.host_view import HostsView, build_view
+from skilldeck.engine.hosts import get_host
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.layout import NotASkill, place_of
 from skilldeck.engine.positions import LINE_BREAK
@@ -58,6 +66,10 @@ class FolderScan:
     provided_complete: bool = True
     #: Markdown files under the roots that no layout picks up (``SD007``), as scanned.
     strays: tuple[str, ...] = ()
+    #: What the agents of the ``hosts`` setting make of the deck (as of this scan).
+    hosts_view: HostsView | None = None
+    #: Their SD801 / SD802 findings per file (the engine's ``host_findings``).
+    host_findings: Mapping[str, tuple[Finding, ...]] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -143,6 +155,13 @@ def scan_folder(
             config.catalog_max_description_length,
         )
         record_verdict(resolution, name, verdict)
+    hosts_view: HostsView | None = None
+    hosted: dict[str, tuple[Finding, ...]] = {}
+    if tuple(config.hosts) != ("dsh",):
+        hosts = tuple(get_host(name) for name in config.hosts)
+        hosts_view = build_view(hosts, config, folder, cache=cache)
+        found = host_findings(deck, config, folder, view=hosts_view)
+        hosted = {path: tuple(items) for path, items in found.items()}
     return FolderScan(
         config,
         tuple(deck.roots),
@@ -153,6 +172,8 @@ def scan_folder(
         tuple(provided),
         provided_complete,
         tuple(path for scan in deck.scans for path, _finding in scan.strays),
+        hosts_view,
+        hosted,
     )
 
 
@@ -211,6 +232,9 @@ class FolderIndex:
         self._by_name: dict[str, set[str]] = {}
         self._sorted_names: list[str] | None = None
         self._shadow: dict[str, tuple[Finding, ...]] = {}
+        #: SD801 / SD802 per file and the hosts' view, as of the last full scan.
+        self._hosted: Mapping[str, tuple[Finding, ...]] = {}
+        self.hosts_view: HostsView | None = None
         self._wide: dict[str, Mapping[int, str]] = {}
         #: Markdown files under the roots that are no skill where they sit (``SD007``).
         self._strays: set[str] = set()
@@ -249,7 +273,10 @@ class FolderIndex:
         entry = self._entries.get(path)
         if entry is None:
             return ()
-        return tuple(entry.analysis.findings) + self._shadow.get(path, ())
+        hosted = self._hosted.get(path, ())
+        if hosted:  # as of the last scan; the name may have moved since
+            hosted = tuple(replace(f, span=entry.name_span) for f in hosted)
+        return tuple(entry.analysis.findings) + self._shadow.get(path, ()) + hosted
 
     def analysis_of_text(self, path: str, text: str) -> SkillFileAnalysis | None:
         """The entry's analysis when it was computed from exactly ``text`` (this very
@@ -376,6 +403,8 @@ class FolderIndex:
         self._judged_text = {}
         before |= self._strays
         self._strays = set(scan.strays)
+        self._hosted = dict(scan.host_findings)
+        self.hosts_view = scan.hosts_view
         self.provided = scan.provided
         self._provided = group_provided(scan.provided)
         for position, entry in enumerate(scan.entries):

@@ -1,0 +1,86 @@
+"""``skilldeck.hosts`` in the editor: SD801/SD802 diagnostics equal to ``check``'s, and a
+per-agent line in the hover on ``name``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from editing_fixtures import doc_id, open_doc, pos, start_editor
+from lsp_harness import Deck, StartServer, diagnostics_of
+from lsprotocol import types
+from test_settings_precedence import as_cli, cli, from_cli, write
+
+
+def _deck(deck: Deck) -> tuple[Path, Path]:
+    flat = deck.write(deck.project_agents, "quick", flat=True)
+    long = "Writes release notes. " * 80  # 1,760 characters: over Claude Code's 1,536
+    bundle = deck.write(
+        deck.project / ".claude" / "skills",
+        "notes",
+        f"---\nname: notes\ndescription: {long.strip()}\n---\n\nBody.\n",
+    )
+    return flat, bundle
+
+
+async def test_host_diagnostics_are_the_checks_and_hover_has_a_line_per_agent(
+    deck: Deck, start_server: StartServer
+) -> None:
+    flat, _ = _deck(deck)
+    write(deck.project / "skilldeck.toml", 'hosts = ["dsh", "codex"]\n')
+    client = await start_editor(start_server, settings={"hosts": ["dsh", "codex", "opencode"]})
+    open_doc(client, flat)
+
+    findings = [
+        from_cli(f)
+        for f in json.loads(cli(deck, "check", "--format", "json"))
+        if f["path"].endswith("quick.md")
+    ]
+    assert [f["code"] for f in findings] == ["SD801"]  # the file's hosts: dsh and codex
+    shown = await diagnostics_of(client, flat, lambda found: len(found) == 2)
+    editor = sorted((as_cli(d) for d in shown), key=repr)
+    assert editor == sorted(
+        [
+            *findings,
+            {
+                "code": "SD801",
+                "severity": "information",
+                "message": "OpenCode does not load this skill: flat file: OpenCode reads "
+                "bundles only (.agents/skills/<name>/SKILL.md) (source: "
+                "https://opencode.ai/docs/skills/)",
+                "range": findings[0]["range"],
+            },
+        ],
+        key=repr,
+    )
+    assert findings[0]["message"] == (
+        "Codex does not load this skill: flat file: Codex reads bundles only "
+        "(.agents/skills/<name>/SKILL.md) (source: https://developers.openai.com/codex/skills)"
+    )
+    by_code: dict[str, Any] = {d.code: d for d in shown}
+    assert by_code["SD801"].code_description.href.endswith("docs/rules.md#sd801-host-does-not-load")
+
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(flat), position=pos(1, 7))
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.value.endswith(
+        "Agents (`skilldeck.hosts`, docs/hosts.md):\n\n"
+        "- **DeepSeek Harness**: loads (catalog: full)\n"
+        "- **Codex**: does not load: flat file: Codex reads bundles only "
+        "(.agents/skills/<name>/SKILL.md)\n"
+        "- **OpenCode**: does not load: flat file: OpenCode reads bundles only "
+        "(.agents/skills/<name>/SKILL.md)"
+    )
+
+
+async def test_without_hosts_nothing_changes(deck: Deck, start_server: StartServer) -> None:
+    flat, _ = _deck(deck)
+    client = await start_editor(start_server)
+    open_doc(client, flat)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(flat), position=pos(1, 7))
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert "Agents (" not in hover.contents.value
