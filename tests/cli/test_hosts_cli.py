@@ -212,3 +212,24 @@ def test_check_reports_what_the_configured_hosts_do(run: Run, tmp_path: Path) ->
         "https://developers.openai.com/codex/skills)"
     )
     assert len(lines) == 1 + 10 + 1
+
+
+def test_adding_hosts_to_the_config_file_is_not_hidden_by_checks_memo(
+    run: Run, tmp_path: Path
+) -> None:
+    root = tmp_path / "memo"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".agents/skills/flat.md", skill("flat"))
+    write(root / "skilldeck.toml", "ignore = []\n")
+    old = time.time() - 3600  # outside the racy window, so check stores its memos
+    for directory, _dirs, names in os.walk(root):
+        for name in names:
+            os.utime(os.path.join(directory, name), (old, old))
+    assert run("check", cwd=root).stdout.startswith("No problems")
+    assert run("check", cwd=root).stdout.startswith("No problems")  # from the memo
+    (root / "skilldeck.toml").write_text('ignore = []\nhosts = ["codex"]\n', encoding="utf-8")
+    assert "SD801 information Codex does not load this skill" in run("check", cwd=root).stdout
+    flagged = run("check", "--host", "codex", "--profile", "dsh", cwd=root)
+    assert "SD801 information Codex does not load this skill" in flagged.stdout
+    (root / "skilldeck.toml").write_text("ignore = []\n", encoding="utf-8")
+    assert "SD801" in run("check", "--host", "codex", "--profile", "dsh", cwd=root).stdout

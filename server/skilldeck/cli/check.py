@@ -96,6 +96,15 @@ def register(subparsers: Any) -> None:
         metavar="N",
         help="processes for a cold index (default 0: one per usable CPU; 1: no helpers)",
     )
+    parser.add_argument(
+        "--host",
+        metavar="H",
+        dest="check_hosts",
+        default=None,
+        help="also report what agent H does with the project's skills (SD801/SD802; a "
+        "comma list for several; replaces the config file's hosts); with one agent and "
+        "no --profile, its dialect is the profile (docs/hosts.md)",
+    )
     add_profile_option(parser)
     add_cache_option(parser)
     add_location_options(parser)
@@ -151,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     # other providers are not files whose identity a memo key can hold: no memo then.)
     if (
         cache is not None
-        and not checker.may_use_providers()
+        and not checker.may_use_providers(resolved)
         and checker.output_memo_exists(resolved, palette)
     ):
         output_key = checker.output_key(resolved, palette)
@@ -254,10 +263,26 @@ class _Checker:
             )
         return self._configs[key]
 
-    def may_use_providers(self) -> bool:
+    def may_use_providers(self, paths: Sequence[str] = ()) -> bool:
         """Whether decks may hold skills of other providers (``--provider``, or the
-        bundled skill turned on in the lookup directory's config)."""
-        return bool(self._factories) or self._config(self._cwd, user_roots=True).bundled_skills
+        bundled skill turned on in the lookup directory's config), or the agents of a
+        ``hosts`` setting may report on them (their folders are outside the decks' memo
+        keys), in the lookup directory or in a PATH's project."""
+        if self._factories:
+            return True
+        config = self._config(self._cwd, user_roots=True)
+        return config.bundled_skills or self._hosted(config) or self._hosted_paths(paths)
+
+    @staticmethod
+    def _hosted(config: SkilldeckConfig) -> bool:
+        return any(name != "dsh" for name in config.hosts)
+
+    def _hosted_paths(self, paths: Sequence[str]) -> bool:
+        return any(
+            self._hosted(self._config(path, user_roots=True))
+            for path in paths
+            if os.path.isdir(path) and _is_project(path)
+        )
 
     def _provided(self, config: SkilldeckConfig) -> tuple[ProvidedSkill, ...]:
         """The deck's skills from providers other than the filesystem (none by default:
