@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from editing_fixtures import doc_id, open_doc, pos, start_editor
-from lsp_harness import Deck, StartServer, diagnostics_of
+from lsp_harness import Deck, StartServer, codes, diagnostics_of
 from lsprotocol import types
 from test_settings_precedence import as_cli, cli, from_cli, write
 
@@ -84,3 +84,21 @@ async def test_without_hosts_nothing_changes(deck: Deck, start_server: StartServ
     )
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert "Agents (" not in hover.contents.value
+
+
+async def test_a_file_changed_on_disk_gets_the_hosts_verdict(
+    deck: Deck, start_server: StartServer
+) -> None:
+    first = deck.write(deck.project_agents, "first")
+    client = await start_editor(
+        start_server, settings={"hosts": ["dsh", "codex"], "includeUserRoots": False}
+    )
+    long = "x" * 1100
+    first.write_text(f"---\nname: first\ndescription: {long}\n---\n", encoding="utf-8")
+    # The file's own findings come at once (SD501: too long for DSH's catalog); the
+    # hosts' verdict follows when the burst of disk events is over.
+    shown = await diagnostics_of(client, first, lambda found: "SD801" in codes(found))
+    assert [d.message for d in shown if d.code == "SD801"] == [
+        "Codex does not load this skill: description is 1100 characters; Codex allows 1024 "
+        "(source: https://developers.openai.com/codex/skills)"
+    ]

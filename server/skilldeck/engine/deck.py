@@ -286,19 +286,30 @@ def host_findings(
     caller has one."""
     from skilldeck.engine.host_view import build_view  # noqa: PLC0415
     from skilldeck.engine.hosts import get_host  # noqa: PLC0415
-    from skilldeck.engine.rules import rule  # noqa: PLC0415
 
     hosts = [get_host(name) for name in config.hosts if name != "dsh"]
     if not hosts:
         return {}
-    entries = {entry.path: entry for entry in scan.entries()}
     if view is None:
         view = build_view(hosts, config, cwd, cache=cache)
+    return view_findings(view, scan.entries(), scan.settings)
+
+
+def view_findings(
+    view: HostsView, entries: Iterable[SkillFileEntry], settings: RuleSettings | None
+) -> dict[str, list[Finding]]:
+    """The SD801 / SD802 findings of ``view``'s hosts but DSH on ``entries`` (see
+    :func:`host_findings`), at each entry's name, rule settings applied."""
+    from skilldeck.engine.rules import rule  # noqa: PLC0415
+
+    by_path = {entry.path: entry for entry in entries}
     found: dict[str, list[Finding]] = {}
-    for host in hosts:
+    for host in view.hosts:
+        if host.engine_roots:
+            continue
         budget = {entry.name: entry for entry in view.catalogs[host.name].entries}
         for load in view.loads_of(host.name):
-            entry = entries.get(load.path)
+            entry = by_path.get(load.path)
             if entry is None:
                 continue
             finding: Finding | None = None
@@ -317,7 +328,7 @@ def host_findings(
                     entry.name_span, host=host.label, effect=effect, source=host.docs
                 )
             if finding is not None:
-                adjusted = _with_settings(finding, scan.settings)
+                adjusted = _with_settings(finding, settings)
                 if adjusted is not None:
                     found.setdefault(load.path, []).append(adjusted)
     return found

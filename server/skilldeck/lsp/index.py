@@ -27,8 +27,8 @@ from skilldeck.engine.deck import (
     DeckMember,
     NameVerdict,
     ProvidedSkill,
-    host_findings,
     resolve_name,
+    view_findings,
 )
 from skilldeck.engine.findings import Finding
 from skilldeck.engine.fs_provider import (
@@ -155,13 +155,7 @@ def scan_folder(
             config.catalog_max_description_length,
         )
         record_verdict(resolution, name, verdict)
-    hosts_view: HostsView | None = None
-    hosted: dict[str, tuple[Finding, ...]] = {}
-    if tuple(config.hosts) != ("dsh",):
-        hosts = tuple(get_host(name) for name in config.hosts)
-        hosts_view = build_view(hosts, config, folder, cache=cache)
-        found = host_findings(deck, config, folder, view=hosts_view)
-        hosted = {path: tuple(items) for path, items in found.items()}
+    hosts_view, hosted = hosts_of(config, folder, entries, cache)
     return FolderScan(
         config,
         tuple(deck.roots),
@@ -175,6 +169,22 @@ def scan_folder(
         hosts_view,
         hosted,
     )
+
+
+def hosts_of(
+    config: SkilldeckConfig,
+    folder: str,
+    entries: Iterable[SkillFileEntry],
+    cache: IndexCache | None,
+) -> tuple[HostsView | None, dict[str, tuple[Finding, ...]]]:
+    """What the agents of ``config.hosts`` make of the folder's files on disk (blocking:
+    a worker thread): their view and the SD801 / SD802 findings per file (``None`` and
+    nothing when only DSH is configured)."""
+    if tuple(config.hosts) == ("dsh",):
+        return None, {}
+    view = build_view(tuple(get_host(name) for name in config.hosts), config, folder, cache=cache)
+    found = view_findings(view, entries, config.rule_settings())
+    return view, {path: tuple(items) for path, items in found.items()}
 
 
 def group_provided(provided: Iterable[ProvidedSkill]) -> dict[str, list[ProvidedSkill]]:
@@ -277,6 +287,20 @@ class FolderIndex:
         if hosted:  # as of the last scan; the name may have moved since
             hosted = tuple(replace(f, span=entry.name_span) for f in hosted)
         return tuple(entry.analysis.findings) + self._shadow.get(path, ()) + hosted
+
+    def set_hosts(
+        self, view: HostsView | None, found: Mapping[str, tuple[Finding, ...]]
+    ) -> set[str]:
+        """Install a fresh hosts view and its findings; returns the paths whose findings
+        changed."""
+        before = self._hosted
+        self._hosted = dict(found)
+        self.hosts_view = view
+        return {
+            path
+            for path in before.keys() | self._hosted.keys()
+            if before.get(path) != self._hosted.get(path)
+        }
 
     def analysis_of_text(self, path: str, text: str) -> SkillFileAnalysis | None:
         """The entry's analysis when it was computed from exactly ``text`` (this very

@@ -32,6 +32,7 @@ from skilldeck.lsp.index import (
     FolderIndex,
     FolderScan,
     current_catalog,
+    hosts_of,
     scan_folder,
 )
 from skilldeck.lsp.open_documents import OpenDocuments
@@ -82,6 +83,7 @@ class Session:
         self._catalog_handle: asyncio.TimerHandle | None = None
         self._catalog_due: float | None = None
         self._rescan_handle: asyncio.TimerHandle | None = None
+        self._hosts_handle: asyncio.TimerHandle | None = None
         self._generation = 0
         self._indexed: asyncio.Event | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -157,6 +159,8 @@ class Session:
         """Stop everything this session started (idempotent)."""
         self._generation += 1
         self.watching.close()
+        if self._hosts_handle is not None:
+            self._hosts_handle.cancel()
         for task in list(self._tasks):
             task.cancel()
 
@@ -563,6 +567,33 @@ class Session:
                 changed |= index.set_strays(folder, strays)
             self.publisher.changed(changed)
         self.schedule_catalog_check()
+        self._schedule_hosts_refresh()
+
+    def _schedule_hosts_refresh(self) -> None:
+        """After files changed on disk, recompute what the agents of a ``hosts`` setting
+        make of the deck, once the burst is over (never on the keystroke path: unsaved
+        buffers do not count until saved)."""
+        if not any(tuple(i.config.hosts) != ("dsh",) for i in self.folders.values()):
+            return
+        if self._hosts_handle is not None:
+            self._hosts_handle.cancel()
+        loop = asyncio.get_running_loop()
+        self._hosts_handle = loop.call_later(
+            RESCAN_DELAY_S, lambda: self._spawn(self._refresh_hosts())
+        )
+
+    async def _refresh_hosts(self) -> None:
+        self._hosts_handle = None
+        generation = self._generation
+        for index in list(self.folders.values()):
+            if not index.ready or tuple(index.config.hosts) == ("dsh",):
+                continue
+            view, found = await asyncio.to_thread(
+                hosts_of, index.config, index.folder, index.entries(), self.index_cache()
+            )
+            if generation != self._generation:
+                return
+            self.publisher.changed(index.set_hosts(view, found))
 
     # -- queries used by features --------------------------------------------------
 
