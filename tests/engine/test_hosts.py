@@ -12,6 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.host_view import HostsView, build_view, host_budget
@@ -308,3 +310,41 @@ def test_unknown_hosts_are_refused_with_the_valid_names() -> None:
         parse_hosts("cursor")
     assert [h.name for h in parse_hosts("codex, dsh,codex")] == ["codex", "dsh"]
     assert [h.name for h in parse_hosts("all")] == list(HOSTS)
+
+
+# --- properties of every budget ----------------------------------------------------------
+
+_NAMES = st.text(alphabet="abcdefghij-", min_size=1, max_size=12)
+_ENTRIES = st.lists(st.tuples(_NAMES, st.text(max_size=3000)), max_size=25)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    host=st.sampled_from(sorted(HOSTS)),
+    entries=_ENTRIES,
+    context=st.one_of(st.none(), st.integers(min_value=1, max_value=400_000)),
+)
+def test_a_budget_keeps_one_entry_per_name_and_never_shows_more_than_the_text(
+    host: str, entries: list[tuple[str, str]], context: int | None
+) -> None:
+    report, states = host_budget(HOSTS[host], entries, context_tokens=context, entry_cap=500)
+    texts = dict(entries)
+    assert [e.name for e in report.entries] == sorted(texts)
+    assert states == {e.name: e.state for e in report.entries}
+    for entry in report.entries:
+        full = len(" ".join(texts[entry.name].split()))
+        assert entry.shown_chars <= max(full, 3)
+        if entry.state == "full":
+            assert entry.shown_chars == full
+        if entry.state == "cut":
+            assert entry.shown_chars < full
+        if entry.state in ("name-only", "left-out"):
+            assert entry.shown_chars == 0
+    shown = [e for e in report.entries if e.state != "left-out"]
+    assert report.total_chars == sum(len(e.name) + e.shown_chars for e in shown)
+    assert report.token_estimate == -(-report.total_chars // 4)
+    if report.budget_chars is not None:
+        names = sum(len(e.name) for e in report.entries)
+        if HOSTS[host].catalog.overflow == "shorten-then-omit" or names <= report.budget_chars:
+            # Codex keeps within its budget; Claude Code does whenever the names fit.
+            assert report.total_chars <= report.budget_chars

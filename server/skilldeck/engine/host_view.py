@@ -432,7 +432,8 @@ def host_budget(
     context_tokens: int | None = None,
     entry_cap: int | None = None,
 ) -> tuple[BudgetReport, dict[str, CatalogState]]:
-    """The catalog ``host`` builds from ``entries`` (name, text), in name order.
+    """The catalog ``host`` builds from ``entries`` (name, text), in name order; the text
+    is measured whitespace-collapsed, as the listings show it.
 
     ``entry_cap`` is DSH's configured description length (other hosts use their own).
     Returns the report and each name's state.
@@ -445,7 +446,7 @@ def host_budget(
         if cap is not None and catalog_kept(text, max(cap, 3)) is not None:
             shaped.append((name, cap, True))
         else:
-            shaped.append((name, len(text), False))
+            shaped.append((name, len(collapse_whitespace(text)), False))
     context = context_tokens if context_tokens is not None else rules.default_context_tokens
     budget: int | None = None
     if rules.budget_fraction is not None:
@@ -475,20 +476,19 @@ def _total(entries: Sequence[BudgetEntry]) -> int:
 
 def _overflow(kind: str, entries: list[BudgetEntry], budget: int) -> list[BudgetEntry]:
     if kind == "name-only":
-        # Which entries lose their text first (Claude Code: the least used) is not
-        # knowable here; the last in listing order go to name only.
+        # Every name stays listed; descriptions are kept in listing order while they fit
+        # beside all the names. Which entries lose their text first (Claude Code: the
+        # least used) is not knowable here: the last in listing order go to name only.
         out: list[BudgetEntry] = []
-        used = 0
+        used = sum(len(entry.name) for entry in entries)
         short = False
         for entry in entries:
-            size = len(entry.name) + entry.shown_chars
-            if not short and used + size <= budget:
+            if not short and used + entry.shown_chars <= budget:
                 out.append(entry)
-                used += size
+                used += entry.shown_chars
             else:
                 short = True
                 out.append(BudgetEntry(entry.name, "name-only", 0))
-                used += len(entry.name)
         return out
     if kind == "shorten-then-omit":
         names = sum(len(e.name) for e in entries)
