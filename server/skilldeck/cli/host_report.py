@@ -165,24 +165,30 @@ def matrix_lines(view: HostsView, cwd: str) -> list[str]:
     """``list --host all``: skills x hosts; a cell is the catalog state, ``no`` (reasons
     follow the table) or ``-`` (outside that host's folders)."""
     header = ["skill", "path", *(host.name for host in view.hosts)]
+    tables = [(host, view.verdicts[host.name]) for host in view.hosts]
     rows: list[list[str]] = []
     notes: list[str] = []
     for found in view.files:
-        row = [found.name, display_path(found.path, cwd)]
-        for host in view.hosts:
-            load = _verdict(view, host, found)
+        shown = display_path(found.path, cwd)
+        row = [found.name, shown]
+        for host, table in tables:
+            load = table.get(found.path)
             if load is None:
                 row.append("-")
             elif load.loads:
                 row.append(load.catalog or "-")
             else:
                 row.append("no")
-                notes.append(f"  {host.name}: {row[1]}: {reason_text(load, cwd)}")
+                notes.append(f"  {host.name}: {shown}: {reason_text(load, cwd)}")
         rows.append(row)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(header)).rstrip()]
-    for row in rows:
-        lines.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+    widths = [max(map(len, column)) for column in zip(header, *rows, strict=True)]
+    last = len(header) - 1
+    lines = [
+        "  ".join(
+            cell.ljust(widths[i]) if i < last else cell for i, cell in enumerate(row)
+        ).rstrip()
+        for row in (header, *rows)
+    ]
     if notes:
         lines += ["", "not loaded:", *notes]
     return lines

@@ -18,9 +18,10 @@ import hashlib
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
-from skilldeck.engine.catalog_text import catalog_description, catalog_kept, collapse_whitespace
+from skilldeck.engine.catalog_text import catalog_description, collapse_whitespace
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.fs_provider import (
     DeckScan,
@@ -57,7 +58,7 @@ class FoundFile:
     analysis: SkillFileAnalysis | None
     nested: str | None = None
 
-    @property
+    @cached_property
     def name(self) -> str:
         """The skill's name as the frontmatter gives it, else its folder or stem."""
         if self.analysis is not None and self.analysis.name is not None:
@@ -206,6 +207,8 @@ def build_view(
     for found in files:
         by_root.setdefault(found.root.path, []).append(found)
     by_path = {found.path: found for found in files}
+    lengths: dict[tuple[str, tuple[str, ...]], int] = {}  # entry text length per fields
+    links: dict[str, bool] = {}  # which paths are symlinks
     verdicts: dict[str, dict[str, HostLoad]] = {}
     catalogs: dict[str, BudgetReport] = {}
     for host in hosts:
@@ -213,23 +216,31 @@ def build_view(
         if host.engine_roots:
             table = _judge_engine(host, placed, by_root)
         else:
-            table = _judge_host(host, placed, by_root)
-        offered = [
-            (load.name, _entry_text(host, by_path[load.path]))
-            for load in table.values()
-            if load.loads and _listed(host, by_path[load.path])
-        ]
-        report, states = host_budget(
+            table = _judge_host(host, placed, by_root, links)
+        offered: dict[str, int] = {}
+        fields = host.catalog.fields
+        for path, verdict in table.items():
+            if verdict is None and _listed(host, by_path[path]):
+                found = by_path[path]
+                length = lengths.get((path, fields))
+                if length is None:
+                    length = lengths[path, fields] = len(_entry_text(host, found))
+                offered[found.name] = length
+        report, states = _budget(
             host,
             offered,
             context_tokens=context_tokens,
             entry_cap=config.catalog_max_description_length,
         )
-        for path, load in list(table.items()):
-            if load.loads:
-                state = states.get(load.name, "left-out")
-                table[path] = HostLoad(load.host, load.path, load.name, True, None, state)
-        verdicts[host.name] = table
+        final: dict[str, HostLoad] = {}
+        for path, verdict in table.items():
+            if verdict is None:
+                name = by_path[path].name
+                state = states.get(name, "left-out")
+                final[path] = HostLoad(host.name, path, name, True, None, state)
+            else:
+                final[path] = verdict
+        verdicts[host.name] = final
         catalogs[host.name] = report
     return HostsView(tuple(hosts), tuple(files), verdicts, catalogs, scan.complete)
 
@@ -264,9 +275,10 @@ def _judge_engine(
     host: Host,
     placed: Sequence[_Placed],
     by_root: Mapping[str, Sequence[FoundFile]],
-) -> dict[str, HostLoad]:
-    """DSH: the engine's verdicts, exactly as ``check`` reports them."""
-    table: dict[str, HostLoad] = {}
+) -> dict[str, HostLoad | None]:
+    """DSH: the engine's verdicts, exactly as ``check`` reports them (``None``: loads,
+    its catalog state still to come)."""
+    table: dict[str, HostLoad | None] = {}
     accepted: list[tuple[FoundFile, int]] = []
     for item in placed:
         for found in by_root.get(item.root.path, ()):
@@ -278,7 +290,7 @@ def _judge_engine(
             elif not analysis.accepted:
                 table[found.path] = _no(host, found, _drop_reason(analysis))
             else:
-                table[found.path] = HostLoad(host.name, found.path, found.name, True, None, None)
+                table[found.path] = None
                 accepted.append((found, item.root.rank))
     _shadow(host, accepted, table)
     return table
@@ -288,8 +300,10 @@ def _judge_host(
     host: Host,
     placed: Sequence[_Placed],
     by_root: Mapping[str, Sequence[FoundFile]],
-) -> dict[str, HostLoad]:
-    table: dict[str, HostLoad] = {}
+    links: dict[str, bool],
+) -> dict[str, HostLoad | None]:
+    """Another host's verdicts by its data (``None``: loads, catalog state to come)."""
+    table: dict[str, HostLoad | None] = {}
     chosen: dict[str, str] = {}
     candidates: list[tuple[FoundFile, int]] = []
     for order, item in enumerate(placed):
@@ -308,25 +322,26 @@ def _judge_host(
         for found in by_root.get(item.root.path, ()):
             if found.path in table:
                 continue
-            reason = skipped or _refusal(host, spec, found)
+            reason = skipped or _refusal(host, spec, found, links)
             if reason is not None:
                 table[found.path] = _no(host, found, reason)
                 continue
-            table[found.path] = HostLoad(host.name, found.path, found.name, True, None, None)
+            table[found.path] = None
             candidates.append((found, order))
     _shadow(host, candidates, table)
     return table
 
 
-def _refusal(host: Host, spec: HostRoot, found: FoundFile) -> str | None:
-    """Why ``host`` does not load ``found`` (``None`` when it does, shadowing aside)."""
+def _refusal(host: Host, spec: HostRoot, found: FoundFile, links: dict[str, bool]) -> str | None:
+    """Why ``host`` does not load ``found`` (``None`` when it does, shadowing aside).
+    ``links`` remembers which paths are symlinks."""
     shown = host.root_display(spec)
     if found.layout == "nested":
         return _nested_reason(host, shown, found)
     if found.layout == "flat" and not host.reads_flat_files:
         return f"flat file: {host.label} reads bundles only ({shown}/<name>/SKILL.md)"
     linked = found.folder if found.folder is not None else found.path
-    if not host.follows_symlinks and os.path.islink(linked):
+    if not host.follows_symlinks and _is_link(linked, links):
         kind = "folder" if found.folder is not None else "file"
         return f"symlinked {kind}: not followed by {host.label}"
     analysis = found.analysis
@@ -362,6 +377,13 @@ def _refusal(host: Host, spec: HostRoot, found: FoundFile) -> str | None:
     return None
 
 
+def _is_link(path: str, known: dict[str, bool]) -> bool:
+    found = known.get(path)
+    if found is None:
+        found = known[path] = os.path.islink(path)
+    return found
+
+
 def _nested_reason(host: Host, shown: str, found: FoundFile) -> str:
     relative = os.path.relpath(found.path, found.root.path).split(os.sep)
     depth = len(relative) - 1
@@ -385,7 +407,9 @@ def _no(host: Host, found: FoundFile, reason: str) -> HostLoad:
 
 
 def _shadow(
-    host: Host, candidates: Sequence[tuple[FoundFile, int]], table: dict[str, HostLoad]
+    host: Host,
+    candidates: Sequence[tuple[FoundFile, int]],
+    table: dict[str, HostLoad | None],
 ) -> None:
     """Same-named loaded files: the first by precedence wins, the others are shadowed."""
     groups = group_by_name(list(candidates), lambda pair: (pair[0].name, pair[1]))
@@ -438,15 +462,29 @@ def host_budget(
     ``entry_cap`` is DSH's configured description length (other hosts use their own).
     Returns the report and each name's state.
     """
+    lengths = {name: len(collapse_whitespace(text)) for name, text in entries}
+    return _budget(host, lengths, context_tokens=context_tokens, entry_cap=entry_cap)
+
+
+def _budget(
+    host: Host,
+    lengths: Mapping[str, int],
+    *,
+    context_tokens: int | None,
+    entry_cap: int | None,
+) -> tuple[BudgetReport, dict[str, CatalogState]]:
+    """:func:`host_budget` from each entry's collapsed text length."""
     rules = host.catalog
-    listed = sorted(dict(entries).items())
     cap = entry_cap if host.engine_roots else rules.entry_cap
-    shaped: list[tuple[str, int, bool]] = []  # name, shown chars, cut by the entry cap
-    for name, text in listed:
-        if cap is not None and catalog_kept(text, max(cap, 3)) is not None:
-            shaped.append((name, cap, True))
+    if cap is not None:
+        cap = max(cap, 3)
+    states: list[BudgetEntry] = []
+    for name in sorted(lengths):
+        length = lengths[name]
+        if cap is not None and length > cap:
+            states.append(BudgetEntry(name, "cut", cap))
         else:
-            shaped.append((name, len(collapse_whitespace(text)), False))
+            states.append(BudgetEntry(name, "full", length))
     context = context_tokens if context_tokens is not None else rules.default_context_tokens
     budget: int | None = None
     if rules.budget_fraction is not None:
@@ -454,18 +492,11 @@ def host_budget(
             budget = int(context * rules.budget_fraction * CHARS_PER_TOKEN)
         else:
             budget = rules.budget_chars_unknown_context
-    states: list[BudgetEntry] = [
-        BudgetEntry(name, "cut" if cut else "full", shown) for name, shown, cut in shaped
-    ]
     if budget is not None and _total(states) > budget:
         states = _overflow(rules.overflow, states, budget)
+    total = _total(states)
     report = BudgetReport(
-        host.name,
-        context,
-        budget,
-        _total(states),
-        -(-_total(states) // CHARS_PER_TOKEN),
-        tuple(states),
+        host.name, context, budget, total, -(-total // CHARS_PER_TOKEN), tuple(states)
     )
     return report, {entry.name: entry.state for entry in states}
 
