@@ -349,3 +349,21 @@ def test_a_budget_keeps_one_entry_per_name_and_never_shows_more_than_the_text(
         if HOSTS[host].catalog.overflow == "shorten-then-omit" or names <= report.budget_chars:
             # Codex keeps within its budget; Claude Code does whenever the names fit.
             assert report.total_chars <= report.budget_chars
+
+
+def test_kimi_code_compares_names_without_case(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / ".git").mkdir()
+    _skill(tmp_path / ".agents/skills/deploy/SKILL.md", "deploy")
+    _skill(tmp_path / ".agents/skills/Deploy/SKILL.md", "Deploy")
+    config = SkilldeckConfig(include_user_roots=False)
+    view = build_view([get_host("kimi-code"), get_host("codex")], config, str(tmp_path))
+    # hosts.md: kimi-code, name, description ("names are case-insensitive")
+    kimi = {os.path.relpath(v.path, tmp_path): v.reason for v in view.loads_of("kimi-code")}
+    assert kimi == {
+        ".agents/skills/Deploy/SKILL.md": None,
+        ".agents/skills/deploy/SKILL.md": f"shadowed by {tmp_path}/.agents/skills/Deploy/SKILL.md",
+    }
+    assert all(v.loads for v in view.loads_of("codex"))

@@ -412,7 +412,9 @@ def _shadow(
     table: dict[str, HostLoad | None],
 ) -> None:
     """Same-named loaded files: the first by precedence wins, the others are shadowed."""
-    groups = group_by_name(list(candidates), lambda pair: (pair[0].name, pair[1]))
+    fold = str.casefold if host.names_ignore_case else str
+
+    groups = group_by_name(list(candidates), lambda pair: (fold(pair[0].name), pair[1]))
     for group in groups.values():
         winner = group[0][0]
         for loser, _order in group[1:]:

@@ -89,6 +89,8 @@ class Host:
     requires_description: bool = True
     name_is_kebab: bool = False
     name_equals_folder: bool = False
+    #: Same-named skills are compared without case (``Deploy`` shadows ``deploy``).
+    names_ignore_case: bool = False
     name_max: int | None = None
     description_max: int | None = None
     catalog: CatalogRules = CatalogRules()
@@ -215,6 +217,7 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             ),
             reads_flat_files=True,
             honors_disable_model_invocation=True,
+            names_ignore_case=True,
         ),
         "agentskills": Host(
             "agentskills",
