@@ -367,3 +367,17 @@ def test_kimi_code_compares_names_without_case(
         ".agents/skills/deploy/SKILL.md": f"shadowed by {tmp_path}/.agents/skills/Deploy/SKILL.md",
     }
     assert all(v.loads for v in view.loads_of("codex"))
+
+
+def test_claude_code_counts_when_to_use_and_ignores_dsh_spelling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / ".git").mkdir()
+    root = tmp_path / ".claude/skills"
+    _skill(root / "snake/SKILL.md", "snake", "d" * 1000, extra=f"when_to_use: {'w' * 1000}\n")
+    _skill(root / "camel/SKILL.md", "camel", "d" * 1000, extra=f"whenToUse: {'w' * 1000}\n")
+    view = build_view([get_host("claude-code")], SkilldeckConfig(), str(tmp_path))
+    # hosts.md: claude-code, catalog entry (description + when_to_use, cut at 1,536)
+    entries = {e.name: (e.state, e.shown_chars) for e in view.catalogs["claude-code"].entries}
+    assert entries == {"snake": ("cut", 1536), "camel": ("full", 1000)}

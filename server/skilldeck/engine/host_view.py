@@ -23,6 +23,7 @@ from typing import Literal
 
 from skilldeck.engine.catalog_text import catalog_description, collapse_whitespace
 from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.frontmatter import parse_frontmatter
 from skilldeck.engine.fs_provider import (
     DeckScan,
     SkillFileEntry,
@@ -37,6 +38,7 @@ from skilldeck.engine.model import RANK_CUSTOM, is_skill_name
 from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis
+from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
 
 CatalogState = Literal["full", "cut", "name-only", "left-out"]
 
@@ -440,15 +442,29 @@ def _listed(host: Host, found: FoundFile) -> bool:
 
 
 def _entry_text(host: Host, found: FoundFile) -> str:
+    """What ``host``'s listing shows for ``found``: its catalog fields, collapsed.
+    ``when_to_use`` is Claude Code's own key, read from the file (the engine keeps DSH's
+    ``whenToUse``, which Claude Code ignores)."""
     analysis = found.analysis
     if analysis is None:
         return ""
     parts: list[str] = []
     for field in host.catalog.fields:
-        value = analysis.description if field == "description" else analysis.when_to_use
+        value = analysis.description if field == "description" else _raw_string(found, field)
         if value:
             parts.append(value)
     return collapse_whitespace(" ".join(parts))
+
+
+def _raw_string(found: FoundFile, key: str) -> str | None:
+    """The string value of frontmatter ``key`` in the file on disk, if it has one."""
+    try:
+        text = decode_skill_bytes(read_skill_bytes(found.path))
+    except (SkillReadError, ValueError):
+        return None
+    frontmatter = parse_frontmatter(text).frontmatter
+    entry = frontmatter.get(key) if frontmatter is not None else None
+    return entry.value if entry is not None and isinstance(entry.value, str) else None
 
 
 def host_budget(
