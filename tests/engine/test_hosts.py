@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.host_view import HostsView, build_view, host_budget
+from skilldeck.engine.host_budget import host_budget
+from skilldeck.engine.host_view import HostsView, build_view
 from skilldeck.engine.hosts import HOSTS, get_host, parse_hosts
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "hosts.md"

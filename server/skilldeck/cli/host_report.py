@@ -26,7 +26,8 @@ from skilldeck.cli.errors import CliError
 from skilldeck.cli.settings import build_config, lookup_cwd, warn_if_incomplete
 
 if TYPE_CHECKING:
-    from skilldeck.engine.host_view import BudgetReport, FoundFile, HostLoad, HostsView
+    from skilldeck.engine.host_budget import BudgetReport
+    from skilldeck.engine.host_view import FoundFile, HostLoad, HostsView
     from skilldeck.engine.hosts import Host
 
 

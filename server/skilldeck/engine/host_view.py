@@ -7,9 +7,8 @@ cache serves it); each host then judges the files of its roots by its data in
 author: "nested two levels below .claude/skills", "symlinked folder: not followed",
 "flat file: Codex reads bundles only", "name differs from folder", "shadowed by ...".
 
-:func:`host_budget` is the catalog a host builds from the skills it loads: per entry
-``full`` / ``cut`` / ``name-only`` / ``left-out``, the total against the host's budget and
-the token estimate (one token per four characters; :data:`CHARS_PER_TOKEN`).
+Each host's catalog of the skills it loads is measured by
+:mod:`skilldeck.engine.host_budget`. :func:`view_key` is the memo key of a view.
 """
 
 from __future__ import annotations
@@ -31,7 +30,13 @@ from skilldeck.engine.fs_provider import (
     deck_locator,
     scan_deck,
 )
-from skilldeck.engine.hosts import CHARS_PER_TOKEN, Host, HostRoot
+from skilldeck.engine.host_budget import (
+    BudgetEntry,
+    BudgetReport,
+    CatalogState,
+    budget_from_lengths,
+)
+from skilldeck.engine.hosts import Host, HostRoot
 from skilldeck.engine.index_cache import DeckKey, IndexCache
 from skilldeck.engine.layout import NotASkill, place_in_root
 from skilldeck.engine.model import RANK_CUSTOM, is_skill_name
@@ -39,8 +44,6 @@ from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis
 from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
-
-CatalogState = Literal["full", "cut", "name-only", "left-out"]
 
 #: The source label of a root only a non-DSH host reads.
 SOURCE_HOST = "host"
@@ -81,42 +84,6 @@ class HostLoad:
     catalog: CatalogState | None
     #: The file that wins the name when this one is shadowed (the reason names it).
     shadowed_by: str | None = None
-
-
-@dataclass(frozen=True)
-class BudgetEntry:
-    """One catalog entry: the skill, its state and the characters of text it shows."""
-
-    name: str
-    state: CatalogState
-    shown_chars: int
-
-
-@dataclass(frozen=True)
-class BudgetReport:
-    """The catalog a host builds (see the module doc); ``budget_chars`` is ``None`` when
-    the host documents no total budget; ``total_chars`` counts names plus shown text."""
-
-    host: str
-    context_tokens: int | None
-    budget_chars: int | None
-    total_chars: int
-    token_estimate: int
-    entries: tuple[BudgetEntry, ...]
-
-    def to_json(self) -> dict[str, object]:
-        """The ``budget --json`` document."""
-        return {
-            "host": self.host,
-            "contextTokens": self.context_tokens,
-            "budgetChars": self.budget_chars,
-            "totalChars": self.total_chars,
-            "tokenEstimate": self.token_estimate,
-            "entries": [
-                {"name": e.name, "state": e.state, "shownChars": e.shown_chars}
-                for e in self.entries
-            ],
-        }
 
 
 @dataclass(frozen=True)
@@ -228,7 +195,7 @@ def build_view(
                 if length is None:
                     length = lengths[path, fields] = len(_entry_text(host, found))
                 offered[found.name] = length
-        report, states = _budget(
+        report, states = budget_from_lengths(
             host,
             offered,
             context_tokens=context_tokens,
@@ -465,97 +432,6 @@ def _raw_string(found: FoundFile, key: str) -> str | None:
     frontmatter = parse_frontmatter(text).frontmatter
     entry = frontmatter.get(key) if frontmatter is not None else None
     return entry.value if entry is not None and isinstance(entry.value, str) else None
-
-
-def host_budget(
-    host: Host,
-    entries: Iterable[tuple[str, str]],
-    *,
-    context_tokens: int | None = None,
-    entry_cap: int | None = None,
-) -> tuple[BudgetReport, dict[str, CatalogState]]:
-    """The catalog ``host`` builds from ``entries`` (name, text), in name order; the text
-    is measured whitespace-collapsed, as the listings show it.
-
-    ``entry_cap`` is DSH's configured description length (other hosts use their own).
-    Returns the report and each name's state.
-    """
-    lengths = {name: len(collapse_whitespace(text)) for name, text in entries}
-    return _budget(host, lengths, context_tokens=context_tokens, entry_cap=entry_cap)
-
-
-def _budget(
-    host: Host,
-    lengths: Mapping[str, int],
-    *,
-    context_tokens: int | None,
-    entry_cap: int | None,
-) -> tuple[BudgetReport, dict[str, CatalogState]]:
-    """:func:`host_budget` from each entry's collapsed text length."""
-    rules = host.catalog
-    cap = entry_cap if host.engine_roots else rules.entry_cap
-    if cap is not None:
-        cap = max(cap, 3)
-    states: list[BudgetEntry] = []
-    for name in sorted(lengths):
-        length = lengths[name]
-        if cap is not None and length > cap:
-            states.append(BudgetEntry(name, "cut", cap))
-        else:
-            states.append(BudgetEntry(name, "full", length))
-    context = context_tokens if context_tokens is not None else rules.default_context_tokens
-    budget: int | None = None
-    if rules.budget_fraction is not None:
-        if context is not None:
-            budget = int(context * rules.budget_fraction * CHARS_PER_TOKEN)
-        else:
-            budget = rules.budget_chars_unknown_context
-    if budget is not None and _total(states) > budget:
-        states = _overflow(rules.overflow, states, budget)
-    total = _total(states)
-    report = BudgetReport(
-        host.name, context, budget, total, -(-total // CHARS_PER_TOKEN), tuple(states)
-    )
-    return report, {entry.name: entry.state for entry in states}
-
-
-def _total(entries: Sequence[BudgetEntry]) -> int:
-    return sum(len(e.name) + e.shown_chars for e in entries if e.state != "left-out")
-
-
-def _overflow(kind: str, entries: list[BudgetEntry], budget: int) -> list[BudgetEntry]:
-    if kind == "name-only":
-        # Every name stays listed; descriptions are kept in listing order while they fit
-        # beside all the names. Which entries lose their text first (Claude Code: the
-        # least used) is not knowable here: the last in listing order go to name only.
-        out: list[BudgetEntry] = []
-        used = sum(len(entry.name) for entry in entries)
-        short = False
-        for entry in entries:
-            if not short and used + entry.shown_chars <= budget:
-                out.append(entry)
-                used += entry.shown_chars
-            else:
-                short = True
-                out.append(BudgetEntry(entry.name, "name-only", 0))
-        return out
-    if kind == "shorten-then-omit":
-        names = sum(len(e.name) for e in entries)
-        share = (budget - names) // len(entries) if entries else 0
-        if share >= 1:
-            return [
-                e if e.shown_chars <= share else BudgetEntry(e.name, "cut", share) for e in entries
-            ]
-        kept: list[BudgetEntry] = []
-        used = 0
-        for entry in entries:
-            if used + len(entry.name) <= budget:
-                kept.append(BudgetEntry(entry.name, "name-only", 0))
-                used += len(entry.name)
-            else:
-                kept.append(BudgetEntry(entry.name, "left-out", 0))
-        return kept
-    return entries
 
 
 def listing_text(view: HostsView, host: Host, entry: BudgetEntry) -> str | None:
