@@ -101,7 +101,11 @@ def host_output(
             if memo is not None:
                 sys.stdout.write(memo.stdout)
                 return 0
-    view = build_view(hosts, config, cwd, cache=cache, context_tokens=context_tokens)
+    from skilldeck.engine.scan_helpers import usable_cpus  # noqa: PLC0415
+
+    view = build_view(
+        hosts, config, cwd, cache=cache, context_tokens=context_tokens, processes=usable_cpus()
+    )
     stdout = render(view, cwd)
     if cache is not None and view.complete:
         key = view_key(roots, settings, extra=extra, since_ns=started)

@@ -167,10 +167,15 @@ def build_view(
     *,
     cache: IndexCache | None = None,
     context_tokens: int | None = None,
+    processes: int = 1,
 ) -> HostsView:
-    """Scan every root of ``hosts`` once and judge each file for each host."""
+    """Scan every root of ``hosts`` once and judge each file for each host.
+
+    ``processes > 1`` lets a cold scan fork helpers (:func:`scan_deck`: single-threaded
+    callers only)."""
     placements = {host.name: host_roots(host, config, cwd) for host in hosts}
-    scan = scan_deck(config, cwd, cache=cache, roots=_union(placements.values()))
+    roots = _union(placements.values())
+    scan = scan_deck(config, cwd, cache=cache, roots=roots, processes=processes)
     files = sorted(_found_files(scan), key=lambda found: (found.name, found.path))
     by_root: dict[str, list[FoundFile]] = {}
     for found in files:
