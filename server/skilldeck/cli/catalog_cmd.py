@@ -72,25 +72,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_host(args: argparse.Namespace, host: Host) -> int:
+    from skilldeck.engine.host_view import host_listing  # noqa: PLC0415
+
     def render(view: HostsView, _cwd: str) -> str:
         lines = host_listing(view, host)
         if args.json:
-            payload = {"complete": view.complete, "host": host.name, "entries": lines}
+            entries = [line.to_json() for line in lines]
+            payload = {"complete": view.complete, "host": host.name, "entries": entries}
             return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
         return "".join(
-            f"- {line['name']}" + (f": {line['text']}" if line["text"] is not None else "") + "\n"
+            f"- {line.name}" + (f": {line.text}" if line.text is not None else "") + "\n"
             for line in lines
         )
 
     return host_report.host_output(args, (host,), render, tag=f"catalog json={args.json}")
-
-
-def host_listing(view: HostsView, host: Host) -> list[dict[str, str | None]]:
-    """H's listing entries in order: name, state and the text shown (``None``: name only)."""
-    from skilldeck.engine.host_view import listing_text  # noqa: PLC0415
-
-    return [
-        {"name": entry.name, "state": entry.state, "text": listing_text(view, host, entry)}
-        for entry in view.catalogs[host.name].entries
-        if entry.state != "left-out"
-    ]

@@ -31,7 +31,6 @@ from skilldeck.engine.fs_provider import (
     scan_deck,
 )
 from skilldeck.engine.host_budget import (
-    BudgetEntry,
     BudgetReport,
     CatalogState,
     budget_from_lengths,
@@ -439,19 +438,36 @@ def _raw_string(found: FoundFile, key: str) -> str | None:
     return entry.value if entry is not None and isinstance(entry.value, str) else None
 
 
-def listing_text(view: HostsView, host: Host, entry: BudgetEntry) -> str | None:
-    """The text ``host``'s listing shows for ``entry`` (``None``: the name alone): the
-    entry's fields, whitespace collapsed, cut to its shown length with ``...``."""
-    if entry.state in ("name-only", "left-out"):
-        return None
+@dataclass(frozen=True)
+class ListingLine:
+    """One line of a host's listing: the skill, its state and the text shown after the
+    name (``None``: the name alone)."""
+
+    name: str
+    state: CatalogState
+    text: str | None
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"name": self.name, "state": self.state, "text": self.text}
+
+
+def host_listing(view: HostsView, host: Host) -> list[ListingLine]:
+    """``host``'s listing in order, as far as its documentation describes it: each entry
+    not left out, its fields whitespace-collapsed and cut to the shown length with
+    ``...``."""
+    loaded = {load.name: load.path for load in view.verdicts[host.name].values() if load.loads}
     files = {found.path: found for found in view.files}
-    for load in view.verdicts[host.name].values():
-        if load.loads and load.name == entry.name:
-            text = _entry_text(host, files[load.path])
+    lines: list[ListingLine] = []
+    for entry in view.catalogs[host.name].entries:
+        if entry.state == "left-out":
+            continue
+        text: str | None = None
+        if entry.state != "name-only":
+            text = _entry_text(host, files[loaded[entry.name]])
             if entry.state == "cut":
-                return catalog_description(text, max(entry.shown_chars, 3))
-            return text
-    return None
+                text = catalog_description(text, max(entry.shown_chars, 3))
+        lines.append(ListingLine(entry.name, entry.state, text))
+    return lines
 
 
 def view_key(
