@@ -7,9 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from editing_fixtures import doc_id, open_doc, pos, start_editor
-from lsp_harness import Deck, StartServer, codes, diagnostics_of
+from lsp_harness import Deck, StartServer, codes, diagnostics_of, request, uri
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from test_settings_precedence import as_cli, cli, from_cli, write
 
 
@@ -102,3 +104,42 @@ async def test_a_file_changed_on_disk_gets_the_hosts_verdict(
         "Codex does not load this skill: description is 1100 characters; Codex allows 1024 "
         "(source: https://developers.openai.com/codex/skills)"
     ]
+
+
+async def test_host_catalog_request_is_the_clis_budget_and_listing(
+    deck: Deck, start_server: StartServer
+) -> None:
+    for number in range(10):
+        name = f"skill-{number}"
+        deck.write(
+            deck.project_agents, name, f"---\nname: {name}\ndescription: {'d' * 1000}\n---\n"
+        )
+    deck.write(deck.project_agents, "flat", flat=True)
+    client = await start_editor(start_server)
+
+    answer = await request(
+        client, "skilldeck/hostCatalog", {"uri": uri(deck.project), "host": "codex"}
+    )
+    assert answer["budget"] == json.loads(cli(deck, "budget", "--host", "codex", "--json"))
+    listing = json.loads(cli(deck, "catalog", "--host", "codex", "--json"))
+    assert answer["entries"] == listing["entries"]
+    assert answer["budget"]["budgetChars"] == 8000
+    assert {e["state"] for e in answer["budget"]["entries"]} == {"cut"}
+    assert (answer["host"], answer["label"], answer["complete"]) == ("codex", "Codex", True)
+
+    small = await request(
+        client,
+        "skilldeck/hostCatalog",
+        {"uri": uri(deck.project), "host": "codex", "contextTokens": 100},
+    )
+    assert small["budget"] == json.loads(
+        cli(deck, "budget", "--host", "codex", "--context", "100", "--json")
+    )
+    with pytest.raises(JsonRpcException, match="'host' must be one of: dsh, claude-code"):
+        await request(client, "skilldeck/hostCatalog", {"uri": uri(deck.project), "host": "x"})
+    with pytest.raises(JsonRpcException, match="'contextTokens' must be a positive integer"):
+        await request(
+            client,
+            "skilldeck/hostCatalog",
+            {"uri": uri(deck.project), "host": "codex", "contextTokens": 0},
+        )
