@@ -1,5 +1,6 @@
 """``skilldeck.hosts`` in the editor: SD801/SD802 diagnostics equal to ``check``'s, and a
-per-agent line in the hover on ``name``."""
+per-agent line in the hover on ``name``; ``skilldeck/hostCatalog`` equal to ``budget`` /
+``catalog --host --json``."""
 
 from __future__ import annotations
 
