@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from skilldeck.engine.config import ConfigError, ConfigLayer, load_config_file
+from skilldeck.engine.hosts import HOSTS
 from skilldeck.engine.profiles import PROFILES
 from skilldeck.engine.settings_schema import EDITOR_KEYS, FILE_KEYS, SETTINGS
 from skilldeck.lsp.settings import parse_settings
@@ -22,6 +23,7 @@ JSON_TYPES = {
     "boolean": "boolean",
     "rules": "object",
     "string": "string",
+    "hosts": "array",
 }
 
 
@@ -46,6 +48,7 @@ def test_package_json_declares_exactly_the_editor_settings_of_the_table() -> Non
         assert declared["default"] == default, key
         assert declared.get("minimum") == setting.minimum, key
     assert contributed["profile"]["enum"] == list(PROFILES)
+    assert contributed["hosts"]["items"]["enum"] == list(HOSTS)
 
 
 def test_the_file_parser_knows_exactly_the_file_keys(tmp_path: Path) -> None:
@@ -83,9 +86,24 @@ def test_every_mirrored_setting_is_parsed_by_the_server() -> None:
         "catalogDescriptionMaxLength": 200,
         "includeUserRoots": False,
         "rules": {"SD501": "off"},
+        "hosts": ["dsh", "codex"],
     }
     assert set(values) == set(EDITOR_KEYS.values())
     parsed = parse_settings(values)
     assert parsed.warnings == ()
     for field, key in EDITOR_KEYS.items():
         assert getattr(parsed.layer, field) not in (None, {}), key
+
+
+def test_hosts_are_validated_in_the_file_and_the_editor(tmp_path: Path) -> None:
+    config = tmp_path / "skilldeck.toml"
+    config.write_text('hosts = ["codex", "cursor"]\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="unknown host 'cursor' in 'hosts' \\(known: dsh, "):
+        load_config_file(config)
+    config.write_text('hosts = ["codex", "dsh", "codex"]\n', encoding="utf-8")
+    assert load_config_file(config).hosts == ("codex", "dsh")
+    parsed = parse_settings({"hosts": "codex"})
+    assert parsed.layer.hosts is None
+    assert parsed.warnings == (
+        "'skilldeck.hosts' must be a list of host names; using the default.",
+    )

@@ -177,9 +177,9 @@ def test_select_ignore_and_statistics(run: Run, project: Path) -> None:
         {"code": "SD404", "name": "near-miss-key", "count": 1, "fixable": False},
         {"code": "SD704", "name": "unknown-skill-mention", "count": 1, "fixable": False},
     ]
-    bad = run("check", "--ignore", "SD9", cwd=project)
+    bad = run("check", "--ignore", "SD99", cwd=project)
     assert bad.code == 2
-    assert "--ignore 'SD9' matches no rule" in bad.stderr
+    assert "--ignore 'SD99' matches no rule" in bad.stderr
     assert run("check", "--unsafe-fixes", cwd=project).code == 2
 
 

@@ -2,8 +2,9 @@
  * Adapter: the read-only catalog preview document and the status bar item.
  */
 import * as vscode from 'vscode';
-import { PREVIEW_LANGUAGE, previewContent, previewError, previewPath, previewTitle, PREVIEW_SCHEME } from './preview';
-import { CATALOG_REQUEST, type CatalogChangedParams, type CatalogResult } from './protocol';
+import { hostPreviewContent, PREVIEW_LANGUAGE, previewContent, previewError, previewPath, previewTitle, PREVIEW_SCHEME } from './preview';
+import { CATALOG_REQUEST, HOST_CATALOG_REQUEST, type CatalogChangedParams, type CatalogResult, type HostCatalogResult } from './protocol';
+import { HOSTS } from './settings';
 import type { ServerController } from './server';
 import { statusView, type StatusInput } from './status';
 
@@ -34,7 +35,13 @@ export class CatalogPreview implements vscode.TextDocumentContentProvider, vscod
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const folder = uri.query;
+    const host = uri.fragment;
     try {
+      if (host !== '' && host !== 'dsh') {
+        // Another agent's listing and budget (the host picker); DSH's is the catalog itself.
+        const result = await this.server.request<HostCatalogResult>(HOST_CATALOG_REQUEST, { uri: folder, host });
+        return hostPreviewContent(result);
+      }
       const result = await this.server.request<CatalogResult>(CATALOG_REQUEST, { uri: folder });
       return previewContent(result);
     } catch (error) {
@@ -51,14 +58,26 @@ export class CatalogPreview implements vscode.TextDocumentContentProvider, vscod
     }
   }
 
-  /** Open the preview beside the active editor. */
-  async open(): Promise<void> {
+  /** Pick an agent (`skilldeck.hosts` first), then open its listing beside the editor. */
+  async pickHost(): Promise<void> {
+    const configured = vscode.workspace.getConfiguration('skilldeck').get<unknown>('hosts');
+    const first = Array.isArray(configured) ? configured.filter((h): h is string => typeof h === 'string') : [];
+    const ordered = [...new Set([...first, ...HOSTS])].filter((h) => (HOSTS as readonly string[]).includes(h));
+    const host = await vscode.window.showQuickPick(ordered, { placeHolder: 'Preview the skill listing of which agent?' });
+    if (host !== undefined) {
+      await this.open(host);
+    }
+  }
+
+  /** Open the preview (of `host`'s listing, else the catalog) beside the active editor. */
+  async open(host?: string): Promise<void> {
     const target = currentTarget();
     if (target === undefined) {
       void vscode.window.showWarningMessage('Skilldeck: open a folder to preview its skill catalog.');
       return;
     }
-    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: previewPath(target), query: target });
+    const path = host === undefined || host === 'dsh' ? previewPath(target) : previewPath(target).replace(/ catalog$/, ` ${host} listing`);
+    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path, query: target, fragment: host ?? '' });
     let document = await vscode.workspace.openTextDocument(uri);
     if (document.languageId !== PREVIEW_LANGUAGE) {
       // Its language carries the word wrap (configurationDefaults in package.json).

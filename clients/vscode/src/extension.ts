@@ -44,6 +44,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await server.restart();
     }),
     vscode.commands.registerCommand('skilldeck.previewCatalog', () => preview.open()),
+    vscode.commands.registerCommand('skilldeck.previewHostListing', () => preview.pickHost()),
     vscode.commands.registerCommand('skilldeck.refreshSkills', () => skills.refresh()),
     vscode.commands.registerCommand('skilldeck.openWinner', (node: TreeNode | undefined) => skills.openWinner(node)),
     vscode.commands.registerCommand('skilldeck.showOutput', () => output.show(true)),

@@ -2,7 +2,7 @@
  * The catalog preview document: its URI, title and text from a
  * `skilldeck/catalog` response. No `vscode` import.
  */
-import type { CatalogResult } from './protocol';
+import type { CatalogResult, HostCatalogResult } from './protocol';
 
 /** The virtual document scheme of the preview. */
 export const PREVIEW_SCHEME = 'skilldeck-catalog';
@@ -79,4 +79,57 @@ export function previewContent(result: CatalogResult): string {
 /** The preview text when the server cannot answer (not running, error). */
 export function previewError(folderUri: string, message: string): string {
   return `# Skill catalog: ${folderName(folderUri)}\n# The skilldeck language server could not produce the catalog.\n\n${message}\n`;
+}
+
+/** A text budget bar: `[#######-------------] 35% of 8,000 characters`. */
+export function budgetBar(total: number, budget: number, width = 20): string {
+  const share = budget > 0 ? total / budget : 1;
+  const filled = Math.min(width, Math.round(Math.min(share, 1) * width));
+  const over = share > 1 ? ' (over budget)' : '';
+  const percent = Math.round(share * 100);
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${percent}% of ${thousands(budget)} characters${over}`;
+}
+
+function thousands(value: number): string {
+  return Math.round(value).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * The preview of one agent's listing (`skilldeck/hostCatalog`): a header with the
+ * budget bar and how many entries are full, cut, name only or left out, then the
+ * listing as far as the agent documents it.
+ */
+export function hostPreviewContent(result: HostCatalogResult): string {
+  const budget = result.budget;
+  const counts = { full: 0, cut: 0, 'name-only': 0, 'left-out': 0 };
+  for (const entry of budget.entries) {
+    counts[entry.state] += 1;
+  }
+  const lines: string[] = [];
+  lines.push(`# ${result.label} skill listing: ${folderName(result.folderUri)} - ${budget.entries.length} entries, ${formatTokens(budget.tokenEstimate)}`);
+  if (!result.complete) {
+    lines.push('# Warning: discovery is incomplete; the listing may be missing skills.');
+  }
+  if (budget.budgetChars === null) {
+    lines.push(`# Budget: none documented; ${thousands(budget.totalChars)} characters`);
+  } else {
+    const context = budget.contextTokens === null ? 'context window unknown' : `${thousands(budget.contextTokens)} tokens of context`;
+    lines.push(`# Budget: ${budgetBar(budget.totalChars, budget.budgetChars)} (${context})`);
+  }
+  lines.push(`# ${counts.full} full, ${counts.cut} cut, ${counts['name-only']} name only, ${counts['left-out']} left out`);
+  lines.push(`# Rules: ${result.docs} (docs/hosts.md)`);
+  lines.push('# ' + '-'.repeat(70));
+  lines.push('');
+  if (result.entries.length === 0) {
+    lines.push(`(empty: ${result.label} lists no skill of this workspace)`);
+  }
+  for (const entry of result.entries) {
+    lines.push(entry.text === null ? `- ${entry.name}` : `- ${entry.name}: ${entry.text}`);
+  }
+  const left = budget.entries.filter((entry) => entry.state === 'left-out').map((entry) => entry.name);
+  if (left.length > 0) {
+    lines.push('', `# Left out: ${left.join(', ')}`);
+  }
+  lines.push('');
+  return lines.join('\n');
 }

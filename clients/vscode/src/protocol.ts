@@ -26,6 +26,27 @@ export interface CatalogResult {
   folderUri: string;
 }
 
+/** One entry's state in an agent's listing (docs/hosts.md). */
+export type HostEntryState = 'full' | 'cut' | 'name-only' | 'left-out';
+
+/** Result of `skilldeck/hostCatalog`: `budget` is `skilldeck budget --host H --json`. */
+export interface HostCatalogResult {
+  host: string;
+  label: string;
+  docs: string;
+  folderUri: string;
+  complete: boolean;
+  budget: {
+    host: string;
+    contextTokens: number | null;
+    budgetChars: number | null;
+    totalChars: number;
+    tokenEstimate: number;
+    entries: { name: string; state: HostEntryState; shownChars: number }[];
+  };
+  entries: { name: string; state: HostEntryState; text: string | null }[];
+}
+
 /** Params of the `skilldeck/catalogChanged` notification (server to client). */
 export interface CatalogChangedParams {
   folderUri: string;
@@ -98,6 +119,8 @@ export interface SkillsResult {
 }
 
 export const CATALOG_REQUEST = 'skilldeck/catalog';
+/** One agent's listing and budget (`lsp/features/host_catalog.py`). */
+export const HOST_CATALOG_REQUEST = 'skilldeck/hostCatalog';
 export const SKILLS_REQUEST = 'skilldeck/skills';
 export const CATALOG_CHANGED_NOTIFICATION = 'skilldeck/catalogChanged';
 

@@ -8,6 +8,10 @@
 export const PROFILES = ['dsh', 'agentskills', 'claude-code', 'codex'] as const;
 export type Profile = (typeof PROFILES)[number];
 
+/** Agents the server can report on (`engine/hosts.py`; docs/hosts.md). */
+export const HOSTS = ['dsh', 'claude-code', 'codex', 'copilot', 'opencode', 'gemini-cli', 'kimi-code', 'agentskills'] as const;
+export type Host = (typeof HOSTS)[number];
+
 /** Severities a rule may be overridden to. */
 export const RULE_LEVELS = ['error', 'warning', 'information', 'hint', 'off'] as const;
 export type RuleLevel = (typeof RULE_LEVELS)[number];
@@ -25,6 +29,7 @@ export interface ServerSettings {
   catalogDescriptionMaxLength: number;
   includeUserRoots: boolean;
   rules: Record<string, RuleLevel>;
+  hosts: Host[];
 }
 
 /** Server settings plus the client-only ones. */
@@ -43,6 +48,7 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   catalogDescriptionMaxLength: 500,
   includeUserRoots: true,
   rules: {},
+  hosts: ['dsh'],
 };
 
 /** Reads one key below `skilldeck.` (e.g. `profile`, `server.pythonPath`). */
@@ -76,6 +82,14 @@ function rules(value: unknown): Record<string, RuleLevel> {
   return result;
 }
 
+function hostList(value: unknown): Host[] {
+  if (!Array.isArray(value)) {
+    return [...DEFAULT_SERVER_SETTINGS.hosts];
+  }
+  const known = value.filter((item): item is Host => typeof item === 'string' && (HOSTS as readonly string[]).includes(item));
+  return [...new Set(known)];
+}
+
 function maxLength(value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
     return DEFAULT_SERVER_SETTINGS.catalogDescriptionMaxLength;
@@ -99,6 +113,7 @@ export function readSettings(get: SettingGetter): ClientSettings {
       catalogDescriptionMaxLength: maxLength(get('catalogDescriptionMaxLength')),
       includeUserRoots: typeof includeUserRoots === 'boolean' ? includeUserRoots : true,
       rules: rules(get('rules')),
+      hosts: hostList(get('hosts')),
     },
     pythonPath: typeof get('server.pythonPath') === 'string' ? String(get('server.pythonPath')).trim() : '',
     trace: oneOf(get('trace.server'), TRACE_LEVELS, 'off'),
@@ -115,6 +130,7 @@ export const SERVER_SETTING_KEYS = [
   'catalogDescriptionMaxLength',
   'includeUserRoots',
   'rules',
+  'hosts',
 ] as const satisfies readonly (keyof ServerSettings)[];
 export type ServerSettingKey = (typeof SERVER_SETTING_KEYS)[number];
 
@@ -210,6 +226,7 @@ export const RESTART_KEYS: readonly string[] = [
   'catalogDescriptionMaxLength',
   'includeUserRoots',
   'rules',
+  'hosts',
 ];
 
 /** True when a configuration change (tested with `affects('skilldeck.<key>')`) needs a restart. */

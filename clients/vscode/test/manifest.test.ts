@@ -7,6 +7,7 @@ import { DEFAULT_TREE_OPTIONS } from '../src/tree-model';
 
 interface Manifest {
   contributes: {
+    commands: { command: string }[];
     languages?: { id: string }[];
     configurationDefaults?: Record<string, Record<string, unknown>>;
     configuration: { properties: Record<string, { default?: unknown; minimum?: number }> };
@@ -19,6 +20,10 @@ describe('package.json contributions', () => {
   it('wraps the catalog preview (a language of its own with word wrap on)', () => {
     assert.ok(manifest.contributes.languages?.some((language) => language.id === PREVIEW_LANGUAGE));
     assert.equal(manifest.contributes.configurationDefaults?.[`[${PREVIEW_LANGUAGE}]`]?.['editor.wordWrap'], 'on');
+  });
+
+  it('contributes the host listing preview command', () => {
+    assert.ok(manifest.contributes.commands.some((c) => c.command === 'skilldeck.previewHostListing'));
   });
 
   it('declares the token budget and the tree grouping settings', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatTokens, previewContent, previewError, previewPath, previewTitle } from '../src/preview';
+import { budgetBar, formatTokens, hostPreviewContent, previewContent, previewError, previewPath, previewTitle } from '../src/preview';
+import type { HostCatalogResult } from '../src/protocol';
 import { statusView } from '../src/status';
 import { exampleCatalog } from './fixtures';
 
@@ -75,5 +76,76 @@ describe('statusView', () => {
       tooltip: 'Skilldeck: server not running. no python',
       level: 'error',
     });
+  });
+});
+
+/** A `skilldeck/hostCatalog` answer: Codex over its 8,000-character budget. */
+function codexListing(): HostCatalogResult {
+  return {
+    host: 'codex',
+    label: 'Codex',
+    docs: 'https://developers.openai.com/codex/skills',
+    folderUri: 'file:///w/examples/my%20workspace',
+    complete: true,
+    budget: {
+      host: 'codex',
+      contextTokens: null,
+      budgetChars: 8000,
+      totalChars: 9000,
+      tokenEstimate: 2250,
+      entries: [
+        { name: 'alpha', state: 'cut', shownChars: 10 },
+        { name: 'beta', state: 'full', shownChars: 4 },
+        { name: 'gamma', state: 'name-only', shownChars: 0 },
+        { name: 'zeta', state: 'left-out', shownChars: 0 },
+      ],
+    },
+    entries: [
+      { name: 'alpha', state: 'cut', text: 'Long te...' },
+      { name: 'beta', state: 'full', text: 'Fine' },
+      { name: 'gamma', state: 'name-only', text: null },
+    ],
+  };
+}
+
+describe('host listing preview', () => {
+  it('draws the budget bar, capped at its width when over', () => {
+    assert.equal(budgetBar(2000, 8000), '[#####---------------] 25% of 8,000 characters');
+    assert.equal(budgetBar(9000, 8000), '[####################] 113% of 8,000 characters (over budget)');
+    assert.equal(budgetBar(0, 0), '[####################] 100% of 0 characters');
+  });
+
+  it('renders the header, the counts and the listing as the agent shows it', () => {
+    assert.equal(
+      hostPreviewContent(codexListing()),
+      [
+        '# Codex skill listing: my workspace - 4 entries, ~2,250 tokens',
+        '# Budget: [####################] 113% of 8,000 characters (over budget) (context window unknown)',
+        '# 1 full, 1 cut, 1 name only, 1 left out',
+        '# Rules: https://developers.openai.com/codex/skills (docs/hosts.md)',
+        '# ' + '-'.repeat(70),
+        '',
+        '- alpha: Long te...',
+        '- beta: Fine',
+        '- gamma',
+        '',
+        '# Left out: zeta',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('says when no budget is documented and when nothing is listed', () => {
+    const none: HostCatalogResult = {
+      ...codexListing(),
+      label: 'OpenCode',
+      complete: false,
+      budget: { ...codexListing().budget, budgetChars: null, totalChars: 1234, entries: [] },
+      entries: [],
+    };
+    const text = hostPreviewContent(none);
+    assert.match(text, /# Warning: discovery is incomplete/);
+    assert.match(text, /# Budget: none documented; 1,234 characters\n/);
+    assert.match(text, /\(empty: OpenCode lists no skill of this workspace\)\n$/);
   });
 });

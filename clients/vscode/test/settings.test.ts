@@ -36,6 +36,7 @@ describe('readSettings', () => {
         catalogDescriptionMaxLength: 500,
         includeUserRoots: true,
         rules: {},
+        hosts: ['dsh'],
       },
       pythonPath: '',
       trace: 'off',
@@ -53,6 +54,7 @@ describe('readSettings', () => {
         catalogDescriptionMaxLength: 120.7,
         includeUserRoots: false,
         rules: { SD301: 'off', 'name-mismatch': 'hint', SD999: 'loud', '': 'error' },
+        hosts: ['codex', 'cursor', 'dsh', 'codex', 3],
         'server.pythonPath': '/venv/bin/python',
         'trace.server': 'verbose',
       }),
@@ -66,6 +68,7 @@ describe('readSettings', () => {
       catalogDescriptionMaxLength: 120,
       includeUserRoots: false,
       rules: { SD301: 'off', 'name-mismatch': 'hint' },
+      hosts: ['codex', 'dsh'],
     });
     assert.equal(settings.pythonPath, '/venv/bin/python');
     assert.equal(settings.trace, 'verbose');
@@ -105,6 +108,7 @@ const EXAMPLES: Record<ServerSettingKey, [unknown, unknown]> = {
   catalogDescriptionMaxLength: [200, 120],
   includeUserRoots: [false, true],
   rules: [{ SD301: 'off' }, { SD701: 'hint' }],
+  hosts: [['dsh', 'codex'], ['claude-code']],
 };
 
 function inspector(table: Record<string, SettingInspection>): SettingInspector {

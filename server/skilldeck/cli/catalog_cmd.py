@@ -3,16 +3,27 @@
 Text: the exact catalog message a session would send first. JSON: ``{"complete": bool,
 "entries": [{"name", "description"}]}`` with descriptions shaped as in the message
 (collapsed and capped, not yet XML-escaped).
+
+``--host H`` renders H's listing as far as H documents it: one line per entry
+(``- name: text``, text cut at H's per-entry cap with ``...``, ``- name`` for a name-only
+entry; left-out entries are not shown). The hosts' own wrapper prose is not documented, so
+none is invented. ``--host dsh`` is the exact message above.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from skilldeck.cli import host_report
+from skilldeck.cli.errors import CliError
 from skilldeck.cli.settings import add_registry_options, registry_session, warn_if_incomplete
 from skilldeck.engine.catalog import catalog_entries, render_entries
+
+if TYPE_CHECKING:
+    from skilldeck.engine.host_view import HostsView
+    from skilldeck.engine.hosts import Host
 
 
 def register(subparsers: Any) -> None:
@@ -30,12 +41,19 @@ def register(subparsers: Any) -> None:
         default=None,
         help="cap descriptions at N characters (minimum 3; default: the config file's, else 500)",
     )
+    host_report.add_host_option(parser, allow_all=False)
     add_registry_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the catalog; exits 0 (an incomplete view is noted on stderr)."""
+    if args.host is not None:
+        hosts = host_report.selected_hosts(args.host, allow_all=False)
+        if len(hosts) != 1:
+            raise CliError("--host: choose one host")
+        if hosts[0].name != "dsh":
+            return _run_host(args, hosts[0])
     import asyncio  # noqa: PLC0415 - only this command runs an event loop
 
     session = registry_session(args, catalog_max_description_length=args.max_description_length)
@@ -51,3 +69,20 @@ def run(args: argparse.Namespace) -> int:
         print(render_entries(entries, kind="initial"))
     warn_if_incomplete(snapshot.complete)
     return 0
+
+
+def _run_host(args: argparse.Namespace, host: Host) -> int:
+    from skilldeck.engine.host_view import host_listing  # noqa: PLC0415
+
+    def render(view: HostsView, _cwd: str) -> str:
+        lines = host_listing(view, host)
+        if args.json:
+            entries = [line.to_json() for line in lines]
+            payload = {"complete": view.complete, "host": host.name, "entries": entries}
+            return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+        return "".join(
+            f"- {line.name}" + (f": {line.text}" if line.text is not None else "") + "\n"
+            for line in lines
+        )
+
+    return host_report.host_output(args, (host,), render, tag=f"catalog json={args.json}")

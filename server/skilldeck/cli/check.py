@@ -56,7 +56,7 @@ from skilldeck.cli.settings import (
 )
 from skilldeck.cli.statistics import rule_statistics
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck import ProvidedSkill, deck_findings
+from skilldeck.engine.deck import ProvidedSkill, deck_findings, host_findings
 from skilldeck.engine.findings import Finding, Severity
 from skilldeck.engine.fs_provider import scan_deck
 from skilldeck.engine.index_cache import IndexCache
@@ -155,6 +155,15 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="print how many findings each rule has instead of the findings",
     )
+    parser.add_argument(
+        "--host",
+        metavar="H",
+        dest="check_hosts",
+        default=None,
+        help="also report what agent H does with the project's skills (SD901/SD902; a "
+        "comma list for several; replaces the config file's hosts); with one agent and "
+        "no --profile, its dialect is the profile (docs/hosts.md)",
+    )
     add_profile_option(parser)
     add_cache_option(parser)
     add_location_options(parser)
@@ -223,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
     if (
         plain
         and cache is not None
-        and not checker.may_use_providers()
+        and not checker.may_use_providers(resolved)
         and checker.output_memo_exists(resolved, palette)
     ):
         output_key = checker.output_key(resolved, palette)
@@ -444,11 +453,31 @@ class _Checker:
             for path in paths:
                 self.check(path, progress)
 
-    def may_use_providers(self) -> bool:
+    def may_use_providers(self, paths: Sequence[str] = ()) -> bool:
         """Whether decks may hold skills of other providers (``--provider``, or the
-        bundled skill turned on in the lookup directory's config)."""
+        bundled skill turned on in the lookup directory's config), or the agents of a
+        ``hosts`` setting may report on them (their folders are outside the decks' memo
+        keys), in the lookup directory or in a PATH's project."""
+        if self._factories:
+            return True
         config = self._config(self._cwd, user_roots=True)
-        return bool(self._factories) or config.bundled_skills or bool(config.remote_sources)
+        return (
+            config.bundled_skills
+            or bool(config.remote_sources)
+            or self._hosted(config)
+            or self._hosted_paths(paths)
+        )
+
+    @staticmethod
+    def _hosted(config: SkilldeckConfig) -> bool:
+        return any(name != "dsh" for name in config.hosts)
+
+    def _hosted_paths(self, paths: Sequence[str]) -> bool:
+        return any(
+            self._hosted(self._config(path, user_roots=True))
+            for path in paths
+            if os.path.isdir(path) and _is_project(path)
+        )
 
     def _provided(self, config: SkilldeckConfig) -> tuple[ProvidedSkill, ...]:
         """The deck's skills from providers other than the filesystem (none by default:
@@ -471,7 +500,8 @@ class _Checker:
         if isinstance(plan, str):
             self._check_file(plan)
         else:
-            self._check_roots(*plan, progress)
+            whole_project = path == self._cwd or _is_project(path)
+            self._check_roots(*plan, progress, lookup=path if whole_project else None)
 
     def _plan(self, path: str) -> str | tuple[Sequence[SkillRoot], SkilldeckConfig]:
         """The skill file to check for PATH, or the deck (roots and config) to scan."""
@@ -595,18 +625,28 @@ class _Checker:
         )
 
     def _check_roots(
-        self, roots: Sequence[SkillRoot], config: SkilldeckConfig, progress: Progress
+        self,
+        roots: Sequence[SkillRoot],
+        config: SkilldeckConfig,
+        progress: Progress,
+        *,
+        lookup: str | None = None,
     ) -> None:
-        """Check a deck, from its memo when nothing changed since it was stored."""
+        """Check a deck, from its memo when nothing changed since it was stored.
+
+        ``lookup`` is the project directory when the deck is a whole project's: the
+        agents of its ``hosts`` setting then report on it too (SD901/SD902). Their
+        verdicts depend on folders outside the deck, so such a check keeps no memo."""
         cache = self._cache
         settings = config.rule_settings()
         companions = [cache.file_for(root.path, settings) for root in roots] if cache else []
         self.companions.extend(companions)
         provided = self._provided(config)
+        hosts_lookup = lookup if any(name != "dsh" for name in config.hosts) else None
         memo: DeckMemo | None
-        if provided:
-            self.used_providers = True
-            memo = self._scan_roots(roots, config, progress, provided)
+        if provided or hosts_lookup is not None:
+            self.used_providers = True  # no memo: other inputs than the deck's files
+            memo = self._scan_roots(roots, config, progress, provided, hosts_lookup)
         elif (
             cache is not None
             and not self._fresh
@@ -633,6 +673,7 @@ class _Checker:
         config: SkilldeckConfig,
         progress: Progress,
         provided: Sequence[ProvidedSkill] = (),
+        hosts_lookup: str | None = None,
     ) -> DeckMemo:
         def on_root(index: int, root: SkillRoot) -> None:
             progress.update(
@@ -650,6 +691,9 @@ class _Checker:
             self.collected.targets[entry.path] = FixTarget(
                 entry.root.path, entry.expected_name, settings, entry.analysis.mentions
             )
+        if hosts_lookup is not None:
+            for path, found in host_findings(deck, config, hosts_lookup, cache=self._cache).items():
+                by_path.setdefault(path, []).extend(found)
         files = tuple(
             MemoFile(
                 entry.path,

@@ -295,3 +295,38 @@ def deck_key(
             parts.append(f"\x00{'b' if is_dir else 'f'}{identity.as_list()}")
     material = "".join(parts).encode("utf-8", "surrogateescape")
     return DeckKey(locator, hashlib.sha256(material).hexdigest())
+
+
+def view_key(
+    roots: Sequence[SkillRoot],
+    settings: RuleSettings,
+    *,
+    extra: str,
+    since_ns: int | None = None,
+) -> DeckKey | None:
+    """The memo key of a hosts view over ``roots``: :func:`deck_key` (every listing and
+    file identity) plus which children of each root are symlinks (a verdict some hosts
+    depend on) and ``extra`` (what the caller prints: hosts, format, context...).
+    ``None`` when the deck cannot be memoised now (see :func:`deck_key`)."""
+    base = deck_key(roots, settings, since_ns=since_ns)
+    if base is None:
+        return None
+    links: list[str] = []
+    for root in roots:
+        try:
+            with os.scandir(root.path) as listing:
+                links.extend(f"{root.path}\0{e.name}" for e in listing if e.is_symlink())
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError:
+            return None
+    locator = view_locator(roots, settings, extra=extra)
+    material = "\0".join([locator, base.digest, *sorted(links)])
+    digest = hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
+    return DeckKey(locator, digest)
+
+
+def view_locator(roots: Sequence[SkillRoot], settings: RuleSettings, *, extra: str) -> str:
+    """The part of :func:`view_key` that needs no listing (which memo file is used)."""
+    material = "\0".join(["hosts-view", deck_locator(roots, settings), extra])
+    return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()

@@ -4,6 +4,10 @@ JSON: ``{"complete": bool, "skills": [...]}`` sorted by name; each skill is the 
 of its name: ``{name, description, source, rank, provider, path, modelInvocable,
 userInvocable, shadowed: [{source, rank, path}]}`` (``shadowed`` lists the candidates of
 the same name it wins over, best first).
+
+``--host H`` (or ``all``, or a comma list): for that agent's project and user folders,
+every skill file found and whether the agent loads it, and why not
+(:mod:`skilldeck.cli.host_report` has the JSON shape).
 """
 
 from __future__ import annotations
@@ -12,10 +16,12 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
+from skilldeck.cli import host_report
 from skilldeck.cli.display import display_path
 from skilldeck.cli.settings import add_registry_options, registry_session, warn_if_incomplete
 
 if TYPE_CHECKING:
+    from skilldeck.engine.host_view import HostsView
     from skilldeck.engine.registry import NameResolution, Resolution
 
 
@@ -29,12 +35,15 @@ def register(subparsers: Any) -> None:
         "candidates of the same name it shadows.",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    host_report.add_host_option(parser, allow_all=True)
     add_registry_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the skills; exits 0 (an incomplete view is noted on stderr)."""
+    if args.host is not None:
+        return _run_hosts(args)
     import asyncio  # noqa: PLC0415 - only this command runs an event loop
 
     session = registry_session(args)
@@ -47,6 +56,20 @@ def run(args: argparse.Namespace) -> int:
             print(line)
     warn_if_incomplete(resolution.complete)
     return 0
+
+
+def _run_hosts(args: argparse.Namespace) -> int:
+    hosts = host_report.selected_hosts(args.host, allow_all=True)
+
+    def render(view: HostsView, cwd: str) -> str:
+        if args.json:
+            document = host_report.matrix_json(view, cwd)
+            return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        if len(hosts) == 1:
+            return "\n".join(host_report.host_lines(view, hosts[0], cwd)) + "\n"
+        return "\n".join(host_report.matrix_lines(view, cwd)) + "\n"
+
+    return host_report.host_output(args, hosts, render, tag=f"list json={args.json}")
 
 
 def resolution_json(resolution: Resolution) -> dict[str, object]:

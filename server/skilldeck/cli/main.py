@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import skilldeck
 from skilldeck.cli import (
+    budget_cmd,
     catalog_cmd,
     check,
     list_cmd,
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
         check,
         list_cmd,
         catalog_cmd,
+        budget_cmd,
         load_cmd,
         overlap_cmd,
         roots_cmd,

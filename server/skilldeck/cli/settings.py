@@ -176,8 +176,13 @@ def build_config(
     cwd = lookup_cwd(args)
     custom = getattr(args, "custom_skill_dirs", None)
     bundled = getattr(args, "bundled_skill_dir", None)
+    profile, hosts = getattr(args, "profile", None), None
+    raw_hosts = getattr(args, "check_hosts", None)
+    if raw_hosts is not None:
+        profile, hosts = _hosts_flag(raw_hosts, profile)
     flags = ConfigLayer(
-        profile=getattr(args, "profile", None),
+        profile=profile,
+        hosts=hosts,
         custom_skill_dirs=(
             tuple(os.path.normpath(os.path.join(cwd, d)) for d in custom) if custom else None
         ),
@@ -189,6 +194,22 @@ def build_config(
     merged = config.merged(flags)
     _check_profile(merged.profile)
     return merged
+
+
+def _hosts_flag(raw: str, profile: str | None) -> tuple[str | None, tuple[str, ...]]:
+    """``--host H[,H...]``: the hosts reported on, and the profile (``--profile`` if given,
+    else the dialect of a single host: ``--profile`` is the dialect's alias)."""
+    from skilldeck.engine.hosts import parse_hosts  # noqa: PLC0415
+
+    if raw.strip() == "all":
+        raise CliError("--host: name the agents (a comma list), not all")
+    try:
+        hosts = parse_hosts(raw)
+    except ValueError as error:
+        raise CliError(f"--host: {error}") from None
+    if profile is None and len(hosts) == 1:
+        profile = hosts[0].dialect
+    return profile, tuple(host.name for host in hosts)
 
 
 def _check_profile(name: str) -> None:

@@ -110,6 +110,7 @@ class ConfigLayer:
     near_duplicate_threshold: float | None = None
     rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
     remote_sources: tuple[SourceSpec, ...] | None = None
+    hosts: tuple[str, ...] | None = None
     origin: str | None = None
 
 
@@ -137,6 +138,8 @@ class SkilldeckConfig:
     rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
     #: The ``[[sources]]`` of the config file: remote skill sources (git, mcp).
     remote_sources: tuple[SourceSpec, ...] = ()
+    #: The agents whose view is reported (``engine/hosts.py``); ``dsh`` alone by default.
+    hosts: tuple[str, ...] = ("dsh",)
     config_file: str | None = None
     #: Field name -> ``origin`` of the layer that set it; a field not listed is the
     #: built-in default. Environment values have origin ``$NAME``.
@@ -361,6 +364,8 @@ def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> Config
             if not isinstance(value, dict):
                 raise ConfigError(f"{origin}: '{shown}' must be a table", path=origin, key=shown)
             overrides.update(parse_rule_overrides(value, origin=origin, prefix=f"{shown}."))
+        elif key == "hosts":
+            values["hosts"] = parse_host_names(value, origin=origin, shown=shown)
         elif key == "project-root":
             if file.name != "skilldeck.toml" or not isinstance(value, bool):
                 raise ConfigError(
@@ -433,6 +438,24 @@ def _read_toml(file: Path) -> dict[str, Any]:
 
 def _resolve(base: Path, value: str) -> str:
     return os.path.normpath(os.path.join(base, os.path.expanduser(value)))
+
+
+def parse_host_names(value: object, *, origin: str | None, shown: str) -> tuple[str, ...]:
+    """A list of host names (``engine/hosts.py``), each known; ``ConfigError`` otherwise."""
+    from skilldeck.engine.hosts import HOSTS  # noqa: PLC0415
+
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(
+            f"{_where(origin)}'{shown}' must be a list of host names", path=origin, key=shown
+        )
+    for item in value:
+        if item not in HOSTS:
+            raise ConfigError(
+                f"{_where(origin)}unknown host {item!r} in '{shown}' (known: {', '.join(HOSTS)})",
+                path=origin,
+                key=shown,
+            )
+    return tuple(dict.fromkeys(value))
 
 
 def _profile(value: object, origin: str | None, shown: str) -> str:

@@ -13,6 +13,8 @@ decides, in one place, for one name:
   (:func:`shadowing_findings`; the only place they are made);
 - the catalog line of the winner;
 - what a ``/name`` mention in a body reaches (SD704 / SD705: :func:`mention_findings`).
+- what the other agents of the ``hosts`` setting make of the deck's files (SD901 /
+  SD902, :func:`host_findings`).
 
 Provided skills never receive findings (they have no file); a file they shadow, or that
 shadows them, does, naming the provider.
@@ -33,6 +35,9 @@ from skilldeck.engine.positions import FILE_START, Position, Span
 from skilldeck.engine.resolution import group_by_name
 
 if TYPE_CHECKING:
+    from skilldeck.engine.config import SkilldeckConfig
+    from skilldeck.engine.host_view import HostsView
+    from skilldeck.engine.index_cache import IndexCache
     from skilldeck.engine.registry import SkillRegistry
     from skilldeck.engine.skill_file import RuleSettings
 
@@ -354,3 +359,68 @@ async def provided_skills(
         for resolved in (names.winner, *names.shadowed)
     )
     return skills, resolution.complete
+
+
+def host_findings(
+    scan: DeckScan,
+    config: SkilldeckConfig,
+    cwd: str,
+    *,
+    cache: IndexCache | None = None,
+    view: HostsView | None = None,
+) -> dict[str, list[Finding]]:
+    """SD901 / SD902 for the deck's files, for each agent in ``config.hosts`` but DSH
+    (whose verdicts are the deck's own): where it would not load a file of a folder it
+    reads, or would cut, name-only or leave out its catalog entry. The hosts' own folders
+    are scanned too (through the cache), since they decide shadowing and budgets. Rule
+    settings apply; files outside every host's folders get nothing. ``view`` is a
+    :func:`~skilldeck.engine.host_view.build_view` of (at least) those hosts, when the
+    caller has one."""
+    from skilldeck.engine.host_view import build_view  # noqa: PLC0415
+    from skilldeck.engine.hosts import get_host  # noqa: PLC0415
+
+    hosts = [get_host(name) for name in config.hosts if name != "dsh"]
+    if not hosts:
+        return {}
+    if view is None:
+        view = build_view(hosts, config, cwd, cache=cache)
+    return view_findings(view, scan.entries(), scan.settings)
+
+
+def view_findings(
+    view: HostsView, entries: Iterable[SkillFileEntry], settings: RuleSettings | None
+) -> dict[str, list[Finding]]:
+    """The SD901 / SD902 findings of ``view``'s hosts but DSH on ``entries`` (see
+    :func:`host_findings`), at each entry's name, rule settings applied."""
+    from skilldeck.engine.rules import rule  # noqa: PLC0415
+
+    by_path = {entry.path: entry for entry in entries}
+    found: dict[str, list[Finding]] = {}
+    for host in view.hosts:
+        if host.engine_roots:
+            continue
+        budget = {entry.name: entry for entry in view.catalogs[host.name].entries}
+        for load in view.loads_of(host.name):
+            entry = by_path.get(load.path)
+            if entry is None:
+                continue
+            finding: Finding | None = None
+            if not load.loads:
+                finding = rule("SD901").finding(
+                    entry.name_span, host=host.label, reason=load.reason, source=host.docs
+                )
+            elif load.catalog in ("cut", "name-only", "left-out") and load.name in budget:
+                shown = budget[load.name].shown_chars
+                effect = {
+                    "cut": f"cuts this skill's entry to {shown} characters",
+                    "name-only": "shows this skill by name only (over its budget)",
+                    "left-out": "leaves this skill out (over its budget)",
+                }[load.catalog]
+                finding = rule("SD902").finding(
+                    entry.name_span, host=host.label, effect=effect, source=host.docs
+                )
+            if finding is not None:
+                adjusted = _with_settings(finding, settings)
+                if adjusted is not None:
+                    found.setdefault(load.path, []).append(adjusted)
+    return found

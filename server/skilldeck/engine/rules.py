@@ -10,7 +10,8 @@ Families: ``SD0xx`` the file itself, ``SD1xx`` frontmatter and YAML structure,
 deferred and misspelt keys, ``SD5xx`` the catalog view, ``SD6xx`` the Agent Skills
 profile (and names only the standard accepts), ``SD7xx`` deck-level relations between
 skills (shadowing, ``/name`` mentions the deck cannot honour; reported by the deck),
-``SD8xx`` routing overlap between skills the model must tell apart.
+``SD8xx`` routing overlap between skills the model must tell apart, ``SD9xx`` what the
+other agents of the ``hosts`` setting make of a skill (``docs/hosts.md``).
 """
 
 from __future__ import annotations
@@ -722,6 +723,41 @@ RULES: tuple[Rule, ...] = (
         "`near-duplicate-threshold` in the `[overlap]` table of `skilldeck.toml` "
         "(default 0.8).\n\n**Fix:** remove the copy, or rewrite one description to say "
         "what only that skill does.",
+    ),
+    # --- SD9xx: hosts (the agents in the `hosts` setting; docs/hosts.md) ----------------
+    Rule(
+        "SD901",
+        "host-does-not-load",
+        _I,
+        False,
+        "{host} does not load this skill: {reason} (source: {source})",
+        "An agent in the `hosts` setting would not load this skill.",
+        "The skill sits in a folder that an agent listed in the `hosts` setting "
+        "(`skilldeck.hosts` in the editor, `hosts` in `skilldeck.toml`) reads, but that "
+        "agent would not load it: the file is a flat file where the agent reads bundles "
+        "only, it is nested too deep, its folder is a symlink the agent does not follow, "
+        "its name breaks the agent's name rule, or a same-named skill in a folder the "
+        "agent prefers shadows it. Each agent's rules, with the document they come from "
+        "and the date they were checked, are in `docs/hosts.md`; the message names the "
+        "source. Where an agent does not document a behaviour, skilldeck takes the "
+        "reading that warns.\n\n**Fix:** move or rename the skill as the message says, "
+        "or drop the agent from `hosts` if you do not write for it. "
+        "`skilldeck list --host all` shows the whole matrix.",
+    ),
+    Rule(
+        "SD902",
+        "host-catalog-trimmed",
+        _I,
+        False,
+        "{host}'s skill listing {effect} (source: {source})",
+        "An agent in the `hosts` setting would cut or drop this skill's catalog entry.",
+        "The agent loads the skill, but its skill listing keeps less than the whole "
+        "description: it cuts each entry at a fixed length (Claude Code: description plus "
+        "`when_to_use` at 1,536 characters), or its total listing budget is exceeded and "
+        "the entry is shortened, shown by name only or left out. A model that does not "
+        "see the description rarely picks the skill. `docs/hosts.md` cites each budget; "
+        "`skilldeck budget --host H` shows the whole listing.\n\n**Fix:** put the "
+        "trigger words first and shorten the description, or trim the deck.",
     ),
 )
 

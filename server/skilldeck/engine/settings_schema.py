@@ -29,6 +29,7 @@ Kind = Literal[
     "codes",
     "overlap",
     "sources",
+    "hosts",
 ]
 
 
@@ -67,6 +68,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("boolean", True, "include_user_roots", None, "includeUserRoots"),
     Setting("rules", {}, "rule_overrides", "rules", "rules"),
     Setting("codes", (), None, "ignore"),
+    Setting("hosts", ("dsh",), "hosts", "hosts", "hosts"),
     Setting("boolean", False, None, "project-root"),
     # ``[overlap]``: ``threshold`` and ``near-duplicate-threshold`` (SD801 / SD802)
     Setting("overlap", {}, None, "overlap"),

@@ -92,6 +92,7 @@ class FileEvents:
                 changed |= index.set_strays(folder, strays)
             session.publisher.changed(changed)
         session.catalogs.schedule()
+        session.hosts.schedule()
 
 
 def root_child_folder(path: str, index: FolderIndex) -> str | None:

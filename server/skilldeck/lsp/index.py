@@ -32,6 +32,7 @@ from skilldeck.engine.deck import (
     mention_targets,
     mentions_affected,
     resolve_name,
+    view_findings,
 )
 from skilldeck.engine.deck_overlap import DeckOverlap, member_key
 from skilldeck.engine.findings import Finding
@@ -43,6 +44,8 @@ from skilldeck.engine.fs_provider import (
     name_span,
     scan_deck,
 )
+from skilldeck.engine.host_view import HostsView, build_view
+from skilldeck.engine.hosts import get_host
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.layout import NotASkill, place_of
 from skilldeck.engine.positions import LINE_BREAK
@@ -68,6 +71,10 @@ class FolderScan:
     provided_complete: bool = True
     #: Markdown files under the roots that no layout picks up (``SD007``), as scanned.
     strays: tuple[str, ...] = ()
+    #: What the agents of the ``hosts`` setting make of the deck (as of this scan).
+    hosts_view: HostsView | None = None
+    #: Their SD901 / SD902 findings per file (the engine's ``host_findings``).
+    host_findings: Mapping[str, tuple[Finding, ...]] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -153,6 +160,7 @@ def scan_folder(
             config.catalog_max_description_length,
         )
         record_verdict(resolution, name, verdict)
+    hosts_view, hosted = hosts_of(config, folder, entries, cache)
     return FolderScan(
         config,
         tuple(deck.roots),
@@ -163,7 +171,25 @@ def scan_folder(
         tuple(provided),
         provided_complete,
         tuple(path for scan in deck.scans for path, _finding in scan.strays),
+        hosts_view,
+        hosted,
     )
+
+
+def hosts_of(
+    config: SkilldeckConfig,
+    folder: str,
+    entries: Iterable[SkillFileEntry],
+    cache: IndexCache | None,
+) -> tuple[HostsView | None, dict[str, tuple[Finding, ...]]]:
+    """What the agents of ``config.hosts`` make of the folder's files on disk (blocking:
+    a worker thread): their view and the SD901 / SD902 findings per file (``None`` and
+    nothing when only DSH is configured)."""
+    if tuple(config.hosts) == ("dsh",):
+        return None, {}
+    view = build_view(tuple(get_host(name) for name in config.hosts), config, folder, cache=cache)
+    found = view_findings(view, entries, config.rule_settings())
+    return view, {path: tuple(items) for path, items in found.items()}
 
 
 def group_provided(provided: Iterable[ProvidedSkill]) -> dict[str, list[ProvidedSkill]]:
@@ -221,6 +247,9 @@ class FolderIndex:
         self._by_name: dict[str, set[str]] = {}
         self._sorted_names: list[str] | None = None
         self._shadow: dict[str, tuple[Finding, ...]] = {}
+        #: SD901 / SD902 per file and the hosts' view, as of the last full scan.
+        self._hosted: Mapping[str, tuple[Finding, ...]] = {}
+        self.hosts_view: HostsView | None = None
         self._wide: dict[str, Mapping[int, str]] = {}
         #: Markdown files under the roots that are no skill where they sit (``SD007``).
         self._strays: set[str] = set()
@@ -267,10 +296,14 @@ class FolderIndex:
         entry = self._entries.get(path)
         if entry is None:
             return ()
+        hosted = self._hosted.get(path, ())
+        if hosted:  # as of the last scan; the name may have moved since
+            hosted = tuple(replace(f, span=entry.name_span) for f in hosted)
         own = (
             tuple(entry.analysis.findings)
             + self._shadow.get(path, ())
             + self.overlap.findings_of(path)
+            + hosted
         )
         if not entry.analysis.mentions:
             return own
@@ -298,6 +331,20 @@ class FolderIndex:
             for path, entry in self._entries.items()
             if entry.analysis.mentions
             and mentions_affected(entry.analysis.mentions, changed, after)
+        }
+
+    def set_hosts(
+        self, view: HostsView | None, found: Mapping[str, tuple[Finding, ...]]
+    ) -> set[str]:
+        """Install a fresh hosts view and its findings; returns the paths whose findings
+        changed."""
+        before = self._hosted
+        self._hosted = dict(found)
+        self.hosts_view = view
+        return {
+            path
+            for path in before.keys() | self._hosted.keys()
+            if before.get(path) != self._hosted.get(path)
         }
 
     def analysis_of_text(self, path: str, text: str) -> SkillFileAnalysis | None:
@@ -425,6 +472,8 @@ class FolderIndex:
         self._judged_text = {}
         before |= self._strays
         self._strays = set(scan.strays)
+        self._hosted = dict(scan.host_findings)
+        self.hosts_view = scan.hosts_view
         self.provided = scan.provided
         self._provided = group_provided(scan.provided)
         for position, entry in enumerate(scan.entries):

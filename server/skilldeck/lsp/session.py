@@ -40,6 +40,7 @@ from skilldeck.lsp.diagnostics import path_of
 from skilldeck.lsp.document_sync import DocumentSync
 from skilldeck.lsp.file_events import FileEvents, inside_or_equal
 from skilldeck.lsp.handlers import as_handler
+from skilldeck.lsp.host_views import HostViews
 from skilldeck.lsp.index import FolderIndex, FolderScan, scan_folder
 from skilldeck.lsp.index_progress import IndexProgress
 from skilldeck.lsp.open_documents import OpenDocuments
@@ -82,6 +83,7 @@ class Session:
         self.file_events = FileEvents(self)
         self.provided = ProvidedSkills(self)
         self.catalogs = CatalogNotifier(self)
+        self.hosts = HostViews(self)
         self.progress = IndexProgress(server)
         #: Bumped by every index and by ``close``: work of an older generation stops.
         self.generation = 0
@@ -160,6 +162,7 @@ class Session:
         """Stop everything this session started (idempotent)."""
         self.generation += 1
         self.watching.close()
+        self.hosts.close()
         for task in list(self._tasks):
             task.cancel()
 

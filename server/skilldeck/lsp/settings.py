@@ -16,6 +16,7 @@ from skilldeck.engine.config import (
     ConfigError,
     ConfigLayer,
     SkilldeckConfig,
+    parse_host_names,
     parse_rule_overrides,
     path_problem,
 )
@@ -125,8 +126,17 @@ def parse_settings(raw: object) -> ParsedSettings:
         )
         profile = None
 
+    hosts: tuple[str, ...] | None = None
+    raw_hosts = raw.get("hosts")
+    if raw_hosts is not None:
+        try:
+            hosts = parse_host_names(raw_hosts, origin=None, shown="skilldeck.hosts")
+        except ConfigError as error:
+            warnings.append(f"{error}; using the default.")
+
     layer = ConfigLayer(
         profile=profile,
+        hosts=hosts,
         custom_skill_dirs=dirs,
         dsh_home=_path(raw, "dshHome", warnings),
         agents_home=_path(raw, "agentsHome", warnings),

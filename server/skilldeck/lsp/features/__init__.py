@@ -17,6 +17,7 @@ from skilldeck.lsp.features import (
     completion,
     definition,
     folding,
+    host_catalog,
     hover,
     links,
     rename,
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 #: Feature modules, in registration order.
 FEATURES: tuple[ModuleType, ...] = (
     catalog,
+    host_catalog,
     skills,
     completion,
     hover,

@@ -4,7 +4,8 @@
   default, what it controls, whether skilldeck enforces it).
 - On ``name`` (key or value): the catalog line exactly as the model sees it (rendered by
   the engine's catalog renderer), the skill's layer, source and rank, and the skills it
-  shadows or is shadowed by.
+  shadows or is shadowed by; with `skilldeck.hosts` set, one line per agent (loads, cut,
+  dropped, not found).
 - On ``description``: its collapsed length against the catalog cap and the text the
   catalog publishes (collapsed, escaped, cut), and the three skills nearest it (routing
   overlap, with their scores).
@@ -22,6 +23,7 @@ from lsprotocol import types
 from skilldeck.engine.catalog import CatalogEntry, catalog_entries, render_entries
 from skilldeck.engine.catalog_text import catalog_description, collapse_whitespace, escape_text
 from skilldeck.engine.fs_provider import SkillFileEntry
+from skilldeck.engine.host_view import host_summary
 from skilldeck.engine.model import DirectoryResourceBase, SkillSummary
 from skilldeck.engine.positions import Span
 from skilldeck.engine.rules import NOT_LOADED
@@ -67,6 +69,9 @@ def hover_at(
         sections: list[str] = []
         if entry.key == "name":
             sections.append(name_markdown(doc))
+            hosts = hosts_markdown(doc)
+            if hosts is not None:
+                sections.append(hosts)
         elif entry.key == "description" and hit.part == "value":
             sections.append(description_markdown(doc, entry))
         if hit.part == "key" or not sections:
@@ -205,6 +210,16 @@ def name_markdown(doc: SkillDocument) -> str:
     if shadowed:
         parts.append(f"Shadows {len(shadowed)}: " + ", ".join(_link(entry) for entry in shadowed))
     return "\n\n".join(parts)
+
+
+def hosts_markdown(doc: SkillDocument) -> str | None:
+    """One line per agent of the ``hosts`` setting (loads / cut / dropped / not found),
+    as of the folder's last scan; ``None`` when only DSH is configured."""
+    view = doc.index.hosts_view if doc.index is not None else None
+    if view is None:
+        return None
+    lines = [f"- **{host.label}**: {text}" for host, text in host_summary(view, doc.path)]
+    return "Agents (`skilldeck.hosts`, docs/hosts.md):\n\n" + "\n".join(lines)
 
 
 def description_markdown(doc: SkillDocument, entry: FrontmatterEntry) -> str:

@@ -1,0 +1,230 @@
+"""How the CLI shows the hosts' verdicts: ``list --host`` (one host or the matrix) and
+``budget --host``, as text and as JSON (the shapes scripts depend on).
+
+``list --host all --json``::
+
+    {"hosts": ["dsh", ...],
+     "skills": [{"name", "path",
+                 "hosts": {"<host>": {"loads": bool, "reason": str | null,
+                                      "catalog": "full" | "cut" | "name-only" | "left-out"
+                                                 | null}}}]}
+
+One entry per skill file found in any host's roots; a host whose roots do not hold the
+file says so in ``reason``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from skilldeck.cli.display import display_path
+from skilldeck.cli.errors import CliError
+from skilldeck.cli.settings import build_config, lookup_cwd, warn_if_incomplete
+
+if TYPE_CHECKING:
+    from skilldeck.engine.host_budget import BudgetReport
+    from skilldeck.engine.host_view import FoundFile, HostLoad, HostsView
+    from skilldeck.engine.hosts import Host
+
+
+def add_host_option(parser: argparse.ArgumentParser, *, allow_all: bool) -> None:
+    """``--host H``: the agent whose view to show."""
+    from skilldeck.engine.hosts import HOSTS  # noqa: PLC0415
+
+    names = ", ".join(HOSTS)
+    parser.add_argument(
+        "--host",
+        metavar="H",
+        default=None,
+        help=f"show what host H loads: {names}" + (", or all (a matrix)" if allow_all else ""),
+    )
+
+
+def selected_hosts(value: str, *, allow_all: bool) -> tuple[Host, ...]:
+    """The hosts ``--host`` names (``all`` only where allowed); a usage error otherwise."""
+    from skilldeck.engine.hosts import HOSTS, parse_hosts  # noqa: PLC0415
+
+    if value.strip() == "all" and not allow_all:
+        raise CliError(f"--host: choose one host: {', '.join(HOSTS)}")
+    try:
+        return parse_hosts(value)
+    except ValueError as error:
+        raise CliError(f"--host: {error}") from None
+
+
+def host_output(
+    args: argparse.Namespace,
+    hosts: tuple[Host, ...],
+    render: Callable[[HostsView, str], str],
+    *,
+    tag: str,
+    context_tokens: int | None = None,
+) -> int:
+    """Print ``render(view, cwd)`` for the hosts' view of the lookup directory; exits 0.
+
+    Like ``check``, an unchanged deck prints what the same invocation printed before
+    (the output memo, keyed by every listing and file identity of the hosts' roots, which
+    of their children are symlinks, ``tag`` and the arguments); ``--no-cache`` skips it.
+    """
+    import hashlib  # noqa: PLC0415
+    import json  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from skilldeck.cli.check_memo import (  # noqa: PLC0415
+        CheckMemos,
+        DeckKey,
+        OutputMemo,
+        view_key,
+        view_locator,
+    )
+    from skilldeck.engine.host_view import build_view, scanned_roots  # noqa: PLC0415
+    from skilldeck.engine.index_cache import IndexCache  # noqa: PLC0415
+
+    started = time.time_ns()
+    cwd = lookup_cwd(args)
+    config = build_config(args, cwd)
+    cache = None if getattr(args, "no_cache", False) else IndexCache.default()
+    roots = scanned_roots(hosts, config, cwd)
+    settings = config.rule_settings()
+    extra = json.dumps(
+        [tag, [host.name for host in hosts], context_tokens, cwd, os.path.expanduser("~")],
+        ensure_ascii=False,
+    )
+    extra = hashlib.sha256(extra.encode("utf-8", "surrogateescape")).hexdigest()
+    if cache is not None:
+        probe = DeckKey(view_locator(roots, settings, extra=extra), "")
+        if CheckMemos(cache).output_file_for(probe).exists():
+            key = view_key(roots, settings, extra=extra)
+            memo = CheckMemos(cache).load_output_memo(key) if key is not None else None
+            if memo is not None:
+                sys.stdout.write(memo.stdout)
+                return 0
+    from skilldeck.engine.scan_helpers import usable_cpus  # noqa: PLC0415
+
+    view = build_view(
+        hosts, config, cwd, cache=cache, context_tokens=context_tokens, processes=usable_cpus()
+    )
+    stdout = render(view, cwd)
+    if cache is not None and view.complete:
+        key = view_key(roots, settings, extra=extra, since_ns=started)
+        if key is not None:
+            companions = [cache.file_for(root.path, settings) for root in roots]
+            memo_out = OutputMemo((), stdout, 0)
+            CheckMemos(cache).store_output_memo(key, memo_out, companions=companions)
+    sys.stdout.write(stdout)
+    warn_if_incomplete(view.complete)
+    return 0
+
+
+def reason_text(load: HostLoad, cwd: str) -> str | None:
+    """The reason as shown: a shadowing file relative to the working directory."""
+    if load.shadowed_by is not None:
+        return f"shadowed by {display_path(load.shadowed_by, cwd)}"
+    return load.reason
+
+
+def _verdict(view: HostsView, host: Host, found: FoundFile) -> HostLoad | None:
+    return view.verdicts[host.name].get(found.path)
+
+
+def _outside(host: Host) -> str:
+    return f"outside {host.label}'s skill folders"
+
+
+def matrix_json(view: HostsView, cwd: str) -> dict[str, object]:
+    """The ``list --host ... --json`` document (see the module doc)."""
+    skills: list[dict[str, object]] = []
+    for found in view.files:
+        cells: dict[str, object] = {}
+        for host in view.hosts:
+            load = _verdict(view, host, found)
+            if load is None:
+                cells[host.name] = {"loads": False, "reason": _outside(host), "catalog": None}
+            else:
+                cells[host.name] = {
+                    "loads": load.loads,
+                    "reason": reason_text(load, cwd),
+                    "catalog": load.catalog,
+                }
+        skills.append({"name": found.name, "path": found.path, "hosts": cells})
+    return {"hosts": [host.name for host in view.hosts], "skills": skills}
+
+
+def host_lines(view: HostsView, host: Host, cwd: str) -> list[str]:
+    """``list --host H``: every file in H's roots, loaded or not and why."""
+    loads = view.loads_of(host.name)
+    loaded = sum(1 for load in loads if load.loads)
+    lines = [f"{host.label} ({host.name}): {len(loads)} skill files found, {loaded} loaded"]
+    width = max((len(load.name) for load in loads), default=0)
+    for load in loads:
+        where = display_path(load.path, cwd)
+        if load.loads:
+            lines.append(f"  loads  {load.name:<{width}}  {where}  [catalog: {load.catalog}]")
+        else:
+            lines.append(f"  no     {load.name:<{width}}  {where}  {reason_text(load, cwd)}")
+    return lines
+
+
+def matrix_lines(view: HostsView, cwd: str) -> list[str]:
+    """``list --host all``: skills x hosts; a cell is the catalog state, ``no`` (reasons
+    follow the table) or ``-`` (outside that host's folders)."""
+    header = ["skill", "path", *(host.name for host in view.hosts)]
+    tables = [(host, view.verdicts[host.name]) for host in view.hosts]
+    rows: list[list[str]] = []
+    notes: list[str] = []
+    for found in view.files:
+        shown = display_path(found.path, cwd)
+        row = [found.name, shown]
+        for host, table in tables:
+            load = table.get(found.path)
+            if load is None:
+                row.append("-")
+            elif load.loads:
+                row.append(load.catalog or "-")
+            else:
+                row.append("no")
+                notes.append(f"  {host.name}: {shown}: {reason_text(load, cwd)}")
+        rows.append(row)
+    widths = [max(map(len, column)) for column in zip(header, *rows, strict=True)]
+    last = len(header) - 1
+    lines = [
+        "  ".join(
+            cell.ljust(widths[i]) if i < last else cell for i, cell in enumerate(row)
+        ).rstrip()
+        for row in (header, *rows)
+    ]
+    if notes:
+        lines += ["", "not loaded:", *notes]
+    return lines
+
+
+def budget_lines(report: BudgetReport, host: Host) -> list[str]:
+    """``budget --host H``: each entry's state and the totals against H's budget."""
+    lines = [f"{host.label} ({host.name}) catalog"]
+    width = max((len(e.name) for e in report.entries), default=0)
+    for entry in report.entries:
+        detail = {
+            "full": f"full ({entry.shown_chars} characters)",
+            "cut": f"cut at {entry.shown_chars} characters",
+            "name-only": "name only",
+            "left-out": "left out",
+        }[entry.state]
+        lines.append(f"  {entry.name:<{width}}  {detail}")
+    if report.budget_chars is None:
+        budget = "no total budget documented"
+    else:
+        context = (
+            f"{report.context_tokens} tokens of context"
+            if report.context_tokens is not None
+            else "context window unknown"
+        )
+        budget = f"budget {report.budget_chars} characters ({context})"
+    lines.append(
+        f"total {report.total_chars} characters, about {report.token_estimate} tokens "
+        f"(one token per 4 characters); {budget}"
+    )
+    return lines

@@ -1,0 +1,239 @@
+"""``list --host``, ``budget --host`` and ``catalog --host`` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from cli_helpers import Run, skill, write
+
+from skilldeck.engine.hosts import HOSTS
+
+
+@pytest.fixture
+def deck(tmp_path: Path, home: Path) -> Path:
+    root = tmp_path / "deck"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".claude/skills/pdf-forms/SKILL.md", skill("pdf-forms", "Fill PDF forms."))
+    write(root / ".claude/skills/tools/deep/SKILL.md", skill("deep"))
+    write(root / ".agents/skills/release-notes/SKILL.md", skill("release-notes", "Notes."))
+    write(root / ".agents/skills/quick.md", skill("quick", "A flat one."))
+    write(tmp_path / "shared/linked/SKILL.md", skill("linked"))
+    os.symlink(tmp_path / "shared/linked", root / ".agents/skills/linked")
+    write(home / ".claude/skills/pdf-forms/SKILL.md", skill("pdf-forms", "Personal."))
+    return root
+
+
+def test_list_host_explains_each_file(run: Run, deck: Path, home: Path) -> None:
+    result = run("list", "--host", "claude-code", cwd=deck)
+    assert result.code == 0, result.stderr
+    personal = home / ".claude/skills/pdf-forms/SKILL.md"
+    assert result.stdout.splitlines() == [
+        "Claude Code (claude-code): 3 skill files found, 1 loaded",
+        "  no     deep       .claude/skills/tools/deep/SKILL.md  nested two levels below "
+        ".claude/skills; Claude Code reads .claude/skills/<name>/SKILL.md only",
+        f"  no     pdf-forms  .claude/skills/pdf-forms/SKILL.md  shadowed by {personal}",
+        f"  loads  pdf-forms  {personal}  [catalog: full]",
+    ]
+
+
+def test_list_host_all_json_has_the_documented_shape(run: Run, deck: Path) -> None:
+    result = run("list", "--host", "all", "--json", cwd=deck)
+    assert result.code == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["hosts"] == list(HOSTS)
+    assert set(document) == {"hosts", "skills"}
+    for entry in document["skills"]:
+        assert set(entry) == {"name", "path", "hosts"}
+        assert set(entry["hosts"]) == set(HOSTS)
+        for cell in entry["hosts"].values():
+            assert set(cell) == {"loads", "reason", "catalog"}
+            assert (cell["reason"] is None) == cell["loads"]
+            assert (cell["catalog"] is None) != cell["loads"]
+    by_path = {
+        Path(e["path"]).relative_to(deck).as_posix(): e
+        for e in document["skills"]
+        if Path(e["path"]).is_relative_to(deck)
+    }
+    quick = by_path[".agents/skills/quick.md"]["hosts"]
+    assert quick["dsh"] == {"loads": True, "reason": None, "catalog": "full"}
+    assert quick["codex"] == {
+        "loads": False,
+        "reason": "flat file: Codex reads bundles only (.agents/skills/<name>/SKILL.md)",
+        "catalog": None,
+    }
+    assert quick["claude-code"]["reason"] == "outside Claude Code's skill folders"
+    linked = by_path[".agents/skills/linked/SKILL.md"]["hosts"]
+    assert linked["opencode"]["reason"] == "symlinked folder: not followed by OpenCode"
+    assert linked["codex"]["loads"] is True
+
+
+def test_list_host_all_text_is_a_matrix_with_reasons(run: Run, deck: Path) -> None:
+    result = run("list", "--host", "dsh,codex", cwd=deck)
+    assert result.code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["skill", "path", "dsh", "codex"]
+    assert lines[1:5] == [
+        "linked         .agents/skills/linked/SKILL.md         full  full",
+        "quick          .agents/skills/quick.md                full  no",
+        "release-notes  .agents/skills/release-notes/SKILL.md  full  full",
+        "",
+    ]
+    assert lines[5:] == [
+        "not loaded:",
+        "  codex: .agents/skills/quick.md: flat file: Codex reads bundles only "
+        "(.agents/skills/<name>/SKILL.md)",
+    ]
+
+
+def test_budget_json_has_the_documented_shape(run: Run, deck: Path) -> None:
+    result = run("budget", "--host", "codex", "--json", cwd=deck)
+    assert result.code == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "host": "codex",
+        "contextTokens": None,
+        "budgetChars": 8000,
+        "totalChars": len("linked")
+        + len("Does a thing when asked.")
+        + len("release-notes")
+        + len("Notes."),
+        "tokenEstimate": 13,
+        "entries": [
+            {"name": "linked", "state": "full", "shownChars": 24},
+            {"name": "release-notes", "state": "full", "shownChars": 6},
+        ],
+    }
+
+
+def test_budget_text_past_the_budget(run: Run, deck: Path) -> None:
+    result = run("budget", "--host", "codex", "--context", "400", cwd=deck)
+    assert result.code == 0, result.stderr
+    # 2 % of 400 tokens = 8 tokens = 32 characters: names 19, 6 characters each
+    assert result.stdout.splitlines() == [
+        "Codex (codex) catalog",
+        "  linked         cut at 6 characters",
+        "  release-notes  full (6 characters)",
+        "total 31 characters, about 8 tokens (one token per 4 characters); budget 32 "
+        "characters (400 tokens of context)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("budget",), "skilldeck: budget: --host H is required"),
+        (("budget", "--host", "all"), "skilldeck: --host: choose one host: dsh, "),
+        (("budget", "--host", "codex", "--context", "0"), "skilldeck: --context: must be"),
+        (("list", "--host", "cursor"), "skilldeck: --host: unknown host 'cursor'; choose"),
+        (("catalog", "--host", "dsh,codex"), "skilldeck: --host: choose one host"),
+    ],
+)
+def test_bad_host_arguments_exit_2_with_one_line(
+    run: Run, deck: Path, args: tuple[str, ...], message: str
+) -> None:
+    result = run(*args, cwd=deck)
+    assert result.code == 2
+    assert result.stderr.startswith(message), result.stderr
+    assert result.stdout == ""
+
+
+def test_catalog_host_dsh_is_the_catalog_byte_for_byte(run: Run, deck: Path) -> None:
+    plain = run("catalog", cwd=deck)
+    hosted = run("catalog", "--host", "dsh", cwd=deck)
+    assert plain.code == hosted.code == 0
+    assert hosted.stdout == plain.stdout
+    assert "<available_skills>" in plain.stdout
+
+
+def test_catalog_host_renders_that_hosts_listing(run: Run, deck: Path) -> None:
+    result = run("catalog", "--host", "claude-code", cwd=deck)
+    assert result.code == 0, result.stderr
+    assert result.stdout == "- pdf-forms: Personal.\n"
+    cut = run("catalog", "--host", "codex", "--json", cwd=deck)
+    assert json.loads(cut.stdout) == {
+        "complete": True,
+        "host": "codex",
+        "entries": [
+            {"name": "linked", "state": "full", "text": "Does a thing when asked."},
+            {"name": "release-notes", "state": "full", "text": "Notes."},
+        ],
+    }
+
+
+def test_a_repeated_list_is_served_from_the_memo_until_the_deck_changes(
+    run: Run, deck: Path, tmp_path: Path
+) -> None:
+    old = time.time() - 3600  # outside the racy window, so the memo is stored
+    for directory, _dirs, names in os.walk(tmp_path):
+        for name in names:
+            os.utime(os.path.join(directory, name), (old, old))
+    first = run("list", "--host", "opencode", cwd=deck)
+    assert first.code == 0, first.stderr
+    assert run("list", "--host", "opencode", cwd=deck).stdout == first.stdout
+    assert list((tmp_path / "cache").glob("output-*.json"))
+    # The same folder, moved away and linked back: every file keeps its identity, yet
+    # OpenCode no longer follows it.
+    moved = tmp_path / "elsewhere"
+    (deck / ".agents/skills/release-notes").rename(moved)
+    os.symlink(moved, deck / ".agents/skills/release-notes")
+    again = run("list", "--host", "opencode", cwd=deck)
+    assert (
+        "release-notes  .agents/skills/release-notes/SKILL.md  symlinked folder: not "
+        "followed by OpenCode" in again.stdout
+    )
+    assert again.stdout != first.stdout
+
+
+def test_check_reports_what_the_configured_hosts_do(run: Run, tmp_path: Path) -> None:
+    root = tmp_path / "many"
+    (root / ".git").mkdir(parents=True)
+    for number in range(10):
+        name = f"skill-{number}"
+        write(root / f".agents/skills/{name}/SKILL.md", skill(name, "d" * 1000))
+    write(root / ".agents/skills/flat.md", skill("flat"))
+    # (the ten identical descriptions would also be near duplicates: SD802, not asked here)
+    write(root / "skilldeck.toml", 'ignore = ["SD501", "SD801", "SD802"]\n')
+    assert run("check", cwd=root).stdout.startswith("No problems")
+    write(
+        root / "skilldeck.toml",
+        'ignore = ["SD501", "SD801", "SD802"]\nhosts = ["dsh", "codex"]\n',
+    )
+    result = run("check", cwd=root)
+    assert result.code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    share = (8000 - 10 * len("skill-0")) // 10  # codex does not load the flat file
+    assert lines[0] == (
+        ".agents/skills/flat.md:2:7: SD901 information Codex does not load this skill: flat "
+        "file: Codex reads bundles only (.agents/skills/<name>/SKILL.md) (source: "
+        "https://developers.openai.com/codex/skills)"
+    )
+    assert lines[1] == (
+        f".agents/skills/skill-0/SKILL.md:2:7: SD902 information Codex's skill listing cuts "
+        f"this skill's entry to {share} characters (source: "
+        "https://developers.openai.com/codex/skills)"
+    )
+    assert len(lines) == 1 + 10 + 1
+
+
+def test_adding_hosts_to_the_config_file_is_not_hidden_by_checks_memo(
+    run: Run, tmp_path: Path
+) -> None:
+    root = tmp_path / "memo"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".agents/skills/flat.md", skill("flat"))
+    write(root / "skilldeck.toml", "ignore = []\n")
+    old = time.time() - 3600  # outside the racy window, so check stores its memos
+    for directory, _dirs, names in os.walk(root):
+        for name in names:
+            os.utime(os.path.join(directory, name), (old, old))
+    assert run("check", cwd=root).stdout.startswith("No problems")
+    assert run("check", cwd=root).stdout.startswith("No problems")  # from the memo
+    (root / "skilldeck.toml").write_text('ignore = []\nhosts = ["codex"]\n', encoding="utf-8")
+    assert "SD901 information Codex does not load this skill" in run("check", cwd=root).stdout
+    flagged = run("check", "--host", "codex", "--profile", "dsh", cwd=root)
+    assert "SD901 information Codex does not load this skill" in flagged.stdout
+    (root / "skilldeck.toml").write_text("ignore = []\n", encoding="utf-8")
+    assert "SD901" in run("check", "--host", "codex", "--profile", "dsh", cwd=root).stdout

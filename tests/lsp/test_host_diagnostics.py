@@ -1,0 +1,146 @@
+"""``skilldeck.hosts`` in the editor: SD901/SD902 diagnostics equal to ``check``'s, and a
+per-agent line in the hover on ``name``; ``skilldeck/hostCatalog`` equal to ``budget`` /
+``catalog --host --json``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from editing_fixtures import doc_id, open_doc, pos, start_editor
+from lsp_harness import Deck, StartServer, codes, diagnostics_of, request, uri
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from test_settings_precedence import as_cli, cli, from_cli, write
+
+
+def _deck(deck: Deck) -> tuple[Path, Path]:
+    flat = deck.write(deck.project_agents, "quick", flat=True)
+    long = "Writes release notes. " * 80  # 1,760 characters: over Claude Code's 1,536
+    bundle = deck.write(
+        deck.project / ".claude" / "skills",
+        "notes",
+        f"---\nname: notes\ndescription: {long.strip()}\n---\n\nBody.\n",
+    )
+    return flat, bundle
+
+
+async def test_host_diagnostics_are_the_checks_and_hover_has_a_line_per_agent(
+    deck: Deck, start_server: StartServer
+) -> None:
+    flat, _ = _deck(deck)
+    write(deck.project / "skilldeck.toml", 'hosts = ["dsh", "codex"]\n')
+    client = await start_editor(start_server, settings={"hosts": ["dsh", "codex", "opencode"]})
+    open_doc(client, flat)
+
+    findings = [
+        from_cli(f)
+        for f in json.loads(cli(deck, "check", "--format", "json"))
+        if f["path"].endswith("quick.md")
+    ]
+    assert [f["code"] for f in findings] == ["SD901"]  # the file's hosts: dsh and codex
+    shown = await diagnostics_of(client, flat, lambda found: len(found) == 2)
+    editor = sorted((as_cli(d) for d in shown), key=repr)
+    assert editor == sorted(
+        [
+            *findings,
+            {
+                "code": "SD901",
+                "severity": "information",
+                "message": "OpenCode does not load this skill: flat file: OpenCode reads "
+                "bundles only (.agents/skills/<name>/SKILL.md) (source: "
+                "https://opencode.ai/docs/skills/)",
+                "range": findings[0]["range"],
+            },
+        ],
+        key=repr,
+    )
+    assert findings[0]["message"] == (
+        "Codex does not load this skill: flat file: Codex reads bundles only "
+        "(.agents/skills/<name>/SKILL.md) (source: https://developers.openai.com/codex/skills)"
+    )
+    by_code: dict[str, Any] = {d.code: d for d in shown}
+    assert by_code["SD901"].code_description.href.endswith("docs/rules.md#sd901-host-does-not-load")
+
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(flat), position=pos(1, 7))
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.value.endswith(
+        "Agents (`skilldeck.hosts`, docs/hosts.md):\n\n"
+        "- **DeepSeek Harness**: loads (catalog: full)\n"
+        "- **Codex**: does not load: flat file: Codex reads bundles only "
+        "(.agents/skills/<name>/SKILL.md)\n"
+        "- **OpenCode**: does not load: flat file: OpenCode reads bundles only "
+        "(.agents/skills/<name>/SKILL.md)"
+    )
+
+
+async def test_without_hosts_nothing_changes(deck: Deck, start_server: StartServer) -> None:
+    flat, _ = _deck(deck)
+    client = await start_editor(start_server)
+    open_doc(client, flat)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(flat), position=pos(1, 7))
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert "Agents (" not in hover.contents.value
+
+
+async def test_a_file_changed_on_disk_gets_the_hosts_verdict(
+    deck: Deck, start_server: StartServer
+) -> None:
+    first = deck.write(deck.project_agents, "first")
+    client = await start_editor(
+        start_server, settings={"hosts": ["dsh", "codex"], "includeUserRoots": False}
+    )
+    long = "x" * 1100
+    first.write_text(f"---\nname: first\ndescription: {long}\n---\n", encoding="utf-8")
+    # The file's own findings come at once (SD501: too long for DSH's catalog); the
+    # hosts' verdict follows when the burst of disk events is over.
+    shown = await diagnostics_of(client, first, lambda found: "SD901" in codes(found))
+    assert [d.message for d in shown if d.code == "SD901"] == [
+        "Codex does not load this skill: description is 1100 characters; Codex allows 1024 "
+        "(source: https://developers.openai.com/codex/skills)"
+    ]
+
+
+async def test_host_catalog_request_is_the_clis_budget_and_listing(
+    deck: Deck, start_server: StartServer
+) -> None:
+    for number in range(10):
+        name = f"skill-{number}"
+        deck.write(
+            deck.project_agents, name, f"---\nname: {name}\ndescription: {'d' * 1000}\n---\n"
+        )
+    deck.write(deck.project_agents, "flat", flat=True)
+    client = await start_editor(start_server)
+
+    answer = await request(
+        client, "skilldeck/hostCatalog", {"uri": uri(deck.project), "host": "codex"}
+    )
+    assert answer["budget"] == json.loads(cli(deck, "budget", "--host", "codex", "--json"))
+    listing = json.loads(cli(deck, "catalog", "--host", "codex", "--json"))
+    assert answer["entries"] == listing["entries"]
+    assert answer["budget"]["budgetChars"] == 8000
+    assert {e["state"] for e in answer["budget"]["entries"]} == {"cut"}
+    assert (answer["host"], answer["label"], answer["complete"]) == ("codex", "Codex", True)
+
+    small = await request(
+        client,
+        "skilldeck/hostCatalog",
+        {"uri": uri(deck.project), "host": "codex", "contextTokens": 100},
+    )
+    assert small["budget"] == json.loads(
+        cli(deck, "budget", "--host", "codex", "--context", "100", "--json")
+    )
+    with pytest.raises(JsonRpcException, match="'host' must be one of: dsh, claude-code"):
+        await request(client, "skilldeck/hostCatalog", {"uri": uri(deck.project), "host": "x"})
+    with pytest.raises(JsonRpcException, match="'contextTokens' must be a positive integer"):
+        await request(
+            client,
+            "skilldeck/hostCatalog",
+            {"uri": uri(deck.project), "host": "codex", "contextTokens": 0},
+        )
