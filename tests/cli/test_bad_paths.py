@@ -52,7 +52,8 @@ def test_a_path_that_is_no_skill_bundle_root_or_project_is_a_usage_error(
     fifo = run("check", "fifo.md", cwd=project)
     assert (fifo.code, fifo.stdout) == (2, "")
     assert fifo.stderr == (
-        "skilldeck: check: fifo.md is a FIFO, not a skill file, bundle, skill root or project\n"
+        "skilldeck: check: fifo.md is a FIFO (named pipe), not a skill file, bundle, skill root or "
+        "project\n"
     )
     if os.path.exists("/dev/zero"):
         device = run("check", "/dev/zero", cwd=project)

@@ -65,6 +65,7 @@ from skilldeck.engine.model import RANK_CUSTOM, SOURCE_CUSTOM
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.scan_helpers import usable_cpus
 from skilldeck.engine.skill_file import RuleSettings, analyze_skill_file
+from skilldeck.engine.skill_read import file_kind
 
 #: Most ``--fix`` passes (a fix can make room for another that overlapped it).
 MAX_FIX_PASSES = 5
@@ -385,22 +386,9 @@ def _existing(raw: str, cwd: str) -> str:
         raise CliError(f"check: {os_reason(error)}: {raw}") from None
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         raise CliError(
-            f"check: {raw} is {_kind(mode)}, not a skill file, bundle, skill root or project"
+            f"check: {raw} is {file_kind(mode)}, not a skill file, bundle, skill root or project"
         )
     return path
-
-
-def _kind(mode: int) -> str:
-    """What a path that is neither a regular file nor a folder is, for a message."""
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a special file"
 
 
 class _Checker:

@@ -39,7 +39,7 @@ from skilldeck.engine.index_cache import (
     write_atomically,
 )
 from skilldeck.engine.json_codec import load_bytes
-from skilldeck.engine.layout import child_layout, stray_files
+from skilldeck.engine.layout import listed_child_layout, stray_files
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.skill_file import RuleSettings
 
@@ -271,14 +271,12 @@ def deck_key(
             if name in root.skip_names:
                 continue
             try:
-                is_dir = dirent.is_dir()
-                found = child_layout(name, is_dir=is_dir)
-                if found is not None and not is_dir and not dirent.is_file():
-                    found = None
+                found = listed_child_layout(dirent)
             except OSError:
                 return None
             if found is None:
                 continue
+            is_dir = found[0] == "bundle"
             path = os.path.join(root.path, *found[1].split("/"))
             try:
                 st = os.stat(path)

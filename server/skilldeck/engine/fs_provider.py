@@ -50,7 +50,7 @@ from skilldeck.engine.index_cache import (
 from skilldeck.engine.layout import BUNDLE_FILE as BUNDLE_FILE  # noqa: PLC0414
 from skilldeck.engine.layout import FLAT_SUFFIX as FLAT_SUFFIX  # noqa: PLC0414
 from skilldeck.engine.layout import Layout as Layout  # noqa: PLC0414
-from skilldeck.engine.layout import child_layout, skill_place, stray_files
+from skilldeck.engine.layout import listed_child_layout, skill_place, stray_files
 from skilldeck.engine.model import DirectoryResourceBase, SkillCandidate, SkillDefinition
 from skilldeck.engine.positions import FILE_START, Span
 from skilldeck.engine.provider import (
@@ -241,10 +241,7 @@ def _list_root(root: SkillRoot) -> _Listing:
         if name in root.skip_names:
             continue
         try:
-            is_dir = dirent.is_dir()
-            found = child_layout(name, is_dir=is_dir)
-            if found is not None and not is_dir and not dirent.is_file():
-                found = None
+            found = listed_child_layout(dirent)
         except OSError as error:
             # Symlink loops and unreadable link targets are passed over; only an
             # unexpected error is a reason to distrust the listing.

@@ -68,6 +68,17 @@ def child_layout(name: str, *, is_dir: bool) -> tuple[Layout, str, str] | None:
     return None
 
 
+def listed_child_layout(dirent: os.DirEntry[str]) -> tuple[Layout, str, str] | None:
+    """:func:`child_layout` of a child a root's listing gave: a folder is a bundle, a flat
+    skill must be a regular file (a FIFO named ``x.md`` is none). ``OSError`` propagates
+    (a symlink loop, an unreadable target): the caller decides what it means."""
+    is_dir = dirent.is_dir()
+    found = child_layout(dirent.name, is_dir=is_dir)
+    if found is not None and not is_dir and not dirent.is_file():
+        return None
+    return found
+
+
 def relative_parts(path: str, root: SkillRoot) -> list[str] | None:
     """``path`` below ``root`` as its components; ``None`` when it is not below it.
 

@@ -93,7 +93,7 @@ def read_skill_bytes(
     except OSError as error:
         raise SkillReadError(_unreadable(error), error) from error
     if not stat.S_ISREG(info.st_mode):
-        raise SkillReadError(rule("SD006").finding(FILE_START, kind=_file_kind(info.st_mode)))
+        raise SkillReadError(rule("SD006").finding(FILE_START, kind=file_kind(info.st_mode)))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     flags |= getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
     try:
@@ -103,7 +103,7 @@ def read_skill_bytes(
     try:
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):
-            kind = _file_kind(opened.st_mode)
+            kind = file_kind(opened.st_mode)
             raise SkillReadError(rule("SD006").finding(FILE_START, kind=kind))
         too_large = rule("SD005").finding(FILE_START, cap=format_size(max_bytes))
         if opened.st_size > max_bytes:
@@ -144,7 +144,8 @@ def _unreadable(error: OSError) -> Finding:
     return rule("SD001").finding(FILE_START, reason=reason)
 
 
-def _file_kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a path that is not a regular file is, for a message (``a FIFO (named pipe)``)."""
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):
