@@ -216,18 +216,7 @@ export function serverLaunch(python: string): ServerLaunch {
 }
 
 /** Keys below `skilldeck.` whose change needs a server restart (everything but the trace level). */
-export const RESTART_KEYS: readonly string[] = [
-  'server.pythonPath',
-  'profile',
-  'customSkillDirs',
-  'dshHome',
-  'agentsHome',
-  'bundledSkillDir',
-  'catalogDescriptionMaxLength',
-  'includeUserRoots',
-  'rules',
-  'hosts',
-];
+export const RESTART_KEYS: readonly string[] = ['server.pythonPath', ...SERVER_SETTING_KEYS];
 
 /** True when a configuration change (tested with `affects('skilldeck.<key>')`) needs a restart. */
 export function needsRestart(affects: (section: string) => boolean): boolean {
