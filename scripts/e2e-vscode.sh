@@ -94,6 +94,9 @@ fi
 
 # 5. Fresh profile with the extension installed and the interpreter set.
 rm -rf "$RUN" && mkdir -p "$RUN/user/User" "$RUN/ext"
+# The checks edit and rename skills: they work on a copy, never on the repository's files.
+cp -a "$WORKSPACE" "$RUN/workspace"
+WORKSPACE="$RUN/workspace"
 cat >"$RUN/user/User/settings.json" <<JSON
 {
   "skilldeck.server.pythonPath": "$PYTHON",

@@ -370,5 +370,37 @@ await check('LSP trace in the "Skilldeck Trace" output (skilldeck.trace.server)'
   return `${files.length} file(s), ${text.split('\n').length} lines`;
 });
 
+// Last: it renames a skill of the (copied) workspace.
+await check('F2 rename keeps the skill in the index (#16.1)', async () => {
+  const before = await until('a skill count in the status bar', 30000, async () => {
+    const match = /(\d+) skills?/.exec(await statusText());
+    return match ? match[1] : false;
+  });
+  await openFile('.dsh/skills/release-notes/SKILL.md');
+  await goTo(':2:9');
+  await page.keyboard.press('F2');
+  const input = page.locator('.rename-box input').first();
+  await input.waitFor({ state: 'visible', timeout: 15000 });
+  await input.fill('release-digest');
+  await input.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 15000 });
+  const header = page.locator('.pane-header', { hasText: /^Skills/ }).first();
+  const pane = page.locator('.pane', { has: header });
+  await page.waitForTimeout(3000); // the folder move, its file events and the re-index
+  await runCommand('Skilldeck: Refresh Skills');
+  const rows = await until('the renamed skill in the Skills tree', 45000, async () => {
+    const texts = (await pane.locator('.monaco-list-row').allInnerTexts()).map(clean);
+    const renamed = texts.some((t) => t.includes('release-digest'));
+    const stale = texts.some((t) => /\brelease-notes\b/.test(t));
+    return renamed && !stale ? texts : false;
+  });
+  const after = await until('the same skill count in the status bar', 30000, async () => {
+    const match = /(\d+) skills?/.exec(await statusText());
+    return match && match[1] === before ? match[1] : false;
+  });
+  await screenshot('after-rename');
+  return `${after} skills before and after; tree: ${rows.join(' | ').slice(0, 200)}`;
+});
+
 await screenshot('final');
 await finish(results.every((r) => r.ok) ? 0 : 1);
