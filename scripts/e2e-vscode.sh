@@ -103,6 +103,7 @@ cat >"$RUN/user/User/settings.json" <<JSON
   "skilldeck.includeUserRoots": false,
   "skilldeck.trace.server": "messages",
   "skilldeck.catalogTokenBudget": 50,
+  "skilldeck.hosts": ["dsh", "codex"],
   "security.workspace.trust.enabled": false,
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,

@@ -370,6 +370,40 @@ await check('LSP trace in the "Skilldeck Trace" output (skilldeck.trace.server)'
   return `${files.length} file(s), ${text.split('\n').length} lines`;
 });
 
+await check("an agent of skilldeck.hosts reports in Problems (#19)", async () => {
+  await runCommand('View: Focus Problems');
+  const panel = page.locator('.markers-panel');
+  await panel.first().waitFor({ state: 'visible' });
+  const text = await until('a Codex finding in Problems', 60000, async () => {
+    const rows = (await panel.locator('.monaco-list-row').allInnerTexts()).map(clean);
+    return rows.find((row) => /Codex does not load this skill/.test(row)) ?? false;
+  });
+  if (!/SD901/.test(text) && !/flat file/.test(text)) {
+    throw new Error(`the Codex finding does not say why: ${text.slice(0, 200)}`);
+  }
+  await screenshot('host-problems');
+  return text.slice(0, 160);
+});
+
+await check("the agent picker previews an agent's listing with its budget (#19)", async () => {
+  await runCommand("Skilldeck: Preview an Agent's Skill Listing and Budget");
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill('codex');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'codex' }).first();
+  await row.waitFor({ state: 'visible' });
+  await input.press('Enter');
+  await page.locator('.tab', { hasText: 'codex listing' }).first().waitFor({ state: 'visible', timeout: 30000 });
+  const bar = await until("Codex's listing with a budget bar", 30000, async () => {
+    const texts = (await page.locator('.editor-instance .view-lines').allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' '));
+    const all = texts.join('\n');
+    const line = all.split('\n').find((l) => /\[[#-]+\] \d+% of [\d,]+ characters/.test(l));
+    return line !== undefined && /Codex/.test(all) ? line : false;
+  });
+  await screenshot('host-listing');
+  return bar.slice(0, 160);
+});
+
 // Last: it renames a skill of the (copied) workspace.
 await check('F2 rename keeps the skill in the index (#16.1)', async () => {
   const before = await until('a skill count in the status bar', 30000, async () => {
