@@ -144,3 +144,20 @@ async def test_host_catalog_request_is_the_clis_budget_and_listing(
             "skilldeck/hostCatalog",
             {"uri": uri(deck.project), "host": "codex", "contextTokens": 0},
         )
+
+
+async def test_the_skills_view_carries_each_agents_verdict(
+    deck: Deck, start_server: StartServer
+) -> None:
+    flat, _ = _deck(deck)
+    bundle = deck.write(deck.project_agents, "tidy")
+    client = await start_editor(start_server, settings={"hosts": ["dsh", "codex"]})
+    await diagnostics_of(client, flat, lambda found: "SD901" in codes(found))
+
+    result = await request(client, "skilldeck/skills", {"uri": uri(deck.project)})
+    skills = {
+        skill["uri"]: skill for root in result["folders"][0]["roots"] for skill in root["skills"]
+    }
+    assert skills[uri(flat)]["hosts"]["codex"] == {"loads": False, "catalog": None}
+    assert skills[uri(flat)]["hosts"]["dsh"] == {"loads": True, "catalog": "full"}
+    assert skills[uri(bundle)]["hosts"]["codex"] == {"loads": True, "catalog": "full"}

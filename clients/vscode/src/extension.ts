@@ -81,7 +81,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (event.affectsConfiguration('skilldeck.catalogTokenBudget')) {
         status.redraw();
       }
-      if (event.affectsConfiguration('skilldeck.skillsView.groupThreshold')) {
+      if (
+        event.affectsConfiguration('skilldeck.skillsView.groupThreshold') ||
+        event.affectsConfiguration('skilldeck.skillsView.groupBy')
+      ) {
         skills.refresh();
       }
       if (needsRestart((section) => event.affectsConfiguration(section))) {

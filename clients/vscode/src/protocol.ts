@@ -67,6 +67,12 @@ export interface SkillRef {
   provider?: string | null;
 }
 
+/** One agent's verdict on a skill file (`skilldeck.hosts`). */
+export interface HostVerdict {
+  loads: boolean;
+  catalog: 'full' | 'cut' | 'name-only' | 'left-out' | null;
+}
+
 /**
  * One skill candidate found in a root, or provided by another provider
  * (`layout: 'provided'`: bundled, runtime, registered; `uri` null when no file).
@@ -77,6 +83,8 @@ export interface SkillInfo {
   uri: string | null;
   layout: 'bundle' | 'flat' | 'provided';
   provider?: string | null;
+  /** What each agent of `skilldeck.hosts` does with the file (absent: only DSH). */
+  hosts?: Record<string, HostVerdict>;
   winner: boolean;
   accepted: boolean;
   shadowedBy: SkillRef | null;

@@ -24,10 +24,12 @@ function messageNode(id: string, label: string, tooltip: string): TreeNode {
   };
 }
 
-/** The tree layout from `skilldeck.skillsView.groupThreshold` and the home folder. */
+/** The tree layout from `skilldeck.skillsView.groupThreshold` / `groupBy` and the home folder. */
 function treeOptions(): TreeOptions {
   const threshold = vscode.workspace.getConfiguration('skilldeck').get<unknown>('skillsView.groupThreshold');
+  const groupBy = vscode.workspace.getConfiguration('skilldeck').get<unknown>('skillsView.groupBy');
   return {
+    groupBy: groupBy === 'host' ? 'host' : 'root',
     groupThreshold: typeof threshold === 'number' && Number.isFinite(threshold) ? threshold : DEFAULT_TREE_OPTIONS.groupThreshold,
     home: os.homedir(),
   };

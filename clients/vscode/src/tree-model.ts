@@ -34,6 +34,8 @@ export interface TreeNode {
 export interface TreeOptions {
   /** A root with more skills than this lists them under first-letter groups (0: never). */
   groupThreshold: number;
+  /** `root` (the roots in rank order) or `host` (one row per agent of `skilldeck.hosts`). */
+  groupBy?: 'root' | 'host';
   /** The user's home folder: paths under it outside the workspace show as `~/...`. */
   home: string;
 }
@@ -285,7 +287,52 @@ function folderLabel(folderUri: string): string {
 }
 
 function folderRoots(folder: FolderInfo, parentId: string, options: TreeOptions): TreeNode[] {
+  if (options.groupBy === 'host') {
+    const hosts = hostNodes(folder, parentId);
+    if (hosts.length > 0) {
+      return hosts;
+    }
+  }
   return [...folder.roots].sort((a, b) => a.rank - b.rank).map((root) => rootNode(root, parentId, folder.folderUri, options));
+}
+
+/**
+ * One row per agent named in the skills' verdicts (`skilldeck.hosts`), each with the
+ * skill files it looks at: loaded ones first (with their catalog state), then the ones it
+ * does not load. Empty when no verdicts came (only DSH configured).
+ */
+export function hostNodes(folder: FolderInfo, parentId: string): TreeNode[] {
+  const skills = folder.roots.flatMap((root) => root.skills);
+  const hosts = [...new Set(skills.flatMap((skill) => Object.keys(skill.hosts ?? {})))];
+  return hosts.map((host) => {
+    const id = `${parentId}|host|${host}`;
+    const seen = skills
+      .filter((skill) => skill.hosts?.[host] !== undefined)
+      .sort((a, b) => a.name.localeCompare(b.name) || (a.uri ?? '').localeCompare(b.uri ?? ''));
+    const loaded = seen.filter((skill) => skill.hosts?.[host]?.loads);
+    const children = seen.map((skill) => {
+      const verdict = skill.hosts?.[host];
+      const item = skillNode(skill, id);
+      const catalog = verdict?.catalog ?? 'full';
+      return {
+        ...item,
+        description: verdict?.loads ? `loads · catalog ${catalog}` : 'does not load',
+        icon: verdict?.loads ? (catalog === 'full' ? 'pass' : 'warning') : 'circle-slash',
+        children: [],
+      };
+    });
+    return node({
+      kind: 'root',
+      id,
+      label: host,
+      description: `${plural(loaded.length, 'skill')} loaded · ${seen.length - loaded.length} not`,
+      tooltip: `What ${host} does with the skill files it looks at (docs/hosts.md)`,
+      icon: 'hubot',
+      contextValue: 'host',
+      expanded: true,
+      children,
+    });
+  });
 }
 
 /**

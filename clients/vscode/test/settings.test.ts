@@ -129,7 +129,7 @@ describe('userSetServerSettings (what the server receives)', () => {
     const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
       contributes: { configuration: { properties: Record<string, unknown> } };
     };
-    const clientOnly = ['server.pythonPath', 'trace.server', 'catalogTokenBudget', 'skillsView.groupThreshold'];
+    const clientOnly = ['server.pythonPath', 'trace.server', 'catalogTokenBudget', 'skillsView.groupThreshold', 'skillsView.groupBy'];
     const declared = Object.keys(manifest.contributes.configuration.properties)
       .map((key) => key.replace(/^skilldeck\./, ''))
       .filter((key) => !clientOnly.includes(key));

@@ -220,3 +220,39 @@ describe('invocationLabel', () => {
     assert.equal(invocationLabel({ modelInvocable: false, userInvocable: false }), 'not invocable');
   });
 });
+
+describe('buildTree grouped by host', () => {
+  it('shows one row per agent with what it loads and what it does not', () => {
+    const result = exampleSkills();
+    const withSkills = result.folders[0].roots.filter((root) => root.skills.length > 0);
+    const dshRoot = withSkills.find((root) => root.skills.length > 1) ?? withSkills[0];
+    const agentsRoot = withSkills.find((root) => root !== dshRoot) ?? withSkills[0];
+    dshRoot.skills[1].hosts = { dsh: { loads: true, catalog: 'full' } };
+    agentsRoot.skills[0].hosts = { dsh: { loads: false, catalog: null }, codex: { loads: true, catalog: 'cut' } };
+    const tree = buildTree(result, { groupThreshold: 100, home: '', groupBy: 'host' });
+    assert.deepEqual(
+      tree.map((node) => [node.label, node.description]),
+      [
+        ['dsh', '1 skill loaded · 1 not'],
+        ['codex', '1 skill loaded · 0 not'],
+      ],
+    );
+    assert.deepEqual(
+      tree[0].children.map((node) => [node.label, node.description, node.icon]),
+      [
+        [dshRoot.skills[1].name, 'loads · catalog full', 'pass'],
+        [agentsRoot.skills[0].name, 'does not load', 'circle-slash'],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+    assert.equal(tree[1].children[0].description, 'loads · catalog cut');
+  });
+
+  it('falls back to roots when no agent verdicts came', () => {
+    const roots = buildTree(exampleSkills());
+    const hosts = buildTree(exampleSkills(), { groupThreshold: 100, home: '', groupBy: 'host' });
+    assert.deepEqual(
+      hosts.map((node) => node.label),
+      roots.map((node) => node.label),
+    );
+  });
+});

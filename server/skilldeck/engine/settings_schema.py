@@ -77,6 +77,7 @@ SETTINGS: tuple[Setting, ...] = (
     # The editor's own settings: they shape the extension's views, never the verdicts.
     Setting("integer", 10000, editor_key="catalogTokenBudget", minimum=0, client_only=True),
     Setting("integer", 100, editor_key="skillsView.groupThreshold", minimum=0, client_only=True),
+    Setting("string", "root", editor_key="skillsView.groupBy", client_only=True),
     Setting("string", "", editor_key="server.pythonPath", client_only=True),
     Setting("string", "off", editor_key="trace.server", client_only=True),
 )

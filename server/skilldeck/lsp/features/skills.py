@@ -122,6 +122,7 @@ def skill_view(index: FolderIndex, entry: SkillFileEntry) -> dict[str, Any]:
         winner, shadowed_by, shadows = False, None, []
     findings = index.findings(entry.path)
     return {
+        "hosts": host_verdicts(index, entry.path),
         "name": name,
         "description": analysis.description or "",
         "uri": uri_of(entry.path),
@@ -135,6 +136,22 @@ def skill_view(index: FolderIndex, entry: SkillFileEntry) -> dict[str, Any]:
         "errorCount": sum(1 for f in findings if f.severity is Severity.ERROR),
         "warningCount": sum(1 for f in findings if f.severity is Severity.WARNING),
     }
+
+
+def host_verdicts(index: FolderIndex, path: str) -> dict[str, Any]:
+    """What each agent of the folder's ``hosts`` setting does with the file at ``path``:
+    ``{"codex": {"loads": false, "catalog": null}, ...}`` (``catalog``: ``full``, ``cut``,
+    ``name-only``, ``left-out``); empty when only DSH is configured or the file lies
+    outside every agent's folders."""
+    view = index.hosts_view
+    if view is None:
+        return {}
+    verdicts: dict[str, Any] = {}
+    for host in view.hosts:
+        load = view.verdicts.get(host.name, {}).get(path)
+        if load is not None:
+            verdicts[host.name] = {"loads": load.loads, "catalog": load.catalog}
+    return verdicts
 
 
 def provided_view(index: FolderIndex, skill: ProvidedSkill) -> dict[str, Any]:
