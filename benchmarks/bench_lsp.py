@@ -7,17 +7,21 @@ p50/p95/max over alternating invalid/valid edits of one open skill, ``skilldeck/
 latency, and the server's RSS. Not a test: numbers, not pass/fail.
 
     .venv/bin/python benchmarks/bench_lsp.py [--sizes 100 10000] [--edits 200]
+        [--hosts dsh claude-code codex]   # the editor's skilldeck.hosts setting
+        [--settings '{"rules": {"SD801": "off", "SD802": "off"}}']
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +65,10 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-async def run(size: int, edits: int) -> dict[str, Any]:
+async def run(
+    size: int, edits: int, hosts: Sequence[str] = (), extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    extra = extra or {}
     with tempfile.TemporaryDirectory(prefix="skilldeck-bench-") as tmp:
         base = Path(tmp)
         project, target = make_corpus(base, size)
@@ -101,6 +108,8 @@ async def run(size: int, edits: int) -> dict[str, Any]:
                 workspace_folders=[
                     types.WorkspaceFolder(uri=from_fs_path(str(project)) or "", name="project")
                 ],
+                initialization_options={**({"hosts": list(hosts)} if hosts else {}), **extra}
+                or None,
             )
         )
         started = time.perf_counter()
@@ -168,8 +177,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 10_000])
     parser.add_argument("--edits", type=int, default=200)
+    parser.add_argument("--hosts", nargs="*", default=[], help="skilldeck.hosts to send")
+    parser.add_argument(
+        "--settings", default="{}", help='more skilldeck settings as JSON, e.g. {"rules": {...}}'
+    )
     args = parser.parse_args()
-    rows = [asyncio.run(run(size, args.edits)) for size in args.sizes]
+    extra = json.loads(args.settings)
+    rows = [asyncio.run(run(size, args.edits, args.hosts, extra)) for size in args.sizes]
     header = (
         f"{'skills':>7} {'index s':>8} {'edit p50 ms':>12} {'p95 ms':>8} {'max ms':>8} "
         f"{'catalog ms':>11} {'RSS MB idx':>11} {'RSS MB end':>11}"

@@ -10,7 +10,6 @@ import pytest
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.deck import (
     ProvidedSkill,
-    changed_targets,
     deck_findings,
     mention_findings,
     mention_targets,
@@ -224,10 +223,8 @@ def test_an_incomplete_deck_reports_no_unknown_mention(tmp_path: Path) -> None:
 
 
 def test_which_files_a_name_change_affects() -> None:
-    before = {"b": True, "hidden": False}
     after = {"b": True, "hidden": True, "bb": True}
-    changed = changed_targets(before, after)
-    assert changed == {"hidden", "bb"}
+    changed = {"hidden", "bb"}  # the names whose winner changed (the index knows them)
     at = Span.at(0, 0, 1)
     assert mentions_affected([("hidden", at)], changed, after)  # now injected
     assert mentions_affected([("bbb", at)], changed, after)  # unknown, bb is near

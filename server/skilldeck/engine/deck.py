@@ -217,11 +217,6 @@ def mention_findings(
     return found
 
 
-def changed_targets(before: Mapping[str, bool], after: Mapping[str, bool]) -> set[str]:
-    """The names whose mention verdict may differ between two :func:`mention_targets`."""
-    return {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
-
-
 def mentions_affected(
     mentions: Iterable[tuple[str, Span]], changed: set[str], after: Mapping[str, bool]
 ) -> bool:

@@ -27,7 +27,6 @@ from skilldeck.engine.deck import (
     DeckMember,
     NameVerdict,
     ProvidedSkill,
-    changed_targets,
     mention_findings,
     mention_targets,
     mentions_affected,
@@ -270,6 +269,8 @@ class FolderIndex:
         self.catalog_memo = CatalogMemo()
         #: What a ``/name`` mention reaches (the engine's ``mention_targets``), on demand.
         self._targets: dict[str, bool] | None = None
+        #: The files whose body mentions a skill (their findings follow the targets).
+        self._mentioning: set[str] = set()
         #: Routing overlap between the winners (SD801 / SD802), kept current per edit;
         #: rebuilt off the loop after each full scan (:meth:`overlap_snapshot`).
         self.overlap = DeckOverlap((), config.rule_settings())
@@ -319,19 +320,38 @@ class FolderIndex:
             self._targets = mention_targets(winners)
         return self._targets
 
-    def _mentions_changed(self, before: dict[str, bool]) -> set[str]:
-        """The files whose mention findings may differ since the targets ``before``."""
-        self._targets = None
-        after = self.mention_targets()
-        changed = changed_targets(before, after)
+    def _retarget(self, names: Iterable[str]) -> set[str]:
+        """Bring the mention targets up to date for ``names`` (the only names whose winner
+        may have changed); returns the files whose mention findings may differ. Costs
+        the names and the files that mention something, never the whole deck."""
+        if self._targets is None:
+            return set()  # never built: every file is judged afresh when asked
+        targets = self._targets
+        changed: set[str] = set()
+        for name in names:
+            now = self._target_of(name)
+            if targets.get(name) != now:
+                changed.add(name)
+                if now is None:
+                    targets.pop(name, None)
+                else:
+                    targets[name] = now
         if not changed:
             return set()
         return {
             path
-            for path, entry in self._entries.items()
-            if entry.analysis.mentions
-            and mentions_affected(entry.analysis.mentions, changed, after)
+            for path in self._mentioning
+            if mentions_affected(self._entries[path].analysis.mentions, changed, targets)
         }
+
+    def _target_of(self, name: str) -> bool | None:
+        """Whether the ``/name`` gesture injects the winner of ``name`` (``None``: no
+        winner): the engine's ``mention_targets`` for one name."""
+        path = self._winners.get(name)
+        if path is not None:
+            return self._entries[path].analysis.invocation.user_invocable
+        provided = self._provided_winners.get(name)
+        return None if provided is None else provided.candidate.invocation.user_invocable
 
     def set_hosts(
         self, view: HostsView | None, found: Mapping[str, tuple[Finding, ...]]
@@ -490,6 +510,7 @@ class FolderIndex:
             self._catalog_names = None
             self._recompute_shadowing(self.names())
         self._targets = None
+        self._mentioning = {p for p, e in self._entries.items() if e.analysis.mentions}
         self.ready = True
         return before | set(self._entries)
 
@@ -524,8 +545,8 @@ class FolderIndex:
         """Forget a deleted skill file; returns changed paths (its own included)."""
         if path not in self._entries:
             return set()
-        targets = self.mention_targets()
         entry = self._entries.pop(path)
+        self._mentioning.discard(path)
         names = {entry.analysis.name} - {None}
         self._order.pop(path, None)
         self._unindex_name(entry)
@@ -534,7 +555,7 @@ class FolderIndex:
         self._judged_text.pop(path, None)
         changed = {path} | self._update_overlap(path, None)
         changed |= self._recompute_shadowing(n for n in names if n is not None)
-        return changed | self._mentions_changed(targets)
+        return changed | self._retarget(n for n in names if n is not None)
 
     def strays(self) -> set[str]:
         """The Markdown files under the roots that are no skill where they sit (``SD007``);
@@ -554,14 +575,13 @@ class FolderIndex:
     def set_provided(self, provided: Sequence[ProvidedSkill], complete: bool) -> set[str]:
         """Replace the provided skills (a provider changed); returns changed paths."""
         names = self._provided.keys() | {skill.name for skill in provided}
-        targets = self.mention_targets()
         self.provided = tuple(provided)
         self._provided = group_provided(provided)
         self._sorted_names = None
         if complete != self._provided_complete:
             self._provided_complete = complete
             self._catalog_changed()
-        return self._recompute_shadowing(names) | self._mentions_changed(targets)
+        return self._recompute_shadowing(names) | self._retarget(names)
 
     def replace_entry(self, entry: SkillFileEntry, wide: Mapping[int, str]) -> set[str]:
         """Install a freshly scanned entry (file event); returns changed paths."""
@@ -575,7 +595,6 @@ class FolderIndex:
         old = self._entries.get(path)
         # What mentions reach changes only with a name, acceptance or user invocability.
         reach = old is None or _reach(old) != _reach(entry)
-        targets = self.mention_targets() if reach else None
         self._shadow.pop(path, None)
         names: set[str] = set()
         if old is not None:
@@ -590,8 +609,12 @@ class FolderIndex:
         if entry.analysis.name:
             names.add(entry.analysis.name)
             self._index_name(entry.analysis.name, path)
+        if entry.analysis.mentions:
+            self._mentioning.add(path)
+        else:
+            self._mentioning.discard(path)
         changed = {path} | self._recompute_shadowing(names) | self._sync_overlap(path)
-        return changed if targets is None else changed | self._mentions_changed(targets)
+        return changed | self._retarget(names) if reach else changed
 
     def _put(self, entry: SkillFileEntry, position: int) -> None:
         self._entries[entry.path] = entry
