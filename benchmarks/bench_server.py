@@ -192,6 +192,7 @@ async def bench_server(
     timeout_s: float = 300.0,
     server_argv: Sequence[str] | None = None,
     cache_dir: str | None = None,
+    extra_settings: dict[str, Any] | None = None,
 ) -> dict[str, object]:
     """Start the server on ``corpus`` and measure (see the module doc).
 
@@ -203,6 +204,7 @@ async def bench_server(
     settings: dict[str, Any] = {
         "customSkillDirs": list(corpus.custom_dirs),
         "includeUserRoots": True,
+        **(extra_settings or {}),
     }
     watch = _Watch()
     client = _client(watch, settings)
@@ -383,13 +385,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="server command (default: python -m skilldeck serve)",
     )
+    parser.add_argument(
+        "--settings", default="{}", help='more skilldeck settings as JSON, e.g. {"rules": {...}}'
+    )
     args = parser.parse_args(argv)
     corpus = load(args.corpus)
     if corpus is None:
         parser.error(f"no corpus manifest in {args.corpus}")
     result = asyncio.run(
         bench_server(
-            corpus, edits=args.edits, queries=args.queries, gap_s=args.gap, server_argv=args.server
+            corpus,
+            edits=args.edits,
+            queries=args.queries,
+            gap_s=args.gap,
+            server_argv=args.server,
+            extra_settings=json.loads(args.settings),
         )
     )
     json.dump(result, sys.stdout, indent=1)
