@@ -127,3 +127,24 @@ def test_check_overlap_threshold_comes_from_skilldeck_toml(run: Run, project: Pa
     write(project / "skilldeck.toml", "[overlap]\nthreshold = 0.99\n")
     items = json.loads(run("check", "--format", "json", cwd=project).stdout)
     assert [i for i in items if i["code"].startswith("SD8")] == []
+
+
+def test_only_the_skills_an_agent_loads_compete_for_it(run: Run, tmp_path: Path) -> None:
+    root = tmp_path / "agents"
+    (root / ".git").mkdir(parents=True)
+    skills = root / ".agents" / "skills"
+    write(skills / "tdd-workflow" / "SKILL.md", skill("tdd-workflow", TDD_WORKFLOW))
+    write(skills / "tdd-guide.md", skill("tdd-guide", TDD_GUIDE))  # a flat file
+
+    def names(*extra: str) -> list[list[str]]:
+        result = run("overlap", "--json", *extra, cwd=root)
+        assert (result.code, result.stderr) == (0, ""), result.stderr
+        return [
+            sorted([p["a"]["name"], p["b"]["name"]]) for p in json.loads(result.stdout)["pairs"]
+        ]
+
+    assert names() == [["tdd-guide", "tdd-workflow"]]  # DSH reads flat files
+    assert names("--host", "dsh") == [["tdd-guide", "tdd-workflow"]]
+    assert names("--host", "codex") == []  # Codex reads bundles only: no competitor
+    bad = run("overlap", "--host", "nobody", cwd=root)
+    assert bad.code == 2 and "--host" in bad.stderr

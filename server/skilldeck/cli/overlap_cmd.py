@@ -1,10 +1,12 @@
-"""``skilldeck overlap [--threshold T] [--json]``: skills the model cannot tell apart.
+"""``skilldeck overlap [--threshold T] [--host H] [--json]``: skills the model cannot tell
+apart.
 
 Scans the lookup directory's deck (the roots ``list`` reads, plus the skills of other
 providers) and prints every pair of competing skills (the model-invocable winners) whose
 overlap score reaches the threshold, best first, with the words they share, then the
 clusters those pairs form. The pairs are the engine's (:mod:`skilldeck.engine.deck_overlap`),
-the same ``check`` reports as SD801 / SD802.
+the same ``check`` reports as SD801 / SD802. With ``--host H`` only the skill files agent
+H loads compete (its folders, name rules and precedence: :mod:`skilldeck.engine.hosts`).
 
 JSON: ``{"pairs": [{"a": {"name", "path"}, "b": {"name", "path"}, "score": float,
 "shared": [str]}], "clusters": [[name, ...]]}``, pairs sorted by score (highest first);
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli.display import display_path
 from skilldeck.cli.errors import CliError
+from skilldeck.cli.host_report import selected_hosts
 from skilldeck.cli.provider_option import provider_factories
 from skilldeck.cli.settings import (
     add_registry_options,
@@ -27,12 +30,14 @@ from skilldeck.cli.settings import (
     lookup_cwd,
     warn_if_incomplete,
 )
+from skilldeck.engine.fs_provider import SkillFileEntry
 from skilldeck.engine.index_cache import IndexCache
 
 if TYPE_CHECKING:
     from skilldeck.engine.config import SkilldeckConfig
     from skilldeck.engine.deck import ProvidedSkill
     from skilldeck.engine.deck_overlap import DeckOverlap
+    from skilldeck.engine.hosts import Host
     from skilldeck.engine.overlap import OverlapPair, OverlapSkill
 
 
@@ -52,6 +57,12 @@ def register(subparsers: Any) -> None:
         default=None,
         help="lowest score to report, in (0, 1] (default: [overlap] threshold in "
         "skilldeck.toml, else 0.3)",
+    )
+    parser.add_argument(
+        "--host",
+        metavar="H",
+        default=None,
+        help="only the skills agent H loads compete (docs/hosts.md); default: the deck DSH loads",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     add_registry_options(parser)
@@ -74,9 +85,15 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as error:
             raise CliError(f"--threshold: {error}") from None
     cache = None if args.no_cache else IndexCache.default()
-    scan = scan_deck(config, cwd, cache=cache)
-    provided, provided_complete = _provided(args, config, cwd)
-    overlap = DeckOverlap((group[0] for group in name_groups(scan, provided)), settings)
+    host = selected_hosts(args.host, allow_all=False)[0] if args.host else None
+    if host is not None and host.name != "dsh":
+        competing, complete = _loaded_by(host, config, cwd, cache)
+        overlap = DeckOverlap(competing, settings)
+    else:
+        scan = scan_deck(config, cwd, cache=cache)
+        provided, provided_complete = _provided(args, config, cwd)
+        overlap = DeckOverlap((group[0] for group in name_groups(scan, provided)), settings)
+        complete = bool(scan.complete) and provided_complete
     pairs = overlap.pairs()
     groups = clusters(pairs)
     if args.json:
@@ -85,8 +102,39 @@ def run(args: argparse.Namespace) -> int:
     else:
         for line in _lines(overlap, groups, settings.overlap_threshold, cwd):
             print(line)
-    warn_if_incomplete(bool(scan.complete) and provided_complete)
+    warn_if_incomplete(complete)
     return 0
+
+
+def _loaded_by(
+    host: Host, config: SkilldeckConfig, cwd: str, cache: IndexCache | None
+) -> tuple[list[SkillFileEntry], bool]:
+    """The skill files ``host`` loads (its folders, rules and precedence), as deck
+    members: only these compete for its model's choice."""
+    from skilldeck.engine.fs_provider import name_span  # noqa: PLC0415
+    from skilldeck.engine.host_view import build_view  # noqa: PLC0415
+
+    view = build_view((host,), config, cwd, cache=cache)
+    verdicts = view.verdicts.get(host.name, {})
+    loaded: list[SkillFileEntry] = []
+    for found in view.files:
+        verdict = verdicts.get(found.path)
+        if verdict is None or not verdict.loads or found.analysis is None:
+            continue
+        if found.layout == "nested":
+            continue
+        loaded.append(
+            SkillFileEntry(
+                found.root,
+                found.layout,
+                found.path,
+                found.folder,
+                found.expected_name,
+                found.analysis,
+                name_span(found.analysis),
+            )
+        )
+    return loaded, view.complete
 
 
 def _provided(
