@@ -116,3 +116,17 @@ async def test_files_outside_a_skill_and_unknown_skills_are_refused(connect, pro
             await skills_list(client, cursor="-1")
         # still serving
         assert (await client.read_resource("skill://code-review/checklist.md")).contents
+
+
+async def test_skills_results_carry_result_type_and_cache_fields(connect, project):
+    """ext-skills ``specification/stable/skills.mdx``: ``ListSkillsResult`` and
+    ``GetSkillResult`` set ``resultType`` to ``"complete"`` and, being cacheable results,
+    carry the required ``ttlMs`` and ``cacheScope``."""
+    async with connect("auto") as client:
+        listed = await skills_list(client)
+        got = await skills_get(client, "skill://code-review/SKILL.md")
+    for result in (listed, got):
+        assert result["resultType"] == "complete"
+        assert result["ttlMs"] == 0
+        assert result["cacheScope"] == "private"
+    assert "nextCursor" not in got
