@@ -13,8 +13,9 @@ import pytest
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.deck import deck_findings
-from skilldeck.engine.fs_provider import scan_deck
+from skilldeck.engine.fs_provider import FilesystemProvider, scan_deck
 from skilldeck.engine.index_cache import IndexCache
+from skilldeck.engine.provider import LookupOptions
 from skilldeck.engine.scan_helpers import (
     DEADLINE_ENV,
     MIN_FILES_PER_PROCESS,
@@ -160,3 +161,24 @@ def test_a_stopped_helper_is_killed_at_its_deadline(monkeypatch: pytest.MonkeyPa
     assert 0.9 < time.monotonic() - started < 5
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # killed and reaped: no zombie, no stopped process
+
+
+_FORKS: list[int] = []
+os.register_at_fork(after_in_parent=lambda: _FORKS.append(1))
+
+
+async def test_the_filesystem_provider_lists_with_helpers_when_asked(tmp_path: Path):
+    """``skilldeck mcp`` builds its registry with ``processes=usable_cpus()``: the
+    provider's cold first ``list`` forks helpers (from its worker thread) and lists what
+    a scan alone lists."""
+    custom = tmp_path / "custom"
+    _write_deck(custom, 2 * MIN_FILES_PER_PROCESS + 37)
+    config = SkilldeckConfig(custom_skill_dirs=(str(custom),))
+    options = LookupOptions(cwd=str(tmp_path))
+    before = len(_FORKS)
+    alone = await FilesystemProvider(config).list(options)
+    assert len(_FORKS) == before  # one process asked for: no helper
+    helped = await FilesystemProvider(config, processes=2).list(options)
+    assert len(_FORKS) == before + 1  # one helper for the second slice
+    assert [(c.name, c.path) for c in helped] == [(c.name, c.path) for c in alone]
+    assert len(helped) > MIN_FILES_PER_PROCESS  # the accepted ones

@@ -28,8 +28,9 @@ async def test_skills_list_get_and_read_serve_each_skill_folder(connect, project
     skills = project / ".dsh" / "skills"
     review = skills / "code-review"
     os.mkfifo(review / "pipe")  # never opened, never listed
-    with open(review / "huge.bin", "wb") as huge:  # over the 8 MiB file cap (sparse)
-        huge.truncate(9 * 1024 * 1024)
+    with open(review / "big.bin", "wb") as big:  # 9 MiB (sparse): within the 16 MiB limit
+        big.truncate(9 * 1024 * 1024)
+    # a nested skill's files are files of the enclosing skill too (completeness)
     write(review / "nested" / "SKILL.md", "---\nname: nested\ndescription: x\n---\n")
     write(review / ".git" / "config", "[core]\n")
 
@@ -46,7 +47,11 @@ async def test_skills_list_get_and_read_serve_each_skill_folder(connect, project
         entry = entries["skill://code-review/SKILL.md"]
         assert entry["frontmatter"] == {"name": "code-review", "description": "Review a change."}
         assert entry["resources"] == _manifest(
-            review, ["SKILL.md", "checklist.md", "logo.png", "scripts/run.sh"]
+            review,
+            [
+                *("SKILL.md", "big.bin", "checklist.md", "logo.png"),
+                *("nested/SKILL.md", "scripts/run.sh"),
+            ],
         )
         assert entries["skill://style-guide/SKILL.md"]["frontmatter"]["user-invocable"] is False
         flat = entries["skill://commit-message/SKILL.md"]["resources"]
@@ -116,3 +121,48 @@ async def test_files_outside_a_skill_and_unknown_skills_are_refused(connect, pro
             await skills_list(client, cursor="-1")
         # still serving
         assert (await client.read_resource("skill://code-review/checklist.md")).contents
+
+
+async def test_skills_results_carry_result_type_and_cache_fields(connect, project):
+    """ext-skills ``specification/stable/skills.mdx``: ``ListSkillsResult`` and
+    ``GetSkillResult`` set ``resultType`` to ``"complete"`` and, being cacheable results,
+    carry the required ``ttlMs`` and ``cacheScope``."""
+    async with connect("auto") as client:
+        listed = await skills_list(client)
+        got = await skills_get(client, "skill://code-review/SKILL.md")
+    for result in (listed, got):
+        assert result["resultType"] == "complete"
+        assert result["ttlMs"] == 0
+        assert result["cacheScope"] == "private"
+    assert "nextCursor" not in got
+
+
+async def test_a_skill_over_the_extension_limits_is_not_served_truncated(connect, project):
+    """The manifest must be complete, and a skill over 512 files or 16 MiB should not be
+    served: such a skill has no entry (and no readable files), with the reason given."""
+    skills = project / ".dsh" / "skills"
+    many = skills / "many-files"
+    write(many / "SKILL.md", "---\nname: many-files\ndescription: Too many files.\n---\n")
+    for index in range(512):  # SKILL.md + 512 = 513 files
+        write(many / "parts" / f"{index:03}.md", "x\n")
+    heavy = skills / "heavy"
+    write(heavy / "SKILL.md", "---\nname: heavy\ndescription: Too many bytes.\n---\n")
+    for part in ("a.bin", "b.bin"):  # 2 x 8.5 MiB (sparse): over 16 MiB in all
+        with open(heavy / part, "wb") as data:
+            data.truncate(17 * 512 * 1024)
+
+    async with connect("auto") as client:
+        listed = [entry["uri"] for entry in (await skills_list(client))["skills"]]
+        assert "skill://many-files/SKILL.md" not in listed
+        assert "skill://heavy/SKILL.md" not in listed
+        assert "skill://code-review/SKILL.md" in listed
+        for name, limit in (("many-files", "512 files"), ("heavy", "16 MiB")):
+            with pytest.raises(MCPError, match="Unknown skill URI") as refused:
+                await skills_get(client, f"skill://{name}/SKILL.md")
+            assert refused.value.error.code == -32602
+            assert f"skill {name!r} exceeds the Skills extension's limit of {limit}" in str(
+                refused.value
+            )
+            with pytest.raises(MCPError, match="exceeds"):
+                await client.read_resource(f"skill://{name}/SKILL.md")
+        assert (await skills_get(client, "skill://code-review/SKILL.md"))["skill"]

@@ -89,12 +89,19 @@ def run(args: argparse.Namespace) -> int:
     import anyio  # noqa: PLC0415 - only this command runs the MCP server
 
     from skilldeck.engine.defaults import default_registry  # noqa: PLC0415
+    from skilldeck.engine.scan_helpers import usable_cpus  # noqa: PLC0415
     from skilldeck.mcp.deck_server import DeckServer  # noqa: PLC0415
 
     cwd = lookup_cwd(args)
     config = build_config(args, cwd, catalog_max_description_length=args.max_description_length)
     cache = None if args.no_cache else IndexCache.default()
-    registry = default_registry(config, cache=cache, watch=True, providers=provider_factories(args))
+    registry = default_registry(
+        config,
+        cache=cache,
+        watch=True,
+        providers=provider_factories(args),
+        processes=usable_cpus(),  # a cold first read forks helpers, as check and the LSP do
+    )
     deck = DeckServer(
         registry, cwd=cwd, max_description_length=config.catalog_max_description_length
     )

@@ -26,6 +26,7 @@ def default_registry(
     watch: bool = False,
     collect_cache_max_entries: int = 128,
     providers: Sequence[ProviderFactory] = (),
+    processes: int = 1,
 ) -> SkillRegistry:
     """A :class:`SkillRegistry` with skilldeck's standard providers registered.
 
@@ -39,11 +40,15 @@ def default_registry(
     ``config`` defaults to :meth:`SkilldeckConfig.from_environment`. ``cache`` is the
     optional persistent per-file analysis cache (:class:`IndexCache`). ``providers`` are
     registered after the standard ones (e.g. ``skilldeck --provider MODULE:ATTR``).
+    ``processes > 1`` lets the filesystem provider's scans fork helper processes
+    (:func:`~skilldeck.engine.fs_provider.scan_deck`) for a cold index.
     """
     if config is None:
         config = SkilldeckConfig.from_environment()
     registry = SkillRegistry(collect_cache_max_entries=collect_cache_max_entries)
-    registry.register_provider(filesystem_provider_factory(config, watch=watch, cache=cache))
+    registry.register_provider(
+        filesystem_provider_factory(config, watch=watch, cache=cache, processes=processes)
+    )
     _register_others(registry, config, providers)
     return registry
 

@@ -530,10 +530,12 @@ class FilesystemProvider:
         *,
         cache: IndexCache | None = None,
         name: str = PROVIDER_NAME,
+        processes: int = 1,
     ) -> None:
         self._config = config
         self._cache = cache
         self._name = name
+        self._processes = processes
         self._watcher: _WatchHook | None = None
 
     @property
@@ -561,6 +563,7 @@ class FilesystemProvider:
             cache=self._cache,
             roots=roots,
             provider_name=self._name,
+            processes=self._processes,
         )
         candidates = scan.candidates()
         if scan.complete and watch_ok:
@@ -671,16 +674,18 @@ def filesystem_provider_factory(
     watch: bool = False,
     cache: IndexCache | None = None,
     debounce_ms: int = 200,
+    processes: int = 1,
 ) -> ProviderFactory:
     """A factory for ``SkillRegistry.register_provider``.
 
     With ``watch=True`` every root a lookup uses is watched (SPEC section 6); a relevant
     change calls ``control.invalidate()``, and the watcher stops when ``control.signal``
-    aborts (the registration is disposed).
+    aborts (the registration is disposed). ``processes`` is passed to :func:`scan_deck`
+    by every ``list`` (helpers fork only for a scan with many uncached files).
     """
 
     def create(control: ProviderControl) -> SkillProvider:
-        provider = FilesystemProvider(config, cache=cache)
+        provider = FilesystemProvider(config, cache=cache, processes=processes)
         if watch:
             hook = _WatchHook(control.invalidate, debounce_ms)
             provider.attach_watcher(hook)

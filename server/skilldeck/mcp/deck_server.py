@@ -327,7 +327,7 @@ class DeckServer:
         result: dict[str, Any] = {"skills": skills}
         if cursor is not None:
             result["nextCursor"] = cursor
-        return result
+        return _complete(result)
 
     async def _skills_get(self, ctx: Context, params: SkillsGetParams) -> dict[str, Any]:
         _require_modern(ctx, "skills/get")
@@ -338,7 +338,7 @@ class DeckServer:
         entry = await self._entry(parsed.name, fresh=True)
         if isinstance(entry, str):
             raise MCPError(types.INVALID_PARAMS, f"Unknown skill URI: {params.uri}: {entry}")
-        return {"skill": entry.wire}
+        return _complete({"skill": entry.wire})
 
     async def _entry(self, name: str, *, fresh: bool = False) -> SkillEntry | str:
         view = await self.state.current()
@@ -353,6 +353,13 @@ def _served(view: DeckView, name: str) -> SkillCandidate | None:
     if skill is None or skill.path is None or not skill.invocation.model_invocable:
         return None
     return skill
+
+
+def _complete(result: dict[str, Any]) -> dict[str, Any]:
+    """A ``skills/*`` result as the extension's cacheable result: ``resultType`` complete,
+    and the deck's freshness hint: immediately stale (the deck changes live; the
+    list-changed notifications say when) and private (one user's project)."""
+    return {"resultType": "complete", **result, "ttlMs": 0, "cacheScope": "private"}
 
 
 def _require_modern(ctx: Context, method: str) -> None:

@@ -24,6 +24,7 @@ from skilldeck.mcp.deck_view import DeckView
 from skilldeck.mcp.skill_files import (
     SkillFileError,
     SkillFiles,
+    SkillOverLimitError,
     collect_skill_files,
     read_served_file,
 )
@@ -87,6 +88,8 @@ def build_entry(skill: SkillCandidate) -> SkillEntry | str:
     try:
         files = collect_skill_files(skill.path)
         text = decode_skill_bytes(read_served_file(files.files[0]))
+    except SkillOverLimitError as error:
+        return f"skill {skill.name!r} exceeds the Skills extension's limit of {error}"
     except (SkillFileError, SkillReadError) as error:
         return str(error)
     frontmatter = frontmatter_json(text)

@@ -6,10 +6,11 @@ other skills, so only its own file is served (as ``SKILL.md``).
 
 Never served: anything whose real path leaves the skill's folder (a symlink out, a
 ``..``; checked by :func:`skilldeck.engine.resources.resolve_resource`), hidden files and
-folders (``.git``, ``.env``, ...), version-control folders, folders holding another
-``SKILL.md`` (skills do not nest), FIFOs, devices and sockets. A skill serves at most
-:data:`MAX_SKILL_FILES` files and :data:`MAX_SKILL_BYTES` bytes in all, and no file over
-:data:`MAX_FILE_BYTES`; what does not fit is left out of the manifest and cannot be read.
+folders (``.git``, ``.env``, ...), version-control folders, FIFOs, devices and sockets.
+A folder holding another ``SKILL.md`` (a nested skill) is walked like any other: the
+extension's manifest is complete, nested skills' files included. A skill over the
+extension's limits (:data:`MAX_SKILL_FILES` files, :data:`MAX_SKILL_BYTES` bytes in all)
+is not served at all (:class:`SkillOverLimitError`), never with a partial manifest.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ SKILL_FILE = "SKILL.md"
 #: The Skills extension's per-skill limits (what every conforming host accepts).
 MAX_SKILL_FILES = 512
 MAX_SKILL_BYTES = 16 * 1024 * 1024
-#: One file: a resource is read whole into a response.
-MAX_FILE_BYTES = 8 * 1024 * 1024
+#: One file: a resource is read whole into a response (no more than a whole skill).
+MAX_FILE_BYTES = MAX_SKILL_BYTES
 _VCS_FOLDERS = frozenset({"CVS", "_darcs", "RCS", "SCCS", "node_modules", "__pycache__"})
 
 
@@ -44,10 +45,9 @@ class SkillFile:
 
 @dataclass(frozen=True, slots=True)
 class SkillFiles:
-    """A skill's served files, ``SKILL.md`` first; ``truncated`` when caps left some out."""
+    """A skill's served files, ``SKILL.md`` first: every file of the skill."""
 
     files: tuple[SkillFile, ...]
-    truncated: bool = False
 
     def find(self, relative: str) -> SkillFile | None:
         """The served file at ``relative`` (exact match), else ``None``."""
@@ -56,6 +56,11 @@ class SkillFiles:
 
 class SkillFileError(Exception):
     """A file could not be served; the message says why (shown to the client)."""
+
+
+class SkillOverLimitError(SkillFileError):
+    """The skill's files exceed one of the extension's per-skill limits (the message
+    names it: ``512 files`` or ``16 MiB``)."""
 
 
 def skill_folder(skill_path: str) -> str | None:
@@ -67,7 +72,8 @@ def skill_folder(skill_path: str) -> str | None:
 
 def collect_skill_files(skill_path: str) -> SkillFiles:
     """Walk a skill's files (see the module docstring); raises :class:`SkillFileError`
-    when its own ``SKILL.md`` cannot be read."""
+    when its own ``SKILL.md`` cannot be read, :class:`SkillOverLimitError` when the
+    skill exceeds the extension's limits."""
     main = _digest(skill_path, SKILL_FILE)
     folder = skill_folder(skill_path)
     if folder is None:
@@ -75,7 +81,7 @@ def collect_skill_files(skill_path: str) -> SkillFiles:
     summary = _folder_owner(folder)
     walker = _Walker(summary, main.size)
     walker.walk(folder, "")
-    return SkillFiles((main, *walker.files), walker.truncated)
+    return SkillFiles((main, *walker.files))
 
 
 def read_served_file(file: SkillFile) -> bytes:
@@ -109,7 +115,6 @@ class _Walker:
         self.owner = owner
         self.files: list[SkillFile] = []
         self.used_bytes = used_bytes
-        self.truncated = False
         self.visited: set[str] = set()
 
     def walk(self, folder: str, prefix: str) -> None:
@@ -136,14 +141,11 @@ class _Walker:
             except OSError:
                 continue
             if stat.S_ISDIR(info.st_mode):
-                if not os.path.exists(os.path.join(entry.path, SKILL_FILE)):
-                    self.walk(entry.path, f"{relative}/")
+                self.walk(entry.path, f"{relative}/")
                 continue
             if not stat.S_ISREG(info.st_mode):
                 continue  # FIFOs, devices, sockets
-            if not self._fits(info.st_size):
-                self.truncated = True
-                continue
+            self._check_fits(info.st_size)
             try:
                 file = _digest(entry.path, relative)
             except SkillFileError:
@@ -151,9 +153,8 @@ class _Walker:
             self.used_bytes += file.size
             self.files.append(file)
 
-    def _fits(self, size: int) -> bool:
-        return (
-            len(self.files) + 1 < MAX_SKILL_FILES
-            and size <= MAX_FILE_BYTES
-            and self.used_bytes + size <= MAX_SKILL_BYTES
-        )
+    def _check_fits(self, size: int) -> None:
+        if len(self.files) + 1 >= MAX_SKILL_FILES:  # SKILL.md is not in self.files
+            raise SkillOverLimitError(f"{MAX_SKILL_FILES} files")
+        if self.used_bytes + size > MAX_SKILL_BYTES:
+            raise SkillOverLimitError(f"{MAX_SKILL_BYTES // (1024 * 1024)} MiB")
