@@ -30,9 +30,8 @@ from skilldeck.engine.frontmatter import (
     find_frontmatter,
     parse_frontmatter,
 )
-from skilldeck.engine.positions import Position
+from skilldeck.engine.positions import Position, line_starts
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # The node properties (anchor ``&a``, tag ``!t``) in front of a one-line scalar.
 _PROPERTIES = re.compile(r"(?:([&!])(\S*)[ \t]+)*")
 _PROPERTY = re.compile(r"([&!])(\S*)[ \t]+")
@@ -64,13 +63,6 @@ class _State:
     mapping: Mapping[str, object]
     outside: tuple[str, str]
     problems: Counter[str]
-
-
-def line_starts(text: str) -> list[int]:
-    """The offset where every line of ``text`` starts (breaks: ``\\r\\n``, ``\\r``, ``\\n``)."""
-    starts = [0]
-    starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
-    return starts
 
 
 def _offset(text: str, starts: Sequence[int], position: Position) -> int:
@@ -312,7 +304,6 @@ __all__ = [
     "edits_overlap",
     "fix_all",
     "has_properties",
-    "line_starts",
     "replace_scalar",
     "scalar_properties",
 ]

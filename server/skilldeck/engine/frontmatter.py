@@ -25,7 +25,7 @@ from ruamel.yaml.nodes import ScalarNode as _ScalarNode
 from ruamel.yaml.nodes import SequenceNode as _SequenceNode
 
 from skilldeck.engine.findings import Finding, Fix, RelatedLocation, TextEdit
-from skilldeck.engine.positions import Position, Span
+from skilldeck.engine.positions import LINE_BREAK, Position, Span
 from skilldeck.engine.rules import rule
 from skilldeck.engine.yaml_problems import YamlProblem, explain, explain_text_root
 
@@ -40,7 +40,6 @@ MAX_YAML_DEPTH = 64
 MAX_YAML_NODES = 50_000
 
 _CLOSING_LINE = re.compile(r"^---\r?$", re.MULTILINE)
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # Characters YAML 1.2 does not allow in a stream (c-printable's complement).
 _NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _INT = re.compile(r"[-+]?[0-9]+")
@@ -168,7 +167,7 @@ class LineIndex:
     def __init__(self, text: str, end: int | None = None) -> None:
         limit = len(text) if end is None else end
         starts = [0]
-        starts.extend(m.end() for m in _LINE_BREAK.finditer(text, 0, limit))
+        starts.extend(m.end() for m in LINE_BREAK.finditer(text, 0, limit))
         self._starts = starts
         self._limit = limit
 
@@ -209,7 +208,7 @@ def find_frontmatter(text: str) -> FrontmatterBounds | str | None:
 
 def first_line_span(text: str) -> Span:
     """The span of the document's first line (for whole-file findings)."""
-    match = _LINE_BREAK.search(text)
+    match = LINE_BREAK.search(text)
     return Span.at(0, 0, match.start() if match else len(text))
 
 

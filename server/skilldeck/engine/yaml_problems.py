@@ -15,9 +15,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from skilldeck.engine.positions import Position
+from skilldeck.engine.positions import LINE_BREAK, Position
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _NO_SPACE_KEY = re.compile(r"([ ]*)([A-Za-z_][A-Za-z0-9_-]*):(?=[^\s:/])")
 _KEY_VALUE = re.compile(r"([ ]*)([^\s#:'\"][^:]*?):[ ]+(\S.*?)\s*$")
 _TAB_WIDTH = "  "
@@ -52,7 +51,7 @@ class _Line:
 def _lines(text: str) -> list[_Line]:
     lines: list[_Line] = []
     start = 0
-    for number, match in enumerate(_LINE_BREAK.finditer(text)):
+    for number, match in enumerate(LINE_BREAK.finditer(text)):
         lines.append(_Line(number, start, text[start : match.start()]))
         start = match.end()
     lines.append(_Line(len(lines), start, text[start:]))
