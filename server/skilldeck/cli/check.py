@@ -44,7 +44,7 @@ from skilldeck.cli.fix import (
 )
 from skilldeck.cli.formats import FORMATS
 from skilldeck.cli.progress import Progress
-from skilldeck.cli.provider_option import add_provider_option, provider_factories
+from skilldeck.cli.provider_option import add_provider_option, provider_factories, read_provided
 from skilldeck.cli.report import CheckReport, ReportedFinding
 from skilldeck.cli.rule_selection import RuleSelection
 from skilldeck.cli.settings import (
@@ -468,17 +468,8 @@ class _Checker:
         )
 
     def _provided(self, config: SkilldeckConfig) -> tuple[ProvidedSkill, ...]:
-        """The deck's skills from providers other than the filesystem (none by default:
-        then no event loop is started)."""
-        if not self._factories and not config.bundled_skills and not config.remote_sources:
-            return ()
-        import asyncio  # noqa: PLC0415 - only when a deck has other providers
-
-        from skilldeck.engine.deck import provided_skills  # noqa: PLC0415
-        from skilldeck.engine.defaults import provider_registry  # noqa: PLC0415
-
-        registry = provider_registry(config, self._factories)
-        skills, complete = asyncio.run(provided_skills(registry, cwd=self._cwd))
+        """The deck's skills from providers other than the filesystem."""
+        skills, complete = read_provided(config, self._factories, self._cwd)
         self.complete = self.complete and complete
         return skills
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from skilldeck.cli.display import display_path
 from skilldeck.cli.errors import CliError
 from skilldeck.cli.host_report import selected_hosts
-from skilldeck.cli.provider_option import provider_factories
+from skilldeck.cli.provider_option import provider_factories, read_provided
 from skilldeck.cli.settings import (
     add_registry_options,
     build_config,
@@ -35,7 +35,6 @@ from skilldeck.engine.index_cache import IndexCache
 
 if TYPE_CHECKING:
     from skilldeck.engine.config import SkilldeckConfig
-    from skilldeck.engine.deck import ProvidedSkill
     from skilldeck.engine.deck_overlap import DeckOverlap
     from skilldeck.engine.hosts import Host
     from skilldeck.engine.overlap import OverlapPair, OverlapSkill
@@ -91,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         overlap = DeckOverlap(competing, settings)
     else:
         scan = scan_deck(config, cwd, cache=cache)
-        provided, provided_complete = _provided(args, config, cwd)
+        provided, provided_complete = read_provided(config, provider_factories(args), cwd)
         overlap = DeckOverlap((group[0] for group in name_groups(scan, provided)), settings)
         complete = bool(scan.complete) and provided_complete
     pairs = overlap.pairs()
@@ -135,22 +134,6 @@ def _loaded_by(
             )
         )
     return loaded, view.complete
-
-
-def _provided(
-    args: argparse.Namespace, config: SkilldeckConfig, cwd: str
-) -> tuple[tuple[ProvidedSkill, ...], bool]:
-    """Skills of the other providers (bundled, ``--provider``); none starts no event loop."""
-    factories = provider_factories(args)
-    if not factories and not config.bundled_skills:
-        return (), True
-    import asyncio  # noqa: PLC0415 - only when the deck has other providers
-
-    from skilldeck.engine.deck import provided_skills  # noqa: PLC0415
-    from skilldeck.engine.defaults import provider_registry  # noqa: PLC0415
-
-    registry = provider_registry(config, factories)
-    return asyncio.run(provided_skills(registry, cwd=cwd))
 
 
 def _skill_json(skill: OverlapSkill, overlap: DeckOverlap) -> dict[str, object]:

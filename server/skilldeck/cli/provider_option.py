@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from skilldeck.cli.errors import CliError
 
 if TYPE_CHECKING:
+    from skilldeck.engine.config import SkilldeckConfig
+    from skilldeck.engine.deck import ProvidedSkill
     from skilldeck.engine.provider import ProviderFactory
 
 
@@ -57,3 +59,19 @@ def load_provider_factory(spec: str) -> ProviderFactory:
         raise CliError(f"--provider {spec}: {attribute!r} is not callable (expected a factory)")
     factory: ProviderFactory = target
     return factory
+
+
+def read_provided(
+    config: SkilldeckConfig, factories: Sequence[ProviderFactory], cwd: str
+) -> tuple[tuple[ProvidedSkill, ...], bool]:
+    """The deck's skills from providers other than the filesystem (bundled, ``--provider``,
+    remote sources) and whether the read was complete. A deck with none of them starts
+    no event loop (the fast path of ``check``)."""
+    if not factories and not config.bundled_skills and not config.remote_sources:
+        return (), True
+    import asyncio  # noqa: PLC0415 - only when a deck has other providers
+
+    from skilldeck.engine.deck import provided_skills  # noqa: PLC0415
+    from skilldeck.engine.defaults import provider_registry  # noqa: PLC0415
+
+    return asyncio.run(provided_skills(provider_registry(config, factories), cwd=cwd))
