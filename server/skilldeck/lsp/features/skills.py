@@ -98,7 +98,8 @@ def _ref(member: DeckMember) -> dict[str, Any]:
 
 
 def _relations(index: FolderIndex, name: str, me: object) -> tuple[bool, Any, list[Any]]:
-    """``(winner, shadowedBy, shadows)`` of the member ``me`` among those named ``name``."""
+    """``(winner, shadowedBy, shadows)`` of the accepted member ``me`` among those named
+    ``name`` (a name nothing else carries is won by its only member)."""
     if not index.shares_name(name):
         return True, None, []
     group = index.members(name)
@@ -116,8 +117,6 @@ def skill_view(index: FolderIndex, entry: SkillFileEntry) -> dict[str, Any]:
     accepted = analysis.accepted
     if accepted:
         winner, shadowed_by, shadows = _relations(index, name, entry)
-        if not index.shares_name(name):
-            winner = index.winner(name) == entry.path
     else:
         winner, shadowed_by, shadows = False, None, []
     findings = index.findings(entry.path)
