@@ -392,10 +392,6 @@ class FolderIndex:
         """The provided skill (bundled, runtime, registered) that wins ``name``, if any."""
         return self._provided_winners.get(name)
 
-    def provided_named(self, name: str) -> list[ProvidedSkill]:
-        """Provided skills called ``name``, in registration order."""
-        return self._provided.get(name, [])
-
     def shares_name(self, name: str) -> bool:
         """Whether more than one indexed file or provided skill carries ``name``."""
         return len(self._by_name.get(name, ())) + len(self._provided.get(name, ())) > 1
