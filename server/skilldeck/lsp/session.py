@@ -19,9 +19,10 @@ Features read the index through the queries at the end of :class:`Session`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
@@ -89,7 +90,7 @@ class Session:
         self.generation = 0
         self._indexed: asyncio.Event | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        #: Scans running with the collector paused (:meth:`_collector_paused`).
+        #: Scans and overlap builds running with the collector paused (:meth:`_collector_pause`).
         self._scans_running = 0
         self._gc_was_enabled = True
         #: True from ``initialize`` until ``initialized`` has set up the folder indexes.
@@ -305,9 +306,7 @@ class Session:
         steps = DeckOverlap.stepwise(winners, index.config.rule_settings())
         # The index is long-lived and acyclic: a full collection over its million fresh
         # objects in the middle of the build would stall a keystroke for half a second.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with self._collector_pause():
             while True:
                 try:
                     next(steps)
@@ -319,9 +318,6 @@ class Session:
                 await asyncio.sleep(OVERLAP_BUILD_PAUSE)
                 if generation != self.generation or self.folders.get(index.folder) is not index:
                     return
-        finally:
-            if collecting:
-                gc.enable()
         changed = index.install_overlap(overlap)
         gc.freeze()
         # Files with an overlap carry up to three findings each: smaller batches.
@@ -331,15 +327,21 @@ class Session:
         """``function`` in a worker thread with the cyclic GC paused (this process is ours).
 
         A scan allocates many small acyclic objects; with the collector running, a
-        10,000-file scan spends a third of its time in collections. Overlapping scans
-        share one pause; the last to finish resumes the collector.
+        10,000-file scan spends a third of its time in collections.
         """
+        with self._collector_pause():
+            return await asyncio.to_thread(function, *args, **kw)
+
+    @contextlib.contextmanager
+    def _collector_pause(self) -> Iterator[None]:
+        """Pause the cyclic GC for a scan or an overlap build. Overlapping pauses share
+        one: the last to end resumes the collector (if it was running before the first)."""
         if self._scans_running == 0:
             self._gc_was_enabled = gc.isenabled()
             gc.disable()
         self._scans_running += 1
         try:
-            return await asyncio.to_thread(function, *args, **kw)
+            yield
         finally:
             self._scans_running -= 1
             if self._scans_running == 0 and self._gc_was_enabled:
