@@ -11,6 +11,7 @@ import argparse
 import os
 import stat
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -131,15 +132,21 @@ def lookup_cwd(args: argparse.Namespace) -> str:
     """The absolute ``--cwd`` (default: the process's cwd); it must be a directory."""
     raw = getattr(args, "cwd", None)
     cwd = os.path.abspath(raw) if raw else os.getcwd()
-    try:
-        is_dir = stat.S_ISDIR(os.stat(cwd).st_mode)
-    except FileNotFoundError:
-        is_dir = False
-    except OSError as error:  # ENAMETOOLONG, ELOOP, EACCES: say which
-        raise CliError(f"--cwd: {os_reason(error)}: {raw}") from None
-    if not is_dir:
+    if not _is_kind(cwd, stat.S_ISDIR, "--cwd", shown=raw):
         raise CliError(f"--cwd: not a directory: {raw}")
     return cwd
+
+
+def _is_kind(path: str, kind: Callable[[int], bool], option: str, *, shown: object) -> bool:
+    """Whether ``path`` exists and ``kind`` (``stat.S_ISDIR``, ...) holds for it; a
+    missing path is ``False``, any other reason (ENAMETOOLONG, ELOOP, EACCES) a usage
+    error naming ``option`` and the path as the user wrote it (``shown``)."""
+    try:
+        return kind(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        raise CliError(f"{option}: {os_reason(error)}: {shown}") from None
 
 
 def build_config(
@@ -159,13 +166,7 @@ def build_config(
     explicit = getattr(args, "config", None)
     file: str | None
     if explicit:
-        try:
-            is_file = stat.S_ISREG(os.stat(explicit).st_mode)
-        except FileNotFoundError:
-            is_file = False
-        except OSError as error:  # ENAMETOOLONG, ELOOP, EACCES: say which
-            raise CliError(f"--config: {os_reason(error)}: {explicit}") from None
-        if not is_file:
+        if not _is_kind(explicit, stat.S_ISREG, "--config", shown=explicit):
             raise CliError(f"--config: no such file: {explicit}")
         file = os.path.abspath(explicit)
     else:
