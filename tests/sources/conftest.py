@@ -82,4 +82,4 @@ def daemon(team: TeamRepo) -> Iterator[Daemon]:
     served = Daemon(team.bare.parent)
     served.start()
     yield served
-    served.stop()
+    served.close()

@@ -87,7 +87,7 @@ def source_config(project: Path, url: str, **keys: object) -> None:
 
 
 class Daemon:
-    """``git daemon`` serving a folder on 127.0.0.1; ``stop()`` takes the network down."""
+    """``git daemon`` serving a folder on 127.0.0.1; ``stop()`` takes its repositories offline."""
 
     def __init__(self, base: Path) -> None:
         self.base = base
@@ -115,6 +115,16 @@ class Daemon:
         raise RuntimeError("git daemon did not start")
 
     def stop(self) -> None:
+        """Take the repositories off the network: every fetch from now on fails.
+
+        The daemon keeps running and keeps its port. Killing it freed the port, and under
+        ``pytest -n`` another worker's daemon could start on that very port and serve the
+        same team repository, so a fetch that had to fail succeeded (a flaky CI run).
+        Moving the served folder away fails every fetch the same way, deterministically."""
+        if self.base.exists():
+            self.base.rename(self.base.with_name(self.base.name + ".offline"))
+
+    def close(self) -> None:
         if self.process is not None:
             self.process.terminate()
             self.process.wait(timeout=10)
