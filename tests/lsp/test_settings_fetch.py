@@ -23,6 +23,7 @@ from lsp_harness import (
     request,
     stop_client,
     uri,
+    wait_for,
 )
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -106,6 +107,10 @@ async def test_a_document_opened_while_settings_load_gets_the_fetched_profile(
 
     found = await diagnostics_of(client, path, lambda d: codes(d) == ["SD605"])
     assert found[0].range == types.Range(types.Position(3, 0), types.Position(3, 8))
+    changes: list[Any] = getattr(client, "catalog_changes")  # noqa: B009
+    # The catalog notification follows the index (debounced): wait for it, then for late
+    # publishes, rather than guess how long a loaded machine takes.
+    await wait_for(lambda: changes, what="the first catalogChanged")
     await asyncio.sleep(0.5)  # let any late publish arrive
     published: list[types.PublishDiagnosticsParams] = getattr(client, "published")  # noqa: B009
     mine = [p for p in published if p.uri == uri(path)]
@@ -113,7 +118,6 @@ async def test_a_document_opened_while_settings_load_gets_the_fetched_profile(
     assert [codes(list(p.diagnostics)) for p in mine] == [["SD605"]] * len(mine)
     assert {p.version for p in mine} == {1}
     # Only the workspace folder is indexed: no folder of its own for the early document.
-    changes: list[Any] = getattr(client, "catalog_changes")  # noqa: B009
     assert {change["folderUri"] for change in changes} == {uri(deck.project)}
     skills = await request(client, "skilldeck/skills", {})
     assert [folder["folderUri"] for folder in skills["folders"]] == [uri(deck.project)]
@@ -155,7 +159,7 @@ async def test_a_client_that_never_answers_configuration_is_given_up_on(
 
     client = await start_client(late_answer, initialization_options={"profile": "agentskills"})
 
-    await diagnostics_of(client, path, lambda d: codes(d) == ["SD605"], timeout=2.8)
+    await diagnostics_of(client, path, lambda d: codes(d) == ["SD605"], timeout=8)
     await asyncio.sleep(1.0)  # the late answer has arrived by now
     assert [d.code for d in client.diagnostics[uri(path)]] == ["SD605"]
     assert not [m for m in client.log_messages if m.type == types.MessageType.Error]
