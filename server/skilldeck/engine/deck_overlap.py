@@ -145,7 +145,9 @@ class DeckOverlap:
             other = self._members[pair.other(path).key]
             finding = _finding(member, other, pair)
             severity = self.settings.severity_for(finding.code, finding.severity)
-            if severity is not None:
+            if severity == finding.severity:
+                found.append(finding)
+            elif severity is not None:
                 found.append(replace(finding, severity=severity))
         return tuple(found)
 

@@ -100,6 +100,9 @@ class OverlapPair:
     score: float
     _docs: tuple[_Doc, _Doc] = field(repr=False, compare=False)
     _near_duplicate_threshold: float = field(repr=False, compare=False)
+    #: :attr:`shared` and :attr:`near_duplicate`, once asked (both files of a pair ask).
+    _shared: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
+    _near_duplicate: bool | None = field(default=None, repr=False, compare=False)
 
     def other(self, key: str) -> OverlapSkill:
         """The member of the pair that is not ``key``."""
@@ -107,20 +110,28 @@ class OverlapPair:
 
     @property
     def shared(self) -> tuple[str, ...]:
-        """The words that weigh most in the score, heaviest first (computed when asked:
-        a big deck has many pairs and shows few)."""
-        first, second = self._docs
-        va, vb = first.vector, second.vector
-        contributions = {f: va[f] * vb[f] for f in va.keys() & vb.keys()}
-        return _shared_words(contributions, first.features, second.features)
+        """The words that weigh most in the score, heaviest first (computed when first
+        asked: a big deck has many pairs and shows few)."""
+        if self._shared is None:
+            first, second = self._docs
+            va, vb = first.vector, second.vector
+            contributions = {f: va[f] * vb[f] for f in va.keys() & vb.keys()}
+            words = _shared_words(contributions, first.features, second.features)
+            object.__setattr__(self, "_shared", words)  # a cache of a frozen value
+            return words
+        return self._shared
 
     @property
     def near_duplicate(self) -> bool:
-        """Whether the two descriptions are nearly word for word the same (computed each
-        time: caching every description's bigrams cost more memory than the index)."""
-        first, second = self._docs
-        similarity = description_similarity(first.skill.description, second.skill.description)
-        return similarity >= self._near_duplicate_threshold
+        """Whether the two descriptions are nearly word for word the same (computed when
+        first asked: caching every description's bigrams cost more memory than the index)."""
+        if self._near_duplicate is None:
+            first, second = self._docs
+            similarity = description_similarity(first.skill.description, second.skill.description)
+            near = similarity >= self._near_duplicate_threshold
+            object.__setattr__(self, "_near_duplicate", near)  # a cache of a frozen value
+            return near
+        return self._near_duplicate
 
 
 @dataclass(frozen=True)
@@ -162,6 +173,8 @@ class OverlapIndex:
         self.near_duplicate_threshold = near_duplicate_threshold
         self._size = 0
         self._df: dict[str, int] = {}
+        #: ``feature -> idf`` of every feature the deck carries (see :meth:`_idf`).
+        self._idfs: dict[str, float] = {}
         self._common = MIN_COMMON_POSTINGS
         self._dropped: frozenset[str] = frozenset()
         self._docs: dict[str, _Doc] = {}
@@ -203,6 +216,8 @@ class OverlapIndex:
             else float("inf")
         )
         self._df = {feature: count for feature, count in df.items() if count <= cut}
+        size = self._size
+        self._idfs = {f: math.log((1 + size) / (1 + count)) + 1.0 for f, count in self._df.items()}
         #: Features carried by more skills than this find no candidates.
         self._common = max(MIN_COMMON_POSTINGS, int(self._size * COMMON_FRACTION))
         self._dropped = frozenset(feature for feature, count in df.items() if count > cut)
@@ -292,7 +307,6 @@ class OverlapIndex:
         docs = self._docs
         vector = doc.vector
         keys = vector.keys()
-        entities, activities = doc.features.entities, doc.features.activities
         for other, partial_score in partial.items():
             candidate = docs[other]
             if partial_score + candidate.rest_norm < threshold:
@@ -301,10 +315,7 @@ class OverlapIndex:
             score = sum([vector[f] * theirs[f] for f in keys & theirs.keys()])
             if score < threshold or score <= 0.0:
                 continue
-            if name_different_things(entities, candidate.features.entities):
-                score *= ENTITY_PENALTY
-            if activities != candidate.features.activities:
-                score *= ACTIVITY_PENALTY
+            score = penalised(score, doc.features, candidate.features)
             if score < threshold:
                 continue
             found.append(self._make_pair(doc, candidate, score))
@@ -331,14 +342,16 @@ class OverlapIndex:
 
     # -- internals ------------------------------------------------------------------
 
-    def _idf(self, feature: str) -> float:
-        return math.log((1 + self._size) / (1 + self._df.get(feature, 0))) + 1.0
-
     def _doc(self, skill: OverlapSkill, features: SkillFeatures) -> _Doc:
+        # The smoothed idf, log((1 + n) / (1 + df)) + 1; a feature the deck never carried
+        # (an edit's new word) has df 0.
+        idfs = self._idfs
+        unseen = math.log(1 + self._size) + 1.0
+        dropped = self._dropped
         weights = {
-            feature: _tf(count) * self._idf(feature)
+            feature: _tf(count) * idfs.get(feature, unseen)
             for feature, count in features.counts.items()
-            if feature not in self._dropped
+            if feature not in dropped
         }
         norm = math.sqrt(sum(w * w for w in weights.values()))
         vector = {f: w / norm for f, w in weights.items()} if norm else {}
@@ -375,6 +388,18 @@ class OverlapIndex:
             (first, second),
             self.near_duplicate_threshold,
         )
+
+
+def penalised(cosine: float, a: SkillFeatures, b: SkillFeatures) -> float:
+    """The score of two skills whose vectors' cosine is ``cosine``: lower when they name
+    different things (:data:`ENTITY_PENALTY`) or their names say different kinds of work
+    (:data:`ACTIVITY_PENALTY`)."""
+    score = cosine
+    if name_different_things(a.entities, b.entities):
+        score *= ENTITY_PENALTY
+    if a.activities != b.activities:
+        score *= ACTIVITY_PENALTY
+    return score
 
 
 def _tf(count: float) -> float:
