@@ -150,6 +150,8 @@ class FrontmatterParse:
 
     frontmatter: Frontmatter | None
     findings: tuple[Finding, ...] = ()
+    #: Where the body starts (a code-point offset), when the frontmatter was parsed.
+    body_start: int | None = None
 
 
 @dataclass(frozen=True)
@@ -240,7 +242,8 @@ def parse_frontmatter(text: str, *, fast: bool = True) -> FrontmatterParse:
                     Span(Position(0, 0), Position(closing_line, 3)),
                     Span(Position(1, 0), Position(closing_line, 0)),
                     closing_line + 1,
-                )
+                ),
+                body_start=bounds.body_start,
             )
     index = LineIndex(text, bounds.body_start)
     closing = index.position(bounds.yaml_end)
@@ -253,7 +256,7 @@ def parse_frontmatter(text: str, *, fast: bool = True) -> FrontmatterParse:
     if composer.fatal is not None:
         return FrontmatterParse(None, (*composer.findings, composer.fatal))
     frontmatter = Frontmatter(tuple(composer.entries), outline, yaml_span, body_line)
-    return FrontmatterParse(frontmatter, tuple(composer.findings))
+    return FrontmatterParse(frontmatter, tuple(composer.findings), bounds.body_start)
 
 
 def describe_value(value: object) -> str:
