@@ -4,15 +4,16 @@ lookup directory's config (``[[sources]]``), their revision, age and health."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli.errors import CliError
 from skilldeck.cli.settings import add_location_options, build_config, lookup_cwd
 from skilldeck.engine.index_cache import default_cache_dir
-from skilldeck.engine.sources.status import SourceStatus, source_status, update_sources
+
+if TYPE_CHECKING:
+    from skilldeck.engine.sources.status import SourceStatus
 
 
 def register(subparsers: Any) -> None:
@@ -34,6 +35,12 @@ def run(args: argparse.Namespace) -> int:
     """Print each source; ``update`` exits 1 when a source could not be fetched."""
     cwd = lookup_cwd(args)
     specs = build_config(args, cwd).remote_sources
+    # Imported here: the git machinery (and asyncio) only for this command, not for
+    # every command whose parser this module helps build.
+    import asyncio  # noqa: PLC0415
+
+    from skilldeck.engine.sources.status import source_status, update_sources  # noqa: PLC0415
+
     cache_dir = default_cache_dir()
     failed: dict[str, str] = {}
     if args.action == "update":
