@@ -148,3 +148,42 @@ def test_only_the_skills_an_agent_loads_compete_for_it(run: Run, tmp_path: Path)
     assert names("--host", "codex") == []  # Codex reads bundles only: no competitor
     bad = run("overlap", "--host", "nobody", cwd=root)
     assert bad.code == 2 and "--host" in bad.stderr
+
+
+def test_check_reports_the_overlap_an_agent_adds_with_its_own_folders(
+    run: Run, tmp_path: Path, home: Path
+) -> None:
+    """GitHub Copilot reads .claude/skills besides .agents/skills; the deck does not: a
+    skill there competes with the deck's for Copilot's model, and check says so on the
+    deck's file, naming the agent; pairs the deck has already are not repeated."""
+    root = tmp_path / "claude"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".agents/skills/tdd-workflow/SKILL.md", skill("tdd-workflow", TDD_WORKFLOW))
+    write(root / ".agents/skills/release-notes/SKILL.md", skill("release-notes", "Draft notes."))
+    write(root / ".claude/skills/tdd-guide/SKILL.md", skill("tdd-guide", TDD_GUIDE))
+
+    def overlaps() -> list[tuple[str, str, str]]:
+        result = run("check", "--format", "json", cwd=root)
+        assert result.code == 0, result.stderr
+        return [
+            (i["path"], i["code"], i["message"])
+            for i in json.loads(result.stdout)
+            if i["code"].startswith("SD8")
+        ]
+
+    assert overlaps() == []  # the deck alone: tdd-guide is not in it
+    write(root / "skilldeck.toml", 'hosts = ["dsh", "claude-code", "copilot"]\n')
+    ((path, code, message),) = overlaps()
+    assert (path, code) == (".agents/skills/tdd-workflow/SKILL.md", "SD801")
+    assert message.startswith(
+        "`tdd-workflow` and `tdd-guide` describe overlapping tasks for GitHub Copilot (score 0."
+    )
+    assert "; shared: " in message
+    # Once the deck has the same pair, only its own finding remains.
+    write(root / ".agents/skills/tdd-guide/SKILL.md", skill("tdd-guide", TDD_GUIDE))
+    found = overlaps()
+    assert {(p, c) for p, c, _ in found} == {
+        (".agents/skills/tdd-workflow/SKILL.md", "SD801"),
+        (".agents/skills/tdd-guide/SKILL.md", "SD801"),
+    }
+    assert all(" for " not in message.split("(score")[0] for _, _, message in found)

@@ -105,6 +105,28 @@ def layered_deck(base: Path) -> Path:
     return project
 
 
+def hosts_deck(base: Path) -> Path:
+    """A deck read by other agents too: Codex skips a flat file (SD901), Copilot reads
+    .claude/skills, where a skill overlaps one of the deck's (SD801 for GitHub Copilot)."""
+    project = base / "hosted"
+    (project / ".git").mkdir(parents=True)
+    _write(project / "skilldeck.toml", 'hosts = ["dsh", "codex", "copilot"]\n')
+    dsh = project / ".dsh" / "skills"
+    agents = project / ".agents" / "skills"
+    _write(dsh / "notes" / "SKILL.md", _skill("notes", "Draft the release notes for a tag."))
+    _write(dsh / "deploy" / "SKILL.md", _skill("deploy", "Deploy the service to staging."))
+    _write(
+        agents / "pdf-forms" / "SKILL.md",
+        _skill("pdf-forms", "Fill PDF forms and extract the fields of a PDF form."),
+    )
+    _write(agents / "flat.md", _skill("flat", "A flat file Codex does not read."))
+    _write(
+        project / ".claude" / "skills" / "pdf-form-filler" / "SKILL.md",
+        _skill("pdf-form-filler", "Fill in PDF forms, extract PDF form fields, then fill them."),
+    )
+    return project
+
+
 def example_deck(base: Path) -> Path:
     target = base / "workspace"
     shutil.copytree(REPO / "examples" / "workspace", target, symlinks=True)
@@ -318,7 +340,9 @@ async def assert_parity(
 # --------------------------------------------------------------------------- tests
 
 
-@pytest.mark.parametrize("make", [example_deck, layered_deck], ids=["example", "layered"])
+@pytest.mark.parametrize(
+    "make", [example_deck, layered_deck, hosts_deck], ids=["example", "layered", "hosts"]
+)
 async def test_cli_and_editor_agree_before_and_after_changes(
     tmp_path: Path, start: StartServer, make: Callable[[Path], Path]
 ) -> None:
@@ -327,6 +351,19 @@ async def test_cli_and_editor_agree_before_and_after_changes(
     push = await start(project, env, push_capabilities())
     pull = await start(project, env, pull_capabilities())
     await assert_parity(push, pull, project, env)
+    if make is hosts_deck:  # the agents' verdicts are part of what both report
+        codes = {finding[5:8] for finding in cli_findings(project, env, "--no-cache")}
+        assert (
+            "SD901",
+            "information",
+            "Codex does not load this skill: flat file: Codex "
+            "reads bundles only (.agents/skills/<name>/SKILL.md) (source: "
+            "https://developers.openai.com/codex/skills)",
+        ) in codes
+        assert any(
+            code == "SD801" and " overlapping tasks for GitHub Copilot (score " in message
+            for code, _severity, message in codes
+        )
 
     # An edit on disk: a description grows past the cap, a name changes.
     skills = sorted(project.glob(".dsh/skills/*/SKILL.md"))

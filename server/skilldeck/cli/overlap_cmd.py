@@ -30,13 +30,10 @@ from skilldeck.cli.settings import (
     lookup_cwd,
     warn_if_incomplete,
 )
-from skilldeck.engine.fs_provider import SkillFileEntry
 from skilldeck.engine.index_cache import IndexCache
 
 if TYPE_CHECKING:
-    from skilldeck.engine.config import SkilldeckConfig
     from skilldeck.engine.deck_overlap import DeckOverlap
-    from skilldeck.engine.hosts import Host
     from skilldeck.engine.overlap import OverlapPair, OverlapSkill
 
 
@@ -73,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from skilldeck.engine.deck import name_groups  # noqa: PLC0415
     from skilldeck.engine.deck_overlap import DeckOverlap  # noqa: PLC0415
     from skilldeck.engine.fs_provider import scan_deck  # noqa: PLC0415
+    from skilldeck.engine.host_view import build_view  # noqa: PLC0415
     from skilldeck.engine.overlap import clusters  # noqa: PLC0415
 
     cwd = lookup_cwd(args)
@@ -86,8 +84,9 @@ def run(args: argparse.Namespace) -> int:
     cache = None if args.no_cache else IndexCache.default()
     host = selected_hosts(args.host, allow_all=False)[0] if args.host else None
     if host is not None and host.name != "dsh":
-        competing, complete = _loaded_by(host, config, cwd, cache)
-        overlap = DeckOverlap(competing, settings)
+        view = build_view((host,), config, cwd, cache=cache)
+        overlap = DeckOverlap(view.loaded_entries(host.name), settings)
+        complete = view.complete
     else:
         scan = scan_deck(config, cwd, cache=cache)
         provided, provided_complete = read_provided(config, provider_factories(args), cwd)
@@ -103,37 +102,6 @@ def run(args: argparse.Namespace) -> int:
             print(line)
     warn_if_incomplete(complete)
     return 0
-
-
-def _loaded_by(
-    host: Host, config: SkilldeckConfig, cwd: str, cache: IndexCache | None
-) -> tuple[list[SkillFileEntry], bool]:
-    """The skill files ``host`` loads (its folders, rules and precedence), as deck
-    members: only these compete for its model's choice."""
-    from skilldeck.engine.fs_provider import name_span  # noqa: PLC0415
-    from skilldeck.engine.host_view import build_view  # noqa: PLC0415
-
-    view = build_view((host,), config, cwd, cache=cache)
-    verdicts = view.verdicts.get(host.name, {})
-    loaded: list[SkillFileEntry] = []
-    for found in view.files:
-        verdict = verdicts.get(found.path)
-        if verdict is None or not verdict.loads or found.analysis is None:
-            continue
-        if found.layout == "nested":
-            continue
-        loaded.append(
-            SkillFileEntry(
-                found.root,
-                found.layout,
-                found.path,
-                found.folder,
-                found.expected_name,
-                found.analysis,
-                name_span(found.analysis),
-            )
-        )
-    return loaded, view.complete
 
 
 def _skill_json(skill: OverlapSkill, overlap: DeckOverlap) -> dict[str, object]:

@@ -418,4 +418,50 @@ def view_findings(
                 adjusted = _with_settings(finding, settings)
                 if adjusted is not None:
                     found.setdefault(load.path, []).append(adjusted)
+    for path, overlaps in host_overlap_findings(view, by_path.values(), settings).items():
+        found.setdefault(path, []).extend(overlaps)
+    return found
+
+
+def host_overlap_findings(
+    view: HostsView, entries: Iterable[SkillFileEntry], settings: RuleSettings | None
+) -> dict[str, list[Finding]]:
+    """SD801 / SD802 as each agent of ``view`` but DSH loads the skills, on ``entries``
+    (the deck's files): only pairs involving a skill that agent offers its model and the
+    deck does not (a folder only it reads, a file the deck drops or shadows; a copy with
+    the same name and text does not count) are new: the deck's own pairs are
+    :func:`deck_findings`'. The finding names the agent."""
+    from skilldeck.engine.deck_overlap import DeckOverlap, competing_skill  # noqa: PLC0415
+    from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
+
+    settings = settings if settings is not None else RuleSettings()
+    if all(settings.overrides.get(code, True) is None for code in ("SD801", "SD802")):
+        return {}
+    entries = list(entries)
+    by_path = {entry.path: entry for entry in entries}
+    accepted = [entry for entry in entries if entry.analysis.accepted]
+    limit = settings.catalog_max_description_length
+    # What the deck's model sees: each competing winner's name and text.
+    offered: set[tuple[str, str]] = set()
+    for group in group_by_name(accepted, member_name_and_rank).values():
+        skill = competing_skill(group[0], limit)
+        if skill is not None:
+            offered.add((skill.name, skill.text))
+    found: dict[str, list[Finding]] = {}
+    for host in view.hosts:
+        if host.engine_roots:
+            continue
+        loaded = view.loaded_entries(host.name)
+        focus: set[str] = set()
+        for entry in loaded:
+            skill = competing_skill(entry, limit)
+            # A copy of a deck skill (same name, same text) adds no competition.
+            if skill is not None and (skill.name, skill.text) not in offered:
+                focus.add(skill.key)
+        if not focus:
+            continue
+        overlap = DeckOverlap.around(loaded, focus, settings, f" for {host.label}")
+        for path in overlap.paths():
+            if path in by_path:
+                found.setdefault(path, []).extend(overlap.findings_of(path))
     return found

@@ -14,6 +14,7 @@ overlaps one is told so, naming the provider.
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -73,11 +74,34 @@ def competing_skill(member: DeckMember, max_length: int) -> OverlapSkill | None:
 
 
 class DeckOverlap:
-    """The overlap pairs of one deck's winners, kept current one skill at a time."""
+    """The overlap pairs of one deck's winners, kept current one skill at a time.
+
+    ``scope`` is said in each finding after "overlapping tasks" (empty for the deck
+    itself; `` for Codex`` for one agent's skills, see :meth:`around`).
+    """
+
+    scope: str = ""
 
     def __init__(self, winners: Iterable[DeckMember], settings: RuleSettings | None) -> None:
         for _ in self._fill(winners, settings):
             pass
+
+    @classmethod
+    def around(
+        cls,
+        members: Iterable[DeckMember],
+        focus: AbstractSet[str],
+        settings: RuleSettings | None,
+        scope: str,
+    ) -> DeckOverlap:
+        """The pairs among ``members`` (weighted as one deck) that involve a member whose
+        key is in ``focus``, and no others: only the focus skills are compared against the
+        index (an agent's deck where only a few skills differ from skilldeck's)."""
+        overlap = cls.__new__(cls)
+        overlap.scope = scope
+        for _ in overlap._fill(members, settings, focus=focus):
+            pass
+        return overlap
 
     @classmethod
     def stepwise(
@@ -90,7 +114,11 @@ class DeckOverlap:
         return overlap
 
     def _fill(
-        self, winners: Iterable[DeckMember], settings: RuleSettings | None
+        self,
+        winners: Iterable[DeckMember],
+        settings: RuleSettings | None,
+        *,
+        focus: AbstractSet[str] | None = None,
     ) -> Generator[None, None, None]:
         from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
 
@@ -116,7 +144,15 @@ class DeckOverlap:
             near_duplicate_threshold=self.settings.near_duplicate_threshold,
         )
         self._pairs: dict[str, dict[str, OverlapPair]] = {}
-        pairs = yield from self._index.pairs_stepwise(ordered=False)
+        if focus is None:
+            pairs = yield from self._index.pairs_stepwise(ordered=False)
+        else:
+            pairs = [
+                pair
+                for key in focus
+                if key in self._skills
+                for pair in self._index.pairs_of(self._skills[key])
+            ]
         for number, pair in enumerate(pairs, start=1):
             self._record(pair)
             if number % 2000 == 0:
@@ -143,7 +179,7 @@ class DeckOverlap:
         )
         for pair in pairs[:MAX_FINDINGS_PER_SKILL]:
             other = self._members[pair.other(path).key]
-            finding = _finding(member, other, pair)
+            finding = _finding(member, other, pair, self.scope)
             severity = self.settings.severity_for(finding.code, finding.severity)
             if severity == finding.severity:
                 found.append(finding)
@@ -223,7 +259,7 @@ def _shown(pair: OverlapPair | None) -> tuple[float, bool, tuple[str, ...]] | No
     return None if pair is None else (pair.score, pair.near_duplicate, pair.shared)
 
 
-def _finding(entry: SkillFileEntry, other: DeckMember, pair: OverlapPair) -> Finding:
+def _finding(entry: SkillFileEntry, other: DeckMember, pair: OverlapPair, scope: str) -> Finding:
     from skilldeck.engine.rules import rule  # noqa: PLC0415
 
     code = "SD802" if pair.near_duplicate else "SD801"
@@ -241,4 +277,5 @@ def _finding(entry: SkillFileEntry, other: DeckMember, pair: OverlapPair) -> Fin
         other=other_name,
         score=pair.score,
         shared=", ".join(pair.shared) or "none",
+        scope=scope,
     )

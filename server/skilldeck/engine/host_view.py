@@ -22,7 +22,7 @@ from typing import Literal
 from skilldeck.engine.catalog_text import catalog_description, collapse_whitespace
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.frontmatter import parse_frontmatter
-from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry, scan_deck
+from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry, name_span, scan_deck
 from skilldeck.engine.host_budget import (
     BudgetReport,
     CatalogState,
@@ -100,6 +100,30 @@ class HostsView:
         """The host's verdicts on the files of its roots, in file order."""
         table = self.verdicts[host]
         return [table[f.path] for f in self.files if f.path in table]
+
+    def loaded_entries(self, host: str) -> list[SkillFileEntry]:
+        """The skill files ``host`` loads (its folders, rules and precedence) as deck
+        members, in file order: what competes for its model's choice."""
+        table = self.verdicts.get(host, {})
+        loaded: list[SkillFileEntry] = []
+        for found in self.files:
+            verdict = table.get(found.path)
+            if verdict is None or not verdict.loads or found.analysis is None:
+                continue
+            if found.layout == "nested":
+                continue
+            loaded.append(
+                SkillFileEntry(
+                    found.root,
+                    found.layout,
+                    found.path,
+                    found.folder,
+                    found.expected_name,
+                    found.analysis,
+                    name_span(found.analysis),
+                )
+            )
+        return loaded
 
 
 def host_roots(host: Host, config: SkilldeckConfig, cwd: str) -> list[_Placed]:

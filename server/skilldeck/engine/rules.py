@@ -692,7 +692,8 @@ RULES: tuple[Rule, ...] = (
         "overlapping-skills",
         _I,
         False,
-        "`{name}` and `{other}` describe overlapping tasks (score {score:.2f}; shared: {shared})",
+        "`{name}` and `{other}` describe overlapping tasks{scope} (score {score:.2f}; "
+        "shared: {shared})",
         "Two skills the model can choose from describe nearly the same tasks.",
         "The model picks a skill from its name and description. When two skills of the "
         "deck describe the same kind of request, the model picks the wrong one or "
@@ -704,7 +705,11 @@ RULES: tuple[Rule, ...] = (
         "different kinds of work (one reviews, the other writes), are told apart. Both "
         "skills get the finding, each pointing at the other (a skill is told about its "
         "three nearest competitors); `skilldeck overlap` lists every pair and cluster. "
-        "The threshold is `threshold` in the `[overlap]` table "
+        "With other agents in the `hosts` setting, each one's skills compete as that agent "
+        "loads them: a pair involving a skill only that agent offers (say, a "
+        "`.claude/skills` folder the deck does not read) is reported with the agent's name "
+        "(`... overlapping tasks for Claude Code`); `skilldeck overlap --host H` lists one "
+        "agent's pairs. The threshold is `threshold` in the `[overlap]` table "
         "of `skilldeck.toml` (default 0.3).\n\n**Fix:** say in each description what "
         "sets the skill apart (its scope, inputs, the moment it applies), merge the two "
         "skills, or turn one off for the model (`disable-model-invocation: true`).",
@@ -714,8 +719,8 @@ RULES: tuple[Rule, ...] = (
         "near-duplicate-description",
         _W,
         False,
-        "`{name}` and `{other}` have nearly the same description (score {score:.2f}); "
-        "the model cannot tell them apart",
+        "`{name}` and `{other}` have nearly the same description{scope} (score "
+        "{score:.2f}); the model cannot tell them apart",
         "Two skills the model can choose from have nearly identical descriptions.",
         "The descriptions are nearly word for word the same (often a copied skill or "
         "template), so the model has nothing to choose by. Both skills get the warning, "
