@@ -29,6 +29,7 @@ from skilldeck.engine.overlap import (
     sort_pairs,
 )
 from skilldeck.engine.positions import FILE_START, Span
+from skilldeck.engine.time_slices import TimeSlice
 
 if TYPE_CHECKING:
     from skilldeck.engine.deck import DeckMember
@@ -131,13 +132,15 @@ class DeckOverlap:
         self.enabled = any(
             self.settings.overrides.get(code, True) is not None for code in OVERLAP_CODES
         )
-        for number, member in enumerate(winners if self.enabled else (), start=1):
+        clock = TimeSlice()
+        for member in winners if self.enabled else ():
             skill = competing_skill(member, self._max_length)
             if skill is not None:
                 self._members[skill.key] = member
                 self._skills[skill.key] = skill
-            if number % 500 == 0:
+            if clock.over():
                 yield
+                clock.restart()
         self._index = yield from OverlapIndex.stepwise(
             self._skills.values(),
             threshold=self.settings.overlap_threshold,
@@ -153,10 +156,12 @@ class DeckOverlap:
                 if key in self._skills
                 for pair in self._index.pairs_of(self._skills[key])
             ]
-        for number, pair in enumerate(pairs, start=1):
+        clock.restart()
+        for pair in pairs:
             self._record(pair)
-            if number % 2000 == 0:
+            if clock.over():
                 yield
+                clock.restart()
 
     def pairs(self) -> list[OverlapPair]:
         """Every pair, best first."""

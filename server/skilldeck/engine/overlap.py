@@ -34,6 +34,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from skilldeck.engine.overlap_text import SkillFeatures, name_different_things, skill_features
+from skilldeck.engine.time_slices import TimeSlice
 
 #: Default score from which two skills are reported as overlapping (SD801).
 DEFAULT_OVERLAP_THRESHOLD = 0.3
@@ -51,8 +52,6 @@ MIN_DECK_FOR_SHARED_CUT = 50
 #: no candidates: a pair must share something distinctive. Scores stay exact.
 MIN_COMMON_POSTINGS = 64
 COMMON_FRACTION = 0.01
-#: How many skills a stepwise build handles between two yields (a few milliseconds).
-STEP = 25
 #: How many shared words a pair reports.
 SHARED_WORDS = 6
 
@@ -197,19 +196,21 @@ class OverlapIndex:
         return index
 
     def _fill(self, skills: list[OverlapSkill]) -> Iterator[None]:
+        clock = TimeSlice()
         featured: list[tuple[OverlapSkill, SkillFeatures]] = []
-        for start in range(0, len(skills), STEP):
-            featured.extend(
-                (s, skill_features(s.name, s.text)) for s in skills[start : start + STEP]
-            )
-            yield
+        for skill in skills:
+            featured.append((skill, skill_features(skill.name, skill.text)))
+            if clock.over():
+                yield
+                clock.restart()
         self._size = len(featured)
         df: dict[str, int] = {}
-        for number, (_skill, features) in enumerate(featured, start=1):
+        for _skill, features in featured:
             for feature in features.counts:
                 df[feature] = df.get(feature, 0) + 1
-            if number % (STEP * 8) == 0:
+            if clock.over():
                 yield
+                clock.restart()
         cut = (
             self._size * MAX_SHARED_FRACTION
             if self._size >= MIN_DECK_FOR_SHARED_CUT
@@ -222,10 +223,12 @@ class OverlapIndex:
         self._common = max(MIN_COMMON_POSTINGS, int(self._size * COMMON_FRACTION))
         self._dropped = frozenset(feature for feature, count in df.items() if count > cut)
         yield
-        for number, (skill, features) in enumerate(featured, start=1):
+        clock.restart()
+        for skill, features in featured:
             self._add(skill, features)
-            if number % STEP == 0:
+            if clock.over():
                 yield
+                clock.restart()
 
     def __len__(self) -> int:
         return len(self._docs)
@@ -254,12 +257,14 @@ class OverlapIndex:
         limit = self.threshold if threshold is None else max(threshold, self.threshold)
         found: list[OverlapPair] = []
         postings: dict[str, dict[str, float]] = {}
-        for number, (key, doc) in enumerate(self._docs.items(), start=1):
+        clock = TimeSlice()
+        for key, doc in self._docs.items():
             found.extend(self._pairs_with(doc, postings, limit))
             for feature in doc.indexed:
                 postings.setdefault(feature, {})[key] = doc.vector[feature]
-            if number % STEP == 0:
+            if clock.over():
                 yield
+                clock.restart()
         return sort_pairs(found) if ordered else found
 
     def neighbours(
