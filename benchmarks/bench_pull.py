@@ -7,8 +7,12 @@ Starts ``python -m skilldeck serve`` on the corpus in ``DEST`` with a client tha
 diagnostics, then times (wall, client side) and sizes (items, bytes of JSON) three kinds
 of ``workspace/diagnostic`` request:
 
-- ``first``: the first pull, which also waits for the index;
-- ``full``: a pull without previous result ids (what every pull cost before result ids);
+- ``first``: the first pull, which also waits for the index (the routing-overlap
+  findings may come later: the server builds them after the scan is served and then asks
+  the client to pull again with ``workspace/diagnostic/refresh``, which this client
+  answers as VS Code does);
+- ``full``: a pull without previous result ids (what every pull cost before result ids),
+  once the server has settled (no refresh asked for 0.5 s);
 - ``steady``: a pull with the result ids of the previous one, nothing changed meanwhile
   (what every two-second pull costs now); median of ``--pulls`` runs.
 """
@@ -51,6 +55,23 @@ async def bench_pull(corpus: Corpus, *, pulls: int = 5) -> dict[str, object]:
     def on_configuration(params: types.ConfigurationParams) -> list[Any]:
         return [settings for _ in params.items]
 
+    refreshed: list[float] = []
+
+    @client.feature(types.WORKSPACE_DIAGNOSTIC_REFRESH)
+    def on_refresh(params: None) -> None:
+        refreshed.append(time.monotonic())
+
+    async def settled(quiet: float = 0.5, limit: float = 60.0) -> None:
+        """Until the server has asked for no refresh for ``quiet`` seconds."""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            last = refreshed[-1] if refreshed else 0.0
+            if time.monotonic() - last >= quiet:
+                await asyncio.sleep(quiet)
+                if (refreshed[-1] if refreshed else 0.0) == last:
+                    return
+            await asyncio.sleep(0.05)
+
     env = corpus.process_env()
     with tempfile.TemporaryDirectory(prefix="skilldeck-bench-pull-cache-") as cache:
         env["SKILLDECK_CACHE_DIR"] = cache
@@ -88,6 +109,7 @@ async def bench_pull(corpus: Corpus, *, pulls: int = 5) -> dict[str, object]:
 
         seconds, first = await pull([])
         result["first"] = {"s": seconds, "items": len(first.items), "bytes": _size(first, client)}
+        await settled()
         full_times = []
         for _ in range(pulls):
             seconds, full = await pull([])
@@ -98,7 +120,7 @@ async def bench_pull(corpus: Corpus, *, pulls: int = 5) -> dict[str, object]:
             "bytes": _size(full, client),
         }
         previous = [
-            types.PreviousResultId(uri=item.uri, value=item.result_id or "") for item in first.items
+            types.PreviousResultId(uri=item.uri, value=item.result_id or "") for item in full.items
         ]
         steady_times = []
         for _ in range(pulls):

@@ -135,5 +135,7 @@ def test_bench_pull_sees_every_report_once_then_nothing(deck: Path) -> None:
     result = asyncio.run(bench_pull(corpus, pulls=1))
     first, full, steady = result["first"], result["full"], result["steady"]
     assert isinstance(first, dict) and isinstance(full, dict) and isinstance(steady, dict)
-    assert first["items"] == full["items"] > 0  # the corpus has broken files
+    # The first pull may precede the routing-overlap findings (the server asks for a
+    # refresh when they arrive); once settled, every report is there.
+    assert 0 < first["items"] <= full["items"]  # the corpus has broken files
     assert (steady["items"], steady["bytes"]) == (0, len('{"items": []}'))
