@@ -89,6 +89,27 @@ def test_skills_that_differ_only_in_the_language_or_vendor_do_not_overlap(tmp_pa
     assert {path: overlap_of(found, Path(path)) for path in found} == {path: [] for path in found}
 
 
+SECURE_CODER = (
+    "Expert in secure {platform} coding practices specializing in input validation, "
+    "authentication, and {platform}-specific security patterns. Use PROACTIVELY for "
+    "{platform} security implementations or {platform} security code reviews."
+)
+
+
+def test_skills_whose_names_say_different_platforms_do_not_overlap(tmp_path: Path) -> None:
+    backend = write(tmp_path, "backend-security-coder", SECURE_CODER.format(platform="backend"))
+    write(tmp_path, "mobile-security-coder", SECURE_CODER.format(platform="mobile"))
+    write(tmp_path, "frontend-security-coder", SECURE_CODER.format(platform="frontend"))
+    found = findings(tmp_path)
+    assert {path: overlap_of(found, Path(path)) for path in found} == {path: [] for path in found}
+    # The same platform in other words (``ios`` is mobile) still competes.
+    write(tmp_path, "ios-security-coder", SECURE_CODER.format(platform="mobile"))
+    found = findings(tmp_path)
+    assert overlap_of(found, backend) == []
+    (finding,) = overlap_of(found, tmp_path / "ios-security-coder" / "SKILL.md")
+    assert finding.message.startswith("`ios-security-coder` and `mobile-security-coder`")
+
+
 def test_the_same_template_and_the_same_language_do_overlap(tmp_path: Path) -> None:
     first = write(tmp_path, "go-reviewer", REVIEWER.format(lang="Go"))
     second = write(tmp_path, "golang-review", REVIEWER.format(lang="Go") + " Go only.")
