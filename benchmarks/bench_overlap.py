@@ -104,6 +104,15 @@ def _metrics(scored: list[tuple[float, bool]], threshold: float) -> tuple[float,
     return precision, recall, f1
 
 
+def _auc(scored: list[tuple[float, bool]]) -> float:
+    """How well the scores rank, whatever the threshold: the chance that an overlapping
+    pair scores above a distinct one (ties count half; ROC AUC)."""
+    positive = [s for s, y in scored if y]
+    negative = [s for s, y in scored if not y]
+    wins = sum((p > n) + 0.5 * (p == n) for p in positive for n in negative)
+    return wins / (len(positive) * len(negative)) if positive and negative else 1.0
+
+
 def _tune(scored: list[tuple[float, bool]]) -> float:
     """The threshold with the best F1 on ``scored``: the middle of the best interval
     between two observed scores (a threshold just above a score is as arbitrary as one
@@ -144,7 +153,7 @@ def quality(scorer: Scorer, name: str) -> dict[str, object]:
             }
         )
     all_scored = [(s, y) for s, y, _ in rows]
-    result["errors_at"] = {}
+    result["auc"] = [round(_auc(half), 3) for half in halves] + [round(_auc(all_scored), 3)]
     return result | {"rows": rows, "all": all_scored}
 
 
@@ -155,6 +164,8 @@ def _print_quality(result: dict[str, object], default: float | None) -> None:
             f"  tuned on half {i + 1}, tested on half {2 - i}: threshold {fold['threshold']:.3f}  "
             f"precision {fold['precision']:.2f}  recall {fold['recall']:.2f}  F1 {fold['f1']:.2f}"
         )
+    auc = result["auc"]
+    print(f"  ranking (ROC AUC): half 1 {auc[0]:.3f}  half 2 {auc[1]:.3f}  all {auc[2]:.3f}")  # type: ignore[index]
     if default is not None:
         p, r, f1 = _metrics(result["all"], default)  # type: ignore[arg-type]
         print(
