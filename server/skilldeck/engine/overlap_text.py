@@ -158,6 +158,9 @@ _PLATFORMS: dict[str, tuple[str, ...]] = {
 #: How a platform is written among a skill's named things (apart from the named things
 #: themselves: ``backend`` and ``python`` are not two things of one kind).
 PLATFORM_PREFIX = "platform:"
+_PLATFORM_THINGS = frozenset(
+    PLATFORM_PREFIX + platform for platforms in _PLATFORMS.values() for platform in platforms
+)
 
 #: Spellings that are also plain English words: named things only when capitalised in
 #: text (``Go``, ``Swift``), always in a name.
@@ -327,11 +330,11 @@ def name_different_things(a: frozenset[str], b: frozenset[str]) -> bool:
     platform and none in common (``backend`` / ``mobile``)."""
     if not a or not b:
         return False
-    platforms_a = {thing for thing in a if thing.startswith(PLATFORM_PREFIX)}
-    platforms_b = {thing for thing in b if thing.startswith(PLATFORM_PREFIX)}
-    if platforms_a and platforms_b and not platforms_a & platforms_b:
+    platforms_a, platforms_b = a & _PLATFORM_THINGS, b & _PLATFORM_THINGS
+    if platforms_a and platforms_b and platforms_a.isdisjoint(platforms_b):
         return True
-    things_a, things_b = a - platforms_a, b - platforms_b
+    things_a = a - platforms_a if platforms_a else a
+    things_b = b - platforms_b if platforms_b else b
     if not things_a or not things_b:
         return False
     return not (things_a & _with_parents(things_b)) and not (things_b & _with_parents(things_a))
