@@ -12,7 +12,8 @@ build plus every pair above the default threshold) in a fresh process, the updat
 edited skill (compare against the index, then replace it) over ``--edits`` edits, and the
 index's memory (tracemalloc).
 
-Run ``python benchmarks/bench_overlap.py [--n 10000] [--edits 200] [--skip-speed]``.
+Run ``python benchmarks/bench_overlap.py [--n 10000] [--edits 200] [--skip-speed]
+[--labels FILE]``.
 """
 
 from __future__ import annotations
@@ -126,8 +127,8 @@ def _tune(scored: list[tuple[float, bool]]) -> float:
     return round((lower + low) / 2, 3) if below else low
 
 
-def quality(scorer: Scorer, name: str) -> dict[str, object]:
-    data = json.loads(LABELS.read_text(encoding="utf-8"))
+def quality(scorer: Scorer, name: str, labels: Path = LABELS) -> dict[str, object]:
+    data = json.loads(labels.read_text(encoding="utf-8"))
     pairs = data["pairs"]
     skills = _skills(pairs)
     score = scorer(list(skills.values()))
@@ -263,9 +264,12 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=200)
     parser.add_argument("--corpus-dir", default=str(HERE / "corpus"))
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--labels", type=Path, default=LABELS, help="labelled pairs (JSON)")
     args = parser.parse_args()
-    _print_quality(quality(index_scorer, "skilldeck overlap index"), DEFAULT_OVERLAP_THRESHOLD)
-    _print_quality(quality(plain_tfidf_scorer, "plain TF-IDF cosine over descriptions"), None)
+    index_result = quality(index_scorer, "skilldeck overlap index", args.labels)
+    _print_quality(index_result, DEFAULT_OVERLAP_THRESHOLD)
+    baseline = quality(plain_tfidf_scorer, "plain TF-IDF cosine over descriptions", args.labels)
+    _print_quality(baseline, None)
     if not args.skip_speed:
         dest = Path(args.corpus_dir) / f"overlap-{args.n}"
         os.makedirs(dest.parent, exist_ok=True)
