@@ -85,6 +85,12 @@ def test_skills_that_differ_only_in_the_language_or_vendor_do_not_overlap(tmp_pa
     deploy = "Deploy a containerised service to {cloud} with a blue-green rollout and rollback."
     write(tmp_path, "aws-deploy", deploy.format(cloud="AWS"))
     write(tmp_path, "azure-deploy", deploy.format(cloud="Azure"))
+    checkout = (
+        "Integrate {vendor} payment processing for checkout, subscriptions, refunds and "
+        "webhooks. Use when implementing {vendor} payments or building checkout flows."
+    )
+    write(tmp_path, "stripe-checkout", checkout.format(vendor="Stripe"))
+    write(tmp_path, "paypal-checkout", checkout.format(vendor="PayPal"))
     found = findings(tmp_path)
     assert {path: overlap_of(found, Path(path)) for path in found} == {path: [] for path in found}
 

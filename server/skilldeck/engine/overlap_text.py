@@ -85,6 +85,8 @@ _ENTITY_ALIASES: dict[str, str] = {
     "netlify": "netlify", "heroku": "heroku", "github": "github", "gitlab": "gitlab",
     "bitbucket": "bitbucket", "jira": "jira", "linear": "linear", "slack": "slack",
     "notion": "notion", "stripe": "stripe", "shopify": "shopify", "salesforce": "salesforce",
+    "paypal": "paypal", "braintree": "braintree", "adyen": "adyen", "razorpay": "razorpay",
+    "klarna": "klarna", "mollie": "mollie",
     "figma": "figma", "supabase": "supabase", "firebase": "firebase", "ios": "ios",
     "android": "android", "windows": "windows", "macos": "macos", "linux": "linux",
     "terraform": "terraform", "pulumi": "pulumi", "ansible": "ansible",
