@@ -12,7 +12,8 @@ build plus every pair above the default threshold) in a fresh process, the updat
 edited skill (compare against the index, then replace it) over ``--edits`` edits, and the
 index's memory (tracemalloc).
 
-Run ``python benchmarks/bench_overlap.py [--n 10000] [--edits 200] [--skip-speed]``.
+Run ``python benchmarks/bench_overlap.py [--n 10000] [--edits 200] [--skip-speed]
+[--labels FILE]``.
 """
 
 from __future__ import annotations
@@ -104,6 +105,15 @@ def _metrics(scored: list[tuple[float, bool]], threshold: float) -> tuple[float,
     return precision, recall, f1
 
 
+def _auc(scored: list[tuple[float, bool]]) -> float:
+    """How well the scores rank, whatever the threshold: the chance that an overlapping
+    pair scores above a distinct one (ties count half; ROC AUC)."""
+    positive = [s for s, y in scored if y]
+    negative = [s for s, y in scored if not y]
+    wins = sum((p > n) + 0.5 * (p == n) for p in positive for n in negative)
+    return wins / (len(positive) * len(negative)) if positive and negative else 1.0
+
+
 def _tune(scored: list[tuple[float, bool]]) -> float:
     """The threshold with the best F1 on ``scored``: the middle of the best interval
     between two observed scores (a threshold just above a score is as arbitrary as one
@@ -117,8 +127,8 @@ def _tune(scored: list[tuple[float, bool]]) -> float:
     return round((lower + low) / 2, 3) if below else low
 
 
-def quality(scorer: Scorer, name: str) -> dict[str, object]:
-    data = json.loads(LABELS.read_text(encoding="utf-8"))
+def quality(scorer: Scorer, name: str, labels: Path = LABELS) -> dict[str, object]:
+    data = json.loads(labels.read_text(encoding="utf-8"))
     pairs = data["pairs"]
     skills = _skills(pairs)
     score = scorer(list(skills.values()))
@@ -144,7 +154,7 @@ def quality(scorer: Scorer, name: str) -> dict[str, object]:
             }
         )
     all_scored = [(s, y) for s, y, _ in rows]
-    result["errors_at"] = {}
+    result["auc"] = [round(_auc(half), 3) for half in halves] + [round(_auc(all_scored), 3)]
     return result | {"rows": rows, "all": all_scored}
 
 
@@ -155,6 +165,8 @@ def _print_quality(result: dict[str, object], default: float | None) -> None:
             f"  tuned on half {i + 1}, tested on half {2 - i}: threshold {fold['threshold']:.3f}  "
             f"precision {fold['precision']:.2f}  recall {fold['recall']:.2f}  F1 {fold['f1']:.2f}"
         )
+    auc = result["auc"]
+    print(f"  ranking (ROC AUC): half 1 {auc[0]:.3f}  half 2 {auc[1]:.3f}  all {auc[2]:.3f}")  # type: ignore[index]
     if default is not None:
         p, r, f1 = _metrics(result["all"], default)  # type: ignore[arg-type]
         print(
@@ -252,9 +264,12 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=200)
     parser.add_argument("--corpus-dir", default=str(HERE / "corpus"))
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--labels", type=Path, default=LABELS, help="labelled pairs (JSON)")
     args = parser.parse_args()
-    _print_quality(quality(index_scorer, "skilldeck overlap index"), DEFAULT_OVERLAP_THRESHOLD)
-    _print_quality(quality(plain_tfidf_scorer, "plain TF-IDF cosine over descriptions"), None)
+    index_result = quality(index_scorer, "skilldeck overlap index", args.labels)
+    _print_quality(index_result, DEFAULT_OVERLAP_THRESHOLD)
+    baseline = quality(plain_tfidf_scorer, "plain TF-IDF cosine over descriptions", args.labels)
+    _print_quality(baseline, None)
     if not args.skip_speed:
         dest = Path(args.corpus_dir) / f"overlap-{args.n}"
         os.makedirs(dest.parent, exist_ok=True)

@@ -85,8 +85,35 @@ def test_skills_that_differ_only_in_the_language_or_vendor_do_not_overlap(tmp_pa
     deploy = "Deploy a containerised service to {cloud} with a blue-green rollout and rollback."
     write(tmp_path, "aws-deploy", deploy.format(cloud="AWS"))
     write(tmp_path, "azure-deploy", deploy.format(cloud="Azure"))
+    checkout = (
+        "Integrate {vendor} payment processing for checkout, subscriptions, refunds and "
+        "webhooks. Use when implementing {vendor} payments or building checkout flows."
+    )
+    write(tmp_path, "stripe-checkout", checkout.format(vendor="Stripe"))
+    write(tmp_path, "paypal-checkout", checkout.format(vendor="PayPal"))
     found = findings(tmp_path)
     assert {path: overlap_of(found, Path(path)) for path in found} == {path: [] for path in found}
+
+
+SECURE_CODER = (
+    "Expert in secure {platform} coding practices specializing in input validation, "
+    "authentication, and {platform}-specific security patterns. Use PROACTIVELY for "
+    "{platform} security implementations or {platform} security code reviews."
+)
+
+
+def test_skills_whose_names_say_different_platforms_do_not_overlap(tmp_path: Path) -> None:
+    backend = write(tmp_path, "backend-security-coder", SECURE_CODER.format(platform="backend"))
+    write(tmp_path, "mobile-security-coder", SECURE_CODER.format(platform="mobile"))
+    write(tmp_path, "frontend-security-coder", SECURE_CODER.format(platform="frontend"))
+    found = findings(tmp_path)
+    assert {path: overlap_of(found, Path(path)) for path in found} == {path: [] for path in found}
+    # The same platform in other words (``ios`` is mobile) still competes.
+    write(tmp_path, "ios-security-coder", SECURE_CODER.format(platform="mobile"))
+    found = findings(tmp_path)
+    assert overlap_of(found, backend) == []
+    (finding,) = overlap_of(found, tmp_path / "ios-security-coder" / "SKILL.md")
+    assert finding.message.startswith("`ios-security-coder` and `mobile-security-coder`")
 
 
 def test_the_same_template_and_the_same_language_do_overlap(tmp_path: Path) -> None:

@@ -16,7 +16,8 @@ features for :mod:`skilldeck.engine.overlap`:
 - named things (languages, frameworks, vendors, clouds, databases) are collected apart:
   two skills that name different ones (``python-reviewer`` / ``rust-reviewer``) are told
   apart by the model, however alike the rest of their text is; so is the kind of work a
-  name says (``fastapi-reviewer`` reviews, ``fastapi-patterns`` writes).
+  name says (``fastapi-reviewer`` reviews, ``fastapi-patterns`` writes), and the platform
+  a name says (``backend-security-coder`` / ``mobile-security-coder``).
 """
 
 from __future__ import annotations
@@ -84,6 +85,8 @@ _ENTITY_ALIASES: dict[str, str] = {
     "netlify": "netlify", "heroku": "heroku", "github": "github", "gitlab": "gitlab",
     "bitbucket": "bitbucket", "jira": "jira", "linear": "linear", "slack": "slack",
     "notion": "notion", "stripe": "stripe", "shopify": "shopify", "salesforce": "salesforce",
+    "paypal": "paypal", "braintree": "braintree", "adyen": "adyen", "razorpay": "razorpay",
+    "klarna": "klarna", "mollie": "mollie",
     "figma": "figma", "supabase": "supabase", "firebase": "firebase", "ios": "ios",
     "android": "android", "windows": "windows", "macos": "macos", "linux": "linux",
     "terraform": "terraform", "pulumi": "pulumi", "ansible": "ansible",
@@ -139,6 +142,28 @@ _ACTIVITIES = (
     "plan",
 )
 
+#: Name parts that say which platform a skill builds for, by the platforms they mean: two
+#: skills whose names say different ones (``backend-patterns`` / ``frontend-patterns``,
+#: ``backend-security-coder`` / ``mobile-security-coder``) are told apart like two
+#: languages. Names only: descriptions mention platforms in passing ("web and mobile").
+_PLATFORMS: dict[str, tuple[str, ...]] = {
+    "backend": ("backend",),
+    "frontend": ("frontend",),
+    "web": ("frontend",),
+    "fullstack": ("backend", "frontend"),
+    "mobile": ("mobile",),
+    "ios": ("mobile",),
+    "android": ("mobile",),
+    "desktop": ("desktop",),
+    "embedded": ("embedded",),
+}
+#: How a platform is written among a skill's named things (apart from the named things
+#: themselves: ``backend`` and ``python`` are not two things of one kind).
+PLATFORM_PREFIX = "platform:"
+_PLATFORM_THINGS = frozenset(
+    PLATFORM_PREFIX + platform for platforms in _PLATFORMS.values() for platform in platforms
+)
+
 #: Spellings that are also plain English words: named things only when capitalised in
 #: text (``Go``, ``Swift``), always in a name.
 _AMBIGUOUS = frozenset(
@@ -173,7 +198,8 @@ class SkillFeatures:
 
     ``counts`` maps a feature (a stem, ``stem stem`` for a bigram) to its weighted count;
     ``surface`` maps a stem to the first word it came from (for messages); ``entities``
-    the canonical named things the skill names.
+    the canonical named things the skill names, and the platforms its name says
+    (``platform:mobile``, see :data:`PLATFORM_PREFIX`).
     """
 
     counts: dict[str, float]
@@ -277,6 +303,12 @@ def skill_features(name: str, text: str) -> SkillFeatures:
         add(acronym, ACRONYM_WEIGHT)
     entities = _entities_of_text(text, words)
     entities.update(_ENTITY_ALIASES[part] for part in parts if part in _ENTITY_ALIASES)
+    entities.update(
+        PLATFORM_PREFIX + platform
+        for part in parts
+        if part in _PLATFORMS
+        for platform in _PLATFORMS[part]
+    )
     activities = frozenset(
         activity for part in parts for activity in _ACTIVITIES if part.startswith(activity)
     )
@@ -296,7 +328,15 @@ def _with_parents(entities: frozenset[str]) -> set[str]:
 def name_different_things(a: frozenset[str], b: frozenset[str]) -> bool:
     """Whether two skills naming ``a`` and ``b`` are about different named things: both
     name some, and none of either is (or is implied by) one of the other's (``python`` and
-    ``django`` are related, ``quarkus`` and ``spring`` are not)."""
+    ``django`` are related, ``quarkus`` and ``spring`` are not); or both names say a
+    platform and none in common (``backend`` / ``mobile``)."""
     if not a or not b:
         return False
-    return not (a & _with_parents(b)) and not (b & _with_parents(a))
+    platforms_a, platforms_b = a & _PLATFORM_THINGS, b & _PLATFORM_THINGS
+    if platforms_a and platforms_b and platforms_a.isdisjoint(platforms_b):
+        return True
+    things_a = a - platforms_a if platforms_a else a
+    things_b = b - platforms_b if platforms_b else b
+    if not things_a or not things_b:
+        return False
+    return not (things_a & _with_parents(things_b)) and not (things_b & _with_parents(things_a))
