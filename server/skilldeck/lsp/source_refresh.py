@@ -69,14 +69,21 @@ class SourceRefresh:
         #: Copy folder -> when this session last tried it (a fetch that failed without
         #: writing its state is not retried before its interval either).
         self._tried: dict[Path, float] = {}
+        #: Set by :meth:`close` (shutdown): nothing more is sent to the client.
+        self._closed = False
 
     def schedule(self) -> None:
         """(Re)start the timer: after an index the sources may have changed."""
-        self.close()
-        if self._sources():
+        self._stop_timer()
+        if not self._closed and self._sources():
             self._timer = self.session.spawn(self._run_timer())
 
     def close(self) -> None:
+        """Stop for good (shutdown): a fetch being cancelled sends nothing more."""
+        self._closed = True
+        self._stop_timer()
+
+    def _stop_timer(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -170,7 +177,9 @@ class SourceRefresh:
                     await session.provided.reread(folder)
             finally:
                 ended = f"{failed} skill source(s) failed" if failed else "Skill sources refreshed"
-                session.progress.end(token, ended)
+                # After shutdown the transport may be gone (a cancelled fetch still
+                # cleans up its checkout in a thread before it gets here).
+                session.progress.end(None if self._closed else token, ended)
             folders = {folder for source in sources for folder in source.folders}
             await session.note_source_health(folders)
 
