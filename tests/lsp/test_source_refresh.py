@@ -206,3 +206,33 @@ async def test_a_bad_editor_source_is_named_once_and_the_file_sources_stay(
         "http, ssh, git, file or a local path); only the config file's sources are used."
     ]
     assert await _source_skills(client, deck, "git:team") == ["team-review"]
+
+
+async def test_editor_sources_merge_with_the_file_sources_by_name(
+    deck: Deck, start_server: StartServer, tmp_path: Path
+) -> None:
+    team = TeamRepo.create(tmp_path / "team")
+    mine = TeamRepo.create(tmp_path / "mine")
+    mine.write("skills/my-own/SKILL.md", skill("my-own"))
+    mine.commit("mine")
+    config = deck.project / "skilldeck.toml"
+    missing = (tmp_path / "no-such.git").as_uri()
+    config.write_text(
+        f'[[sources]]\nname = "team"\ntype = "git"\nurl = "{missing}"\n\n'
+        f'[[sources]]\nname = "docs"\ntype = "git"\nurl = "{team.file_url}"\npath = "skills"\n',
+        encoding="utf-8",
+    )
+    settings = {
+        "sources": [
+            # replaces the file's broken "team" ...
+            {"name": "team", "type": "git", "url": mine.file_url, "path": "skills"},
+            # ... and adds a source that fails: logged, not put on the file
+            {"name": "extra", "type": "git", "url": missing},
+        ]
+    }
+    client = await start_server(settings=settings)
+    await indexed(client)
+    assert await _source_skills(client, deck, "git:team") == ["my-own", "team-review"]
+    assert await _source_skills(client, deck, "git:docs") == ["team-review"]
+    await wait_for(lambda: _warnings_logged(client, 'skill source "extra"'), what="the log")
+    assert client.diagnostics.get(uri(config), []) == []
