@@ -12,7 +12,15 @@ from skilldeck.engine.config import ConfigError, ConfigLayer, load_config_file
 from skilldeck.engine.hosts import HOSTS
 from skilldeck.engine.profiles import PROFILES
 from skilldeck.engine.settings_schema import EDITOR_KEYS, FILE_KEYS, SETTINGS
-from skilldeck.lsp.settings import parse_settings
+from skilldeck.engine.sources.spec import (
+    COMMON_KEYS,
+    DEFAULT_REFRESH_INTERVAL,
+    DEFAULT_SOURCE_RANK,
+    DEFAULT_SOURCE_TIMEOUT,
+    SOURCE_TYPES,
+    TYPE_KEYS,
+)
+from skilldeck.lsp.settings import anchored, parse_settings
 
 PACKAGE = Path(__file__).resolve().parents[1] / "clients" / "vscode" / "package.json"
 JSON_TYPES = {
@@ -24,6 +32,7 @@ JSON_TYPES = {
     "rules": "object",
     "string": "string",
     "hosts": "array",
+    "sources": "array",
 }
 
 
@@ -87,6 +96,7 @@ def test_every_mirrored_setting_is_parsed_by_the_server() -> None:
         "includeUserRoots": False,
         "rules": {"SD501": "off"},
         "hosts": ["dsh", "codex"],
+        "sources": [{"name": "team", "type": "git", "url": "https://example.invalid/t.git"}],
     }
     assert set(values) == set(EDITOR_KEYS.values())
     parsed = parse_settings(values)
@@ -107,3 +117,63 @@ def test_hosts_are_validated_in_the_file_and_the_editor(tmp_path: Path) -> None:
     assert parsed.warnings == (
         "'skilldeck.hosts' must be a list of host names; using the default.",
     )
+
+
+def test_the_editor_sources_schema_has_the_keys_and_defaults_of_the_sources_table() -> None:
+    items = _contributed()["sources"]["items"]
+    assert isinstance(items, dict)
+    properties = items["properties"]
+    keys = {*COMMON_KEYS, *(key for kind in SOURCE_TYPES for key in TYPE_KEYS[kind])}
+    assert set(properties) == keys
+    assert items["additionalProperties"] is False
+    assert items["required"] == ["name", "type"]
+    assert properties["type"]["enum"] == list(SOURCE_TYPES)
+    assert properties["rank"]["default"] == DEFAULT_SOURCE_RANK
+    assert properties["timeout"]["default"] == DEFAULT_SOURCE_TIMEOUT
+    assert properties["refresh-interval"]["default"] == DEFAULT_REFRESH_INTERVAL
+    # Keys only one type has are refused for the other one.
+    for kind, rule in zip(SOURCE_TYPES, items["allOf"], strict=True):
+        assert rule["if"]["properties"]["type"]["const"] == kind
+        refused = {key for key, value in rule["then"]["properties"].items() if value is False}
+        assert refused == set(keys) - {*COMMON_KEYS, *TYPE_KEYS[kind]}
+
+
+def test_an_editor_source_is_the_file_table_read_by_the_same_parser(tmp_path: Path) -> None:
+    (tmp_path / "team.git").mkdir()
+    config = tmp_path / "skilldeck.toml"
+    config.write_text(
+        '[[sources]]\nname = "team"\ntype = "git"\nurl = "team.git"\nref = "v1"\n'
+        'path = "skills"\nrank = 320\nrefresh-interval = 60\ntimeout = 5\n'
+        '[[sources]]\nname = "other"\ntype = "mcp"\ncommand = ["skilldeck", "mcp"]\n',
+        encoding="utf-8",
+    )
+    from_file = load_config_file(config).remote_sources
+    editor = [
+        {"name": "team", "type": "git", "url": "team.git", "ref": "v1", "path": "skills",
+         "rank": 320, "refresh-interval": 60, "timeout": 5},
+        {"name": "other", "type": "mcp", "command": ["skilldeck", "mcp"]},
+    ]  # fmt: skip
+    parsed = parse_settings({"sources": editor})
+    assert parsed.warnings == ()
+    assert anchored(parsed.layer, str(tmp_path)).remote_sources == from_file
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({"name": "team"}, "skilldeck.sources must be a list of objects (one per source), got "
+         "{'name': 'team'}; only the config file's sources are used."),
+        ([{"name": "team", "type": "git"}], "'skilldeck.sources[0].url' is required for a git "
+         "source; only the config file's sources are used."),
+        ([{"name": "team", "type": "git", "url": "ext::sh -c id"}], "'skilldeck.sources[0].url': "
+         "the 'ext::' transport is not allowed (use one of https, http, ssh, git, file or a "
+         "local path); only the config file's sources are used."),
+        ([{"name": "team", "type": "svn", "url": "x"}], "'skilldeck.sources[0].type' must be one "
+         "of 'git', 'mcp', not 'svn'; only the config file's sources are used."),
+    ],
+)  # fmt: skip
+def test_a_bad_editor_source_is_named_and_dropped(value: object, message: str) -> None:
+    parsed = parse_settings({"sources": value, "profile": "codex"})
+    assert parsed.warnings == (message,)
+    assert parsed.layer.remote_sources is None
+    assert parsed.layer.profile == "codex"  # the other settings still apply

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.config import ConfigError, load_project_config
+from skilldeck.engine.config import ConfigError, ConfigLayer, load_project_config
 from skilldeck.engine.model import RANK_CUSTOM, RANK_USER_DSH
 from skilldeck.engine.sources.spec import DEFAULT_SOURCE_RANK, GitSourceSpec, McpSourceSpec
 
@@ -93,3 +93,23 @@ def test_two_sources_with_one_name_are_refused(tmp_path: Path) -> None:
     one = '[[sources]]\nname = "t"\ntype = "git"\nurl = "x"\n'
     error = _error(tmp_path, one + one)
     assert "a source named 't' is already configured" in str(error)
+
+
+def test_a_higher_layer_merges_sources_by_name(tmp_path: Path) -> None:
+    (tmp_path / "skilldeck.toml").write_text(
+        '[[sources]]\nname = "team"\ntype = "git"\nurl = "https://git.example/team.git"\n'
+        '[[sources]]\nname = "docs"\ntype = "git"\nurl = "https://git.example/docs.git"\n',
+        encoding="utf-8",
+    )
+    fork = GitSourceSpec(name="team", url="https://git.example/mine/team.git", ref="wip")
+    extra = McpSourceSpec(name="local", command=("skilldeck", "mcp"))
+    layer = ConfigLayer(remote_sources=(extra, fork), origin="editor settings")
+    config = load_project_config(tmp_path).merged(layer)
+    assert [(s.name, getattr(s, "url", None)) for s in config.remote_sources] == [
+        ("team", "https://git.example/mine/team.git"),  # replaced in its place
+        ("docs", "https://git.example/docs.git"),  # the file's other source stays
+        ("local", None),  # added after the file's
+    ]
+    assert config.source_of("remote_sources") == "editor settings"
+    unchanged = load_project_config(tmp_path).merged(ConfigLayer(remote_sources=()))
+    assert [s.name for s in unchanged.remote_sources] == ["team", "docs"]

@@ -30,6 +30,8 @@ export interface ServerSettings {
   includeUserRoots: boolean;
   rules: Record<string, RuleLevel>;
   hosts: Host[];
+  /** `skilldeck.sources`: `[[sources]]` tables as objects; the server validates each key. */
+  sources: Record<string, unknown>[];
 }
 
 /** Server settings plus the client-only ones. */
@@ -49,6 +51,7 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   includeUserRoots: true,
   rules: {},
   hosts: ['dsh'],
+  sources: [],
 };
 
 /** Reads one key below `skilldeck.` (e.g. `profile`, `server.pythonPath`). */
@@ -90,6 +93,13 @@ function hostList(value: unknown): Host[] {
   return [...new Set(known)];
 }
 
+function objectList(value: unknown): Record<string, unknown>[] {
+  if (!Array.isArray(value)) {
+    return [];
+  }
+  return value.filter((item): item is Record<string, unknown> => item !== null && typeof item === 'object' && !Array.isArray(item));
+}
+
 function maxLength(value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
     return DEFAULT_SERVER_SETTINGS.catalogDescriptionMaxLength;
@@ -114,6 +124,7 @@ export function readSettings(get: SettingGetter): ClientSettings {
       includeUserRoots: typeof includeUserRoots === 'boolean' ? includeUserRoots : true,
       rules: rules(get('rules')),
       hosts: hostList(get('hosts')),
+      sources: objectList(get('sources')),
     },
     pythonPath: typeof get('server.pythonPath') === 'string' ? String(get('server.pythonPath')).trim() : '',
     trace: oneOf(get('trace.server'), TRACE_LEVELS, 'off'),
@@ -131,6 +142,7 @@ export const SERVER_SETTING_KEYS = [
   'includeUserRoots',
   'rules',
   'hosts',
+  'sources',
 ] as const satisfies readonly (keyof ServerSettings)[];
 export type ServerSettingKey = (typeof SERVER_SETTING_KEYS)[number];
 

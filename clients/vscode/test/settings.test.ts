@@ -37,6 +37,7 @@ describe('readSettings', () => {
         includeUserRoots: true,
         rules: {},
         hosts: ['dsh'],
+        sources: [],
       },
       pythonPath: '',
       trace: 'off',
@@ -55,6 +56,7 @@ describe('readSettings', () => {
         includeUserRoots: false,
         rules: { SD301: 'off', 'name-mismatch': 'hint', SD999: 'loud', '': 'error' },
         hosts: ['codex', 'cursor', 'dsh', 'codex', 3],
+        sources: [{ name: 'team', type: 'git', url: 'https://git.example/team.git' }, 'team', null, ['x']],
         'server.pythonPath': '/venv/bin/python',
         'trace.server': 'verbose',
       }),
@@ -69,6 +71,7 @@ describe('readSettings', () => {
       includeUserRoots: false,
       rules: { SD301: 'off', 'name-mismatch': 'hint' },
       hosts: ['codex', 'dsh'],
+      sources: [{ name: 'team', type: 'git', url: 'https://git.example/team.git' }],
     });
     assert.equal(settings.pythonPath, '/venv/bin/python');
     assert.equal(settings.trace, 'verbose');
@@ -109,6 +112,7 @@ const EXAMPLES: Record<ServerSettingKey, [unknown, unknown]> = {
   includeUserRoots: [false, true],
   rules: [{ SD301: 'off' }, { SD701: 'hint' }],
   hosts: [['dsh', 'codex'], ['claude-code']],
+  sources: [[{ name: 'team', type: 'git', url: '../team.git' }], [{ name: 'docs', type: 'mcp', command: ['skilldeck', 'mcp'] }]],
 };
 
 function inspector(table: Record<string, SettingInspection>): SettingInspector {

@@ -15,7 +15,11 @@ layer's entry for a rule replaces the lower layer's entry for that rule only).
 :attr:`SkilldeckConfig.sources` records, per value, the ``origin`` of the layer that set
 it (absent: the built-in default), so front ends can say where an effective value
 came from.
-``custom_skill_dirs`` is replaced as a whole. Relative ``custom-skill-dirs`` and
+``custom_skill_dirs`` is replaced as a whole. ``remote_sources`` merge per source name,
+like ``rule_overrides`` per rule: a higher layer's source replaces the lower layer's
+source of the same name (in its place) and its other sources are added after them, so
+editor settings add a developer's own sources to the team's ``[[sources]]`` and can
+repoint one of them (docs/sources.md). Relative ``custom-skill-dirs`` and
 ``bundled-skill-dir`` in a file are relative to that file's folder.
 """
 
@@ -198,13 +202,15 @@ class SkilldeckConfig:
             return self
         changes: dict[str, Any] = {}
         for f in fields(ConfigLayer):
-            if f.name in ("origin", "rule_overrides"):
+            if f.name in ("origin", "rule_overrides", "remote_sources"):
                 continue
             value = getattr(layer, f.name)
             if value is not None:
                 changes[f.name] = value
         if layer.rule_overrides:
             changes["rule_overrides"] = {**self.rule_overrides, **layer.rule_overrides}
+        if layer.remote_sources is not None:
+            changes["remote_sources"] = merged_sources(self.remote_sources, layer.remote_sources)
         for name, shown in PATH_FIELDS.items():
             value = getattr(layer, name)
             for item in (value,) if isinstance(value, str) else value or ():
@@ -221,6 +227,16 @@ class SkilldeckConfig:
                 layer.catalog_max_description_length, "catalog-description-max-length", layer.origin
             )
         return replace(self, **changes)
+
+
+def merged_sources(
+    lower: tuple[SourceSpec, ...], higher: tuple[SourceSpec, ...]
+) -> tuple[SourceSpec, ...]:
+    """``lower``'s sources with each one ``higher`` names again replaced in place, then
+    ``higher``'s other sources (see the module doc)."""
+    by_name = {spec.name: spec for spec in higher}
+    kept = tuple(by_name.pop(spec.name, spec) for spec in lower)
+    return kept + tuple(spec for spec in higher if spec.name in by_name)
 
 
 def path_problem(value: str) -> str | None:

@@ -72,8 +72,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("boolean", False, None, "project-root"),
     # ``[overlap]``: ``threshold`` and ``near-duplicate-threshold`` (SD801 / SD802)
     Setting("overlap", {}, None, "overlap"),
-    # ``[[sources]]`` tables: remote skill sources (engine/sources/spec.py, docs/sources.md).
-    Setting("sources", (), "remote_sources", "sources"),
+    # ``[[sources]]`` tables: remote skill sources (engine/sources/spec.py, docs/sources.md);
+    # ``skilldeck.sources`` is an array of objects with the same keys, merged by name.
+    Setting("sources", (), "remote_sources", "sources", "sources"),
     # The editor's own settings: they shape the extension's views, never the verdicts.
     Setting("integer", 10000, editor_key="catalogTokenBudget", minimum=0, client_only=True),
     Setting("integer", 100, editor_key="skillsView.groupThreshold", minimum=0, client_only=True),

@@ -658,13 +658,15 @@ class FolderIndex:
 
     def _recompute_shadowing(self, names: Iterable[str]) -> set[str]:
         changed: set[str] = set()
+        # Once, not per name: a new commit of a git source recomputes every one of its names.
+        settings = self.config.rule_settings()
         for name in list(names):
             members = [self._entries[p] for p in self._by_name.get(name, ())]
             members.sort(key=lambda e: self._order[e.path])
             verdict = resolve_name(
                 members,
                 self._provided.get(name, ()),
-                self.config.rule_settings(),
+                settings,
                 self.config.catalog_max_description_length,
             )
             winner = verdict.winner

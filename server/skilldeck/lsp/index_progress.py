@@ -25,19 +25,30 @@ class IndexProgress:
         self.server = server
 
     async def begin(self, generation: int) -> str | None:
-        """Start a progress; its token, or ``None`` when the client shows none."""
+        """Start an index's progress; its token, or ``None`` when the client shows none."""
+        return await self.start(f"skilldeck-index-{generation}", "Indexing skills")
+
+    async def start(self, token: str, title: str) -> str | None:
+        """Start a progress named ``token``; the token, or ``None`` when the client
+        shows none (also for the source refresh, :mod:`skilldeck.lsp.source_refresh`)."""
         window = self.server.client_capabilities.window
         if not (window and window.work_done_progress):
             return None
-        token = f"skilldeck-index-{generation}"
         try:
             await self.server.work_done_progress.create_async(token)
         except Exception:
             return None
         self.server.work_done_progress.begin(
-            token, types.WorkDoneProgressBegin(title="Indexing skills", percentage=0)
+            token, types.WorkDoneProgressBegin(title=title, percentage=0)
         )
         return token
+
+    def report(self, token: str | None, message: str, percentage: int) -> None:
+        """One report of a started progress (nothing without a token)."""
+        if token is not None:
+            self.server.work_done_progress.report(
+                token, types.WorkDoneProgressReport(message=message, percentage=percentage)
+            )
 
     def folder(self, token: str | None, message: str, number: int, folders: int) -> None:
         """Folder ``number`` of ``folders`` starts."""
@@ -72,8 +83,6 @@ class IndexProgress:
             ),
         )
 
-    def end(self, token: str | None) -> None:
+    def end(self, token: str | None, message: str = "Skills indexed") -> None:
         if token is not None:
-            self.server.work_done_progress.end(
-                token, types.WorkDoneProgressEnd(message="Skills indexed")
-            )
+            self.server.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))

@@ -43,6 +43,20 @@ class ProvidedSkills:
             self.session.server.log(f"skilldeck: a skill provider failed: {error!r}")
             return (), False
 
+    async def reread(self, folder: str) -> None:
+        """Read ``folder``'s providers again with a fresh registry (a git source got a
+        new commit) and install the result, unless a newer index took over."""
+        session = self.session
+        index = session.folders.get(folder)
+        if index is None or not index.ready:
+            return
+        generation = session.generation
+        provided, complete = await self.read(folder, index.config)
+        if session.folders.get(folder) is not index or session.generation != generation:
+            return
+        session.publisher.changed(index.set_provided(provided, complete))
+        session.catalogs.schedule()
+
     def forget(self, folder: str) -> None:
         """Stop listening to ``folder``'s providers (removed folder, or a new index)."""
         held = self._registries.pop(folder, None)

@@ -206,17 +206,29 @@ class SkilldeckServer(LanguageServer):
         self.exit_status: int | None = None
         #: Kinds of handler failure already announced with ``skilldeck/serverError``.
         self.failures_announced: set[str] = set()
+        #: True while :meth:`log` sends (a failed send must not log again).
+        self._logging = False
 
     def note_exit(self, params: None) -> None:
         """``exit``: remember the status (0 after ``shutdown``, else 1; LSP spec)."""
         self.exit_status = 0 if getattr(self.protocol, "_shutdown", False) else 1
 
     def log(self, message: str, level: types.MessageType = types.MessageType.Log) -> None:
-        """Send ``window/logMessage`` (never raises: the client may be gone)."""
+        """Send ``window/logMessage`` (never raises: the client may be gone).
+
+        pygls reports a failed send (a closed transport) to :meth:`report_server_error`,
+        which logs to the client: that second send is skipped, or every failed send
+        would recurse until Python's recursion limit."""
+        if self._logging:
+            logger.debug("could not log to client: %s", message)
+            return
+        self._logging = True
         try:
             self.window_log_message(types.LogMessageParams(type=level, message=message))
         except Exception:  # the transport is closed; nothing left to tell
             logger.debug("could not log to client: %s", message)
+        finally:
+            self._logging = False
 
     def warn_user(self, message: str) -> None:
         """Show a warning to the user and log it."""

@@ -36,6 +36,7 @@ from skilldeck.engine.positions import Encoding
 from skilldeck.engine.roots import SkillRoot, resolve_roots
 from skilldeck.engine.scan_helpers import usable_cpus
 from skilldeck.engine.sources.config_findings import source_findings
+from skilldeck.engine.sources.status import source_status
 from skilldeck.lsp.catalog_notifier import CatalogNotifier
 from skilldeck.lsp.diagnostics import path_of
 from skilldeck.lsp.document_sync import DocumentSync
@@ -48,7 +49,9 @@ from skilldeck.lsp.open_documents import OpenDocuments
 from skilldeck.lsp.positions import LineSource, line_source, sparse_line_source
 from skilldeck.lsp.provided_skills import ProvidedSkills
 from skilldeck.lsp.publisher import Publisher
+from skilldeck.lsp.settings import EDITOR_SETTINGS
 from skilldeck.lsp.settings_sync import SettingsSync
+from skilldeck.lsp.source_refresh import SourceRefresh, register_update_command
 from skilldeck.lsp.watching import Watching
 
 if TYPE_CHECKING:
@@ -86,6 +89,7 @@ class Session:
         self.catalogs = CatalogNotifier(self)
         self.hosts = HostViews(self)
         self.progress = IndexProgress(server)
+        self.sources = SourceRefresh(self)
         #: Bumped by every index and by ``close``: work of an older generation stops.
         self.generation = 0
         self._indexed: asyncio.Event | None = None
@@ -99,6 +103,8 @@ class Session:
         self._initialized_seen = asyncio.Event()
         #: Config file -> warnings for its failing ``[[sources]]`` (shown on that file).
         self._source_findings: dict[str, tuple[Finding, ...]] = {}
+        #: Editor source label -> the failure last logged for it (``None``: healthy).
+        self._editor_source_errors: dict[str, str | None] = {}
 
     @property
     def providers(self) -> tuple[ProviderFactory, ...]:
@@ -125,6 +131,7 @@ class Session:
             (types.SHUTDOWN, self.on_shutdown),
         ):
             self.server.feature(method)(as_handler(handler))
+        register_update_command(self)
 
     # -- lifecycle -----------------------------------------------------------------
 
@@ -164,6 +171,7 @@ class Session:
         self.generation += 1
         self.watching.close()
         self.hosts.close()
+        self.sources.close()
         for task in list(self._tasks):
             task.cancel()
 
@@ -281,21 +289,64 @@ class Session:
         if self._indexed is not None:
             self._indexed.set()
         self.catalogs.schedule()
+        self.sources.schedule()
         await self._publish_in_batches(pending, generation)
         for index in indexes:
             await self._rebuild_overlap(index, generation)
 
     async def _note_sources(self, config: SkilldeckConfig) -> set[str]:
         """Warn on the config file about its failing sources (read from the cache, after
-        the providers tried them); the config file's path when its warnings changed."""
+        the providers tried them); the config file's path when its warnings changed.
+        A failing editor source has no file: its failure is logged once (and its
+        recovery), never shown in a dialog."""
+        editor = self.settings_sync.settings.layer.remote_sources or ()
+        editor_names = {spec.name for spec in editor}
+        if config.source_of("remote_sources") == EDITOR_SETTINGS:
+            await self._log_editor_sources(config, editor_names)
         if config.config_file is None:
             return set()
         path = os.path.normpath(config.config_file)
-        findings = await asyncio.to_thread(source_findings, config, default_cache_dir())
+        findings = await asyncio.to_thread(
+            source_findings, config, default_cache_dir(), elsewhere=editor_names
+        )
         if self._source_findings.get(path, ()) == findings:
             return set()
         self._source_findings[path] = findings
         return {path}
+
+    async def _log_editor_sources(self, config: SkilldeckConfig, names: set[str]) -> None:
+        cache = default_cache_dir()
+        for spec in config.remote_sources:
+            if spec.name not in names:
+                continue
+            status = await asyncio.to_thread(source_status, spec, cache)
+            failing = status.health in ("offline", "never fetched", "never read")
+            error = (status.error or status.health) if failing else None
+            before = self._editor_source_errors.get(spec.label)
+            if error == before:
+                continue
+            self._editor_source_errors[spec.label] = error
+            if error is not None:
+                self.server.log(
+                    f'skilldeck: skill source "{spec.name}" ({spec.label}, from '
+                    f"skilldeck.sources) is {status.health}: {error}",
+                    types.MessageType.Warning,
+                )
+            elif before is not None:
+                self.server.log(
+                    f'skilldeck: skill source "{spec.name}" ({spec.label}) is back',
+                    types.MessageType.Info,
+                )
+
+    async def note_source_health(self, folders: set[str]) -> None:
+        """After a background refresh: the sources' warnings of ``folders`` again."""
+        changed: set[str] = set()
+        for folder in sorted(folders):
+            index = self.folders.get(folder)
+            if index is not None:
+                changed |= await self._note_sources(index.config)
+        if changed:
+            self.publisher.changed(changed)
 
     async def _rebuild_overlap(self, index: FolderIndex, generation: int) -> None:
         """Build the folder's routing-overlap index (SD801 / SD802) after the scan is
@@ -476,12 +527,13 @@ class Session:
 
     # -- tasks -------------------------------------------------------------------
 
-    def spawn(self, coroutine: Any) -> None:
+    def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         """Run ``coroutine`` as a task of this session (cancelled by :meth:`close`; a
         failure is reported like a handler's)."""
-        task = asyncio.ensure_future(coroutine)
+        task: asyncio.Task[Any] = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
+        return task
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)

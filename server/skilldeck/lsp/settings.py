@@ -23,6 +23,13 @@ from skilldeck.engine.config import (
 from skilldeck.engine.findings import Severity
 from skilldeck.engine.profiles import PROFILES
 from skilldeck.engine.settings_schema import EDITOR_KEYS, setting_for_field
+from skilldeck.engine.sources.spec import (
+    GitSourceSpec,
+    SourceSpec,
+    SourceSpecError,
+    git_url,
+    parse_sources,
+)
 
 #: The ``origin`` of the settings layer (see :attr:`SkilldeckConfig.sources`).
 EDITOR_SETTINGS = "editor settings"
@@ -136,6 +143,7 @@ def parse_settings(raw: object) -> ParsedSettings:
 
     layer = ConfigLayer(
         profile=profile,
+        remote_sources=_sources(raw.get("sources"), warnings),
         hosts=hosts,
         custom_skill_dirs=dirs,
         dsh_home=_path(raw, "dshHome", warnings),
@@ -149,6 +157,31 @@ def parse_settings(raw: object) -> ParsedSettings:
     return ParsedSettings(layer, tuple(warnings))
 
 
+def _sources(value: object, warnings: list[str]) -> tuple[SourceSpec, ...] | None:
+    """``skilldeck.sources``: the ``[[sources]]`` tables as a list of objects, read by the
+    config file's parser; one bad entry drops the setting (the file's sources stay)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(item, Mapping) for item in value):
+        warnings.append(
+            f"skilldeck.sources must be a list of objects (one per source), got {value!r}; "
+            "only the config file's sources are used."
+        )
+        return None
+    try:
+        # Local paths stay relative here; ``anchored`` makes them relative to the folder.
+        return parse_sources([dict(item) for item in value], "skilldeck.sources", "")
+    except SourceSpecError as error:
+        warnings.append(f"{error}; only the config file's sources are used.")
+        return None
+
+
+def _anchored_source(folder: str, spec: SourceSpec) -> SourceSpec:
+    if not isinstance(spec, GitSourceSpec):
+        return spec
+    return replace(spec, url=git_url(spec.url, "skilldeck.sources", folder))
+
+
 def _absolute(folder: str, value: str | None) -> str | None:
     if value is None:
         return None
@@ -156,10 +189,15 @@ def _absolute(folder: str, value: str | None) -> str | None:
 
 
 def anchored(layer: ConfigLayer, folder: str) -> ConfigLayer:
-    """``layer`` with ``~`` expanded and relative paths made relative to ``folder``."""
+    """``layer`` with ``~`` expanded and relative paths made relative to ``folder`` (a
+    git source's local path too)."""
     dirs = layer.custom_skill_dirs
+    sources = layer.remote_sources
     return replace(
         layer,
+        remote_sources=None
+        if sources is None
+        else tuple(_anchored_source(folder, spec) for spec in sources),
         custom_skill_dirs=None
         if dirs is None
         else tuple(path for path in (_absolute(folder, item) for item in dirs) if path is not None),

@@ -8,6 +8,7 @@ reason from the cache (:mod:`skilldeck.engine.sources.status`). Nothing is fetch
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from pathlib import Path
 
 from skilldeck.engine.config import SkilldeckConfig
@@ -26,8 +27,13 @@ _UNHEALTHY = {
 }
 
 
-def source_findings(config: SkilldeckConfig, cache_dir: Path) -> tuple[Finding, ...]:
-    """Warnings for the failing sources of ``config`` (none without a config file)."""
+def source_findings(
+    config: SkilldeckConfig, cache_dir: Path, *, elsewhere: Collection[str] = ()
+) -> tuple[Finding, ...]:
+    """Warnings for the failing sources of ``config`` (none without a config file).
+
+    ``elsewhere``: names of sources configured somewhere else (editor settings), left
+    out: the file does not hold them, even when it has a table of the same name."""
     if config.config_file is None or not config.remote_sources:
         return ()
     try:
@@ -37,6 +43,8 @@ def source_findings(config: SkilldeckConfig, cache_dir: Path) -> tuple[Finding, 
     places = _name_lines(lines)
     findings: list[Finding] = []
     for spec in config.remote_sources:
+        if spec.name in elsewhere:
+            continue
         status = source_status(spec, cache_dir)
         state = _UNHEALTHY.get(status.health)
         if state is None:

@@ -224,9 +224,8 @@ async def fetch(spec: GitSourceSpec, cache_dir: Path) -> str:
             await _git(env, "-C", str(work), "rev-parse", "--verify", "FETCH_HEAD^{commit}")
         ).strip()
         await _git(env, "-C", str(work), "checkout", "--quiet", "--detach", commit)
-        shutil.rmtree(work / ".git")
-        (work / _REV_MARK).write_text(f"{commit}\n{tree_digest(work)}\n", encoding="utf-8")
-        _publish(work, folder / f"rev-{commit}", commit)
+        # The file work runs in a worker thread: an editor's event loop keeps serving.
+        await asyncio.to_thread(_seal, work, folder / f"rev-{commit}", commit)
     except FetchError as error:
         message = str(error)
         if spec.token_env and not os.environ.get(spec.token_env):
@@ -238,14 +237,24 @@ async def fetch(spec: GitSourceSpec, cache_dir: Path) -> str:
         record_failure(spec, folder, message)
         raise FetchError(message) from error
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        await asyncio.to_thread(shutil.rmtree, work, ignore_errors=True)
     now = time.time()
-    write_state(
-        folder,
-        CopyState(commit, now, now, None, redacted(spec.url), spec.ref),
-    )
-    _prune(folder, keep=f"rev-{commit}")
+    state = CopyState(commit, now, now, None, redacted(spec.url), spec.ref)
+    await asyncio.to_thread(_serve, folder, state, f"rev-{commit}")
     return commit
+
+
+def _seal(work: Path, rev: Path, commit: str) -> None:
+    """Drop the checkout's ``.git``, mark it as ``commit`` and publish it as ``rev``."""
+    shutil.rmtree(work / ".git")
+    (work / _REV_MARK).write_text(f"{commit}\n{tree_digest(work)}\n", encoding="utf-8")
+    _publish(work, rev, commit)
+
+
+def _serve(folder: Path, state: CopyState, rev: str) -> None:
+    """Make ``state`` the copy served and prune older commits."""
+    write_state(folder, state)
+    _prune(folder, keep=rev)
 
 
 def _publish(work: Path, rev: Path, commit: str) -> None:

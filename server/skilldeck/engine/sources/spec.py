@@ -26,8 +26,9 @@ DEFAULT_REFRESH_INTERVAL = 3600.0
 DEFAULT_SOURCE_TIMEOUT = 10.0
 
 SOURCE_TYPES = ("git", "mcp")
-_COMMON_KEYS = ("name", "type", "rank", "timeout")
-_TYPE_KEYS: Mapping[str, tuple[str, ...]] = {
+#: Keys every source table may hold, and each type's own keys.
+COMMON_KEYS = ("name", "type", "rank", "timeout")
+TYPE_KEYS: Mapping[str, tuple[str, ...]] = {
     "git": ("url", "ref", "path", "refresh-interval", "token-env"),
     "mcp": ("command", "url", "token-env"),
 }
@@ -114,7 +115,7 @@ def _parse_one(table: Mapping[str, object], shown: str, base: str) -> SourceSpec
             f"{shown}.type",
         )
     assert isinstance(kind, str)
-    known = (*_COMMON_KEYS, *_TYPE_KEYS[kind])
+    known = (*COMMON_KEYS, *TYPE_KEYS[kind])
     for key in table:
         if key not in known:
             raise SourceSpecError(
