@@ -289,6 +289,37 @@ def test_a_provided_skill_competes_and_the_file_is_told(tmp_path: Path) -> None:
     assert finding.related == ()  # the provided skill has no file to point at
 
 
+def test_a_provided_skill_whose_file_moves_stays_one_competitor(tmp_path: Path) -> None:
+    """A git source's new commit is a new checkout folder: the same provided skill at a
+    new path replaces itself (no pair with its old copy) and the file is told the new
+    path."""
+    from skilldeck.engine.deck_overlap import DeckOverlap  # noqa: PLC0415
+
+    tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
+    config = SkilldeckConfig(include_default_roots=False)
+    scan = scan_deck(config, None, roots=[SkillRoot(300, "custom", str(tmp_path), True)])
+
+    def provided(rev: str) -> ProvidedSkill:
+        path = tmp_path / "cache" / rev / "test-driven-development" / "SKILL.md"
+        candidate = SkillCandidate(
+            name="test-driven-development",
+            description=TEST_DRIVEN,
+            source="git:team",
+            provider="git:team",
+            rank=350,
+            path=str(path),
+        )
+        return ProvidedSkill(candidate, "git:team")
+
+    first, second = provided("rev-1"), provided("rev-2")
+    (entry,) = scan.entries()
+    overlap = DeckOverlap([entry, first], RuleSettings())
+    assert overlap.update("git:team:test-driven-development", second) == {str(tdd)}
+    assert [p.other(str(tdd)).name for p in overlap.pairs()] == ["test-driven-development"]
+    (finding,) = overlap.findings_of(str(tdd))
+    assert [r.path for r in finding.related] == [second.path]
+
+
 def test_when_a_skill_name_moves_its_partners_are_told_again(tmp_path: Path) -> None:
     tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
     driven = write(tmp_path, "test-driven-development", TEST_DRIVEN)

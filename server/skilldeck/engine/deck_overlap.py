@@ -41,10 +41,12 @@ MAX_FINDINGS_PER_SKILL = 3
 
 
 def member_key(member: DeckMember) -> str:
-    """The identity of a member in the overlap index: its file, else provider and name."""
+    """The identity of a member in the overlap index: a file's path; a provided skill's
+    provider and name (its path, when it has one, moves: a git source's checkout is
+    another folder for every commit, and the skill must stay the same member)."""
     if isinstance(member, SkillFileEntry):
         return member.path
-    return member.path if member.path is not None else f"{member.provider}:{member.name}"
+    return f"{member.provider}:{member.name}"
 
 
 def competing_skill(member: DeckMember, max_length: int) -> OverlapSkill | None:
@@ -218,7 +220,10 @@ class DeckOverlap:
         skill = competing_skill(member, self._max_length) if member is not None else None
         if skill is not None and member is not None and skill == self._skills.get(key):
             # Same text: the pairs stand, but the partners point at this skill's name.
-            moved = _name_span(self._members.get(key)) != _name_span(member)
+            before = self._members.get(key)
+            moved = _name_span(before) != _name_span(member) or (
+                before is not None and before.path != member.path
+            )
             self._members[key] = member
             return {p for p in self._pairs.get(key, {}) if self._is_file(p)} if moved else set()
         if skill is None and key not in self._skills:
