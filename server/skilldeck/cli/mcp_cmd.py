@@ -90,8 +90,7 @@ def run(args: argparse.Namespace) -> int:
 
     from skilldeck.engine.defaults import default_registry  # noqa: PLC0415
     from skilldeck.engine.scan_helpers import usable_cpus  # noqa: PLC0415
-    from skilldeck.mcp.deck_view import DeckState  # noqa: PLC0415
-    from skilldeck.mcp.early_start import serve_stdio_early  # noqa: PLC0415
+    from skilldeck.mcp.deck_server import DeckServer  # noqa: PLC0415
 
     cwd = lookup_cwd(args)
     config = build_config(args, cwd, catalog_max_description_length=args.max_description_length)
@@ -103,17 +102,15 @@ def run(args: argparse.Namespace) -> int:
         providers=provider_factories(args),
         processes=usable_cpus(),  # a cold first read forks helpers, as check and the LSP do
     )
-    state = DeckState(
+    deck = DeckServer(
         registry, cwd=cwd, max_description_length=config.catalog_max_description_length
     )
     if address is None:
-        # the MCP library is imported while the deck's first read runs
-        anyio.run(serve_stdio_early, state)
-        return 0
-    from skilldeck.mcp.deck_server import DeckServer  # noqa: PLC0415
-    from skilldeck.mcp.http_serve import listen_socket, serve_http  # noqa: PLC0415
+        from skilldeck.mcp.serve import serve_stdio  # noqa: PLC0415
 
-    deck = DeckServer(state)
+        anyio.run(serve_stdio, deck)
+        return 0
+    from skilldeck.mcp.http_serve import listen_socket, serve_http  # noqa: PLC0415
 
     try:
         listener = listen_socket(*address)

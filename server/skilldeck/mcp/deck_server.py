@@ -49,6 +49,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 import skilldeck
 from skilldeck.engine.gesture import expand_user_message
 from skilldeck.engine.model import SkillCandidate, SkillDefinition, is_skill_name
+from skilldeck.engine.registry import SkillRegistry
 from skilldeck.engine.skill_tool import SKILL_TOOL_NAME, execute_skill_tool, skill_tool_schema
 from skilldeck.mcp.deck_view import DeckState, DeckView
 from skilldeck.mcp.skill_entries import (
@@ -104,10 +105,10 @@ class _DeckLowLevelServer(Server[Any]):
 class DeckServer:
     """One deck served over MCP (any number of connections share it)."""
 
-    def __init__(self, state: DeckState) -> None:
-        self.registry = state.registry
-        self.cwd = state.cwd
-        self.state = state
+    def __init__(self, registry: SkillRegistry, *, cwd: str, max_description_length: int) -> None:
+        self.registry = registry
+        self.cwd = cwd
+        self.state = DeckState(registry, cwd=cwd, max_description_length=max_description_length)
         self._entries = EntryCache(self._definition)
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
         self._bus = InMemorySubscriptionBus()
@@ -136,8 +137,8 @@ class DeckServer:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Have the deck read once (the first read may already be under way: see
-        :mod:`skilldeck.mcp.early_start`) and start following its changes."""
+        """Read the deck once (and start watching its roots) before serving."""
+        await self.state.refresh()
         self.server.instructions = (await self.state.current()).catalog_text
         self.registry.on_change(self._on_change)
 

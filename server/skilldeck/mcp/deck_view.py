@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-import anyio
-
 from skilldeck.engine.catalog import catalog_digest, catalog_entries, render_entries
 from skilldeck.engine.model import SkillCandidate, is_skill_name
 from skilldeck.engine.registry import SkillRegistry
@@ -66,12 +64,7 @@ async def read_view(
 
 
 class DeckState:
-    """The view being served; :meth:`refresh` reads again and keeps the last good one.
-
-    Reads never overlap: a :meth:`current` that finds no view yet waits for the read
-    under way (the first read starts before the MCP library is even imported) instead of
-    starting another.
-    """
+    """The view being served; :meth:`refresh` reads again and keeps the last good one."""
 
     def __init__(self, registry: SkillRegistry, *, cwd: str, max_description_length: int) -> None:
         self.registry = registry
@@ -79,14 +72,11 @@ class DeckState:
         self._max_description_length = max_description_length
         self._view: DeckView | None = None
         self._revision = 0
-        self._reading: anyio.Lock | None = None
 
     async def current(self) -> DeckView:
-        """The served view (read on first use, or when the read under way ends)."""
+        """The served view (read on first use)."""
         if self._view is None:
-            async with self._lock():
-                if self._view is None:
-                    await self._read()
+            await self.refresh()
         assert self._view is not None
         return self._view
 
@@ -96,15 +86,6 @@ class DeckState:
         An incomplete read replaces nothing once a view is served (the last good view
         stays); the very first read is served even when incomplete.
         """
-        async with self._lock():
-            return await self._read()
-
-    def _lock(self) -> anyio.Lock:
-        if self._reading is None:
-            self._reading = anyio.Lock()
-        return self._reading
-
-    async def _read(self) -> bool:
         self._revision += 1
         view = await read_view(
             self.registry,

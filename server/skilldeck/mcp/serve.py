@@ -8,13 +8,7 @@ import sys
 from mcp.server.stdio import stdio_server
 
 from skilldeck.mcp.deck_server import DeckServer
-from skilldeck.mcp.deck_view import DeckState
 from skilldeck.mcp.malformed_lines import answering_malformed_lines
-
-
-async def serve_state_stdio(state: DeckState) -> None:
-    """Serve ``state``'s deck over stdio (see :func:`serve_stdio`)."""
-    await serve_stdio(DeckServer(state))
 
 
 async def serve_stdio(deck: DeckServer) -> None:
