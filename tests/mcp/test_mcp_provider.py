@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
+from mcp.shared.exceptions import MCPError
 from mcp_client_helpers import skills_get, skills_list, write
 
 PROVIDER_MODULE = """
@@ -108,3 +110,43 @@ async def test_a_provider_skill_is_served_as_a_synthesized_skill_md(
         }
         resources = await client.list_resources()
         assert "skill://remote-notes/SKILL.md" in [str(r.uri) for r in resources.resources]
+
+
+ODD_PROVIDER_MODULE = """
+from skilldeck.engine.model import SkillCandidate, SkillDefinition
+
+DESCRIPTION = "Next line\\x85inside"
+
+class OddProvider:
+    name = "odd-server"
+
+    async def list(self, options):
+        return [SkillCandidate(name="odd-skill", description=DESCRIPTION,
+                               source="remote", provider="odd-server", rank=250)]
+
+    async def get(self, candidate, options):
+        return SkillDefinition(name=candidate.name, description=DESCRIPTION,
+                               source=candidate.source, provider=candidate.provider,
+                               content="Odd body.")
+
+def factory(control):
+    return OddProvider()
+"""
+
+
+async def test_a_definition_no_skill_md_can_carry_gets_no_entry(
+    connect, project, environment, tmp_path
+):
+    # U+0085 is a line break to YAML: no frontmatter scalar reads it back as written
+    write(tmp_path / "modules" / "odd_provider.py", ODD_PROVIDER_MODULE)
+    environment["PYTHONPATH"] = str(tmp_path / "modules")
+    async with connect("auto", "--provider", "odd_provider:factory") as client:
+        uris = [entry["uri"] for entry in (await skills_list(client))["skills"]]
+        assert "skill://odd-skill/SKILL.md" not in uris
+        assert "skill://code-review/SKILL.md" in uris
+        with pytest.raises(MCPError) as refused:
+            await skills_get(client, "skill://odd-skill/SKILL.md")
+        assert refused.value.error.code == -32602
+        assert "cannot be written as the frontmatter of a SKILL.md" in refused.value.error.message
+        result = await client.call_tool("skill", {"name": "odd-skill"})
+        assert not result.is_error and "Odd body." in result.content[0].text

@@ -63,7 +63,10 @@ def synthesized_skill_md(definition: SkillDefinition) -> bytes | str:
     text = "---\n" + "\n".join(lines) + "\n---\n\n" + body
     if frontmatter_json(text) != frontmatter:
         return _unwritable(definition.name)
-    return text.encode("utf-8")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: no UTF-8 file can hold it
+        return f"skill {definition.name!r} has no file, and its definition is not valid Unicode"
 
 
 def _unwritable(name: str) -> str:
