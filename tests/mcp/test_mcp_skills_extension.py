@@ -5,12 +5,14 @@ sha256, files read back byte for byte, and nothing outside a skill's folder serv
 from __future__ import annotations
 
 import base64
+import datetime
 import hashlib
 import os
 
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_client_helpers import skills_get, skills_list, write
+from mcp_client_helpers import skill_text, skills_get, skills_list, write
+from ruamel.yaml import YAML
 
 
 def _manifest(folder, names):
@@ -166,3 +168,75 @@ async def test_a_skill_over_the_extension_limits_is_not_served_truncated(connect
             with pytest.raises(MCPError, match="exceeds"):
                 await client.read_resource(f"skill://{name}/SKILL.md")
         assert (await skills_get(client, "skill://code-review/SKILL.md"))["skill"]
+
+
+RICH_FRONTMATTER = """\
+name: release-notes
+description: >-
+  Draft release notes
+  from merged changes.
+license: Apache-2.0
+allowed-tools: Read Grep
+released: 2026-09-13
+metadata:
+  owner: docs-team
+  version: "2.1"
+  tags: [docs, release]
+x-custom-key: 7
+"""
+
+
+def _yaml_as_json(value):
+    """The JSON rendering a host gives a YAML value (dates as ISO 8601)."""
+    if isinstance(value, dict):
+        return {str(key): _yaml_as_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_yaml_as_json(item) for item in value]
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    return value
+
+
+def _frontmatter_of(text):
+    """The frontmatter block of a SKILL.md, parsed as a host would (YAML 1.2, safe)."""
+    block = text.split("---\n", 2)[1]
+    return _yaml_as_json(YAML(typ="safe", pure=True).load(block))
+
+
+async def test_an_entry_carries_the_files_frontmatter_verbatim(connect, project):
+    skills = project / ".dsh" / "skills"
+    notes = write(
+        skills / "release-notes" / "SKILL.md", f"---\n{RICH_FRONTMATTER}---\n\nDraft them.\n"
+    )
+    # a name that differs from its folder (a warning): the skill is named by its frontmatter
+    write(skills / "old-folder" / "SKILL.md", skill_text("renamed-skill", "Renamed."))
+
+    async with connect("auto") as client:
+        entries = {entry["uri"]: entry for entry in (await skills_list(client))["skills"]}
+        entry = entries["skill://release-notes/SKILL.md"]
+        expected = _frontmatter_of(notes.read_text(encoding="utf-8"))
+        assert entry["frontmatter"] == expected
+        assert entry["frontmatter"] == {
+            "name": "release-notes",
+            "description": "Draft release notes from merged changes.",
+            "license": "Apache-2.0",
+            "allowed-tools": "Read Grep",
+            "released": "2026-09-13",
+            "metadata": {"owner": "docs-team", "version": "2.1", "tags": ["docs", "release"]},
+            "x-custom-key": 7,
+        }
+        assert (await skills_get(client, entry["uri"]))["skill"]["frontmatter"] == expected
+        # what a host does before loading: read SKILL.md, check size, digest, frontmatter
+        read = (await client.read_resource(entry["uri"])).contents[0]
+        data = read.text.encode("utf-8")
+        assert data == notes.read_bytes()
+        assert entry["resources"][0] == {
+            "uri": entry["uri"],
+            "digest": "sha256:" + hashlib.sha256(data).hexdigest(),
+            "size": len(data),
+        }
+        assert _frontmatter_of(read.text) == entry["frontmatter"]
+
+        renamed = entries["skill://renamed-skill/SKILL.md"]
+        assert renamed["frontmatter"] == {"name": "renamed-skill", "description": "Renamed."}
+        assert "skill://old-folder/SKILL.md" not in entries

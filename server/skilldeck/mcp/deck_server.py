@@ -48,7 +48,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 import skilldeck
 from skilldeck.engine.gesture import expand_user_message
-from skilldeck.engine.model import SkillCandidate, is_skill_name
+from skilldeck.engine.model import SkillCandidate, SkillDefinition, is_skill_name
 from skilldeck.engine.registry import SkillRegistry
 from skilldeck.engine.skill_tool import SKILL_TOOL_NAME, execute_skill_tool, skill_tool_schema
 from skilldeck.mcp.deck_view import DeckState, DeckView
@@ -57,6 +57,7 @@ from skilldeck.mcp.skill_entries import (
     PAGE_SIZE,
     EntryCache,
     SkillEntry,
+    provided_skill_bytes,
     served_skills,
 )
 from skilldeck.mcp.skill_files import SkillFileError, read_served_file
@@ -108,7 +109,7 @@ class DeckServer:
         self.registry = registry
         self.cwd = cwd
         self.state = DeckState(registry, cwd=cwd, max_description_length=max_description_length)
-        self._entries = EntryCache()
+        self._entries = EntryCache(self._definition)
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
         self._bus = InMemorySubscriptionBus()
         self._listen = ListenHandler(self._bus)
@@ -302,13 +303,22 @@ class DeckServer:
                 types.INVALID_PARAMS,
                 f"Resource not found: {uri}: skill {parsed.name!r} serves no such file",
             )
-        try:
-            data = await anyio.to_thread.run_sync(read_served_file, file)
-        except SkillFileError as error:
-            raise MCPError(types.INVALID_PARAMS, f"Resource unreadable: {uri}: {error}") from error
+        if file.path is None:  # a provided skill's SKILL.md: synthesized again
+            synthesized = await provided_skill_bytes(parsed.name, self._definition)
+            if isinstance(synthesized, str):
+                raise MCPError(types.INVALID_PARAMS, f"Resource unreadable: {uri}: {synthesized}")
+            data = synthesized
+        else:
+            try:
+                data = await anyio.to_thread.run_sync(read_served_file, file)
+            except SkillFileError as error:
+                raise MCPError(
+                    types.INVALID_PARAMS, f"Resource unreadable: {uri}: {error}"
+                ) from error
         if hashlib.sha256(data).hexdigest() != file.sha256:
             # Changed since the manifest was built (the root watcher does not report files
-            # beside SKILL.md): rebuild it, and tell the clients their manifests are old.
+            # beside SKILL.md, nor a provider's new definition): rebuild it, and tell the
+            # clients their manifests are old.
             self._entries.forget(parsed.name)
             self._on_change()
         return types.ReadResourceResult(contents=[_contents(uri, parsed.relative, data)])
@@ -340,6 +350,9 @@ class DeckServer:
             raise MCPError(types.INVALID_PARAMS, f"Unknown skill URI: {params.uri}: {entry}")
         return _complete({"skill": entry.wire})
 
+    async def _definition(self, name: str) -> SkillDefinition | None:
+        return await self.registry.get(name, cwd=self.cwd)
+
     async def _entry(self, name: str, *, fresh: bool = False) -> SkillEntry | str:
         view = await self.state.current()
         skill = _served(view, name)
@@ -350,7 +363,7 @@ class DeckServer:
 
 def _served(view: DeckView, name: str) -> SkillCandidate | None:
     skill = view.skills.get(name)
-    if skill is None or skill.path is None or not skill.invocation.model_invocable:
+    if skill is None or not skill.invocation.model_invocable:
         return None
     return skill
 

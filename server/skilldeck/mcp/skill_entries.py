@@ -1,34 +1,42 @@
 """Skill entries of the Skills extension (``io.modelcontextprotocol/skills``, SEP-2640).
 
 An entry is what ``skills/list`` pages through and ``skills/get`` returns: the URI of
-the skill's ``SKILL.md``, its frontmatter carried as JSON, and the manifest of its files
-(``uri``, ``digest`` as ``sha256:<hex>``, ``size`` in bytes). Entries are built from files
-on demand and kept for one deck view (:class:`EntryCache`), so a warm ``skills/list``
-re-reads nothing. Only model-visible skills with a file on disk have entries.
+the skill's ``SKILL.md``, its frontmatter verbatim as JSON (:mod:`skill_frontmatter`),
+and the manifest of its files (``uri``, ``digest`` as ``sha256:<hex>``, ``size`` in
+bytes). Entries are built on demand and kept for one deck view (:class:`EntryCache`), so
+a warm ``skills/list`` re-reads nothing. Every model-visible skill may have one: a skill
+with a file serves its files; a skill without one (a provider's) serves one
+``SKILL.md`` synthesized from its definition (:mod:`provided_skills`).
 """
 
 from __future__ import annotations
 
-import datetime
-import math
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import anyio.to_thread
 
-from skilldeck.engine.frontmatter import parse_frontmatter
-from skilldeck.engine.model import SkillCandidate
+from skilldeck.engine.model import SkillCandidate, SkillDefinition
 from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes
 from skilldeck.mcp.deck_view import DeckView
+from skilldeck.mcp.provided_skills import synthesized_skill_md
 from skilldeck.mcp.skill_files import (
+    MAX_SKILL_BYTES,
+    SKILL_FILE,
+    SkillFile,
     SkillFileError,
     SkillFiles,
     SkillOverLimitError,
     collect_skill_files,
     read_served_file,
 )
+from skilldeck.mcp.skill_frontmatter import entry_problem, frontmatter_json
 from skilldeck.mcp.skill_uris import skill_uri
+
+#: Loads a skill's definition by name (the registry's ``get`` for the deck's ``cwd``).
+LoadDefinition = Callable[[str], Awaitable[SkillDefinition | None]]
 
 EXTENSION_ID = "io.modelcontextprotocol/skills"
 #: How many entries one ``skills/list`` page (and one ``resources/list`` page) holds.
@@ -48,31 +56,37 @@ class SkillEntry:
 
 def served_skills(view: DeckView) -> list[SkillCandidate]:
     """The skills the extension and the ``skill://`` resources serve: the model-visible
-    winners that have a file on disk, sorted by name."""
-    return [skill for skill in view.model_visible() if skill.path is not None]
+    winners, with a file on disk or not, sorted by name."""
+    return view.model_visible()
 
 
 class EntryCache:
     """Entries built for one deck view; a new view (revision) starts afresh."""
 
-    def __init__(self) -> None:
+    def __init__(self, load: LoadDefinition) -> None:
+        self._load = load
         self._revision = -1
         self._entries: dict[str, SkillEntry | str] = {}
 
     async def entry(
         self, view: DeckView, skill: SkillCandidate, *, fresh: bool = False
     ) -> SkillEntry | str:
-        """``skill``'s entry, or why it has none (its ``SKILL.md`` is unreadable).
+        """``skill``'s entry, or why it has none (its ``SKILL.md`` is unreadable, over the
+        limits, or its frontmatter lacks the extension's ``name`` or ``description``).
 
-        ``fresh`` reads the files again (and keeps the new entry): the root watcher
-        reports changes to ``SKILL.md`` files, not to the files beside them.
+        ``fresh`` reads the files (or the provider's definition) again and keeps the new
+        entry: the root watcher reports changes to ``SKILL.md`` files, not to the files
+        beside them.
         """
         if view.revision != self._revision:
             self._revision = view.revision
             self._entries = {}
         known = None if fresh else self._entries.get(skill.name)
         if known is None:
-            known = await anyio.to_thread.run_sync(build_entry, skill)
+            if skill.path is None:
+                known = await provided_entry(skill.name, self._load)
+            else:
+                known = await anyio.to_thread.run_sync(build_entry, skill)
             if view.revision == self._revision:
                 self._entries[skill.name] = known
         return known
@@ -92,42 +106,48 @@ def build_entry(skill: SkillCandidate) -> SkillEntry | str:
         return f"skill {skill.name!r} exceeds the Skills extension's limit of {error}"
     except (SkillFileError, SkillReadError) as error:
         return str(error)
-    frontmatter = frontmatter_json(text)
-    frontmatter["name"] = skill.name
-    frontmatter.setdefault("description", skill.description)
+    return _entry(skill.name, frontmatter_json(text), files)
+
+
+async def provided_entry(name: str, load: LoadDefinition) -> SkillEntry | str:
+    """The entry of a skill without a file: its ``SKILL.md`` synthesized from the
+    definition its provider gives now."""
+    data = await provided_skill_bytes(name, load)
+    if isinstance(data, str):
+        return data
+    file = SkillFile(SKILL_FILE, None, len(data), hashlib.sha256(data).hexdigest())
+    return _entry(name, frontmatter_json(data.decode("utf-8")), SkillFiles((file,)))
+
+
+async def provided_skill_bytes(name: str, load: LoadDefinition) -> bytes | str:
+    """The synthesized ``SKILL.md`` of provided skill ``name`` (from a fresh
+    ``provider.get()``), or why there is none."""
+    try:
+        definition = await load(name)
+    except Exception as error:  # a provider's failure is the provider's; say so
+        return f"skill {name!r}: its provider failed to load it: {error}"
+    if definition is None:
+        return f"skill {name!r} is no longer served by its provider"
+    data = synthesized_skill_md(definition)
+    if isinstance(data, bytes) and len(data) > MAX_SKILL_BYTES:
+        return f"skill {name!r} exceeds the Skills extension's limit of 16 MiB"
+    return data
+
+
+def _entry(name: str, frontmatter: dict[str, JsonValue], files: SkillFiles) -> SkillEntry | str:
+    problem = entry_problem(frontmatter, name)
+    if problem is not None:
+        return f"skill {name!r} is not served through the Skills extension: {problem}"
     wire: dict[str, JsonValue] = {
-        "uri": skill_uri(skill.name),
+        "uri": skill_uri(name),
         "frontmatter": frontmatter,
         "resources": [
             {
-                "uri": skill_uri(skill.name, file.relative),
+                "uri": skill_uri(name, file.relative),
                 "digest": f"sha256:{file.sha256}",
                 "size": file.size,
             }
             for file in files.files
         ],
     }
-    return SkillEntry(skill.name, wire, files)
-
-
-def frontmatter_json(text: str) -> dict[str, JsonValue]:
-    """The frontmatter's top-level keys as JSON values (the last of a repeated key wins;
-    dates become ISO strings, non-finite numbers and other values their text)."""
-    parsed = parse_frontmatter(text).frontmatter
-    if parsed is None:
-        return {}
-    return {entry.key: _json_value(entry.value) for entry in parsed.entries}
-
-
-def _json_value(value: object) -> JsonValue:
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, Mapping):
-        return {str(key): _json_value(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_value(item) for item in value]
-    if isinstance(value, (datetime.date, datetime.datetime)):
-        return value.isoformat()
-    return str(value)
+    return SkillEntry(name, wire, files)

@@ -35,10 +35,14 @@ _VCS_FOLDERS = frozenset({"CVS", "_darcs", "RCS", "SCCS", "node_modules", "__pyc
 
 @dataclass(frozen=True, slots=True)
 class SkillFile:
-    """One served file: its ``/``-separated path in the skill, real path, size, digest."""
+    """One served file: its ``/``-separated path in the skill, real path, size, digest.
+
+    ``path`` is ``None`` for the ``SKILL.md`` of a skill without a file (synthesized
+    from its provider's definition: :mod:`skilldeck.mcp.provided_skills`).
+    """
 
     relative: str
-    path: str
+    path: str | None
     size: int
     sha256: str
 
@@ -86,6 +90,8 @@ def collect_skill_files(skill_path: str) -> SkillFiles:
 
 def read_served_file(file: SkillFile) -> bytes:
     """The bytes of a served file, read again (no device, no growth past the cap)."""
+    if file.path is None:
+        raise SkillFileError(f"{file.relative}: not a file (synthesized by the server)")
     try:
         return read_skill_bytes(file.path, max_bytes=MAX_FILE_BYTES)
     except SkillReadError as error:
