@@ -220,9 +220,9 @@ class DeckOverlap:
         skill = competing_skill(member, self._max_length) if member is not None else None
         if skill is not None and member is not None and skill == self._skills.get(key):
             # Same text: the pairs stand, but the partners point at this skill's name.
-            before = self._members.get(key)
-            moved = _name_span(before) != _name_span(member) or (
-                before is not None and before.path != member.path
+            previous = self._members.get(key)
+            moved = _name_span(previous) != _name_span(member) or (
+                previous is not None and previous.path != member.path
             )
             self._members[key] = member
             return {p for p in self._pairs.get(key, {}) if self._is_file(p)} if moved else set()
