@@ -27,6 +27,7 @@ from skilldeck.engine.findings import Finding, TextEdit
 from skilldeck.engine.frontmatter import (
     MAX_FRONTMATTER_BYTES,
     FrontmatterBounds,
+    FrontmatterParse,
     find_frontmatter,
     parse_frontmatter,
 )
@@ -143,7 +144,12 @@ def _state(head: str) -> _State | None:
     bounds = find_frontmatter(head)
     if not isinstance(bounds, FrontmatterBounds):
         return None
-    parsed = parse_frontmatter(head)
+    return _state_of(parse_frontmatter(head), head, bounds)
+
+
+def _state_of(parsed: FrontmatterParse, head: str, bounds: FrontmatterBounds) -> _State | None:
+    """:func:`_state` of ``head`` from its parse (of ``head`` or of the whole document:
+    only the text between the delimiters is parsed)."""
     if parsed.frontmatter is None:
         return None
     mapping: dict[str, object] = {}
@@ -160,7 +166,11 @@ class FixCheck:
     the closing line is refused, so the body cannot change.
     """
 
-    def __init__(self, text: str, budget: int = CHECK_BUDGET) -> None:
+    def __init__(
+        self, text: str, budget: int = CHECK_BUDGET, parsed: FrontmatterParse | None = None
+    ) -> None:
+        """``parsed``: the document's own parse, when the caller has it (the state
+        before any fix is then read from it, not parsed again)."""
         self._budget = budget
         bounds = find_frontmatter(text)
         self._head = text[: bounds.body_start] if isinstance(bounds, FrontmatterBounds) else None
@@ -169,6 +179,9 @@ class FixCheck:
             self._limit = Position(len(line_starts(text[: bounds.yaml_end])) - 1, 0)
         self._before: _State | None = None
         self._before_read = False
+        if parsed is not None and isinstance(bounds, FrontmatterBounds) and self._head is not None:
+            self._before = _state_of(parsed, self._head, bounds)
+            self._before_read = True
 
     def _parse(self, head: str) -> _State | None:
         if len(head) > self._budget:

@@ -44,6 +44,7 @@ from skilldeck.engine.frontmatter import (
     Frontmatter,
     FrontmatterBounds,
     FrontmatterEntry,
+    FrontmatterParse,
     LineIndex,
     describe_value,
     display_text,
@@ -290,7 +291,7 @@ def analyze_skill_text(
         return _failed(path, finding, settings, text)
     parsed = parse_frontmatter(text)
     checker = _Checker(text, path, expected_name, settings, parsed.frontmatter)
-    checker.body_start = parsed.body_start
+    checker.parsed = parsed
     checker.findings.extend(parsed.findings)
     if parsed.frontmatter is not None:
         checker.check()
@@ -397,14 +398,16 @@ class _Checker:
         self.invocation = InvocationPolicy()
         self._lines: list[str] | None = None
         self._fix_check: FixCheck | None = None
-        #: Where the body starts (from the parse), for the mentions it holds.
-        self.body_start: int | None = None
+        #: The document's parse: where the body (and its mentions) starts, and the state
+        #: before any fix (:class:`FixCheck` need not parse it again).
+        self.parsed: FrontmatterParse | None = None
 
     def result(self) -> SkillFileAnalysis:
         findings, suppressed = _apply_settings(self.findings, self.settings, self.path)
         fm = self.frontmatter
         body_start = None if fm is None else fm.body_start_line
-        mentions = body_mentions(self.text, self.body_start) if fm is not None else ()
+        body_offset = self.parsed.body_start if self.parsed is not None else None
+        mentions = body_mentions(self.text, body_offset) if fm is not None else ()
         upto = lines_needed(body_start, findings)
         if mentions:
             upto = max(upto, mentions[-1][1].end.line + 1)
@@ -506,7 +509,7 @@ class _Checker:
         top-level mapping and leave valid YAML (:meth:`FixCheck.exact`); else ``()``.
         ``unsafe``: the fix changes what the skill means (see :class:`Fix`)."""
         if self._fix_check is None:
-            self._fix_check = FixCheck(self.text)
+            self._fix_check = FixCheck(self.text, parsed=self.parsed)
         if not edits or not self._fix_check.exact(edits, changes):
             return ()
         return (Fix(title, edits, unsafe),)
