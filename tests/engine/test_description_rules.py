@@ -94,6 +94,11 @@ def test_truncation_of_a_quoted_description_skips_the_quote(tmp_path: Path) -> N
         ('"TODO: write this"', "TODO: write this"),
         ("<description>", "<description>"),
         ("...", "..."),
+        ("'**  Description  **'", "**  Description  **"),
+        (
+            "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.",
+            "Lorem ipsum dolor sit amet, consectetur ...",
+        ),
     ],
 )
 def test_placeholder_descriptions_are_flagged(tmp_path: Path, written: str, shown: str) -> None:

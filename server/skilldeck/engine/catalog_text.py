@@ -61,6 +61,8 @@ def catalog_kept(
     """The collapsed text the catalog keeps before its ``...`` when it cuts ``value``;
     ``None`` when the description fits."""
     validate_max_description_length(max_length)
+    if len(value) <= max_length:
+        return None  # collapsing whitespace never lengthens a text
     normalized = collapse_whitespace(value)
     if len(normalized) <= max_length:
         return None

@@ -38,6 +38,7 @@ _STAND_INS = frozenset(
         "…",
     }
 )
+_LONGEST_STAND_IN = max(len(stand_in) for stand_in in _STAND_INS)
 _MARKER_PREFIX = re.compile(r"^(?:todo|tbd|fixme|xxx)\b(?:\s*[:(\-]|\s*$)", re.IGNORECASE)
 _WRAPPING = " \t.:;!?-_*#\"'`<>[](){}"
 
@@ -47,10 +48,12 @@ def is_placeholder_description(value: str) -> bool:
     text = collapse_whitespace(value)
     if text == DESCRIPTION_PLACEHOLDER:
         return True
-    core = text.strip(_WRAPPING).lower()
-    return (
-        core in _STAND_INS
-        or text.strip() in _STAND_INS
-        or core.startswith("lorem ipsum")
-        or _MARKER_PREFIX.match(text.lstrip(_WRAPPING)) is not None
-    )
+    core = text.strip(_WRAPPING)
+    # Only a text as short as a stand-in can be one (every description is asked: a real
+    # one is not lower-cased and looked up).
+    if len(core) <= _LONGEST_STAND_IN and (
+        core.lower() in _STAND_INS or text.strip() in _STAND_INS
+    ):
+        return True
+    head = text.lstrip(_WRAPPING)
+    return head[:11].lower() == "lorem ipsum" or _MARKER_PREFIX.match(head) is not None
