@@ -26,16 +26,13 @@ from typing import TYPE_CHECKING, Any
 
 from skilldeck.engine.index_cache import default_cache_dir
 from skilldeck.engine.sources.git_cache import (
-    FetchError,
-    fetch,
     good_copy,
     read_state,
-    record_failure,
     source_dir,
 )
 from skilldeck.engine.sources.git_provider import pins_a_commit
 from skilldeck.engine.sources.spec import GitSourceSpec
-from skilldeck.engine.sources.status import source_status
+from skilldeck.engine.sources.status import fetch_in_time, source_status
 
 if TYPE_CHECKING:
     from skilldeck.lsp.session import Session
@@ -185,18 +182,8 @@ class SourceRefresh:
 
     async def _fetch(self, source: _Source) -> str | None:
         """Fetch one source within its timeout; the reason it failed, or ``None``."""
-        spec = source.spec
         self._tried[source.folder] = time.time()
-        cache = default_cache_dir()
-        try:
-            await asyncio.wait_for(fetch(spec, cache), spec.timeout)
-        except asyncio.TimeoutError:
-            reason = f"no answer within {spec.timeout:g} s"
-            await asyncio.to_thread(record_failure, spec, source.folder, reason)
-            return reason
-        except FetchError as error:
-            return str(error)
-        return None
+        return await fetch_in_time(source.spec, default_cache_dir())
 
 
 def _commit_of(folder: Path) -> str | None:

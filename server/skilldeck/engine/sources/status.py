@@ -100,14 +100,21 @@ async def update_sources(
     async def one(spec: SourceSpec) -> tuple[SourceSpec, str | None]:
         if not isinstance(spec, GitSourceSpec):
             return spec, None
-        try:
-            await asyncio.wait_for(fetch(spec, cache_dir), spec.timeout)
-        except asyncio.TimeoutError:
-            reason = f"no answer within {spec.timeout:g} s"
-            record_failure(spec, source_dir(spec, cache_dir), reason)
-            return spec, reason
-        except FetchError as error:
-            return spec, str(error)
-        return spec, None
+        return spec, await fetch_in_time(spec, cache_dir)
 
     return list(await asyncio.gather(*(one(spec) for spec in specs)))
+
+
+async def fetch_in_time(spec: GitSourceSpec, cache_dir: Path) -> str | None:
+    """Fetch ``spec`` now, within its timeout (a timeout is recorded as the source's
+    failure, off the event loop); the reason it failed, or ``None``. The CLI's
+    ``sources update`` and the language server's background refresh both fetch so."""
+    try:
+        await asyncio.wait_for(fetch(spec, cache_dir), spec.timeout)
+    except asyncio.TimeoutError:
+        reason = f"no answer within {spec.timeout:g} s"
+        await asyncio.to_thread(record_failure, spec, source_dir(spec, cache_dir), reason)
+        return reason
+    except FetchError as error:
+        return str(error)
+    return None
