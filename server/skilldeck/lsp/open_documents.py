@@ -19,7 +19,6 @@ the index, the buffers and the publisher agree on one path per file.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -54,9 +53,6 @@ class OpenDocuments:
     def __init__(self, folders: Callable[[], Iterable[str]] = tuple) -> None:
         self._documents: dict[str, OpenDocument] = {}
         self._folders = folders
-        #: ``time.monotonic()`` of the last applied ``didChange`` (0: none yet): bulk work
-        #: such as publishing a whole deck's diagnostics yields to a user who is typing.
-        self.last_change = 0.0
         #: ``folder -> os.path.realpath(folder)`` for the workspace folders seen so far.
         self._real_folders: dict[str, str] = {}
 
@@ -111,7 +107,6 @@ class OpenDocuments:
             )
         text = apply_changes(document.source, params.content_changes, encoding)
         self._documents[path] = OpenDocument(document.uri, identifier.version, text)
-        self.last_change = time.monotonic()
         return None
 
     def close(self, uri: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 import traceback
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -101,6 +102,15 @@ class SkilldeckProtocol(LanguageServerProtocol):
     its document (stale or out of order), or for a document that is not open, is ignored
     with a log line.
     """
+
+    #: ``time.monotonic()`` of the last message from the client (0: none yet): bulk work
+    #: such as publishing a whole deck's diagnostics yields to a user at work.
+    last_message_at = 0.0
+
+    def handle_message(self, message: Any) -> None:
+        """Note when the client last spoke, then handle ``message`` as pygls does."""
+        self.last_message_at = time.monotonic()
+        super().handle_message(message)
 
     def _documents(self) -> OpenDocuments | None:
         server = self._server
@@ -208,6 +218,12 @@ class SkilldeckServer(LanguageServer):
         self.failures_announced: set[str] = set()
         #: True while :meth:`log` sends (a failed send must not log again).
         self._logging = False
+
+    @property
+    def last_client_message_at(self) -> float:
+        """``time.monotonic()`` of the client's last message (0: none yet)."""
+        protocol = self.protocol
+        return protocol.last_message_at if isinstance(protocol, SkilldeckProtocol) else 0.0
 
     def note_exit(self, params: None) -> None:
         """``exit``: remember the status (0 after ``shutdown``, else 1; LSP spec)."""

@@ -64,8 +64,8 @@ T = TypeVar("T")
 
 #: Files whose diagnostics are pushed between two turns of the event loop after a scan.
 PUBLISH_BATCH = 200
-#: While the user types (a ``didChange`` within this many seconds), bulk publishing sends
-#: :data:`TYPING_BATCH` files per pause of this length.
+#: While the user works (a message from the client within this many seconds), bulk
+#: publishing sends :data:`TYPING_BATCH` files per pause of this length.
 TYPING_PAUSE = 0.1
 TYPING_BATCH = 10
 #: Seconds the overlap rebuild pauses between steps (each step a few milliseconds).
@@ -462,11 +462,11 @@ class Session:
             if generation != self.generation:
                 return
             size = batch
-            if time.monotonic() - self.documents.last_change < TYPING_PAUSE:
-                # The user is typing. Stdout is written synchronously: a batch the client
-                # has not read yet holds back the diagnostics of the keystroke behind it
-                # (8,000 overlap findings after a first index held keystrokes for up to
-                # 0.4 s). So while typing, a small batch per pause.
+            if time.monotonic() - self.server.last_client_message_at < TYPING_PAUSE:
+                # The user is at work (typing, completing, hovering). Stdout is written
+                # synchronously: a batch the client has not read yet holds back the answer
+                # behind it (8,000 overlap findings after a first index held keystrokes
+                # for up to 0.4 s). So meanwhile, a small batch per pause.
                 size = min(batch, TYPING_BATCH)
                 await asyncio.sleep(TYPING_PAUSE)
                 if generation != self.generation:
