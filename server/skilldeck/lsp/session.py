@@ -295,7 +295,7 @@ class Session:
             self._indexed.set()
         self.catalogs.schedule()
         self.sources.schedule()
-        await self._publish_in_batches(pending, generation)
+        await self._publish_in_batches(pending)
         for index in indexes:
             await self._rebuild_overlap(index, generation)
 
@@ -377,7 +377,7 @@ class Session:
             # Inside the pause: the new index is frozen with it (see _collector_pause).
             changed = index.install_overlap(overlap)
         # Files with an overlap carry up to three findings each: smaller batches.
-        await self._publish_in_batches(changed, generation, batch=PUBLISH_BATCH // 4)
+        await self._publish_in_batches(changed, batch=PUBLISH_BATCH // 4)
 
     async def _collector_paused(self, function: Callable[..., T], *args: Any, **kw: Any) -> T:
         """``function`` in a worker thread with the cyclic GC paused (this process is ours).
@@ -442,14 +442,14 @@ class Session:
             self.publisher.changed(opened)
         return changed - opened
 
-    async def _publish_in_batches(
-        self, paths: set[str], generation: int, batch: int = PUBLISH_BATCH
-    ) -> None:
+    async def _publish_in_batches(self, paths: set[str], batch: int = PUBLISH_BATCH) -> None:
         """Publish the diagnostics of ``paths`` a batch at a time, yielding in between.
 
         After a full scan that is every file of the deck: in batches, edits and requests
-        are served while the Problems view fills. A newer index supersedes the rest
-        (it publishes its own changes).
+        are served while the Problems view fills. A newer index does not stop it: the
+        newer index's own changes need not include these paths (a file the older index
+        cleared is unchanged for the newer one), and a batch always publishes the
+        diagnostics as they are now.
         """
         if not paths:
             return
@@ -459,8 +459,6 @@ class Session:
         ordered = sorted(paths)
         start = 0
         while start < len(ordered):
-            if generation != self.generation:
-                return
             size = batch
             if time.monotonic() - self.server.last_client_message_at < TYPING_PAUSE:
                 # The user is at work (typing, completing, hovering). Stdout is written
@@ -469,8 +467,6 @@ class Session:
                 # for up to 0.4 s). So meanwhile, a small batch per pause.
                 size = min(batch, TYPING_BATCH)
                 await asyncio.sleep(TYPING_PAUSE)
-                if generation != self.generation:
-                    return
             self.publisher.changed(ordered[start : start + size])
             start += size
             await asyncio.sleep(0)
