@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 from typing import Any
 
@@ -108,7 +109,12 @@ def run(args: argparse.Namespace) -> int:
     if address is None:
         from skilldeck.mcp.serve import serve_stdio  # noqa: PLC0415
 
-        anyio.run(serve_stdio, deck)
+        async def serve() -> None:
+            await deck.start()
+            collect_from_now_on()
+            await serve_stdio(deck)
+
+        anyio.run(serve)
         return 0
     from skilldeck.mcp.http_serve import listen_socket, serve_http  # noqa: PLC0415
 
@@ -118,6 +124,24 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(
             f"--http {args.http}: cannot listen there: {error.strerror or error}"
         ) from error
+
+    async def serve_on_http() -> None:
+        await deck.start()
+        collect_from_now_on()
+        await serve_http(deck, listener, token)
+
     with listener, contextlib.suppress(KeyboardInterrupt):
-        anyio.run(serve_http, deck, listener, token)
+        anyio.run(serve_on_http)
     return 0
+
+
+def collect_from_now_on() -> None:
+    """Resume the cyclic collector for the rest of a long-running server's life.
+
+    ``cli/main`` pauses it for every command but ``serve``: right for the one-shot ones,
+    and for the MCP server's first read (a collection would walk the deck it builds). But
+    the server then runs for hours: what the first read built is frozen (never walked
+    again) and the collector runs again, so the cycles a long session makes are freed.
+    """
+    gc.freeze()
+    gc.enable()

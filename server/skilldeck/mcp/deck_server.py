@@ -129,6 +129,7 @@ class DeckServer:
             on_subscriptions_listen=self._listen,
             lifespan=self._lifespan,
         )
+        self._started = False
         self.server.add_request_handler("skills/list", SkillsListParams, self._skills_list)
         self.server.add_request_handler("skills/get", SkillsGetParams, self._skills_get)
         self.server.extensions[EXTENSION_ID] = {}
@@ -137,7 +138,11 @@ class DeckServer:
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
-        """Read the deck once (and start watching its roots) before serving."""
+        """Read the deck once (and start watching its roots) before serving; called
+        again, nothing (a caller may start the server before handing it to a transport)."""
+        if self._started:
+            return
+        self._started = True
         await self.state.refresh()
         self.server.instructions = (await self.state.current()).catalog_text
         self.registry.on_change(self._on_change)

@@ -1,0 +1,40 @@
+"""``skilldeck mcp`` runs for hours: once its first read is served, the cyclic collector
+(paused by the CLI for the startup, as for every one-shot command) runs again, with what
+the first read built frozen so it is never walked."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from skilldeck.cli.mcp_cmd import collect_from_now_on
+
+
+@pytest.fixture
+def paused_collector() -> Iterator[None]:
+    """The collector as ``cli/main`` leaves it for ``skilldeck mcp``: off (restored after)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.enable()
+        else:
+            gc.disable()
+
+
+def test_the_first_read_is_frozen_and_the_collector_runs_again(paused_collector: None) -> None:
+    built = [[index] for index in range(1000)]  # what a first read leaves behind
+    assert not gc.isenabled()
+    collect_from_now_on()
+    assert gc.isenabled()
+    assert gc.get_freeze_count() >= len(built)
+    # A cycle made afterwards is collected.
+    cycle: list[object] = []
+    cycle.append(cycle)
+    del cycle
+    assert gc.collect() >= 1
