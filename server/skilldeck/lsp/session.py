@@ -97,6 +97,8 @@ class Session:
         self.sources = SourceRefresh(self)
         #: Bumped by every index and by ``close``: work of an older generation stops.
         self.generation = 0
+        #: Set by :meth:`close` (shutdown): nothing more is published.
+        self.closed = False
         self._indexed: asyncio.Event | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         #: Scans and overlap builds running with the collector paused (:meth:`_collector_pause`).
@@ -173,6 +175,7 @@ class Session:
 
     def close(self) -> None:
         """Stop everything this session started (idempotent)."""
+        self.closed = True
         self.generation += 1
         self.watching.close()
         self.hosts.close()
@@ -458,7 +461,7 @@ class Session:
             return
         ordered = sorted(paths)
         start = 0
-        while start < len(ordered):
+        while start < len(ordered) and not self.closed:
             size = batch
             if time.monotonic() - self.server.last_client_message_at < TYPING_PAUSE:
                 # The user is at work (typing, completing, hovering). Stdout is written
@@ -467,6 +470,8 @@ class Session:
                 # for up to 0.4 s). So meanwhile, a small batch per pause.
                 size = min(batch, TYPING_BATCH)
                 await asyncio.sleep(TYPING_PAUSE)
+                if self.closed:
+                    return
             self.publisher.changed(ordered[start : start + size])
             start += size
             await asyncio.sleep(0)
