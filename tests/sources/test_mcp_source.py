@@ -94,7 +94,9 @@ def test_a_slow_server_is_cut_at_the_timeout(
     pid_file = tmp_path / "relay.pid"
     started = time.monotonic()
     result = run("list", "--json", env={"PROXY_MODE": "slow", "PROXY_PID_FILE": str(pid_file)})
-    assert time.monotonic() - started < 6  # the timeout, plus starting Python
+    # Cut at the 3 s timeout: the relay holds skills/list for 60 s. (The bound leaves
+    # room for starting two Python processes on a loaded CI machine: 6 s was flaky.)
+    assert time.monotonic() - started < 20
     assert json.loads(result.stdout) == {"complete": False, "skills": []}
     assert 'skill source "hub": never read: no answer within 3 s' in result.stderr
     relay = int(pid_file.read_text(encoding="utf-8"))
