@@ -42,13 +42,11 @@ from skilldeck.engine.findings import Finding, Fix, Severity, TextEdit
 from skilldeck.engine.fix_edits import REMOVED, FixCheck, has_properties, replace_scalar
 from skilldeck.engine.frontmatter import (
     Frontmatter,
-    FrontmatterBounds,
     FrontmatterEntry,
     FrontmatterParse,
     LineIndex,
     describe_value,
     display_text,
-    find_frontmatter,
     parse_frontmatter,
     resolve_plain,
 )
@@ -290,8 +288,7 @@ def analyze_skill_text(
         finding = rule("SD004").finding(span, line=position.line + 1, column=position.character + 1)
         return _failed(path, finding, settings, text)
     parsed = parse_frontmatter(text)
-    checker = _Checker(text, path, expected_name, settings, parsed.frontmatter)
-    checker.parsed = parsed
+    checker = _Checker(text, path, expected_name, settings, parsed)
     checker.findings.extend(parsed.findings)
     if parsed.frontmatter is not None:
         checker.check()
@@ -307,16 +304,10 @@ def lines_needed(body_start_line: int | None, findings: Iterable[Finding]) -> in
     return max(last, 1)
 
 
-def body_mentions(text: str, body_start: int | None = None) -> tuple[tuple[str, Span], ...]:
-    """Every ``/name`` mention in the body of ``text`` (after a closed frontmatter), by
-    the gesture's grammar (:func:`skilldeck.engine.gesture.find_skill_mentions`).
-    ``body_start``: where the body starts, when the caller has parsed the frontmatter."""
-    if body_start is None:
-        bounds = find_frontmatter(text)
-        if not isinstance(bounds, FrontmatterBounds):
-            return ()
-        body_start = bounds.body_start
-    start = body_start
+def body_mentions(text: str, start: int) -> tuple[tuple[str, Span], ...]:
+    """Every ``/name`` mention in the body of ``text``, which starts at offset ``start``
+    (after the frontmatter), by the gesture's grammar
+    (:func:`skilldeck.engine.gesture.find_skill_mentions`)."""
     if text.find("/", start) < 0:
         return ()
     found = find_skill_mentions(text[start:])
@@ -383,13 +374,16 @@ class _Checker:
         path: str,
         expected_name: str | None,
         settings: RuleSettings,
-        frontmatter: Frontmatter | None,
+        parsed: FrontmatterParse,
     ) -> None:
         self.text = text
         self.path = path
         self.expected_name = expected_name
         self.settings = settings
-        self.frontmatter = frontmatter
+        #: The document's parse: the frontmatter, where the body starts, and the state
+        #: before any fix (:class:`FixCheck` need not parse it again).
+        self.parsed = parsed
+        self.frontmatter = parsed.frontmatter
         self.findings: list[Finding] = []
         self.name: str | None = None
         self.description: str | None = None
@@ -398,16 +392,13 @@ class _Checker:
         self.invocation = InvocationPolicy()
         self._lines: list[str] | None = None
         self._fix_check: FixCheck | None = None
-        #: The document's parse: where the body (and its mentions) starts, and the state
-        #: before any fix (:class:`FixCheck` need not parse it again).
-        self.parsed: FrontmatterParse | None = None
 
     def result(self) -> SkillFileAnalysis:
         findings, suppressed = _apply_settings(self.findings, self.settings, self.path)
         fm = self.frontmatter
         body_start = None if fm is None else fm.body_start_line
-        body_offset = self.parsed.body_start if self.parsed is not None else None
-        mentions = body_mentions(self.text, body_offset) if fm is not None else ()
+        body_offset = self.parsed.body_start
+        mentions = body_mentions(self.text, body_offset) if body_offset is not None else ()
         upto = lines_needed(body_start, findings)
         if mentions:
             upto = max(upto, mentions[-1][1].end.line + 1)
@@ -437,9 +428,8 @@ class _Checker:
     def line(self, number: int) -> str:
         """Line ``number`` of the frontmatter region (``""`` past it)."""
         if self._lines is None:
-            bounds = find_frontmatter(self.text)
-            end = bounds.body_start if isinstance(bounds, FrontmatterBounds) else 0
-            self._lines = re.split(r"\r\n|\r|\n", self.text[:end])
+            end = self.parsed.body_start or 0
+            self._lines = LINE_BREAK.split(self.text[:end])
         return self._lines[number] if number < len(self._lines) else ""
 
     def source(self, span: Span) -> str | None:
