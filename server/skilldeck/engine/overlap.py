@@ -172,7 +172,7 @@ class OverlapIndex:
         self.near_duplicate_threshold = near_duplicate_threshold
         self._size = 0
         self._df: dict[str, int] = {}
-        #: ``feature -> idf`` of every feature the deck carries (see :meth:`_idf`).
+        #: ``feature -> idf`` of every feature the deck carries (see :meth:`_doc`).
         self._idfs: dict[str, float] = {}
         self._common = MIN_COMMON_POSTINGS
         self._dropped: frozenset[str] = frozenset()
