@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from skilldeck.engine.index_cache import default_cache_dir
 from skilldeck.engine.sources.git_cache import (
+    good_commit,
     good_copy,
     read_state,
     source_dir,
@@ -187,8 +188,7 @@ class SourceRefresh:
 
 
 def _commit_of(folder: Path) -> str | None:
-    state = read_state(folder)
-    return state.commit if good_copy(folder, state) is not None and state is not None else None
+    return good_commit(folder, read_state(folder))
 
 
 def register_update_command(session: Session) -> None:

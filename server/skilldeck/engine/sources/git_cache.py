@@ -102,6 +102,11 @@ def read_state(folder: Path) -> CopyState | None:
     return CopyState(commit, fetched, attempted, error, url, ref)
 
 
+def good_commit(folder: Path, state: CopyState | None) -> str | None:
+    """The commit of the last good copy, when it is whole."""
+    return state.commit if state is not None and good_copy(folder, state) is not None else None
+
+
 def good_copy(folder: Path, state: CopyState | None) -> Path | None:
     """The folder of the last good commit, when it is whole."""
     if state is None or state.commit is None:
@@ -157,7 +162,7 @@ def write_state(folder: Path, state: CopyState) -> None:
 def record_failure(spec: GitSourceSpec, folder: Path, error: str) -> None:
     """Keep the last good commit; note the failed attempt and why."""
     old = read_state(folder)
-    commit = old.commit if old is not None and good_copy(folder, old) is not None else None
+    commit = good_commit(folder, old)
     write_state(
         folder,
         CopyState(
