@@ -13,7 +13,8 @@ edited skill (compare against the index, then replace it) over ``--edits`` edits
 index's memory (tracemalloc).
 
 Run ``python benchmarks/bench_overlap.py [--n 10000] [--edits 200] [--skip-speed]
-[--labels FILE]``.
+[--labels FILE] [--only PICKED] [--without PICKED]`` (``--only index3``: the fresh pairs
+alone; the deck is still every skill of the file).
 """
 
 from __future__ import annotations
@@ -127,13 +128,24 @@ def _tune(scored: list[tuple[float, bool]]) -> float:
     return round((lower + low) / 2, 3) if below else low
 
 
-def quality(scorer: Scorer, name: str, labels: Path = LABELS) -> dict[str, object]:
+def quality(
+    scorer: Scorer,
+    name: str,
+    labels: Path = LABELS,
+    only: frozenset[str] = frozenset(),
+    without: frozenset[str] = frozenset(),
+) -> dict[str, object]:
+    """Precision and recall of ``scorer`` on the labelled pairs (every skill of the file
+    forms the deck; only the pairs ``picked`` as one of ``only``, when given, and none
+    of ``without`` are measured)."""
     data = json.loads(labels.read_text(encoding="utf-8"))
     pairs = data["pairs"]
     skills = _skills(pairs)
     score = scorer(list(skills.values()))
     rows: list[tuple[float, bool, dict[str, object]]] = []
     for pair in pairs:
+        if (only and pair["picked"] not in only) or pair["picked"] in without:
+            continue
         a, b = skills[pair["a"]["source"]], skills[pair["b"]["source"]]
         rows.append((score(a, b), pair["label"] == "overlapping", pair))
     halves: list[list[tuple[float, bool]]] = [[], []]
@@ -265,10 +277,18 @@ def main() -> None:
     parser.add_argument("--corpus-dir", default=str(HERE / "corpus"))
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--labels", type=Path, default=LABELS, help="labelled pairs (JSON)")
+    parser.add_argument(
+        "--only", default="", help="measure only pairs picked so (comma-separated: index3)"
+    )
+    parser.add_argument("--without", default="", help="leave out pairs picked so (index3)")
     args = parser.parse_args()
-    index_result = quality(index_scorer, "skilldeck overlap index", args.labels)
+    only = frozenset(filter(None, args.only.split(",")))
+    without = frozenset(filter(None, args.without.split(",")))
+    index_result = quality(index_scorer, "skilldeck overlap index", args.labels, only, without)
     _print_quality(index_result, DEFAULT_OVERLAP_THRESHOLD)
-    baseline = quality(plain_tfidf_scorer, "plain TF-IDF cosine over descriptions", args.labels)
+    baseline = quality(
+        plain_tfidf_scorer, "plain TF-IDF cosine over descriptions", args.labels, only, without
+    )
     _print_quality(baseline, None)
     if not args.skip_speed:
         dest = Path(args.corpus_dir) / f"overlap-{args.n}"

@@ -13,6 +13,9 @@ features for :mod:`skilldeck.engine.overlap`:
 - the name's parts count as words, weighted higher, and a name of three or four parts
   gives its acronym (``test-driven-development`` -> ``tdd``), as does a run of three or
   four capitalised words in the text (``Test-Driven Development``);
+- words that ask for the same task in other words (``review`` / ``audit``, ``debug`` /
+  ``diagnose``, ``ui`` / ``visual``: :mod:`skilldeck.engine.overlap_concepts`) also give
+  that task as a feature (weighted like a name part), so such skills share something;
 - named things (languages, frameworks, vendors, clouds, databases) are collected apart:
   two skills that name different ones (``python-reviewer`` / ``rust-reviewer``) are told
   apart by the model, however alike the rest of their text is; so is the kind of work a
@@ -28,6 +31,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from skilldeck.engine.overlap_concepts import CONCEPT_PREFIX, CONCEPTS
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -37,6 +42,9 @@ NAME_WEIGHT = 2.0
 ACRONYM_WEIGHT = 1.0
 #: How much a word bigram counts against a single word.
 BIGRAM_WEIGHT = 0.5
+#: How much a task concept (:mod:`skilldeck.engine.overlap_concepts`) counts against the
+#: word that asks for it.
+CONCEPT_WEIGHT = 2.0
 
 _WORD = re.compile(r"[^\W_]+(?:\+\+|#)?")
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:[- ][A-Z][a-z]+){2,3}\b")
@@ -242,6 +250,16 @@ def _stems(words: Iterable[str]) -> dict[str, str]:
     return result
 
 
+@lru_cache(maxsize=1)
+def _concept_of_stem() -> dict[str, str]:
+    """``stem -> concept feature`` for every word of the task concepts table."""
+    return {
+        stemmed: CONCEPT_PREFIX + concept
+        for concept, words in CONCEPTS.items()
+        for stemmed in _stemmer()(list(words))
+    }
+
+
 def _words(text: str) -> list[str]:
     return _WORD.findall(text.casefold())
 
@@ -280,6 +298,7 @@ def skill_features(name: str, text: str) -> SkillFeatures:
     words = _words(text)
     parts = [part for part in name.casefold().split("-") if part]
     stems = _stems([*words, *parts])
+    concepts = _concept_of_stem()
     for word in words:
         if word in STOP_WORDS or word.isdigit() or (len(word) < 2 and word not in _ENTITY_ALIASES):
             previous = None
@@ -287,6 +306,8 @@ def skill_features(name: str, text: str) -> SkillFeatures:
         stemmed = stems[word]
         surface.setdefault(stemmed, word)
         add(stemmed, 1.0)
+        if (concept := concepts.get(stemmed)) is not None:
+            add(concept, CONCEPT_WEIGHT)
         if previous is not None:
             add(f"{previous} {stemmed}", BIGRAM_WEIGHT)
         previous = stemmed
@@ -299,6 +320,8 @@ def skill_features(name: str, text: str) -> SkillFeatures:
         stemmed = stems[part]
         surface.setdefault(stemmed, part)
         add(stemmed, NAME_WEIGHT)
+        if (concept := concepts.get(stemmed)) is not None:
+            add(concept, CONCEPT_WEIGHT * NAME_WEIGHT)
     if (acronym := _acronym(parts)) is not None:
         add(acronym, ACRONYM_WEIGHT)
     entities = _entities_of_text(text, words)
