@@ -130,6 +130,34 @@ def test_the_same_template_and_the_same_language_do_overlap(tmp_path: Path) -> N
     assert [f.code for f in overlap_of(found, second)] == ["SD802"]
 
 
+def test_the_same_task_in_other_words_competes(tmp_path: Path) -> None:
+    # "diagnose" / "troubleshoot" and "visual layout" / "aesthetic, UX" share no word:
+    # the task-concept table (engine/overlap_concepts.py) lets each pair meet.
+    diagnostics = write(
+        tmp_path,
+        "crash-diagnostics",
+        "Diagnose why a program crashes from its stack traces and logs.",
+    )
+    write(tmp_path, "troubleshooter", "Troubleshoot a crashing program until the fault is found.")
+    polish = write(tmp_path, "ui-polish", "Polish the visual layout and typography of a web page.")
+    write(
+        tmp_path,
+        "frontend-look",
+        "Improve the aesthetic of a web page, its spacing, colours and UX details.",
+    )
+    write(tmp_path, "release-notes", "Draft release notes from the merged pull requests.")
+    found = findings(tmp_path)
+    (on_diagnostics,) = overlap_of(found, diagnostics)
+    assert on_diagnostics.message.startswith(
+        "`crash-diagnostics` and `troubleshooter` describe overlapping tasks (score 0."
+    )
+    # The concept is no word of either description: the message shows the words.
+    assert on_diagnostics.message.endswith("shared: crashes, program)")
+    (on_polish,) = overlap_of(found, polish)
+    assert on_polish.message.startswith("`ui-polish` and `frontend-look` describe overlapping")
+    assert overlap_of(found, tmp_path / "release-notes" / "SKILL.md") == []
+
+
 def _boilerplate_deck(root: Path, count: int) -> None:
     topics = [
         "invoice", "sitemap", "kernel", "playlist", "recipe", "payroll", "glacier",

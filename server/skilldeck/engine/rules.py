@@ -700,7 +700,9 @@ RULES: tuple[Rule, ...] = (
         'neither ("my skill never triggers"). The score compares the names and '
         "descriptions (plus `whenToUse`) of the deck's model-invocable winners: words "
         "are stemmed, stop words and template phrases shared by many skills weigh little, "
-        "names and acronyms count (`tdd-workflow` and `test-driven-development`), and "
+        "names and acronyms count (`tdd-workflow` and `test-driven-development`), a few "
+        "tasks count in other words too (review / audit, test / TDD, debug / diagnose, "
+        "UI / visual design), and "
         "skills about different languages, vendors or clouds, whose names say different "
         "platforms (`backend-*` / `mobile-*`) or different kinds of work (one reviews, "
         "the other writes), are told apart. Both "
