@@ -64,10 +64,10 @@ def test_overlap_json_lists_pairs_by_score_with_shared_words_and_clusters(
 
 
 def test_overlap_text_names_pairs_paths_and_clusters(run: Run, project: Path) -> None:
-    result = run("overlap", "--threshold", "0.5", cwd=project)
+    result = run("overlap", "--threshold", "0.6", cwd=project)
     assert result.code == 0
     lines = result.stdout.splitlines()
-    assert lines[0] == "1 competing pair (threshold 0.50):"
+    assert lines[0] == "1 competing pair (threshold 0.60):"
     assert lines[1].endswith("  tdd-guide  <->  tdd-workflow")
     assert lines[2].startswith("        shared: tdd, ")
     assert lines[3:] == [

@@ -107,8 +107,9 @@ async def test_hover_on_description_lists_the_three_nearest_skills(
 async def test_an_edit_right_after_indexing_outlasts_the_overlap_rebuild(
     deck: Deck, start_server: StartServer
 ) -> None:
+    # Not named tdd-*: two names that share "tdd" compete whatever the edited text says.
     workflow = deck.write(
-        deck.project_dsh, "tdd-workflow", skill_text("tdd-workflow", TDD_WORKFLOW)
+        deck.project_dsh, "feature-workflow", skill_text("feature-workflow", TDD_WORKFLOW)
     )
     guide = deck.write(deck.user_dsh, "tdd-guide", skill_text("tdd-guide", TDD_GUIDE))
     for number in range(40):  # some work for the rebuild
@@ -118,7 +119,7 @@ async def test_an_edit_right_after_indexing_outlasts_the_overlap_rebuild(
     client = await start_server()
     await indexed(client)
     # Right after the scan is served (the overlap index may still be building):
-    distinct = skill_text("tdd-workflow", "Plan the weekly roadmap review with the team.")
+    distinct = skill_text("feature-workflow", "Plan the weekly roadmap review with the team.")
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
             types.TextDocumentItem(
