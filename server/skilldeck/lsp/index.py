@@ -47,10 +47,9 @@ from skilldeck.engine.host_view import HostsView, build_view
 from skilldeck.engine.hosts import get_host
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.layout import NotASkill, place_of
-from skilldeck.engine.positions import LINE_BREAK
 from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot
-from skilldeck.engine.skill_file import SkillFileAnalysis, analyze_skill_text
+from skilldeck.engine.skill_file import SkillFileAnalysis, analyze_skill_text, wide_lines
 
 
 @dataclass(frozen=True)
@@ -523,10 +522,10 @@ class FolderIndex:
             entry = SkillFileEntry(root, layout, path, folder, expected, analysis)
         else:
             analysis = self.analyze(text, path, entry.expected_name)
-        self._wide[path] = {
-            **_wide_head(text, analysis.body_start_line),
-            **dict(analysis.wide_lines),
-        }
+        # Non-ASCII lines of the frontmatter (the first 200 lines without one), where
+        # completion and hover convert columns, and those of the findings.
+        head = analysis.body_start_line + 1 if analysis.body_start_line is not None else 200
+        self._wide[path] = {**dict(wide_lines(text, head)), **dict(analysis.wide_lines)}
         self._judged_text[path] = text
         # The name's span moves with the text: shadowing findings and navigation use it.
         return self._replace(path, replace(entry, analysis=analysis, name_span=name_span(analysis)))
@@ -741,13 +740,6 @@ class FolderIndex:
 def _reach(entry: SkillFileEntry) -> tuple[str | None, bool, bool]:
     analysis = entry.analysis
     return analysis.name, analysis.accepted, analysis.invocation.user_invocable
-
-
-def _wide_head(text: str, body_start_line: int | None) -> dict[int, str]:
-    """Non-ASCII lines of the frontmatter (the first 200 lines without one)."""
-    count = body_start_line + 1 if body_start_line is not None else 200
-    head = LINE_BREAK.split(text, count)[:count]
-    return {n: line for n, line in enumerate(head) if not line.isascii()}
 
 
 def _child_key(entry: SkillFileEntry) -> str:
