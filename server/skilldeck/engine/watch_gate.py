@@ -3,9 +3,10 @@
 The filesystem provider takes each root's listing before a scan and lets the watches go
 live after it (:meth:`~skilldeck.engine.watch.RootWatcher.hold`). Going live builds the
 native watcher: one inotify watch per bundle folder, added by watchfiles' ``RustNotify``
-constructor with the GIL held (watchfiles 1.3.0: a 10,000-skill deck's ~4,000 folders
-took 0.2-0.6 s in which no other thread of the process ran Python, so building it on a
-worker thread does not free the event loop). A front end whose first answer follows the
+constructor with the GIL held (watchfiles 1.3.0: the 7,941 bundle folders of a
+10,000-skill deck in five roots took ~0.5 s, root after root, in which the event loop
+could not run; built on a worker thread instead, other threads still barely run Python,
+so that does not free the loop). A front end whose first answer follows the
 first read (``skilldeck mcp``: the catalog is its ``instructions``) passes a closed gate
 to the registry and opens it once that answer is out, so the answer does not wait behind
 the watches. Nothing is lost meanwhile: whatever changed between a root's listing and
