@@ -12,11 +12,12 @@ import urllib.error
 import urllib.request
 from contextlib import contextmanager
 
+import anyio
 import httpx2
 import pytest
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_client_helpers import skills_list
+from mcp_client_helpers import skill_text, skills_list, write
 
 TOKEN = "s3cret-token-for-tests"
 SKILLDECK_MCP = (sys.executable, "-m", "skilldeck", "mcp")
@@ -133,3 +134,17 @@ def test_a_public_address_needs_a_token_and_bad_flags_are_refused(cli, project, 
         assert result.returncode == 2, result.stderr
         assert result.stdout == ""
         assert message in result.stderr
+
+
+async def test_a_server_nobody_has_asked_yet_still_follows_its_deck(project, environment):
+    """With no request the watches go live a second after the first read (they wait for
+    the first answer otherwise): a client that comes later gets the deck as it is now."""
+    with _http_server(project, environment) as url:
+        await anyio.sleep(1.5)
+        write(
+            project / ".dsh" / "skills" / "code-review" / "SKILL.md",
+            skill_text("code-review", "Review a change, tests first."),
+        )
+        await anyio.sleep(3.0)  # the watcher's debounce and the re-read take well under this
+        async with Client(url, mode="legacy") as client:
+            assert "- `code-review`: Review a change, tests first." in client.instructions

@@ -52,6 +52,29 @@ async def test_list_changed_notifications_follow_a_file_edit(connect, project):
         assert "- `triage`: Does a thing when asked." in catalog
 
 
+async def test_an_edit_right_after_the_first_answer_is_announced(connect, project):
+    """The root watches go live only after the first answer (docs/mcp.md, *Start*): an
+    edit made at once, before they are live, is still announced and served."""
+    arrived = anyio.Event()
+
+    async def on_message(message):
+        method = getattr(getattr(message, "root", message), "method", None)
+        if method == "notifications/prompts/list_changed":
+            arrived.set()
+
+    async with connect("legacy", message_handler=on_message) as client:
+        write(
+            project / ".dsh" / "skills" / "code-review" / "SKILL.md",
+            skill_text("code-review", "Review a change, tests first."),
+        )
+        with anyio.fail_after(20):
+            await arrived.wait()
+        prompts = {
+            prompt.name: prompt.description for prompt in (await client.list_prompts()).prompts
+        }
+        assert prompts["code-review"] == "Review a change, tests first."
+
+
 async def test_the_discover_era_hears_of_changes_on_subscriptions_listen(connect, project):
     async with connect("auto") as client:
         before = await skills_get(client, "skill://code-review/SKILL.md")

@@ -91,20 +91,27 @@ def run(args: argparse.Namespace) -> int:
 
     from skilldeck.engine.defaults import default_registry  # noqa: PLC0415
     from skilldeck.engine.scan_helpers import usable_cpus  # noqa: PLC0415
+    from skilldeck.engine.watch_gate import WatchGate  # noqa: PLC0415
     from skilldeck.mcp.deck_server import DeckServer  # noqa: PLC0415
 
     cwd = lookup_cwd(args)
     config = build_config(args, cwd, catalog_max_description_length=args.max_description_length)
     cache = None if args.no_cache else IndexCache.default()
+    # The watches go live once the first answer is out (DeckServer opens the gate).
+    gate = WatchGate()
     registry = default_registry(
         config,
         cache=cache,
         watch=True,
         providers=provider_factories(args),
         processes=usable_cpus(),  # a cold first read forks helpers, as check and the LSP do
+        watch_gate=gate,
     )
     deck = DeckServer(
-        registry, cwd=cwd, max_description_length=config.catalog_max_description_length
+        registry,
+        cwd=cwd,
+        max_description_length=config.catalog_max_description_length,
+        watch_gate=gate,
     )
     if address is None:
         from skilldeck.mcp.serve import serve_stdio  # noqa: PLC0415

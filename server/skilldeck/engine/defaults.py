@@ -17,6 +17,7 @@ from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.provider import ProviderFactory
 from skilldeck.engine.registry import SkillRegistry
 from skilldeck.engine.sources.factories import source_factory
+from skilldeck.engine.watch_gate import WatchGate
 
 
 def default_registry(
@@ -27,6 +28,7 @@ def default_registry(
     collect_cache_max_entries: int = 128,
     providers: Sequence[ProviderFactory] = (),
     processes: int = 1,
+    watch_gate: WatchGate | None = None,
 ) -> SkillRegistry:
     """A :class:`SkillRegistry` with skilldeck's standard providers registered.
 
@@ -41,13 +43,17 @@ def default_registry(
     optional persistent per-file analysis cache (:class:`IndexCache`). ``providers`` are
     registered after the standard ones (e.g. ``skilldeck --provider MODULE:ATTR``).
     ``processes > 1`` lets the filesystem provider's scans fork helper processes
-    (:func:`~skilldeck.engine.fs_provider.scan_deck`) for a cold index.
+    (:func:`~skilldeck.engine.fs_provider.scan_deck`) for a cold index. A closed
+    ``watch_gate`` keeps the watches from going live until it is opened
+    (:mod:`~skilldeck.engine.watch_gate`; nothing that changes meanwhile is lost).
     """
     if config is None:
         config = SkilldeckConfig.from_environment()
     registry = SkillRegistry(collect_cache_max_entries=collect_cache_max_entries)
     registry.register_provider(
-        filesystem_provider_factory(config, watch=watch, cache=cache, processes=processes)
+        filesystem_provider_factory(
+            config, watch=watch, cache=cache, processes=processes, watch_gate=watch_gate
+        )
     )
     _register_others(registry, config, providers)
     return registry

@@ -72,6 +72,7 @@ from skilldeck.engine.skill_file import (
     analyze_skill_text,
 )
 from skilldeck.engine.skill_read import SkillReadError, read_skill_body, read_skill_bytes
+from skilldeck.engine.watch_gate import WatchGate
 
 PROVIDER_NAME = "filesystem"
 #: How long a watched scan waits for the watcher's first listing of its roots.
@@ -627,11 +628,14 @@ class FilesystemProvider:
 class _WatchHook:
     """Glue between a provider's lookups and a :class:`RootWatcher` (created lazily)."""
 
-    def __init__(self, invalidate: Callable[[], None], debounce_ms: int) -> None:
+    def __init__(
+        self, invalidate: Callable[[], None], debounce_ms: int, gate: WatchGate | None = None
+    ) -> None:
         from skilldeck.engine.watch import RootWatcher  # noqa: PLC0415
 
         self._invalidate = invalidate
         self._debounce_ms = debounce_ms
+        self._gate = gate
         self._watcher: RootWatcher | None = None
         self._closed = False
         self._factory = RootWatcher
@@ -675,8 +679,15 @@ class _WatchHook:
             await asyncio.wait_for(watcher.wait_listed(), LISTING_WAIT_S)
 
     def release_after_scan(self) -> None:
-        """After a scan: let held watches go live once no scan is running."""
+        """After a scan: let held watches go live once no scan is running (and the
+        gate, if there is one, is open)."""
         self._scans -= 1
+        if self._gate is not None:
+            self._gate.when_open(self._release_if_idle)
+        else:
+            self._release_if_idle()
+
+    def _release_if_idle(self) -> None:
         if self._scans == 0 and self._watcher is not None:
             self._watcher.release()
 
@@ -709,6 +720,7 @@ def filesystem_provider_factory(
     cache: IndexCache | None = None,
     debounce_ms: int = 200,
     processes: int = 1,
+    watch_gate: WatchGate | None = None,
 ) -> ProviderFactory:
     """A factory for ``SkillRegistry.register_provider``.
 
@@ -718,13 +730,14 @@ def filesystem_provider_factory(
     roots first and keeps the watches from going live until it ends (nothing is lost:
     what changed meanwhile is reported once they are live). ``processes`` is passed to
     :func:`scan_deck` by every ``list`` (helpers fork only for a scan with many uncached
-    files).
+    files). With a ``watch_gate`` the watches go live only once the gate is open as well
+    (:mod:`~skilldeck.engine.watch_gate`).
     """
 
     def create(control: ProviderControl) -> SkillProvider:
         provider = FilesystemProvider(config, cache=cache, processes=processes)
         if watch:
-            hook = _WatchHook(control.invalidate, debounce_ms)
+            hook = _WatchHook(control.invalidate, debounce_ms, watch_gate)
             provider.attach_watcher(hook)
             control.signal.add_callback(lambda _reason: hook.close_soon())
         return provider

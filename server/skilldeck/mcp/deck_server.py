@@ -15,11 +15,15 @@ and the ``server/discover`` era (2026-07-28). What each era gets:
 Live: a change of the deck (the registry's ``on_change``, fed by the root watcher)
 re-reads the view; when the new view is accepted (an incomplete read keeps the last
 good one) every connection is told that tools, prompts and resources changed, and the
-instructions of later connections are the new catalog.
+instructions of later connections are the new catalog. With a ``watch_gate`` the root
+watches go live only after the first answer (:data:`ANSWERED_GRACE_S` after its handler
+returns) or, when no request comes, :data:`UNANSWERED_LIVE_S` after the first read:
+setting them up holds the GIL for a moment that the first answer should not wait for.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import logging
@@ -51,6 +55,7 @@ from skilldeck.engine.gesture import expand_user_message
 from skilldeck.engine.model import SkillCandidate, SkillDefinition, is_skill_name
 from skilldeck.engine.registry import SkillRegistry
 from skilldeck.engine.skill_tool import SKILL_TOOL_NAME, execute_skill_tool, skill_tool_schema
+from skilldeck.engine.watch_gate import WatchGate
 from skilldeck.mcp.deck_view import DeckState, DeckView
 from skilldeck.mcp.skill_entries import (
     EXTENSION_ID,
@@ -69,6 +74,13 @@ _logger = logging.getLogger(__name__)
 CATALOG_PROMPT = "skills_catalog"
 #: How long changes are gathered before the view is read again.
 _SETTLE_SECONDS = 0.05
+#: Seconds after the first answer's handler returns before the watch gate opens: time
+#: for the SDK to serialize and write it (the 10,000-skill catalog is ~1.7 MB of JSON;
+#: it was on the wire ~0.04 s after the handler returned) while no watch is being built.
+ANSWERED_GRACE_S = 0.25
+#: Seconds after the first read before the watch gate opens if no request came (an HTTP
+#: server nobody has asked yet): a later client's first answer then has a live deck.
+UNANSWERED_LIVE_S = 1.0
 
 Context = ServerRequestContext[Any, Any]
 T = TypeVar("T")
@@ -105,8 +117,17 @@ class _DeckLowLevelServer(Server[Any]):
 class DeckServer:
     """One deck served over MCP (any number of connections share it)."""
 
-    def __init__(self, registry: SkillRegistry, *, cwd: str, max_description_length: int) -> None:
+    def __init__(
+        self,
+        registry: SkillRegistry,
+        *,
+        cwd: str,
+        max_description_length: int,
+        watch_gate: WatchGate | None = None,
+    ) -> None:
         self.registry = registry
+        self._watch_gate = watch_gate
+        self._answered = False
         self.cwd = cwd
         self.state = DeckState(registry, cwd=cwd, max_description_length=max_description_length)
         self._entries = EntryCache(self._definition)
@@ -146,6 +167,7 @@ class DeckServer:
         await self.state.refresh()
         self.server.instructions = (await self.state.current()).catalog_text
         self.registry.on_change(self._on_change)
+        self._open_watch_gate_in(UNANSWERED_LIVE_S)
 
     def initialization_options(self) -> InitializationOptions:
         """What the handshake era's ``initialize`` answers (list-changed declared)."""
@@ -202,7 +224,19 @@ class DeckServer:
         connection = getattr(ctx.session, "_connection", None)
         if isinstance(connection, Connection):
             self._connections.add(connection)
-        return await call_next(ctx)
+        try:
+            return await call_next(ctx)
+        finally:
+            if not self._answered:
+                self._answered = True
+                self._open_watch_gate_in(ANSWERED_GRACE_S)
+
+    def _open_watch_gate_in(self, seconds: float) -> None:
+        """Open the watch gate (if any, and closed) ``seconds`` from now; opening twice
+        is nothing, so the first answer's timer and the fallback may both run."""
+        gate = self._watch_gate
+        if gate is not None and not gate.is_open:
+            asyncio.get_running_loop().call_later(seconds, gate.open)
 
     # ------------------------------------------------------------------ tool
 
