@@ -23,7 +23,7 @@ from skilldeck.engine.catalog_text import (
     escape_text,
     validate_max_description_length,
 )
-from skilldeck.engine.model import SkillSummary, is_skill_name
+from skilldeck.engine.model import InvocationPolicy, SkillSummary, is_skill_name
 
 CatalogUpdateKind = Literal["initial", "replacement", "empty-replacement"]
 
@@ -107,17 +107,29 @@ def catalog_entries(
     """
     validate_max_description_length(max_description_length)
     listed = sorted(
-        (
-            skill
-            for skill in skills
-            if skill.invocation.model_invocable and is_skill_name(skill.name)
-        ),
+        (skill for skill in skills if is_listed(skill.name, skill.invocation)),
         key=lambda skill: skill.name,
     )
     return tuple(
         CatalogEntry(skill.name, catalog_description(skill.description, max_description_length))
         for skill in listed
     )
+
+
+def is_listed(name: str, invocation: InvocationPolicy) -> bool:
+    """Whether a catalog lists a skill: model-invocable, with a name the ``skill`` tool
+    accepts (a name it would refuse is never advertised)."""
+    return invocation.model_invocable and is_skill_name(name)
+
+
+def catalog_entry(
+    name: str, description: str, invocation: InvocationPolicy, max_description_length: int
+) -> CatalogEntry | None:
+    """One skill's entry as :func:`catalog_entries` makes it (``None`` when a catalog
+    leaves the skill out); ``max_description_length`` must be valid already."""
+    if not is_listed(name, invocation):
+        return None
+    return CatalogEntry(name, catalog_description(description, max_description_length))
 
 
 def catalog_digest(entries: Iterable[CatalogEntry]) -> str:

@@ -26,9 +26,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeAlias
 
-from skilldeck.engine.catalog import CatalogEntry, catalog_entries
+from skilldeck.engine.catalog import CatalogEntry, catalog_entry
+from skilldeck.engine.catalog_text import validate_max_description_length
 from skilldeck.engine.findings import Finding, Fix, RelatedLocation, TextEdit
-from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry, to_candidate
+from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry
 from skilldeck.engine.model import SkillCandidate
 from skilldeck.engine.near_misses import nearest_names
 from skilldeck.engine.positions import FILE_START, Position, Span
@@ -86,11 +87,6 @@ def member_name_and_rank(member: DeckMember) -> tuple[str, int]:
     return member.analysis.name, member.root.rank
 
 
-def member_candidate(member: DeckMember) -> SkillCandidate:
-    """The registry candidate of a member (what the catalog and ``list`` show)."""
-    return member.candidate if isinstance(member, ProvidedSkill) else to_candidate(member)
-
-
 @dataclass(frozen=True)
 class NameVerdict:
     """How one name resolved in the deck."""
@@ -115,23 +111,39 @@ def resolve_name(
 ) -> NameVerdict:
     """Resolve the members of one name: ``files`` in scan order, then ``provided`` in
     registration order. Rejected files take no part."""
+    validate_max_description_length(max_description_length)
     members: list[DeckMember] = [e for e in files if e.analysis.accepted]
     members.extend(provided)
     if not members:
         return NameVerdict((), {}, None)
+    if len(members) == 1:  # most names: nothing to rank, nothing shadowed
+        return NameVerdict((members[0],), {}, _catalog_line(members[0], max_description_length))
     groups = group_by_name(members, member_name_and_rank)
     group = tuple(next(iter(groups.values()))) if len(groups) == 1 else ()
     if not group:  # members of several names: a caller's mistake
         raise ValueError("resolve_name: members carry different names")
     found: dict[str, list[Finding]] = {}
-    if len(group) > 1:
-        for path, finding in shadowing_findings(group, settings):
-            found.setdefault(path, []).append(finding)
-    lines = catalog_entries([member_candidate(group[0])], max_description_length)
+    for path, finding in shadowing_findings(group, settings):
+        found.setdefault(path, []).append(finding)
     return NameVerdict(
         group,
         {path: tuple(items) for path, items in found.items()},
-        lines[0] if lines else None,
+        _catalog_line(group[0], max_description_length),
+    )
+
+
+def _catalog_line(member: DeckMember, max_description_length: int) -> CatalogEntry | None:
+    """The catalog's line for the winner ``member`` (built without its registry
+    candidate: this runs for every name of the deck)."""
+    if isinstance(member, ProvidedSkill):
+        skill = member.candidate
+        return catalog_entry(
+            skill.name, skill.description, skill.invocation, max_description_length
+        )
+    analysis = member.analysis
+    assert analysis.name is not None and analysis.description is not None  # accepted
+    return catalog_entry(
+        analysis.name, analysis.description, analysis.invocation, max_description_length
     )
 
 
