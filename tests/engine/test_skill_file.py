@@ -542,6 +542,16 @@ def test_read_cap_is_enforced_and_reported(tmp_path):
     assert MAX_SKILL_FILE_BYTES == 1024 * 1024
 
 
+@pytest.mark.skipif(not os.path.isfile("/proc/self/status"), reason="needs Linux /proc")
+def test_a_file_whose_size_says_less_than_it_holds_is_read_to_its_end():
+    # /proc files report size 0; the read does not stop at the size fstat gave.
+    data = read_skill_bytes("/proc/self/status")
+    assert os.stat("/proc/self/status").st_size == 0
+    assert data.startswith(b"Name:") and b"\nPid:" in data
+    with pytest.raises(SkillReadError):
+        read_skill_bytes("/proc/self/status", max_bytes=10)
+
+
 def test_read_skill_body_refuses_a_file_that_lost_its_frontmatter(tmp_path):
     path = Path(tmp_path / "a.md")
     path.write_text("no frontmatter\n")

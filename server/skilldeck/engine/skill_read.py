@@ -105,19 +105,25 @@ def read_skill_bytes(
         if not stat.S_ISREG(opened.st_mode):
             kind = file_kind(opened.st_mode)
             raise SkillReadError(rule("SD006").finding(FILE_START, kind=kind))
-        too_large = rule("SD005").finding(FILE_START, cap=format_size(max_bytes))
         if opened.st_size > max_bytes:
-            raise SkillReadError(too_large)
+            raise SkillReadError(_too_large(max_bytes))
         chunks: list[bytes] = []
         remaining = max_bytes + 1
+        # Ask for one byte more than the size fstat gave: a short read that brought the
+        # whole of that size is the end (no second read to see it), and a file that grew
+        # meanwhile, or a file system that reads short, is read on to its end.
+        asked = min(remaining, opened.st_size + 1, 1024 * 1024)
         while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1024 * 1024))
+            chunk = os.read(fd, asked)
             if not chunk:
                 break
             chunks.append(chunk)
             remaining -= len(chunk)
+            if len(chunk) < asked and max_bytes + 1 - remaining >= opened.st_size:
+                break
+            asked = min(remaining, 1024 * 1024)
         if remaining <= 0:
-            raise SkillReadError(too_large)
+            raise SkillReadError(_too_large(max_bytes))
         return b"".join(chunks)
     except OSError as error:
         raise SkillReadError(_unreadable(error), error) from error
@@ -137,6 +143,10 @@ def read_skill_body(path: str | os.PathLike[str]) -> str:
         code = "SD101" if bounds is None else "SD102"
         raise SkillReadError(rule(code).finding(first_line_span(text)))
     return text[bounds.body_start :]
+
+
+def _too_large(max_bytes: int) -> Finding:
+    return rule("SD005").finding(FILE_START, cap=format_size(max_bytes))
 
 
 def _unreadable(error: OSError) -> Finding:
