@@ -154,7 +154,14 @@ class SkilldeckConfig:
         return self.sources.get(name)
 
     def rule_settings(self) -> RuleSettings:
-        """The settings the per-file analysis needs (profile, catalog cap, overrides)."""
+        """The settings the per-file analysis needs (profile, catalog cap, overrides).
+
+        Made once per configuration (the language server asks on every keystroke); the
+        result is shared, so treat it as read-only like the configuration itself.
+        """
+        made: RuleSettings | None = self.__dict__.get("_rule_settings")
+        if made is not None:
+            return made
         from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
 
         thresholds = {
@@ -162,12 +169,14 @@ class SkilldeckConfig:
             for name in ("overlap_threshold", "near_duplicate_threshold")
             if (value := getattr(self, name)) is not None
         }
-        return RuleSettings(
+        made = RuleSettings(
             profile=self.profile,
             catalog_max_description_length=self.catalog_max_description_length,
             overrides=dict(self.rule_overrides),
             **thresholds,
         )
+        object.__setattr__(self, "_rule_settings", made)  # a cache on a frozen value
+        return made
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> SkilldeckConfig:
