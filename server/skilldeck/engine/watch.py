@@ -20,6 +20,10 @@
   still taken) until :meth:`RootWatcher.release`: a consumer scanning the roots does
   not pay for inotify events on every file it opens. Changes made meanwhile are found
   by comparing that listing with the one taken once the watch is live.
+- Roots go live one at a time, :data:`LIVE_GAP_S` apart: building a root's native watch
+  (watchfiles' ``RustNotify``, one inotify watch per bundle folder) holds the GIL for as
+  long as it takes (~0.1 s for 1,600 bundle folders), so the event loop stalls for one
+  root's build at most, and is served between two.
 """
 
 from __future__ import annotations
@@ -45,6 +49,10 @@ _log = logging.getLogger(__name__)
 IDLE_CHECK_MS = 500
 #: Delay before retrying a failed watcher.
 RETRY_DELAY_S = 0.5
+#: Seconds the event loop is served between two roots' watches being built (each build
+#: holds the GIL: watchfiles 1.3.0 adds every inotify watch in ``RustNotify``'s
+#: constructor, which ``awatch`` calls when its generator first runs, on the loop).
+LIVE_GAP_S = 0.03
 
 
 def is_relevant_change(path: str, roots: Iterable[SkillRoot]) -> bool:
@@ -188,6 +196,8 @@ class RootWatcher:
         self._all_listed = asyncio.Event()
         self._live = asyncio.Event()
         self._live.set()
+        #: Held by the root whose watch is being built (see :meth:`_take_turn`).
+        self._turn = asyncio.Lock()
         for root in roots:
             self._roots.setdefault(root.path, root)
 
@@ -298,6 +308,8 @@ class RootWatcher:
             self._listed(root.path)
             if not self._live.is_set() and not await self._until_live():
                 return
+            if not await self._take_turn():
+                return
             try:
                 async with contextlib.aclosing(
                     self._watch_impl(
@@ -363,6 +375,32 @@ class RootWatcher:
             for waiting in waits:
                 waiting.cancel()
         return not self._stop.is_set()
+
+    async def _take_turn(self) -> bool:
+        """Wait until no other root's watch is being built; False when the watcher
+        stopped first. The turn passes on :data:`LIVE_GAP_S` after this task's current
+        step ends: that step goes on into the watch's first ``__anext__``, which builds
+        ``RustNotify`` before it first suspends."""
+        stop = asyncio.ensure_future(self._stop.wait())
+        turn = asyncio.ensure_future(self._turn.acquire())
+        try:
+            await asyncio.wait((stop, turn), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+            if not turn.done():
+                turn.cancel()  # asyncio.Lock hands a turn granted meanwhile on
+        if turn.cancelled() or turn.exception() is not None:
+            return False
+        if self._stop.is_set():
+            self._turn.release()
+            return False
+        assert self._loop is not None
+        self._loop.call_soon(self._pass_turn)
+        return True
+
+    def _pass_turn(self) -> None:
+        assert self._loop is not None
+        self._loop.call_later(LIVE_GAP_S, self._turn.release)
 
     def _listed(self, path: str) -> None:
         self._unlisted.discard(path)
