@@ -11,14 +11,88 @@ first read (``skilldeck mcp``: the catalog is its ``instructions``) passes a clo
 to the registry and opens it once that answer is out, so the answer does not wait behind
 the watches. Nothing is lost meanwhile: whatever changed between a root's listing and
 the moment its watch is live is reported then.
+
+Even one at a time (:data:`~skilldeck.engine.watch.LIVE_GAP_S`), each root's build stalls
+the loop for a moment (~0.1 s for 1,600 bundle folders), so a front end lets the watches
+go live when its user is quiet: :func:`call_when_quiet` (the language server after each
+index, ``skilldeck mcp`` through :meth:`WatchGate.open_when_quiet` after its first
+answer) runs once no activity was seen for :data:`QUIET_S`, and at the latest
+:data:`QUIET_WITHIN_S` after it was asked, so the watches always go live. Each front end
+gives only its clock of activity (when its client last spoke).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections.abc import Callable
 
 _log = logging.getLogger(__name__)
+
+#: Seconds without activity after which the watches may go live (keystrokes come well
+#: within it; a user who stopped typing or reading answers is past it).
+QUIET_S = 0.5
+#: Seconds after which they go live anyway (a user typing without a pause).
+QUIET_WITHIN_S = 3.0
+
+
+class QuietCall:
+    """Runs ``callback`` once (on the running loop) when ``last_activity()`` — a
+    ``time.monotonic()`` reading, 0 for none — is ``quiet_s`` old, and at the latest
+    ``within_s`` from now; at once if already quiet. :meth:`cancel` drops it."""
+
+    def __init__(
+        self,
+        callback: Callable[[], None],
+        last_activity: Callable[[], float],
+        *,
+        quiet_s: float = QUIET_S,
+        within_s: float = QUIET_WITHIN_S,
+    ) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._callback = callback
+        self._last_activity = last_activity
+        self._quiet_s = quiet_s
+        self._deadline = time.monotonic() + within_s
+        self._handle: asyncio.TimerHandle | None = None
+        self._done = False
+        self._check()
+
+    @property
+    def pending(self) -> bool:
+        """Whether the callback has neither run nor been cancelled."""
+        return not self._done
+
+    def cancel(self) -> None:
+        """Do not run the callback (idempotent)."""
+        self._done = True
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _check(self) -> None:
+        self._handle = None
+        if self._done:
+            return
+        now = time.monotonic()
+        wait = min(self._last_activity() + self._quiet_s, self._deadline) - now
+        if wait > 0:
+            self._handle = self._loop.call_later(wait, self._check)
+            return
+        self._done = True
+        _run(self._callback)
+
+
+def call_when_quiet(
+    callback: Callable[[], None],
+    last_activity: Callable[[], float],
+    *,
+    quiet_s: float = QUIET_S,
+    within_s: float = QUIET_WITHIN_S,
+) -> QuietCall:
+    """Run ``callback`` once the activity clock is quiet (see :class:`QuietCall`)."""
+    return QuietCall(callback, last_activity, quiet_s=quiet_s, within_s=within_s)
 
 
 class WatchGate:
@@ -41,6 +115,12 @@ class WatchGate:
         waiting, self._waiting = self._waiting, []
         for callback in waiting:
             _run(callback)
+
+    def open_when_quiet(
+        self, last_activity: Callable[[], float], *, within_s: float = QUIET_WITHIN_S
+    ) -> QuietCall:
+        """Open the gate once ``last_activity()`` is quiet (:func:`call_when_quiet`)."""
+        return call_when_quiet(self.open, last_activity, within_s=within_s)
 
     def when_open(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` now if the gate is open, else when it opens."""
