@@ -16,9 +16,9 @@ Even one at a time (:data:`~skilldeck.engine.watch.LIVE_GAP_S`), each root's bui
 the loop for a moment (~0.1 s for 1,600 bundle folders), so a front end lets the watches
 go live when its user is quiet: :func:`call_when_quiet` (the language server after each
 index, ``skilldeck mcp`` through :meth:`WatchGate.open_when_quiet` after its first
-answer) runs once no activity was seen for :data:`QUIET_S`, and at the latest
-:data:`QUIET_WITHIN_S` after it was asked, so the watches always go live. Each front end
-gives only its clock of activity (when its client last spoke).
+answer) runs once no activity was seen for :data:`QUIET_S` since it was asked, and at
+the latest :data:`QUIET_WITHIN_S` after it was asked, so the watches always go live.
+Each front end gives only its clock of activity (when its client last spoke).
 """
 
 from __future__ import annotations
@@ -39,8 +39,13 @@ QUIET_WITHIN_S = 3.0
 
 class QuietCall:
     """Runs ``callback`` once (on the running loop) when ``last_activity()`` — a
-    ``time.monotonic()`` reading, 0 for none — is ``quiet_s`` old, and at the latest
-    ``within_s`` from now; at once if already quiet. :meth:`cancel` drops it."""
+    ``time.monotonic()`` reading, 0 for none — and the call itself are both ``quiet_s``
+    old, and at the latest ``within_s`` from now. :meth:`cancel` drops it.
+
+    The call counts as activity: it is made when work ends (an index, a first answer),
+    which is when a user who waited for it starts again (the language server's
+    benchmark, editing right after indexing: watches built at once met its first
+    keystrokes)."""
 
     def __init__(
         self,
@@ -54,7 +59,8 @@ class QuietCall:
         self._callback = callback
         self._last_activity = last_activity
         self._quiet_s = quiet_s
-        self._deadline = time.monotonic() + within_s
+        self._asked_at = time.monotonic()
+        self._deadline = self._asked_at + within_s
         self._handle: asyncio.TimerHandle | None = None
         self._done = False
         self._check()
@@ -76,7 +82,8 @@ class QuietCall:
         if self._done:
             return
         now = time.monotonic()
-        wait = min(self._last_activity() + self._quiet_s, self._deadline) - now
+        active = max(self._last_activity(), self._asked_at)
+        wait = min(active + self._quiet_s, self._deadline) - now
         if wait > 0:
             self._handle = self._loop.call_later(wait, self._check)
             return
