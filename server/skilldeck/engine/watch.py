@@ -20,10 +20,10 @@
   still taken) until :meth:`RootWatcher.release`: a consumer scanning the roots does
   not pay for inotify events on every file it opens. Changes made meanwhile are found
   by comparing that listing with the one taken once the watch is live.
-- Roots go live one at a time, :data:`LIVE_GAP_S` apart: building a root's native watch
-  (watchfiles' ``RustNotify``, one inotify watch per bundle folder) holds the GIL for as
-  long as it takes (~0.1 s for 1,600 bundle folders), so the event loop stalls for one
-  root's build at most, and is served between two.
+- Roots go live one at a time, with the loop served in between (:data:`LIVE_GAP_S`, or
+  as long as the build took): building a root's native watch (watchfiles' ``RustNotify``,
+  one inotify watch per bundle folder) holds the GIL for as long as it takes (~0.1 s for
+  1,600 bundle folders), so the event loop stalls for one root's build at most.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections.abc import AsyncGenerator, Callable, Iterable
 from types import TracebackType
 from typing import Any
@@ -49,9 +50,11 @@ _log = logging.getLogger(__name__)
 IDLE_CHECK_MS = 500
 #: Delay before retrying a failed watcher.
 RETRY_DELAY_S = 0.5
-#: Seconds the event loop is served between two roots' watches being built (each build
-#: holds the GIL: watchfiles 1.3.0 adds every inotify watch in ``RustNotify``'s
-#: constructor, which ``awatch`` calls when its generator first runs, on the loop).
+#: Seconds the event loop is served between two roots' watches being built, at least
+#: (each build holds the GIL: watchfiles 1.3.0 adds every inotify watch in
+#: ``RustNotify``'s constructor, which ``awatch`` calls when its generator first runs, on
+#: the loop); after a longer build, as long as the build took, so the loop has at least
+#: half the time while roots go live.
 LIVE_GAP_S = 0.03
 
 
@@ -395,12 +398,13 @@ class RootWatcher:
             self._turn.release()
             return False
         assert self._loop is not None
-        self._loop.call_soon(self._pass_turn)
+        self._loop.call_soon(self._pass_turn, time.monotonic())
         return True
 
-    def _pass_turn(self) -> None:
+    def _pass_turn(self, began: float) -> None:
         assert self._loop is not None
-        self._loop.call_later(LIVE_GAP_S, self._turn.release)
+        built_for = time.monotonic() - began
+        self._loop.call_later(max(LIVE_GAP_S, built_for), self._turn.release)
 
     def _listed(self, path: str) -> None:
         self._unlisted.discard(path)
