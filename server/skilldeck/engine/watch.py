@@ -55,7 +55,7 @@ RETRY_DELAY_S = 0.5
 #: ``RustNotify``'s constructor, which ``awatch`` calls when its generator first runs, on
 #: the loop); after a longer build, as long as the build took, so the loop has at least
 #: half the time while roots go live.
-LIVE_GAP_S = 0.03
+LIVE_GAP_S = 0.1
 
 
 def is_relevant_change(path: str, roots: Iterable[SkillRoot]) -> bool:
