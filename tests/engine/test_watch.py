@@ -337,7 +337,11 @@ async def test_closing_while_roots_wait_to_go_live_returns_at_once(tmp_path: Pat
     watcher.release()
     while not slow.builds:
         await asyncio.sleep(0.01)
+    followers = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
     started = time.monotonic()
     await asyncio.wait_for(watcher.aclose(), 2.0)
     assert time.monotonic() - started < 1.0
     assert len(slow.builds) == 1  # the roots still waiting for their turn never built
+    for task in followers:  # each root's task ended cleanly, none with an error
+        assert task.done()
+        assert task.cancelled() or task.exception() is None, task.exception()

@@ -381,9 +381,10 @@ class RootWatcher:
 
     async def _take_turn(self) -> bool:
         """Wait until no other root's watch is being built; False when the watcher
-        stopped first. The turn passes on :data:`LIVE_GAP_S` after this task's current
-        step ends: that step goes on into the watch's first ``__anext__``, which builds
-        ``RustNotify`` before it first suspends."""
+        stopped first. The turn passes on once this task's current step ends (that step
+        goes on into the watch's first ``__anext__``, which builds ``RustNotify`` before
+        it first suspends) and the loop has run for :data:`LIVE_GAP_S`, or as long as
+        the build took."""
         stop = asyncio.ensure_future(self._stop.wait())
         turn = asyncio.ensure_future(self._turn.acquire())
         try:
@@ -392,8 +393,8 @@ class RootWatcher:
             stop.cancel()
             if not turn.done():
                 turn.cancel()  # asyncio.Lock hands a turn granted meanwhile on
-        if turn.cancelled() or turn.exception() is not None:
-            return False
+        if not turn.done() or turn.cancelled() or turn.exception() is not None:
+            return False  # stopped first: the cancelled acquire settles on its own
         if self._stop.is_set():
             self._turn.release()
             return False
