@@ -15,6 +15,7 @@ from watchfiles import awatch
 
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.watch import LIVE_GAP_S, RootWatcher, is_relevant_change
+from skilldeck.engine.watch_gate import QuietWindow
 
 WAIT = 5.0  # seconds: the most any single expectation may take
 
@@ -345,3 +346,50 @@ async def test_closing_while_roots_wait_to_go_live_returns_at_once(tmp_path: Pat
     for task in followers:  # each root's task ended cleanly, none with an error
         assert task.done()
         assert task.cancelled() or task.exception() is None, task.exception()
+
+
+async def test_a_user_at_work_holds_the_remaining_roots_back_until_a_pause(
+    tmp_path: Path,
+) -> None:
+    """Released with a quiet window, a root goes live only while the user is quiet."""
+    roots = [_root(tmp_path / f"root{k}") for k in range(3)]
+    for root in roots:
+        os.mkdir(root.path)
+    slow = SlowBuilds(0.05)
+    typing = True
+    stopped = 0.0
+
+    def last_activity() -> float:  # the last keystroke
+        return time.monotonic() if typing else stopped
+
+    watcher = RootWatcher(roots, Recorder(), watch_impl=slow)
+    watcher.hold()
+    async with watcher:
+        await asyncio.wait_for(watcher.wait_listed(), WAIT)
+        watcher.release(QuietWindow.from_now(last_activity, quiet_s=0.2, within_s=30.0))
+        await asyncio.sleep(1.0)
+        assert slow.builds == []  # the user never paused: nothing built
+        stopped = time.monotonic()
+        typing = False
+        while len(slow.builds) < 3:
+            await asyncio.sleep(0.02)
+            assert time.monotonic() - stopped < WAIT
+        assert slow.builds[0][0] - stopped >= 0.15  # a pause of quiet_s first
+        assert slow.builds[0][0] - stopped < 1.0
+
+
+async def test_the_quiet_windows_deadline_lets_every_root_go_live(tmp_path: Path) -> None:
+    roots = [_root(tmp_path / f"root{k}") for k in range(3)]
+    for root in roots:
+        os.mkdir(root.path)
+    slow = SlowBuilds(0.02)
+    watcher = RootWatcher(roots, Recorder(), watch_impl=slow)
+    watcher.hold()
+    async with watcher:
+        await asyncio.wait_for(watcher.wait_listed(), WAIT)
+        asked = time.monotonic()
+        watcher.release(QuietWindow.from_now(time.monotonic, quiet_s=0.2, within_s=0.6))
+        while len(slow.builds) < 3:
+            await asyncio.sleep(0.02)
+            assert time.monotonic() - asked < WAIT
+        assert slow.builds[0][0] - asked >= 0.55  # typing all along: built at the deadline

@@ -10,7 +10,7 @@ from pathlib import Path
 from skilldeck import SkilldeckConfig
 from skilldeck.engine.fs_provider import filesystem_provider_factory
 from skilldeck.engine.registry import SkillRegistry
-from skilldeck.engine.watch_gate import WatchGate, call_when_quiet
+from skilldeck.engine.watch_gate import QuietCall, QuietWindow, WatchGate
 
 WAIT = 5.0  # seconds: the most any single expectation may take
 
@@ -119,15 +119,18 @@ def test_when_open_runs_now_or_on_opening_once_and_a_failing_callback_is_contain
 async def test_a_quiet_call_runs_after_a_pause_from_the_call_or_the_last_activity() -> None:
     calls: list[float] = []
     asked = time.monotonic()
-    call_when_quiet(lambda: calls.append(time.monotonic()), lambda: 0.0, quiet_s=0.2)
+    QuietCall(
+        lambda: calls.append(time.monotonic()), QuietWindow.from_now(lambda: 0.0, quiet_s=0.2)
+    )
     assert calls == []  # the call itself counts as activity
     await asyncio.sleep(0.3)
     assert len(calls) == 1 and calls[0] - asked >= 0.19
 
     last = time.monotonic()
     start = last
-    waiting = call_when_quiet(
-        lambda: calls.append(time.monotonic()), lambda: last, quiet_s=0.2, within_s=5.0
+    waiting = QuietCall(
+        lambda: calls.append(time.monotonic()),
+        QuietWindow.from_now(lambda: last, quiet_s=0.2, within_s=5.0),
     )
     for _ in range(4):  # activity every 0.1 s keeps it waiting
         await asyncio.sleep(0.1)
@@ -141,9 +144,13 @@ async def test_a_quiet_call_runs_after_a_pause_from_the_call_or_the_last_activit
 async def test_a_quiet_call_runs_by_its_bound_under_endless_activity_and_cancel_drops_it() -> None:
     calls: list[str] = []
     started = time.monotonic()
-    call_when_quiet(lambda: calls.append("bound"), time.monotonic, quiet_s=0.2, within_s=0.4)
-    dropped = call_when_quiet(
-        lambda: calls.append("cancelled"), time.monotonic, quiet_s=0.2, within_s=0.4
+    QuietCall(
+        lambda: calls.append("bound"),
+        QuietWindow.from_now(time.monotonic, quiet_s=0.2, within_s=0.4),
+    )
+    dropped = QuietCall(
+        lambda: calls.append("cancelled"),
+        QuietWindow.from_now(time.monotonic, quiet_s=0.2, within_s=0.4),
     )
     dropped.cancel()
     while not calls and time.monotonic() - started < WAIT:

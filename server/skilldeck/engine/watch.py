@@ -42,6 +42,7 @@ from watchfiles import awatch
 
 from skilldeck.engine.layout import SkillPlace, child_layout, place_in_root, relative_parts
 from skilldeck.engine.roots import SkillRoot
+from skilldeck.engine.watch_gate import QuietWindow
 
 _log = logging.getLogger(__name__)
 
@@ -201,6 +202,7 @@ class RootWatcher:
         self._live.set()
         #: Held by the root whose watch is being built (see :meth:`_take_turn`).
         self._turn = asyncio.Lock()
+        self._quiet: QuietWindow | None = None
         for root in roots:
             self._roots.setdefault(root.path, root)
 
@@ -249,8 +251,12 @@ class RootWatcher:
         """
         self._live.clear()
 
-    def release(self) -> None:
-        """Let held watches go live (idempotent)."""
+    def release(self, quiet: QuietWindow | None = None) -> None:
+        """Let held watches go live (idempotent). With ``quiet``, each root's watch (and
+        each re-opened one) is built only once the window is quiet, so a user who starts
+        typing while the roots go live one at a time holds the rest back (at most until
+        the window's deadline)."""
+        self._quiet = quiet
         self._live.set()
 
     def add_roots(self, roots: Iterable[SkillRoot]) -> None:
@@ -366,6 +372,16 @@ class RootWatcher:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._stop.wait(), RETRY_DELAY_S)
 
+    async def _until_quiet(self) -> bool:
+        """Wait for the release's quiet window (if any); False when the watcher stopped."""
+        while not self._stop.is_set():
+            wait = self._quiet.wait_s() if self._quiet is not None else 0.0
+            if wait <= 0:
+                return True
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), wait)
+        return False
+
     async def _until_live(self) -> bool:
         """Wait for :meth:`release`; False when the watcher stopped first."""
         waits = [
@@ -395,7 +411,7 @@ class RootWatcher:
                 turn.cancel()  # asyncio.Lock hands a turn granted meanwhile on
         if not turn.done() or turn.cancelled() or turn.exception() is not None:
             return False  # stopped first: the cancelled acquire settles on its own
-        if self._stop.is_set():
+        if not await self._until_quiet():
             self._turn.release()
             return False
         assert self._loop is not None

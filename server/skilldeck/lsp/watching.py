@@ -6,7 +6,7 @@ every other root (user roots, custom dirs) — or every root, for a client that 
 is watched with the engine's :class:`~skilldeck.engine.watch.RootWatcher` (watchfiles),
 which also follows a missing root until it appears. That watcher lists its roots before
 each index and goes live after it once the client is quiet
-(:func:`~skilldeck.engine.watch_gate.call_when_quiet`): setting up the watches stalls
+(:class:`~skilldeck.engine.watch_gate.QuietWindow`): setting up the watches stalls
 the loop for a moment per root, which keystrokes right after an index should not meet.
 """
 
@@ -21,7 +21,7 @@ from lsprotocol import types
 
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.watch import RootWatcher
-from skilldeck.engine.watch_gate import QuietCall, call_when_quiet
+from skilldeck.engine.watch_gate import QuietWindow
 from skilldeck.lsp.diagnostics import uri_of
 
 if TYPE_CHECKING:
@@ -44,7 +44,6 @@ class Watching:
         self._watcher: RootWatcher | None = None
         self._watched: frozenset[str] = frozenset()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._release: QuietCall | None = None
 
     def configure(self, capabilities: types.ClientCapabilities) -> None:
         """Read whether the client can watch files for us."""
@@ -74,10 +73,9 @@ class Watching:
     def release_when_quiet(self, last_activity: Callable[[], float]) -> None:
         """Let a watcher held by :meth:`update` go live once ``last_activity()`` (the
         client's last message, ``time.monotonic()``) is quiet, within a few seconds at
-        most (:func:`~skilldeck.engine.watch_gate.call_when_quiet`)."""
-        self._cancel_release()
+        most, a root at a time (:class:`~skilldeck.engine.watch_gate.QuietWindow`)."""
         if self._watcher is not None:
-            self._release = call_when_quiet(self._watcher.release, last_activity)
+            self._watcher.release(QuietWindow.from_now(last_activity))
 
     async def wait_listed(self, timeout: float = 5.0) -> None:
         """Return once our watcher has listed every root it watches (see
@@ -91,7 +89,6 @@ class Watching:
 
     def close(self) -> None:
         """Stop the watchfiles watcher (idempotent)."""
-        self._cancel_release()
         watcher, self._watcher = self._watcher, None
         self._watched = frozenset()
         if watcher is not None:
@@ -102,11 +99,6 @@ class Watching:
                 return
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-
-    def _cancel_release(self) -> None:
-        if self._release is not None:
-            self._release.cancel()
-            self._release = None
 
     def _watch_own(self, roots: dict[str, SkillRoot], *, hold: bool = False) -> None:
         paths = frozenset(roots)
