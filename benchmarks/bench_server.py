@@ -113,12 +113,12 @@ def _client(watch: _Watch, settings: dict[str, Any]) -> LanguageClient:
     return client
 
 
-def _capabilities() -> types.ClientCapabilities:
+def _capabilities(client_watches: bool = True) -> types.ClientCapabilities:
     return types.ClientCapabilities(
         window=types.WindowClientCapabilities(work_done_progress=True),
         workspace=types.WorkspaceClientCapabilities(
             did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
-                dynamic_registration=True
+                dynamic_registration=client_watches
             ),
             workspace_folders=True,
         ),
@@ -193,13 +193,19 @@ async def bench_server(
     server_argv: Sequence[str] | None = None,
     cache_dir: str | None = None,
     extra_settings: dict[str, Any] | None = None,
+    idle_s: float = 1.0,
+    client_watches: bool = True,
 ) -> dict[str, object]:
     """Start the server on ``corpus`` and measure (see the module doc).
 
     ``server_argv`` replaces ``python -m skilldeck serve --cwd CWD`` (to try a patched server).
     ``cache_dir`` becomes the server's ``$SKILLDECK_CACHE_DIR`` (default: a fresh temporary
     folder, so the user's cache is never touched). With ``edits == queries == 0`` only the
-    start-up figures are taken.
+    start-up figures are taken. ``idle_s`` is the pause between indexing and opening the
+    probe (the idle RSS is taken after it); 0 edits right after indexing, while the
+    server's own watches go live. ``client_watches=False`` declares no dynamic
+    registration of file watchers, so the server watches every root itself (as for
+    editors that cannot), not only those outside the workspace.
     """
     settings: dict[str, Any] = {
         "customSkillDirs": list(corpus.custom_dirs),
@@ -224,7 +230,7 @@ async def bench_server(
         await asyncio.wait_for(
             client.initialize_async(
                 types.InitializeParams(
-                    capabilities=_capabilities(),
+                    capabilities=_capabilities(client_watches),
                     process_id=os.getpid(),
                     root_uri=uri_of(corpus.cwd),
                     workspace_folders=[
@@ -242,7 +248,7 @@ async def bench_server(
         result["index_s"] = watch.index_done_at - sent
         result["diagnostics_published_at_index"] = watch.published
         result["rss_after_index_kb"] = rss_kb(server.pid)
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(idle_s)
         result["rss_idle_kb"] = rss_kb(server.pid)
 
         if edits == 0 and queries == 0:
@@ -281,6 +287,10 @@ async def bench_server(
             latencies.append(await asyncio.wait_for(waiter, timeout_s) - t0)
             await asyncio.sleep(gap_s)
         result["did_change"] = _summary(latencies)
+        result["did_change_slowest"] = sorted(
+            ({"ms": round(lat * 1000, 1), "edit": k} for k, lat in enumerate(latencies)),
+            key=lambda row: -row["ms"],
+        )[:3]
 
         # A blank frontmatter line and a "/" mention, for completion.
         closing = probe.closing_line
@@ -386,6 +396,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="server command (default: python -m skilldeck serve)",
     )
     parser.add_argument(
+        "--idle",
+        type=float,
+        default=1.0,
+        help="seconds between indexing and the first edit (0: edit while watches go live)",
+    )
+    parser.add_argument(
+        "--no-client-watch",
+        action="store_true",
+        help="declare no file-watcher registration: the server watches every root itself",
+    )
+    parser.add_argument(
         "--settings", default="{}", help='more skilldeck settings as JSON, e.g. {"rules": {...}}'
     )
     args = parser.parse_args(argv)
@@ -400,6 +421,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             gap_s=args.gap,
             server_argv=args.server,
             extra_settings=json.loads(args.settings),
+            idle_s=args.idle,
+            client_watches=not args.no_client_watch,
         )
     )
     json.dump(result, sys.stdout, indent=1)

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import os
 import shutil
 import threading
+import time
 from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
@@ -12,7 +14,8 @@ from typing import Any
 from watchfiles import awatch
 
 from skilldeck.engine.roots import SkillRoot
-from skilldeck.engine.watch import RootWatcher, is_relevant_change
+from skilldeck.engine.watch import LIVE_GAP_S, RootWatcher, is_relevant_change
+from skilldeck.engine.watch_gate import QuietWindow
 
 WAIT = 5.0  # seconds: the most any single expectation may take
 
@@ -266,3 +269,127 @@ async def test_a_held_watcher_closes_cleanly(tmp_path: Path) -> None:
     await asyncio.wait_for(watcher.wait_listed(), WAIT)
     # Closing while held must not wait for a release that never comes.
     await asyncio.wait_for(watcher.aclose(), 2.0)
+
+
+class SlowBuilds:
+    """``awatch`` whose native watch takes ``build_s`` to build, holding the loop as
+    watchfiles' ``RustNotify`` constructor does (it runs when the generator first runs)."""
+
+    def __init__(self, build_s: float) -> None:
+        self.build_s = build_s
+        self.ticks = 0  # loop turns counted by a ticker task
+        self.builds: list[tuple[float, float, int]] = []  # (start, end, ticks at start)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> AsyncGenerator[set[tuple[Any, str]], None]:
+        async def watch() -> AsyncGenerator[set[tuple[Any, str]], None]:
+            start = time.monotonic()
+            time.sleep(self.build_s)
+            self.builds.append((start, time.monotonic(), self.ticks))
+            async with contextlib.aclosing(awatch(*args, **kwargs)) as batches:
+                async for batch in batches:
+                    yield batch
+
+        return watch()
+
+    async def tick(self) -> None:
+        while True:
+            await asyncio.sleep(0.005)
+            self.ticks += 1
+
+
+async def test_roots_go_live_one_at_a_time_with_the_loop_served_between_and_nothing_lost(
+    tmp_path: Path,
+) -> None:
+    targets = [_skill(tmp_path / f"root{k}" / "alpha", "alpha") for k in range(4)]
+    roots = [_root(tmp_path / f"root{k}") for k in range(4)]
+    slow = SlowBuilds(0.1)
+    rec = Recorder()
+    watcher = RootWatcher(roots, rec, watch_impl=slow, step_ms=30)
+    watcher.hold()
+    ticker = asyncio.create_task(slow.tick())
+    try:
+        async with watcher:
+            await asyncio.wait_for(watcher.wait_listed(), WAIT)
+            for target in targets:
+                target.write_text("---\nname: alpha\ndescription: changed meanwhile\n---\n")
+            watcher.release()
+            seen: set[str] = set()
+            while not {str(t) for t in targets} <= seen:
+                seen |= await rec.next()
+    finally:
+        ticker.cancel()
+    assert len(slow.builds) == 4
+    for (_, end, _), (start, _, _) in zip(slow.builds, slow.builds[1:], strict=False):
+        # never two builds back to back: the loop gets as long as the build took
+        assert start - end >= max(LIVE_GAP_S, slow.build_s) * 0.9
+    ticks_at_build = [ticks for _, _, ticks in slow.builds]
+    assert ticks_at_build == sorted(set(ticks_at_build))  # the loop ran between builds
+
+
+async def test_closing_while_roots_wait_to_go_live_returns_at_once(tmp_path: Path) -> None:
+    roots = [_root(tmp_path / f"root{k}") for k in range(4)]
+    for root in roots:
+        os.mkdir(root.path)
+    slow = SlowBuilds(0.3)
+    watcher = RootWatcher(roots, Recorder(), watch_impl=slow)
+    watcher.hold()
+    await watcher.__aenter__()
+    await asyncio.wait_for(watcher.wait_listed(), WAIT)
+    watcher.release()
+    while not slow.builds:
+        await asyncio.sleep(0.01)
+    followers = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    started = time.monotonic()
+    await asyncio.wait_for(watcher.aclose(), 2.0)
+    assert time.monotonic() - started < 1.0
+    assert len(slow.builds) == 1  # the roots still waiting for their turn never built
+    for task in followers:  # each root's task ended cleanly, none with an error
+        assert task.done()
+        assert task.cancelled() or task.exception() is None, task.exception()
+
+
+async def test_a_user_at_work_holds_the_remaining_roots_back_until_a_pause(
+    tmp_path: Path,
+) -> None:
+    """Released with a quiet window, a root goes live only while the user is quiet."""
+    roots = [_root(tmp_path / f"root{k}") for k in range(3)]
+    for root in roots:
+        os.mkdir(root.path)
+    slow = SlowBuilds(0.05)
+    typing = True
+    stopped = 0.0
+
+    def last_activity() -> float:  # the last keystroke
+        return time.monotonic() if typing else stopped
+
+    watcher = RootWatcher(roots, Recorder(), watch_impl=slow)
+    watcher.hold()
+    async with watcher:
+        await asyncio.wait_for(watcher.wait_listed(), WAIT)
+        watcher.release(QuietWindow.from_now(last_activity, quiet_s=0.2, within_s=30.0))
+        await asyncio.sleep(1.0)
+        assert slow.builds == []  # the user never paused: nothing built
+        stopped = time.monotonic()
+        typing = False
+        while len(slow.builds) < 3:
+            await asyncio.sleep(0.02)
+            assert time.monotonic() - stopped < WAIT
+        assert slow.builds[0][0] - stopped >= 0.15  # a pause of quiet_s first
+        assert slow.builds[0][0] - stopped < 1.0
+
+
+async def test_the_quiet_windows_deadline_lets_every_root_go_live(tmp_path: Path) -> None:
+    roots = [_root(tmp_path / f"root{k}") for k in range(3)]
+    for root in roots:
+        os.mkdir(root.path)
+    slow = SlowBuilds(0.02)
+    watcher = RootWatcher(roots, Recorder(), watch_impl=slow)
+    watcher.hold()
+    async with watcher:
+        await asyncio.wait_for(watcher.wait_listed(), WAIT)
+        asked = time.monotonic()
+        watcher.release(QuietWindow.from_now(time.monotonic, quiet_s=0.2, within_s=0.6))
+        while len(slow.builds) < 3:
+            await asyncio.sleep(0.02)
+            assert time.monotonic() - asked < WAIT
+        assert slow.builds[0][0] - asked >= 0.55  # typing all along: built at the deadline

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from pathlib import Path
 
 from skilldeck import SkilldeckConfig
 from skilldeck.engine.fs_provider import filesystem_provider_factory
 from skilldeck.engine.registry import SkillRegistry
-from skilldeck.engine.watch_gate import WatchGate
+from skilldeck.engine.watch_gate import QuietCall, QuietWindow, WatchGate
 
 WAIT = 5.0  # seconds: the most any single expectation may take
 
@@ -113,3 +114,57 @@ def test_when_open_runs_now_or_on_opening_once_and_a_failing_callback_is_contain
     assert calls == ["first", "failing", "second"] and gate.is_open
     gate.when_open(lambda: calls.append("late"))
     assert calls[-1] == "late"
+
+
+async def test_a_quiet_call_runs_after_a_pause_from_the_call_or_the_last_activity() -> None:
+    calls: list[float] = []
+    asked = time.monotonic()
+    QuietCall(
+        lambda: calls.append(time.monotonic()), QuietWindow.from_now(lambda: 0.0, quiet_s=0.2)
+    )
+    assert calls == []  # the call itself counts as activity
+    await asyncio.sleep(0.3)
+    assert len(calls) == 1 and calls[0] - asked >= 0.19
+
+    last = time.monotonic()
+    start = last
+    waiting = QuietCall(
+        lambda: calls.append(time.monotonic()),
+        QuietWindow.from_now(lambda: last, quiet_s=0.2, within_s=5.0),
+    )
+    for _ in range(4):  # activity every 0.1 s keeps it waiting
+        await asyncio.sleep(0.1)
+        last = time.monotonic()
+        assert len(calls) == 1 and waiting.pending
+    await asyncio.sleep(0.35)
+    assert len(calls) == 2 and not waiting.pending
+    assert calls[1] - last >= 0.19 and calls[1] - start >= 0.59
+
+
+async def test_a_quiet_call_runs_by_its_bound_under_endless_activity_and_cancel_drops_it() -> None:
+    calls: list[str] = []
+    started = time.monotonic()
+    QuietCall(
+        lambda: calls.append("bound"),
+        QuietWindow.from_now(time.monotonic, quiet_s=0.2, within_s=0.4),
+    )
+    dropped = QuietCall(
+        lambda: calls.append("cancelled"),
+        QuietWindow.from_now(time.monotonic, quiet_s=0.2, within_s=0.4),
+    )
+    dropped.cancel()
+    while not calls and time.monotonic() - started < WAIT:
+        await asyncio.sleep(0.02)
+    assert calls == ["bound"]
+    assert 0.35 <= time.monotonic() - started < 1.0
+    await asyncio.sleep(0.2)
+    assert calls == ["bound"]
+
+
+async def test_a_gate_opens_when_quiet() -> None:
+    gate = WatchGate()
+    last = time.monotonic()
+    gate.open_when_quiet(lambda: last)
+    assert not gate.is_open
+    await asyncio.sleep(0.7)  # QUIET_S is 0.5
+    assert gate.is_open

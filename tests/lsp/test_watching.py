@@ -115,3 +115,24 @@ async def test_client_watches_workspace_roots_server_watches_the_rest(
 
     outside = deck.write(deck.user_dsh, "home-made", "---\nname: home-made\n---\n")
     await diagnostics_of(client, outside, lambda d: codes(d) == ["SD204"])
+
+
+async def test_a_client_that_never_pauses_still_gets_live_watches(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """Watches go live when the client is quiet, but within seconds even if it never is."""
+    path = deck.write(deck.user_agents, "busy")
+    client = await start_server()
+    await indexed(client)
+
+    async def keep_talking() -> None:
+        while True:  # a request every 0.1 s: never 0.5 s of quiet
+            await request(client, "skilldeck/skills", {})
+            await asyncio.sleep(0.1)
+
+    talking = asyncio.create_task(keep_talking())
+    try:
+        path.write_text("---\nname: busy\n---\n", encoding="utf-8")
+        await diagnostics_of(client, path, lambda d: codes(d) == ["SD204"], timeout=8.0)
+    finally:
+        talking.cancel()

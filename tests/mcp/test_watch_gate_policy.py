@@ -13,8 +13,8 @@ from mcp import Client
 from skilldeck import SkilldeckConfig
 from skilldeck.engine.fs_provider import filesystem_provider_factory
 from skilldeck.engine.registry import SkillRegistry
-from skilldeck.engine.watch_gate import WatchGate
-from skilldeck.mcp.deck_server import ANSWERED_GRACE_S, DeckServer
+from skilldeck.engine.watch_gate import QUIET_S, WatchGate
+from skilldeck.mcp.deck_server import DeckServer
 
 
 async def test_the_watches_wait_for_the_first_answer_and_then_follow_the_deck(
@@ -39,7 +39,7 @@ async def test_the_watches_wait_for_the_first_answer_and_then_follow_the_deck(
 
         async with Client(deck.server, mode="legacy") as client:
             assert "- `alpha`: First." in (client.instructions or "")
-            await anyio.sleep(ANSWERED_GRACE_S + 0.3)
+            await anyio.sleep(QUIET_S + 0.3)
             assert gate.is_open
             # live now: an edit reaches the served view
             write(skill, skill_text("alpha", "Second."))

@@ -689,7 +689,7 @@ class _WatchHook:
 
     def _release_if_idle(self) -> None:
         if self._scans == 0 and self._watcher is not None:
-            self._watcher.release()
+            self._watcher.release(self._gate.quiet if self._gate is not None else None)
 
     async def aclose(self) -> None:
         self._closed = True

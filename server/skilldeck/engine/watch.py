@@ -20,6 +20,10 @@
   still taken) until :meth:`RootWatcher.release`: a consumer scanning the roots does
   not pay for inotify events on every file it opens. Changes made meanwhile are found
   by comparing that listing with the one taken once the watch is live.
+- Roots go live one at a time, with the loop served in between (:data:`LIVE_GAP_S`, or
+  as long as the build took): building a root's native watch (watchfiles' ``RustNotify``,
+  one inotify watch per bundle folder) holds the GIL for as long as it takes (~0.1 s for
+  1,600 bundle folders), so the event loop stalls for one root's build at most.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections.abc import AsyncGenerator, Callable, Iterable
 from types import TracebackType
 from typing import Any
@@ -37,6 +42,7 @@ from watchfiles import awatch
 
 from skilldeck.engine.layout import SkillPlace, child_layout, place_in_root, relative_parts
 from skilldeck.engine.roots import SkillRoot
+from skilldeck.engine.watch_gate import QuietWindow
 
 _log = logging.getLogger(__name__)
 
@@ -45,6 +51,12 @@ _log = logging.getLogger(__name__)
 IDLE_CHECK_MS = 500
 #: Delay before retrying a failed watcher.
 RETRY_DELAY_S = 0.5
+#: Seconds the event loop is served between two roots' watches being built, at least
+#: (each build holds the GIL: watchfiles 1.3.0 adds every inotify watch in
+#: ``RustNotify``'s constructor, which ``awatch`` calls when its generator first runs, on
+#: the loop); after a longer build, as long as the build took, so the loop has at least
+#: half the time while roots go live.
+LIVE_GAP_S = 0.1
 
 
 def is_relevant_change(path: str, roots: Iterable[SkillRoot]) -> bool:
@@ -188,6 +200,9 @@ class RootWatcher:
         self._all_listed = asyncio.Event()
         self._live = asyncio.Event()
         self._live.set()
+        #: Held by the root whose watch is being built (see :meth:`_take_turn`).
+        self._turn = asyncio.Lock()
+        self._quiet: QuietWindow | None = None
         for root in roots:
             self._roots.setdefault(root.path, root)
 
@@ -236,8 +251,12 @@ class RootWatcher:
         """
         self._live.clear()
 
-    def release(self) -> None:
-        """Let held watches go live (idempotent)."""
+    def release(self, quiet: QuietWindow | None = None) -> None:
+        """Let held watches go live (idempotent). With ``quiet``, each root's watch (and
+        each re-opened one) is built only once the window is quiet, so a user who starts
+        typing while the roots go live one at a time holds the rest back (at most until
+        the window's deadline)."""
+        self._quiet = quiet
         self._live.set()
 
     def add_roots(self, roots: Iterable[SkillRoot]) -> None:
@@ -298,6 +317,8 @@ class RootWatcher:
             self._listed(root.path)
             if not self._live.is_set() and not await self._until_live():
                 return
+            if not await self._take_turn():
+                return
             try:
                 async with contextlib.aclosing(
                     self._watch_impl(
@@ -351,6 +372,16 @@ class RootWatcher:
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._stop.wait(), RETRY_DELAY_S)
 
+    async def _until_quiet(self) -> bool:
+        """Wait for the release's quiet window (if any); False when the watcher stopped."""
+        while not self._stop.is_set():
+            wait = self._quiet.wait_s() if self._quiet is not None else 0.0
+            if wait <= 0:
+                return True
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), wait)
+        return False
+
     async def _until_live(self) -> bool:
         """Wait for :meth:`release`; False when the watcher stopped first."""
         waits = [
@@ -363,6 +394,34 @@ class RootWatcher:
             for waiting in waits:
                 waiting.cancel()
         return not self._stop.is_set()
+
+    async def _take_turn(self) -> bool:
+        """Wait until no other root's watch is being built; False when the watcher
+        stopped first. The turn passes on once this task's current step ends (that step
+        goes on into the watch's first ``__anext__``, which builds ``RustNotify`` before
+        it first suspends) and the loop has run for :data:`LIVE_GAP_S`, or as long as
+        the build took."""
+        stop = asyncio.ensure_future(self._stop.wait())
+        turn = asyncio.ensure_future(self._turn.acquire())
+        try:
+            await asyncio.wait((stop, turn), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+            if not turn.done():
+                turn.cancel()  # asyncio.Lock hands a turn granted meanwhile on
+        if not turn.done() or turn.cancelled() or turn.exception() is not None:
+            return False  # stopped first: the cancelled acquire settles on its own
+        if not await self._until_quiet():
+            self._turn.release()
+            return False
+        assert self._loop is not None
+        self._loop.call_soon(self._pass_turn, time.monotonic())
+        return True
+
+    def _pass_turn(self, began: float) -> None:
+        assert self._loop is not None
+        built_for = time.monotonic() - began
+        self._loop.call_later(max(LIVE_GAP_S, built_for), self._turn.release)
 
     def _listed(self, path: str) -> None:
         self._unlisted.discard(path)

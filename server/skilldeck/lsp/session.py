@@ -249,7 +249,8 @@ class Session:
             plans = [await asyncio.to_thread(self._plan, index.folder) for index in indexes]
             if generation != self.generation:
                 return
-            # A new watcher goes live after the scan: its inotify events would slow it.
+            # A new watcher goes live after the scan (its inotify events would slow it),
+            # once the client is quiet (building the watches stalls the loop).
             self.watching.update(
                 ((i.folder, roots) for i, (_, roots) in zip(indexes, plans, strict=True)),
                 hold=True,
@@ -290,7 +291,7 @@ class Session:
             raise
         finally:
             self.progress.end(progress)
-            self.watching.release()
+            self.watching.release_when_quiet(lambda: self.server.last_client_message_at)
         # The index is long-lived: keep the collector from re-walking it on every GC pass.
         gc.collect()
         gc.freeze()

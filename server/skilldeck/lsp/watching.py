@@ -4,20 +4,24 @@ Roots inside a workspace folder are watched by the client when it can register
 ``workspace/didChangeWatchedFiles`` dynamically (editors already watch the workspace);
 every other root (user roots, custom dirs) — or every root, for a client that cannot —
 is watched with the engine's :class:`~skilldeck.engine.watch.RootWatcher` (watchfiles),
-which also follows a missing root until it appears.
+which also follows a missing root until it appears. That watcher lists its roots before
+each index and goes live after it once the client is quiet
+(:class:`~skilldeck.engine.watch_gate.QuietWindow`): setting up the watches stalls
+the loop for a moment per root, which keystrokes right after an index should not meet.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.watch import RootWatcher
+from skilldeck.engine.watch_gate import QuietWindow
 from skilldeck.lsp.diagnostics import uri_of
 
 if TYPE_CHECKING:
@@ -66,10 +70,12 @@ class Watching:
         self._register_client(frozenset(client_roots))
         self._watch_own(own_roots, hold=hold)
 
-    def release(self) -> None:
-        """Let a watcher held by :meth:`update` go live (idempotent)."""
+    def release_when_quiet(self, last_activity: Callable[[], float]) -> None:
+        """Let a watcher held by :meth:`update` go live once ``last_activity()`` (the
+        client's last message, ``time.monotonic()``) is quiet, within a few seconds at
+        most, a root at a time (:class:`~skilldeck.engine.watch_gate.QuietWindow`)."""
         if self._watcher is not None:
-            self._watcher.release()
+            self._watcher.release(QuietWindow.from_now(last_activity))
 
     async def wait_listed(self, timeout: float = 5.0) -> None:
         """Return once our watcher has listed every root it watches (see

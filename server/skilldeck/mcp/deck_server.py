@@ -16,9 +16,11 @@ Live: a change of the deck (the registry's ``on_change``, fed by the root watche
 re-reads the view; when the new view is accepted (an incomplete read keeps the last
 good one) every connection is told that tools, prompts and resources changed, and the
 instructions of later connections are the new catalog. With a ``watch_gate`` the root
-watches go live only after the first answer (:data:`ANSWERED_GRACE_S` after its handler
-returns) or, when no request comes, :data:`UNANSWERED_LIVE_S` after the first read:
-setting them up holds the GIL for a moment that the first answer should not wait for.
+watches go live only after the first answer, once no request came for a moment
+(:meth:`~skilldeck.engine.watch_gate.WatchGate.open_when_quiet`: the engine's one policy
+for this, which the language server follows too), or, when no request comes,
+:data:`UNANSWERED_LIVE_S` after the first read: setting them up holds the GIL for a
+moment per root that requests should not wait for.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import base64
 import hashlib
 import logging
 import mimetypes
+import time
 import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -55,7 +58,7 @@ from skilldeck.engine.gesture import expand_user_message
 from skilldeck.engine.model import SkillCandidate, SkillDefinition, is_skill_name
 from skilldeck.engine.registry import SkillRegistry
 from skilldeck.engine.skill_tool import SKILL_TOOL_NAME, execute_skill_tool, skill_tool_schema
-from skilldeck.engine.watch_gate import WatchGate
+from skilldeck.engine.watch_gate import QuietCall, WatchGate
 from skilldeck.mcp.deck_view import DeckState, DeckView
 from skilldeck.mcp.skill_entries import (
     EXTENSION_ID,
@@ -74,10 +77,6 @@ _logger = logging.getLogger(__name__)
 CATALOG_PROMPT = "skills_catalog"
 #: How long changes are gathered before the view is read again.
 _SETTLE_SECONDS = 0.05
-#: Seconds after the first answer's handler returns before the watch gate opens: time
-#: for the SDK to serialize and write it (the 10,000-skill catalog is ~1.7 MB of JSON;
-#: it was on the wire ~0.04 s after the handler returned) while no watch is being built.
-ANSWERED_GRACE_S = 0.25
 #: Seconds after the first read before the watch gate opens if no request came (an HTTP
 #: server nobody has asked yet): a later client's first answer then has a live deck.
 UNANSWERED_LIVE_S = 1.0
@@ -128,6 +127,9 @@ class DeckServer:
         self.registry = registry
         self._watch_gate = watch_gate
         self._answered = False
+        #: ``time.monotonic()`` when a request last began or ended (the gate's clock).
+        self._last_request_at = 0.0
+        self._gate_opening: QuietCall | None = None
         self.cwd = cwd
         self.state = DeckState(registry, cwd=cwd, max_description_length=max_description_length)
         self._entries = EntryCache(self._definition)
@@ -200,8 +202,10 @@ class DeckServer:
                 await self._announce()
 
     def close(self) -> None:
-        """End open ``subscriptions/listen`` streams."""
+        """End open ``subscriptions/listen`` streams (and drop a pending gate opening)."""
         self._listen.close()
+        if self._gate_opening is not None:
+            self._gate_opening.cancel()
 
     def _on_change(self) -> None:
         if self._changed is not None:
@@ -224,12 +228,17 @@ class DeckServer:
         connection = getattr(ctx.session, "_connection", None)
         if isinstance(connection, Connection):
             self._connections.add(connection)
+        self._last_request_at = time.monotonic()
         try:
             return await call_next(ctx)
         finally:
-            if not self._answered:
-                self._answered = True
-                self._open_watch_gate_in(ANSWERED_GRACE_S)
+            self._last_request_at = time.monotonic()
+            gate = self._watch_gate
+            if not self._answered and gate is not None and not gate.is_open:
+                # Once the first answer is out (its ~1.7 MB at 10,000 skills was on the
+                # wire ~0.04 s after the handler returned) and the client paused.
+                self._gate_opening = gate.open_when_quiet(lambda: self._last_request_at)
+            self._answered = True
 
     def _open_watch_gate_in(self, seconds: float) -> None:
         """Open the watch gate (if any, and closed) ``seconds`` from now; opening twice
