@@ -9,6 +9,7 @@ buffers) and every other provider through :func:`provider_registry`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from skilldeck.engine.bundled import bundled_provider_factory
 from skilldeck.engine.config import SkilldeckConfig
@@ -17,7 +18,9 @@ from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.provider import ProviderFactory
 from skilldeck.engine.registry import SkillRegistry
 from skilldeck.engine.sources.factories import source_factory
-from skilldeck.engine.watch_gate import WatchGate
+
+if TYPE_CHECKING:
+    from skilldeck.engine.watch_gate import WatchGate
 
 
 def default_registry(

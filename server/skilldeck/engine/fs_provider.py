@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skilldeck.engine.catalog_text import trim_body
 from skilldeck.engine.config import SkilldeckConfig
@@ -72,7 +72,9 @@ from skilldeck.engine.skill_file import (
     analyze_skill_text,
 )
 from skilldeck.engine.skill_read import SkillReadError, read_skill_body, read_skill_bytes
-from skilldeck.engine.watch_gate import WatchGate
+
+if TYPE_CHECKING:  # the gate module imports asyncio, which `check` never needs
+    from skilldeck.engine.watch_gate import WatchGate
 
 PROVIDER_NAME = "filesystem"
 #: How long a watched scan waits for the watcher's first listing of its roots.

@@ -1,0 +1,62 @@
+"""What a one-shot command imports: `check` on an unchanged deck is mostly interpreter
+start and imports (~0.2 s at 10,000 skills), so machinery only the servers need
+(asyncio, the root watcher, the MCP SDK, the language server) stays out of it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SERVER_ONLY = ("asyncio", "watchfiles", "mcp", "pygls", "lsprotocol")
+#: skilldeck modules only the servers need.
+SERVER_MODULES = (
+    "skilldeck.engine.watch",
+    "skilldeck.engine.watch_gate",
+    "skilldeck.lsp",
+    "skilldeck.mcp",
+)
+
+SKILL = "---\nname: tidy\ndescription: Tidy the change before review.\n---\nSteps.\n"
+
+
+def _imported_by_check(project: Path, cache: Path) -> set[str]:
+    script = (
+        "import sys, runpy, json\n"
+        "sys.argv = ['skilldeck', 'check', '--cwd', sys.argv[1]]\n"
+        "try:\n"
+        "    runpy.run_module('skilldeck', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(project)],
+        capture_output=True,
+        text=True,
+        env={"SKILLDECK_CACHE_DIR": str(cache), "HOME": str(project.parent), "PATH": ""},
+        check=False,
+        timeout=60,
+    )
+    # The last line of stderr is the module list (check's own report goes to stdout).
+    modules: list[str] = json.loads(done.stderr.splitlines()[-1])
+    return set(modules)
+
+
+def test_check_imports_nothing_only_the_servers_need(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    skill = project / ".dsh" / "skills" / "tidy" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(SKILL)
+    (project / ".git").mkdir()
+    for run in ("cold", "warm"):
+        modules = _imported_by_check(project, tmp_path / "cache")
+        assert "skilldeck.cli.check" in modules, run
+        loaded = sorted(
+            name
+            for name in modules
+            if name.split(".")[0] in SERVER_ONLY
+            or any(name == m or name.startswith(m + ".") for m in SERVER_MODULES)
+        )
+        assert loaded == [], f"{run} check imported {loaded}"
