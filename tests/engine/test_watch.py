@@ -326,10 +326,16 @@ async def test_roots_go_live_one_at_a_time_with_the_loop_served_between_and_noth
     assert ticks_at_build == sorted(set(ticks_at_build))  # the loop ran between builds
 
 
-async def test_closing_while_roots_wait_to_go_live_returns_at_once(tmp_path: Path) -> None:
-    roots = [_root(tmp_path / f"root{k}") for k in range(4)]
+def _empty_roots(base: Path, count: int) -> list[SkillRoot]:
+    """``count`` empty root folders under ``base``."""
+    roots = [_root(base / f"root{k}") for k in range(count)]
     for root in roots:
         os.mkdir(root.path)
+    return roots
+
+
+async def test_closing_while_roots_wait_to_go_live_returns_at_once(tmp_path: Path) -> None:
+    roots = _empty_roots(tmp_path, 4)
     slow = SlowBuilds(0.3)
     watcher = RootWatcher(roots, Recorder(), watch_impl=slow)
     watcher.hold()
@@ -352,9 +358,7 @@ async def test_a_user_at_work_holds_the_remaining_roots_back_until_a_pause(
     tmp_path: Path,
 ) -> None:
     """Released with a quiet window, a root goes live only while the user is quiet."""
-    roots = [_root(tmp_path / f"root{k}") for k in range(3)]
-    for root in roots:
-        os.mkdir(root.path)
+    roots = _empty_roots(tmp_path, 3)
     slow = SlowBuilds(0.05)
     typing = True
     stopped = 0.0
@@ -379,9 +383,7 @@ async def test_a_user_at_work_holds_the_remaining_roots_back_until_a_pause(
 
 
 async def test_the_quiet_windows_deadline_lets_every_root_go_live(tmp_path: Path) -> None:
-    roots = [_root(tmp_path / f"root{k}") for k in range(3)]
-    for root in roots:
-        os.mkdir(root.path)
+    roots = _empty_roots(tmp_path, 3)
     slow = SlowBuilds(0.02)
     watcher = RootWatcher(roots, Recorder(), watch_impl=slow)
     watcher.hold()
