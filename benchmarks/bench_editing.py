@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import sys
 import tempfile
@@ -31,6 +30,8 @@ from lsprotocol import types
 from pygls.protocol import default_converter
 from pygls.uris import from_fs_path
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, LanguageClient, register_lsp_features
+
+from bench_lsp import server_env
 
 BODY = "# Steps\n\n" + "Check the input, then run the steps in order.\n" * 30
 
@@ -93,13 +94,7 @@ async def run(size: int, queries: int) -> list[tuple[str, list[float], str]]:
         client = LanguageClient(converter_factory=default_converter)
         register_lsp_features(client, DEFAULT_CLIENT_FEATURES)
         client.feature("skilldeck/catalogChanged")(lambda params: indexed.set())
-        env = dict(
-            os.environ,
-            DSH_HOME=str(base / "home" / ".dsh"),
-            DSH_AGENTS_HOME=str(base / "home" / ".agents"),
-            HOME=str(base / "home"),
-            XDG_CACHE_HOME=str(base / "cache"),
-        )
+        env = server_env(base, XDG_CACHE_HOME=str(base / "cache"))
         await client.start_io(sys.executable, "-m", "skilldeck.lsp", env=env)
         markup = [types.MarkupKind.Markdown]
         await client.initialize_session(

@@ -65,6 +65,82 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def server_env(base: Path, **more: str) -> dict[str, str]:
+    """The server's environment for a corpus under ``base``: its user roots and home
+    there (plus ``more``, e.g. a cache folder)."""
+    return dict(
+        os.environ,
+        DSH_HOME=str(base / "home" / ".dsh"),
+        DSH_AGENTS_HOME=str(base / "home" / ".agents"),
+        HOME=str(base / "home"),
+        **more,
+    )
+
+
+class NameEditProbe:
+    """A client that edits the ``name`` line (line 1) of one skill file, ``target``, and
+    times each edit until the server publishes the diagnostics of that version; it also
+    notes the first ``skilldeck/catalogChanged`` (the index is complete)."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = target
+        self.uri = from_fs_path(str(target)) or ""
+        self.published: dict[int, float] = {}
+        self.arrived = asyncio.Event()
+        self.catalog_seen = asyncio.Event()
+        self.client = LanguageClient(converter_factory=default_converter)
+        features = {
+            k: v
+            for k, v in DEFAULT_CLIENT_FEATURES.items()
+            if k != TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+        }
+        register_lsp_features(self.client, features)
+
+        # Plain functions: pygls marks a handler with attributes, which a bound method
+        # cannot take.
+        @self.client.feature(TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
+            if params.uri == self.uri and params.version is not None:
+                self.published[params.version] = time.perf_counter()
+                self.arrived.set()
+
+        @self.client.feature("skilldeck/catalogChanged")
+        def on_catalog(params: Any) -> None:
+            self.catalog_seen.set()
+
+    def open(self) -> None:
+        """Open the target (version 1) with its text on disk."""
+        text = self.target.read_text(encoding="utf-8")
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                types.TextDocumentItem(uri=self.uri, language_id="markdown", version=1, text=text)
+            )
+        )
+
+    async def edit(self, number: int) -> float:
+        """Edit number ``number`` (version ``number + 2``): the name becomes invalid on
+        even numbers and valid again on odd ones; milliseconds until its diagnostics."""
+        version = number + 2
+        line = "name: " + ("Bad_Name" if number % 2 == 0 else "skill-00001")
+        self.arrived.clear()
+        sent = time.perf_counter()
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=self.uri, version=version),
+                content_changes=[
+                    types.TextDocumentContentChangePartial(
+                        range=types.Range(types.Position(1, 0), types.Position(2, 0)),
+                        text=line + "\n",
+                    )
+                ],
+            )
+        )
+        while version not in self.published:
+            await asyncio.wait_for(self.arrived.wait(), 30)
+            self.arrived.clear()
+        return (self.published[version] - sent) * 1000
+
+
 async def run(
     size: int, edits: int, hosts: Sequence[str] = (), extra: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -72,36 +148,9 @@ async def run(
     with tempfile.TemporaryDirectory(prefix="skilldeck-bench-") as tmp:
         base = Path(tmp)
         project, target = make_corpus(base, size)
-        target_uri = from_fs_path(str(target))
-        published: dict[int, float] = {}
-        arrived = asyncio.Event()
-        catalog_seen = asyncio.Event()
-
-        client = LanguageClient(converter_factory=default_converter)
-        features = {
-            k: v
-            for k, v in DEFAULT_CLIENT_FEATURES.items()
-            if k != TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
-        }
-        register_lsp_features(client, features)
-
-        @client.feature(TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
-            if params.uri == target_uri and params.version is not None:
-                published[params.version] = time.perf_counter()
-                arrived.set()
-
-        @client.feature("skilldeck/catalogChanged")
-        def on_catalog(params: Any) -> None:
-            catalog_seen.set()
-
-        env = dict(
-            os.environ,
-            DSH_HOME=str(base / "home" / ".dsh"),
-            DSH_AGENTS_HOME=str(base / "home" / ".agents"),
-            HOME=str(base / "home"),
-        )
-        await client.start_io(sys.executable, "-m", "skilldeck.lsp", env=env)
+        probe = NameEditProbe(target)
+        client = probe.client
+        await client.start_io(sys.executable, "-m", "skilldeck.lsp", env=server_env(base))
         await client.initialize_session(
             types.InitializeParams(
                 capabilities=types.ClientCapabilities(),
@@ -113,42 +162,16 @@ async def run(
             )
         )
         started = time.perf_counter()
-        await asyncio.wait_for(catalog_seen.wait(), 600)
+        await asyncio.wait_for(probe.catalog_seen.wait(), 600)
         index_s = time.perf_counter() - started
         assert client._server is not None
         pid = client._server.pid
         rss_indexed = rss_mb(pid)
 
-        text = target.read_text(encoding="utf-8")
-        client.text_document_did_open(
-            types.DidOpenTextDocumentParams(
-                types.TextDocumentItem(uri=target_uri, language_id="markdown", version=1, text=text)
-            )
-        )
+        probe.open()
         latencies: list[float] = []
         for number in range(edits):
-            version = number + 2
-            new_name = "Bad_Name" if number % 2 == 0 else "skill-00001"
-            line = "name: " + new_name
-            arrived.clear()
-            sent = time.perf_counter()
-            client.text_document_did_change(
-                types.DidChangeTextDocumentParams(
-                    text_document=types.VersionedTextDocumentIdentifier(
-                        uri=target_uri, version=version
-                    ),
-                    content_changes=[
-                        types.TextDocumentContentChangePartial(
-                            range=types.Range(types.Position(1, 0), types.Position(2, 0)),
-                            text=line + "\n",
-                        )
-                    ],
-                )
-            )
-            while version not in published:
-                await asyncio.wait_for(arrived.wait(), 30)
-                arrived.clear()
-            latencies.append((published[version] - sent) * 1000)
+            latencies.append(await probe.edit(number))
             # Simulate typing cadence so edits are separate events, not one burst.
             await asyncio.sleep(0.005)
 

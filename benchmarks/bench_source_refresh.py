@@ -30,18 +30,15 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from lsprotocol.types import TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
-from pygls.protocol import default_converter
 from pygls.uris import from_fs_path
-from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, LanguageClient, register_lsp_features
+from pytest_lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_lsp import make_corpus, skill
+from bench_lsp import NameEditProbe, make_corpus, server_env, skill
 
 _GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "PATH": "/usr/bin:/bin"}
 _IDENTITY = ("-c", "user.name=Bench", "-c", "user.email=bench@example.invalid")
@@ -106,35 +103,9 @@ async def run(
         base = Path(tmp)
         project, target = make_corpus(base, local)
         work, bare = make_team(base, remote)
-        target_uri = from_fs_path(str(target))
-        published: dict[int, float] = {}
-        arrived = asyncio.Event()
-        catalog_seen = asyncio.Event()
-        client = LanguageClient(converter_factory=default_converter)
-        features = {
-            k: v
-            for k, v in DEFAULT_CLIENT_FEATURES.items()
-            if k != TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
-        }
-        register_lsp_features(client, features)
-
-        @client.feature(TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
-            if params.uri == target_uri and params.version is not None:
-                published[params.version] = time.perf_counter()
-                arrived.set()
-
-        @client.feature("skilldeck/catalogChanged")
-        def on_catalog(params: Any) -> None:
-            catalog_seen.set()
-
-        env = dict(
-            os.environ,
-            DSH_HOME=str(base / "home" / ".dsh"),
-            DSH_AGENTS_HOME=str(base / "home" / ".agents"),
-            HOME=str(base / "home"),
-            SKILLDECK_CACHE_DIR=str(base / "cache"),
-        )
+        probe = NameEditProbe(target)
+        client = probe.client
+        env = server_env(base, SKILLDECK_CACHE_DIR=str(base / "cache"))
         source = {
             "name": "team",
             "type": "git",
@@ -155,43 +126,18 @@ async def run(
                 initialization_options={"sources": [source]},
             )
         )
-        await asyncio.wait_for(catalog_seen.wait(), 600)
+        await asyncio.wait_for(probe.catalog_seen.wait(), 600)
         committer = Committer(work, commit_every) if commit_every else None
         if committer is not None:
             committer.start()
             await asyncio.sleep(1.0)
 
-        text = target.read_text(encoding="utf-8")
-        client.text_document_did_open(
-            types.DidOpenTextDocumentParams(
-                types.TextDocumentItem(uri=target_uri, language_id="markdown", version=1, text=text)
-            )
-        )
+        probe.open()
         during: list[float] = []
         outside: list[float] = []
         for number in range(edits):
-            version = number + 2
-            line = "name: " + ("Bad_Name" if number % 2 == 0 else "skill-00001")
-            arrived.clear()
             busy = refreshing(client)
-            sent = time.perf_counter()
-            client.text_document_did_change(
-                types.DidChangeTextDocumentParams(
-                    text_document=types.VersionedTextDocumentIdentifier(
-                        uri=target_uri, version=version
-                    ),
-                    content_changes=[
-                        types.TextDocumentContentChangePartial(
-                            range=types.Range(types.Position(1, 0), types.Position(2, 0)),
-                            text=line + "\n",
-                        )
-                    ],
-                )
-            )
-            while version not in published:
-                await asyncio.wait_for(arrived.wait(), 30)
-                arrived.clear()
-            (during if busy else outside).append((published[version] - sent) * 1000)
+            (during if busy else outside).append(await probe.edit(number))
             await asyncio.sleep(0.02)  # typing cadence: separate events, not one burst
         if committer is not None:
             committer.stop.set()
