@@ -106,14 +106,11 @@ def catalog_entries(
     Raises ``ValueError`` when ``max_description_length`` is below 3.
     """
     validate_max_description_length(max_description_length)
-    listed = sorted(
-        (skill for skill in skills if is_listed(skill.name, skill.invocation)),
-        key=lambda skill: skill.name,
+    entries = (
+        catalog_entry(skill.name, skill.description, skill.invocation, max_description_length)
+        for skill in skills
     )
-    return tuple(
-        CatalogEntry(skill.name, catalog_description(skill.description, max_description_length))
-        for skill in listed
-    )
+    return tuple(sorted((e for e in entries if e is not None), key=lambda entry: entry.name))
 
 
 def is_listed(name: str, invocation: InvocationPolicy) -> bool:

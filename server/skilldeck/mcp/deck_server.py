@@ -241,8 +241,9 @@ class DeckServer:
             self._answered = True
 
     def _open_watch_gate_in(self, seconds: float) -> None:
-        """Open the watch gate (if any, and closed) ``seconds`` from now; opening twice
-        is nothing, so the first answer's timer and the fallback may both run."""
+        """Open the watch gate (if any, and closed) ``seconds`` from now: the fallback
+        when no request comes. Opening twice is nothing, so it may run after the first
+        answer's quiet opening."""
         gate = self._watch_gate
         if gate is not None and not gate.is_open:
             asyncio.get_running_loop().call_later(seconds, gate.open)
