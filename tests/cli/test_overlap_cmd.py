@@ -187,3 +187,70 @@ def test_check_reports_the_overlap_an_agent_adds_with_its_own_folders(
         (".agents/skills/tdd-guide/SKILL.md", "SD801"),
     }
     assert all(" for " not in message.split("(score")[0] for _, _, message in found)
+
+
+def _sd8(run: Run, project: Path) -> list[tuple[str, str, str]]:
+    result = run("check", "--format", "json", cwd=project)
+    assert result.code == 0, result.stderr
+    return sorted(
+        (i["path"].rsplit("/", 2)[-2], i["code"], i["message"].split(" describe")[0])
+        for i in json.loads(result.stdout)
+        if i["code"].startswith("SD8")
+    )
+
+
+def test_pairs_declared_distinct_are_not_reported_and_the_memo_follows_the_setting(
+    run: Run, project: Path
+) -> None:
+    """`[overlap] distinct` silences SD801 between the skills of a group (a pattern
+    group too); a re-check after the setting changes follows it (the deck memo is keyed
+    by it), and `overlap` says how many pairs it left out."""
+    before = _sd8(run, project)
+    assert ("tdd-guide", "SD801", "`tdd-guide` and `tdd-workflow`") in before
+    write(project / "skilldeck.toml", '[overlap]\ndistinct = [["tdd-guide", "tdd-workflow"]]\n')
+    after = _sd8(run, project)
+    assert ("tdd-guide", "SD801", "`tdd-guide` and `tdd-workflow`") not in after
+    assert ("tdd-workflow", "SD801", "`tdd-workflow` and `tdd-guide`") not in after
+    # the other pairs of the two skills still stand
+    pair = {"`tdd-guide` and `tdd-workflow`", "`tdd-workflow` and `tdd-guide`"}
+    assert after == [f for f in before if f[2] not in pair]
+    assert any("test-driven-development" in f[2] for f in after)
+    text = run("overlap", cwd=project).stdout.splitlines()
+    assert text[-1] == "1 pair declared distinct ([overlap] distinct)"
+    assert not any(line.endswith("tdd-guide  <->  tdd-workflow") for line in text)
+    write(project / "skilldeck.toml", '[overlap]\ndistinct = [["t*"]]\n')
+    assert _sd8(run, project) == []
+    assert run("overlap", cwd=project).stdout.splitlines() == [
+        "no competing skills (threshold 0.30)",
+        "3 pairs declared distinct ([overlap] distinct)",
+    ]
+
+
+def test_near_identical_descriptions_are_reported_even_when_declared_distinct(
+    run: Run, project: Path
+) -> None:
+    skills = project / ".dsh" / "skills"
+    write(skills / "tdd-guide-copy" / "SKILL.md", skill("tdd-guide-copy", TDD_GUIDE))
+    write(project / "skilldeck.toml", '[overlap]\ndistinct = [["tdd-guide*"]]\n')
+    found = _sd8(run, project)
+    assert ("tdd-guide", "SD802", "`tdd-guide` and `tdd-guide-copy` have nearly the same") in [
+        (d, c, m.split(" description")[0]) for d, c, m in found
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ('"c4-*"', "must be a list of groups of skill names"),
+        ('["c4-*"]', "must be a list of groups (lists) of skill names, found 'c4-*'"),
+        ("[[]]", "each group must list one or more non-empty skill names or patterns, found []"),
+        ('[["a", 1]]', "each group must list one or more non-empty skill names"),
+    ],
+)
+def test_a_bad_distinct_setting_is_an_error_naming_the_key(
+    run: Run, project: Path, value: str, problem: str
+) -> None:
+    write(project / "skilldeck.toml", f"[overlap]\ndistinct = {value}\n")
+    result = run("check", cwd=project)
+    assert result.code == 2
+    assert "'overlap.distinct'" in result.stderr and problem in result.stderr, result.stderr

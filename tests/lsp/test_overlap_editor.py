@@ -133,3 +133,44 @@ async def test_an_edit_right_after_indexing_outlasts_the_overlap_rebuild(
     await asyncio.sleep(0.5)
     await diagnostics_of(client, guide, lambda d: d == [], timeout=1.0)
     await diagnostics_of(client, workflow, lambda d: d == [], timeout=1.0)
+
+
+async def test_a_pair_declared_distinct_is_not_reported_and_hover_marks_it(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """`[overlap] distinct` in the project's skilldeck.toml: the editor reads the same
+    setting as `check` (no SD801 between the two), and hover still shows the score,
+    marked declared distinct."""
+    (deck.project / "skilldeck.toml").write_text('[overlap]\ndistinct = [["tdd-*"]]\n')
+    workflow = deck.write(
+        deck.project_dsh, "tdd-workflow", skill_text("tdd-workflow", TDD_WORKFLOW)
+    )
+    guide = deck.write(deck.user_dsh, "tdd-guide", skill_text("tdd-guide", TDD_GUIDE))
+    driven = deck.write(
+        deck.user_dsh,
+        "test-driven-development",
+        skill_text(
+            "test-driven-development",
+            "Test-Driven Development, tests first, when writing new features.",
+        ),
+    )
+    client = await start_editor(start_server)
+    on_driven = await diagnostics_of(client, driven, lambda d: len(codes(d)) == 2)
+    assert sorted(d.message.split(" describe")[0] for d in on_driven) == [
+        "`test-driven-development` and `tdd-guide`",
+        "`test-driven-development` and `tdd-workflow`",
+    ]
+    on_guide = await diagnostics_of(client, guide, lambda d: codes(d) == ["SD801"])
+    assert "`tdd-guide` and `test-driven-development`" in on_guide[0].message
+    open_doc(client, workflow)
+
+    result = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(workflow), position=pos(2, 20))
+    )
+
+    assert result is not None and isinstance(result.contents, types.MarkupContent)
+    section = result.contents.value.split("\n\n---\n\n")[-1]
+    guide_line = next(line for line in section.split("\n") if "`tdd-guide`" in line)
+    assert guide_line.endswith(" · declared distinct")
+    driven_line = next(line for line in section.split("\n") if "`test-driven-dev" in line)
+    assert "declared distinct" not in driven_line

@@ -223,7 +223,11 @@ def deck_locator(
             provider_name,
             [[r.rank, r.source, r.path, sorted(r.skip_names)] for r in roots],
             # the deck's cross-skill findings depend on them (SD8xx)
-            [settings.overlap_threshold, settings.near_duplicate_threshold],
+            [
+                settings.overlap_threshold,
+                settings.near_duplicate_threshold,
+                settings.overlap_distinct,
+            ],
         ],
         ensure_ascii=False,
     )

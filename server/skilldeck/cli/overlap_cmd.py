@@ -119,8 +119,11 @@ def _pair_json(pair: OverlapPair, overlap: DeckOverlap) -> dict[str, object]:
 
 def _lines(overlap: DeckOverlap, groups: list[list[str]], threshold: float, cwd: str) -> list[str]:
     pairs = overlap.pairs()
+    declared = overlap.declared_distinct()
+    noun = "pair" if declared == 1 else "pairs"
+    hidden = [f"{declared} {noun} declared distinct ([overlap] distinct)"] if declared else []
     if not pairs:
-        return [f"no competing skills (threshold {threshold:.2f})"]
+        return [f"no competing skills (threshold {threshold:.2f})", *hidden]
     noun = "pair" if len(pairs) == 1 else "pairs"
     lines = [f"{len(pairs)} competing {noun} (threshold {threshold:.2f}):"]
     for pair in pairs:
@@ -133,4 +136,4 @@ def _lines(overlap: DeckOverlap, groups: list[list[str]], threshold: float, cwd:
             lines.append(f"        {skill.name}: {shown}")
     lines.append("clusters:")
     lines.extend(f"  {', '.join(group)}" for group in groups)
-    return lines
+    return [*lines, *hidden]

@@ -77,6 +77,7 @@ _FILE_KEYS = FILE_KEYS
 _OVERLAP_KEYS = {
     "threshold": "overlap_threshold",
     "near-duplicate-threshold": "near_duplicate_threshold",
+    "distinct": "overlap_distinct",
 }
 
 
@@ -112,6 +113,8 @@ class ConfigLayer:
     catalog_max_description_length: int | None = None
     overlap_threshold: float | None = None
     near_duplicate_threshold: float | None = None
+    #: ``[overlap] distinct``: groups of skill-name patterns declared distinct.
+    overlap_distinct: tuple[tuple[str, ...], ...] | None = None
     rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
     remote_sources: tuple[SourceSpec, ...] | None = None
     hosts: tuple[str, ...] | None = None
@@ -139,6 +142,8 @@ class SkilldeckConfig:
     catalog_max_description_length: int = 500
     overlap_threshold: float | None = None
     near_duplicate_threshold: float | None = None
+    #: ``[overlap] distinct`` (:mod:`skilldeck.engine.overlap_distinct`).
+    overlap_distinct: tuple[tuple[str, ...], ...] = ()
     rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
     #: The ``[[sources]]`` of the config file: remote skill sources (git, mcp).
     remote_sources: tuple[SourceSpec, ...] = ()
@@ -173,6 +178,7 @@ class SkilldeckConfig:
             profile=self.profile,
             catalog_max_description_length=self.catalog_max_description_length,
             overrides=dict(self.rule_overrides),
+            overlap_distinct=self.overlap_distinct,
             **thresholds,
         )
         object.__setattr__(self, "_rule_settings", made)  # a cache on a frozen value
@@ -417,13 +423,15 @@ def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> Config
     return ConfigLayer(**values, rule_overrides=overrides, origin=origin)
 
 
-def _overlap_table(table: object, origin: str, shown: str) -> dict[str, float]:
-    """The ``[overlap]`` table: ``threshold`` (SD801), ``near-duplicate-threshold`` (SD802)."""
+def _overlap_table(table: object, origin: str, shown: str) -> dict[str, object]:
+    """The ``[overlap]`` table: ``threshold`` (SD801), ``near-duplicate-threshold`` (SD802),
+    ``distinct`` (groups of skill names declared distinct)."""
     from skilldeck.engine.overlap import validate_threshold  # noqa: PLC0415
+    from skilldeck.engine.overlap_distinct import validate_distinct  # noqa: PLC0415
 
     if not isinstance(table, dict):
         raise ConfigError(f"{origin}: '{shown}' must be a table", path=origin, key=shown)
-    values: dict[str, float] = {}
+    values: dict[str, object] = {}
     for key, value in table.items():
         where = f"{shown}.{key}"
         if key not in _OVERLAP_KEYS:
@@ -433,7 +441,10 @@ def _overlap_table(table: object, origin: str, shown: str) -> dict[str, float]:
                 key=where,
             )
         try:
-            values[_OVERLAP_KEYS[key]] = validate_threshold(value, f"'{where}'")
+            if key == "distinct":
+                values[_OVERLAP_KEYS[key]] = validate_distinct(value, f"'{where}'")
+            else:
+                values[_OVERLAP_KEYS[key]] = validate_threshold(value, f"'{where}'")
         except ValueError as error:
             raise ConfigError(f"{origin}: {error}", path=origin, key=where) from None
     return values

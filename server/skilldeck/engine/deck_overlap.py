@@ -8,7 +8,9 @@ and, on a keystroke, compares only the edited skill against it (:meth:`DeckOverl
 Both read their findings from :meth:`DeckOverlap.findings_of`, so they agree.
 
 Provided skills (bundled, runtime) compete too but receive no findings: a file that
-overlaps one is told so, naming the provider.
+overlaps one is told so, naming the provider. Pairs the author has declared distinct
+(``[overlap] distinct``, :mod:`skilldeck.engine.overlap_distinct`) are left out here, once,
+unless their descriptions are near-identical (SD802).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from skilldeck.engine.overlap import (
     OverlapSkill,
     sort_pairs,
 )
+from skilldeck.engine.overlap_distinct import DistinctMatcher
 from skilldeck.engine.positions import FILE_START, Span
 from skilldeck.engine.time_slices import TimeSlice
 
@@ -130,6 +133,9 @@ class DeckOverlap:
         self._members: dict[str, DeckMember] = {}
         #: The text each competing skill was last indexed with.
         self._skills: dict[str, OverlapSkill] = {}
+        self._distinct = DistinctMatcher(self.settings.overlap_distinct)
+        #: Pairs above the threshold left out as declared distinct (by their two keys).
+        self._declared: set[tuple[str, str]] = set()
         #: Both rules switched off: nothing to compare, nothing to pay for.
         self.enabled = any(
             self.settings.overrides.get(code, True) is not None for code in OVERLAP_CODES
@@ -173,6 +179,14 @@ class DeckOverlap:
             for pair in pairs.values()
         }
         return sort_pairs(unique.values())
+
+    def declared_distinct(self) -> int:
+        """How many pairs above the threshold are left out as declared distinct."""
+        return len(self._declared)
+
+    def is_declared_distinct(self, name: str, other: str) -> bool:
+        """Whether the settings declare skills named ``name`` and ``other`` distinct."""
+        return self._distinct.declared(name, other)
 
     def findings_of(self, path: str) -> tuple[Finding, ...]:
         """SD801 / SD802 for the file ``path`` (rule settings applied), best pair first, for
@@ -231,6 +245,8 @@ class DeckOverlap:
         before = self._pairs.pop(key, {})
         for other in before:
             self._pairs.get(other, {}).pop(key, None)
+        if self._declared:
+            self._declared = {keys for keys in self._declared if key not in keys}
         after: dict[str, OverlapPair] = {}
         if skill is None or member is None:
             self._members.pop(key, None)
@@ -240,8 +256,8 @@ class DeckOverlap:
             self._members[key] = member
             self._skills[key] = skill
             for pair in self._index.pairs_of(skill):
-                self._record(pair)
-                after[pair.other(key).key] = pair
+                if self._record(pair):
+                    after[pair.other(key).key] = pair
             self._index.replace(skill)
         changed = {
             other
@@ -252,9 +268,19 @@ class DeckOverlap:
             changed.add(key)
         return {path for path in changed if self._is_file(path) or path == key}
 
-    def _record(self, pair: OverlapPair) -> None:
+    def _record(self, pair: OverlapPair) -> bool:
+        """Keep ``pair``, unless it is declared distinct (and not near-identical);
+        whether it was kept."""
+        if (
+            self._distinct
+            and self._distinct.declared(pair.a.name, pair.b.name)
+            and not pair.near_duplicate
+        ):
+            self._declared.add((pair.a.key, pair.b.key))
+            return False
         self._pairs.setdefault(pair.a.key, {})[pair.b.key] = pair
         self._pairs.setdefault(pair.b.key, {})[pair.a.key] = pair
+        return True
 
     def _is_file(self, key: str) -> bool:
         return isinstance(self._members.get(key), SkillFileEntry)

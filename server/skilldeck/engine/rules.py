@@ -713,9 +713,17 @@ RULES: tuple[Rule, ...] = (
         "`.claude/skills` folder the deck does not read) is reported with the agent's name "
         "(`... overlapping tasks for Claude Code`); `skilldeck overlap --host H` lists one "
         "agent's pairs. The threshold is `threshold` in the `[overlap]` table "
-        "of `skilldeck.toml` (default 0.3).\n\n**Fix:** say in each description what "
-        "sets the skill apart (its scope, inputs, the moment it applies), merge the two "
-        "skills, or turn one off for the model (`disable-model-invocation: true`).",
+        "of `skilldeck.toml` (default 0.3). The score is a judgement from words: a pair "
+        "you have checked and know the model tells apart (the levels of one family, the "
+        "stages of one pipeline) is declared once in `distinct` in the same table, a list "
+        'of groups of skill names or `fnmatch` patterns: `distinct = [["c4-*"], '
+        '["opensource-forker", "opensource-sanitizer"]]`. Two skills whose names both '
+        "match one group are not reported to each other (hover still shows their score, "
+        "marked declared distinct; `skilldeck overlap` says how many pairs it left out). "
+        "Near-identical descriptions (SD802) are reported all the same.\n\n**Fix:** say "
+        "in each description what sets the skill apart (its scope, inputs, the moment it "
+        "applies), merge the two skills, turn one off for the model "
+        "(`disable-model-invocation: true`), or declare the pair distinct.",
     ),
     Rule(
         "SD802",

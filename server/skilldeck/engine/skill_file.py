@@ -58,6 +58,7 @@ from skilldeck.engine.overlap import (
     DEFAULT_OVERLAP_THRESHOLD,
     validate_threshold,
 )
+from skilldeck.engine.overlap_distinct import DistinctGroups, validate_distinct
 from skilldeck.engine.placeholders import DESCRIPTION_PLACEHOLDER, is_placeholder_description
 from skilldeck.engine.positions import FILE_START, LINE_BREAK, Position, Span
 from skilldeck.engine.profiles import (
@@ -116,8 +117,9 @@ def _normalize_overrides(
 
 @dataclass(frozen=True)
 class RuleSettings:
-    """Which profile runs, the catalog cap, per-rule severity overrides and the overlap
-    thresholds (SD801 / SD802).
+    """Which profile runs, the catalog cap, per-rule severity overrides, the overlap
+    thresholds (SD801 / SD802) and the skills declared distinct
+    (:mod:`skilldeck.engine.overlap_distinct`).
 
     ``overrides`` is keyed by rule code or name; a value of ``None`` (or ``"off"``)
     switches the rule off. Invalid settings raise ``ValueError`` at construction.
@@ -128,12 +130,16 @@ class RuleSettings:
     overrides: Mapping[str, Severity | None] = field(default_factory=lambda: MappingProxyType({}))
     overlap_threshold: float = DEFAULT_OVERLAP_THRESHOLD
     near_duplicate_threshold: float = DEFAULT_NEAR_DUPLICATE_THRESHOLD
+    overlap_distinct: DistinctGroups = ()
 
     def __post_init__(self) -> None:
         get_profile(self.profile)
         validate_max_description_length(self.catalog_max_description_length)
         validate_threshold(self.overlap_threshold, "overlap threshold")
         validate_threshold(self.near_duplicate_threshold, "near-duplicate threshold")
+        object.__setattr__(
+            self, "overlap_distinct", validate_distinct(self.overlap_distinct, "distinct")
+        )
         try:
             normalized = _normalize_overrides(self.overrides)
         except KeyError as error:
@@ -148,6 +154,7 @@ class RuleSettings:
                 tuple(sorted((k, v.value if v else None) for k, v in self.overrides.items())),
                 self.overlap_threshold,
                 self.near_duplicate_threshold,
+                self.overlap_distinct,
             )
         )
 

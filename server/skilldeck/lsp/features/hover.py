@@ -268,7 +268,13 @@ def nearest_skills_markdown(doc: SkillDocument, limit: int = 3) -> list[str]:
         name = f"`{neighbour.skill.name}`"
         shown = f"[{name}]({uri_of(path)})" if path is not None else name
         shared = ", ".join(neighbour.shared) or "-"
-        lines.append(f"- {shown} · score {neighbour.score:.2f} · shared: {shared}")
+        declared = (
+            " · declared distinct"
+            if doc.analysis.name is not None
+            and overlap.is_declared_distinct(doc.analysis.name, neighbour.skill.name)
+            else ""
+        )
+        lines.append(f"- {shown} · score {neighbour.score:.2f} · shared: {shared}{declared}")
     return ["\n".join(lines)]
 
 
