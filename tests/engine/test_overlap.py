@@ -130,6 +130,41 @@ def test_the_same_template_and_the_same_language_do_overlap(tmp_path: Path) -> N
     assert [f.code for f in overlap_of(found, second)] == ["SD802"]
 
 
+C4_COMPONENT = (
+    "Expert C4 Component-level documentation specialist. Synthesizes C4 Code-level "
+    "documentation into Component-level architecture, defining component boundaries, "
+    "interfaces, and relationships. Creates component diagrams and documentation."
+)
+C4_CONTAINER = (
+    "Expert C4 Container-level documentation specialist. Synthesizes Component-level "
+    "documentation into Container-level architecture, mapping components to deployment "
+    "units, documenting container interfaces as APIs, and creating container diagrams."
+)
+
+
+def test_members_that_divide_a_family_do_not_compete_but_its_generalist_does(
+    tmp_path: Path,
+) -> None:
+    """`c4-component` and `c4-container` begin alike and each name its own part of the
+    work: the model reads which does what from the names. The same texts under names
+    that do not divide a family compete, and so does a member adding only a role."""
+    component = write(tmp_path, "c4-component", C4_COMPONENT)
+    write(tmp_path, "c4-container", C4_CONTAINER)
+    assert overlap_of(findings(tmp_path), component) == []
+
+    other = tmp_path / "other"
+    renamed = write(other, "component-docs", C4_COMPONENT)
+    write(other, "container-docs", C4_CONTAINER)
+    (finding,) = overlap_of(findings(other), renamed)
+    assert finding.message.startswith("`component-docs` and `container-docs` describe overlap")
+
+    generalist = tmp_path / "generalist"
+    member = write(generalist, "c4-component", C4_COMPONENT)
+    write(generalist, "c4-architect", C4_CONTAINER)  # adds a role word only
+    (finding,) = overlap_of(findings(generalist), member)
+    assert finding.message.startswith("`c4-component` and `c4-architect` describe overlap")
+
+
 def test_the_same_task_in_other_words_competes(tmp_path: Path) -> None:
     # "diagnose" / "troubleshoot" and "visual layout" / "aesthetic, UX" share no word:
     # the task-concept table (engine/overlap_concepts.py) lets each pair meet.

@@ -11,7 +11,9 @@ features of :mod:`skilldeck.engine.overlap_text`, weighted by the deck itself:
 - the score of a pair is the cosine of their vectors, times :data:`ENTITY_PENALTY` when
   both name languages, vendors or clouds and none in common (the model tells those apart),
   times :data:`ACTIVITY_PENALTY` when their names say different kinds of work (one
-  reviews, the other writes or generates).
+  reviews, the other writes or generates), times :data:`FAMILY_PENALTY` when their names
+  divide one family's work (``c4-component`` / ``c4-container``: the names begin alike
+  and each adds a part the other does not).
 
 Pairs are found without comparing every pair (all-pairs similarity search with prefix
 filtering): features are ordered rarest first, and each skill is indexed only under the
@@ -33,7 +35,12 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from skilldeck.engine.overlap_text import SkillFeatures, name_different_things, skill_features
+from skilldeck.engine.overlap_text import (
+    SkillFeatures,
+    divide_a_family,
+    name_different_things,
+    skill_features,
+)
 from skilldeck.engine.time_slices import TimeSlice
 
 #: Default score from which two skills are reported as overlapping (SD801).
@@ -44,6 +51,8 @@ DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.8
 ENTITY_PENALTY = 0.3
 #: Score multiplier when the names say different kinds of work (review / write).
 ACTIVITY_PENALTY = 0.5
+#: Score multiplier when the names divide one family's work (``c4-code`` / ``c4-context``).
+FAMILY_PENALTY = 0.5
 #: In a deck of at least :data:`MIN_DECK_FOR_SHARED_CUT` skills, features carried by more
 #: than this fraction of them are boilerplate and dropped.
 MAX_SHARED_FRACTION = 0.2
@@ -375,7 +384,9 @@ class OverlapIndex:
             remaining -= vector[feature] ** 2
         rest = math.sqrt(max(remaining, 0.0))
         # The counts are in the vector now: keep only what messages need.
-        kept = SkillFeatures({}, features.surface, features.entities, features.activities)
+        kept = SkillFeatures(
+            {}, features.surface, features.entities, features.activities, features.name_stems
+        )
         return _Doc(skill, kept, vector, tuple(indexed), rest)
 
     def _add(self, skill: OverlapSkill, features: SkillFeatures) -> None:
@@ -397,13 +408,15 @@ class OverlapIndex:
 
 def penalised(cosine: float, a: SkillFeatures, b: SkillFeatures) -> float:
     """The score of two skills whose vectors' cosine is ``cosine``: lower when they name
-    different things (:data:`ENTITY_PENALTY`) or their names say different kinds of work
-    (:data:`ACTIVITY_PENALTY`)."""
+    different things (:data:`ENTITY_PENALTY`), their names say different kinds of work
+    (:data:`ACTIVITY_PENALTY`) or divide one family's work (:data:`FAMILY_PENALTY`)."""
     score = cosine
     if name_different_things(a.entities, b.entities):
         score *= ENTITY_PENALTY
     if a.activities != b.activities:
         score *= ACTIVITY_PENALTY
+    if divide_a_family(a.name_stems, b.name_stems):
+        score *= FAMILY_PENALTY
     return score
 
 

@@ -20,7 +20,13 @@ features for :mod:`skilldeck.engine.overlap`:
   two skills that name different ones (``python-reviewer`` / ``rust-reviewer``) are told
   apart by the model, however alike the rest of their text is; so is the kind of work a
   name says (``fastapi-reviewer`` reviews, ``fastapi-patterns`` writes), and the platform
-  a name says (``backend-security-coder`` / ``mobile-security-coder``).
+  a name says (``backend-security-coder`` / ``mobile-security-coder``);
+- the stems of the name's parts are kept in order: two names that begin alike and each
+  add a part of the work the other does not (``c4-component`` / ``c4-container``,
+  ``opensource-forker`` / ``opensource-sanitizer``) divide one family's work, and the
+  model reads which member does what from the names (:func:`divide_a_family`); a member
+  whose name adds only a role word (``typescript-pro``, ``golang-patterns``) is the
+  family's generalist and still competes with the others.
 """
 
 from __future__ import annotations
@@ -215,6 +221,8 @@ class SkillFeatures:
     entities: frozenset[str]
     #: What kind of work the name says the skill does (``review``, ``generate``...).
     activities: frozenset[str] = frozenset()
+    #: The stems of the name's parts, in order (``c4-component`` -> ``c4``, ``compon``).
+    name_stems: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=1)
@@ -335,7 +343,8 @@ def skill_features(name: str, text: str) -> SkillFeatures:
     activities = frozenset(
         activity for part in parts for activity in _ACTIVITIES if part.startswith(activity)
     )
-    return SkillFeatures(counts, surface, frozenset(entities), activities)
+    name_stems = tuple(stems[part] for part in parts)
+    return SkillFeatures(counts, surface, frozenset(entities), activities, name_stems)
 
 
 def _with_parents(entities: frozenset[str]) -> set[str]:
@@ -363,3 +372,37 @@ def name_different_things(a: frozenset[str], b: frozenset[str]) -> bool:
     if not things_a or not things_b:
         return False
     return not (things_a & _with_parents(things_b)) and not (things_b & _with_parents(things_a))
+
+
+#: Name parts that say a role or a manner rather than a part of the work (stemmed when
+#: first used): a family member whose name adds only these (``typescript-pro``,
+#: ``golang-patterns``) is the family's generalist and competes with every other member.
+_ROLE_WORDS = """
+pro expert experts patterns pattern architect architecture guide guides specialist engineer
+engineering developer development dev master best practices workflow workflows management
+manager design designer templates template principles standards excellence advanced
+skill skills helper assistant toolkit tools core basics fundamentals essentials coder
+analyst consultant lead ops expertise
+"""
+
+
+@lru_cache(maxsize=1)
+def _role_stems() -> frozenset[str]:
+    return frozenset(_stemmer()(_ROLE_WORDS.split()))
+
+
+def divide_a_family(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two names (their parts' stems) are members of one family that divide its
+    work: they begin alike, and each adds a part of the work that the other does not
+    (``c4-component`` / ``c4-container``, ``opensource-forker`` / ``opensource-sanitizer``).
+    A member that adds only role words (``typescript-pro``) divides nothing."""
+    common = 0
+    while common < min(len(a), len(b)) and a[common] == b[common]:
+        common += 1
+    if common == 0:
+        return False
+    rest_a, rest_b = set(a[common:]), set(b[common:])
+    if not rest_a or not rest_b or not rest_a.isdisjoint(rest_b):
+        return False
+    roles = _role_stems()
+    return bool(rest_a - roles) and bool(rest_b - roles)
