@@ -52,7 +52,11 @@ async def test_overlap_is_shown_on_both_skills_and_follows_typing(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri(workflow), version=2),
             content_changes=[
                 types.TextDocumentContentChangeWholeDocument(
-                    skill_text("tdd-workflow", "Plan the weekly roadmap review with the team.")
+                    skill_text(
+                        "tdd-workflow",
+                        "Plan the weekly roadmap review with the team, collect open questions "
+                        "from every squad, book the room and send the agenda a day ahead.",
+                    )
                 )
             ],
         )
@@ -96,7 +100,7 @@ async def test_hover_on_description_lists_the_three_nearest_skills(
     assert result is not None and isinstance(result.contents, types.MarkupContent)
     section = result.contents.value.split("\n\n---\n\n")[-1]
     lines = section.split("\n")
-    assert lines[0] == "**Nearest skills** (reported as overlapping from 0.30):"
+    assert lines[0] == "**Nearest skills** (reported as overlapping from 0.20):"
     assert lines[1].startswith(f"- [`tdd-guide`]({uri(guide)}) · score 0.")
     assert f"[`test-driven-development`]({uri(driven)})" in section
     assert "release-notes" not in section

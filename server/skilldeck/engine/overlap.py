@@ -44,7 +44,7 @@ from skilldeck.engine.overlap_text import (
 from skilldeck.engine.time_slices import TimeSlice
 
 #: Default score from which two skills are reported as overlapping (SD801).
-DEFAULT_OVERLAP_THRESHOLD = 0.3
+DEFAULT_OVERLAP_THRESHOLD = 0.2
 #: Default similarity of the description words from which a pair is near-identical (SD802).
 DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.8
 #: Score multiplier when both skills name different languages, vendors or clouds.
@@ -52,7 +52,7 @@ ENTITY_PENALTY = 0.3
 #: Score multiplier when the names say different kinds of work (review / write).
 ACTIVITY_PENALTY = 0.5
 #: Score multiplier when the names divide one family's work (``c4-code`` / ``c4-context``).
-FAMILY_PENALTY = 0.5
+FAMILY_PENALTY = 0.3
 #: In a deck of at least :data:`MIN_DECK_FOR_SHARED_CUT` skills, features carried by more
 #: than this fraction of them are boilerplate and dropped.
 MAX_SHARED_FRACTION = 0.2

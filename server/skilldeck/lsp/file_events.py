@@ -43,12 +43,18 @@ class FileEvents:
         session = self.session
         open_paths = set(session.overlay())
         files: set[str] = set()
+        #: Folders a skill file changed in (a saved buffer too): their overlap is built
+        #: again once the disk is quiet (see skilldeck.lsp.overlap_builds).
+        settle: set[str] = set()
         rescan = False
         for index in session.folders.values():
             for path in paths:
+                skill_file = index.classify(path) is not None
+                if skill_file:
+                    settle.add(index.folder)
                 if path in open_paths:
                     continue
-                if index.classify(path) is not None:
+                if skill_file:
                     files.add(path)
                 elif root_child_folder(path, index) is not None:
                     files.add(path)  # a file inside a bundle folder: strays may change
@@ -62,6 +68,8 @@ class FileEvents:
             self.schedule_rescan()
         elif files:
             session.spawn(self._refresh(files))
+        if settle and not rescan:
+            session.overlaps.schedule(settle)
 
     def schedule_rescan(self) -> None:
         """Re-index every folder shortly (a burst of events is one rescan)."""

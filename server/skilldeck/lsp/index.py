@@ -718,15 +718,19 @@ class FolderIndex:
         winners.extend(self._provided_winners.values())
         return winners
 
-    def install_overlap(self, overlap: DeckOverlap) -> set[str]:
+    def install_overlap(self, overlap: DeckOverlap, *, every_file: bool = True) -> set[str]:
         """Use ``overlap`` (built from the last snapshot), replaying the skills re-judged
-        since; returns the paths whose findings may differ."""
-        changed = set(self.overlap.paths()) | set(overlap.paths())
+        since; returns the paths whose findings may differ: every file with a pair before
+        or after, or with ``every_file`` false only those whose overlap findings do."""
+        before = self.overlap
+        changed = set(before.paths()) | set(overlap.paths())
         touched = self._overlap_touched or []
         self.overlap = overlap
         self._overlap_touched = None
         for key, member in touched:
             changed |= self.overlap.update(key, member)
+        if not every_file:
+            changed = {p for p in changed if before.findings_of(p) != overlap.findings_of(p)}
         return {path for path in changed if path in self._entries}
 
     @staticmethod

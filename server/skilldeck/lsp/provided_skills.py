@@ -56,6 +56,7 @@ class ProvidedSkills:
             return
         session.publisher.changed(index.set_provided(provided, complete))
         session.catalogs.schedule()
+        session.overlaps.schedule({folder})
 
     def forget(self, folder: str) -> None:
         """Stop listening to ``folder``'s providers (removed folder, or a new index)."""
@@ -78,3 +79,4 @@ class ProvidedSkills:
             return
         session.publisher.changed(index.set_provided(provided, complete))
         session.catalogs.schedule()
+        session.overlaps.schedule({folder})

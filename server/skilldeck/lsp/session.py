@@ -30,7 +30,6 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcServerNotInitialized
 
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck_overlap import DeckOverlap
 from skilldeck.engine.index_cache import IndexCache, default_cache_dir
 from skilldeck.engine.layout import NotASkill
 from skilldeck.engine.positions import Encoding
@@ -47,6 +46,7 @@ from skilldeck.lsp.host_views import HostViews
 from skilldeck.lsp.index import FolderIndex, FolderScan, scan_folder
 from skilldeck.lsp.index_progress import IndexProgress
 from skilldeck.lsp.open_documents import OpenDocuments
+from skilldeck.lsp.overlap_builds import OverlapBuilds
 from skilldeck.lsp.positions import LineSource, line_source, sparse_line_source
 from skilldeck.lsp.provided_skills import ProvidedSkills
 from skilldeck.lsp.publisher import Publisher
@@ -68,8 +68,6 @@ PUBLISH_BATCH = 200
 #: publishing sends :data:`TYPING_BATCH` files per pause of this length.
 TYPING_PAUSE = 0.1
 TYPING_BATCH = 10
-#: Seconds the overlap rebuild pauses between steps (each step a few milliseconds).
-OVERLAP_BUILD_PAUSE = 0.002
 #: How long a request waits for ``initialized`` before it is refused (seconds).
 INITIALIZED_WAIT_S = 5.0
 
@@ -95,13 +93,14 @@ class Session:
         self.hosts = HostViews(self)
         self.progress = IndexProgress(server)
         self.sources = SourceRefresh(self)
+        self.overlaps = OverlapBuilds(self)
         #: Bumped by every index and by ``close``: work of an older generation stops.
         self.generation = 0
         #: Set by :meth:`close` (shutdown): nothing more is published.
         self.closed = False
         self._indexed: asyncio.Event | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        #: Scans and overlap builds running with the collector paused (:meth:`_collector_pause`).
+        #: Scans and overlap builds running with the collector paused (:meth:`collector_pause`).
         self._scans_running = 0
         self._gc_was_enabled = True
         #: True from ``initialize`` until ``initialized`` has set up the folder indexes.
@@ -180,6 +179,7 @@ class Session:
         self.watching.close()
         self.hosts.close()
         self.sources.close()
+        self.overlaps.close()
         for task in list(self._tasks):
             task.cancel()
 
@@ -299,9 +299,9 @@ class Session:
             self._indexed.set()
         self.catalogs.schedule()
         self.sources.schedule()
-        await self._publish_in_batches(pending)
+        await self.publish_in_batches(pending)
         for index in indexes:
-            await self._rebuild_overlap(index, generation)
+            await self.overlaps.build(index, generation, every_file=True)
 
     async def _note_sources(self, config: SkilldeckConfig) -> set[str]:
         """Warn on the config file about its failing sources (read from the cache, after
@@ -357,43 +357,17 @@ class Session:
         if changed:
             self.publisher.changed(changed)
 
-    async def _rebuild_overlap(self, index: FolderIndex, generation: int) -> None:
-        """Build the folder's routing-overlap index (SD801 / SD802) after the scan is
-        served, a few skills at a time on the loop (a worker thread would hold the GIL
-        against every keystroke), then install it and publish what changed (in batches:
-        after a first scan that is every file with an overlap)."""
-        winners = index.overlap_snapshot()
-        steps = DeckOverlap.stepwise(winners, index.config.rule_settings())
-        # The index is long-lived and acyclic: a full collection over its million fresh
-        # objects in the middle of the build would stall a keystroke for half a second.
-        with self._collector_pause():
-            while True:
-                try:
-                    next(steps)
-                except StopIteration as done:
-                    overlap: DeckOverlap = done.value
-                    break
-                # A few skills at a time, then a real pause: keystrokes are served, and
-                # their worker threads get the GIL without queueing behind the build.
-                await asyncio.sleep(OVERLAP_BUILD_PAUSE)
-                if generation != self.generation or self.folders.get(index.folder) is not index:
-                    return
-            # Inside the pause: the new index is frozen with it (see _collector_pause).
-            changed = index.install_overlap(overlap)
-        # Files with an overlap carry up to three findings each: smaller batches.
-        await self._publish_in_batches(changed, batch=PUBLISH_BATCH // 4)
-
     async def _collector_paused(self, function: Callable[..., T], *args: Any, **kw: Any) -> T:
         """``function`` in a worker thread with the cyclic GC paused (this process is ours).
 
         A scan allocates many small acyclic objects; with the collector running, a
         10,000-file scan spends a third of its time in collections.
         """
-        with self._collector_pause():
+        with self.collector_pause():
             return await asyncio.to_thread(function, *args, **kw)
 
     @contextlib.contextmanager
-    def _collector_pause(self) -> Iterator[None]:
+    def collector_pause(self) -> Iterator[None]:
         """Pause the cyclic GC for a scan or an overlap build. Overlapping pauses share
         one: the last to end resumes the collector (if it was running before the first).
 
@@ -446,7 +420,7 @@ class Session:
             self.publisher.changed(opened)
         return changed - opened
 
-    async def _publish_in_batches(self, paths: set[str], batch: int = PUBLISH_BATCH) -> None:
+    async def publish_in_batches(self, paths: set[str], batch: int = PUBLISH_BATCH) -> None:
         """Publish the diagnostics of ``paths`` a batch at a time, yielding in between.
 
         After a full scan that is every file of the deck: in batches, edits and requests
