@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -175,6 +176,7 @@ class OverlapIndex:
         #: ``feature -> idf`` of every feature the deck carries (see :meth:`_doc`).
         self._idfs: dict[str, float] = {}
         self._common = MIN_COMMON_POSTINGS
+        self._common_features: frozenset[str] = frozenset()
         self._dropped: frozenset[str] = frozenset()
         self._docs: dict[str, _Doc] = {}
         self._postings: dict[str, dict[str, float]] = {}
@@ -204,10 +206,9 @@ class OverlapIndex:
                 yield
                 clock.restart()
         self._size = len(featured)
-        df: dict[str, int] = {}
+        df: Counter[str] = Counter()
         for _skill, features in featured:
-            for feature in features.counts:
-                df[feature] = df.get(feature, 0) + 1
+            df.update(features.counts.keys())
             if clock.over():
                 yield
                 clock.restart()
@@ -221,6 +222,9 @@ class OverlapIndex:
         self._idfs = {f: math.log((1 + size) / (1 + count)) + 1.0 for f, count in self._df.items()}
         #: Features carried by more skills than this find no candidates.
         self._common = max(MIN_COMMON_POSTINGS, int(self._size * COMMON_FRACTION))
+        self._common_features = frozenset(
+            feature for feature, count in self._df.items() if count > self._common
+        )
         self._dropped = frozenset(feature for feature, count in df.items() if count > cut)
         yield
         clock.restart()
@@ -349,26 +353,29 @@ class OverlapIndex:
 
     def _doc(self, skill: OverlapSkill, features: SkillFeatures) -> _Doc:
         # The smoothed idf, log((1 + n) / (1 + df)) + 1; a feature the deck never carried
-        # (an edit's new word) has df 0.
+        # (an edit's new word) has df 0. The term frequency is sublinear, 1 + log(count)
+        # (a weighted count below one counts as itself).
         idfs = self._idfs
         unseen = math.log(1 + self._size) + 1.0
         dropped = self._dropped
+        log = math.log
         weights = {
-            feature: _tf(count) * idfs.get(feature, unseen)
+            feature: (1.0 + log(count) if count >= 1.0 else count) * idfs.get(feature, unseen)
             for feature, count in features.counts.items()
             if feature not in dropped
         }
-        norm = math.sqrt(sum(w * w for w in weights.values()))
+        norm = math.sqrt(sum([w * w for w in weights.values()]))
         vector = {f: w / norm for f, w in weights.items()} if norm else {}
         # Prefix filtering: rarest features first; stop once the rest cannot reach the
         # threshold on their own. Features more than ``self._common`` skills carry find
-        # no candidates (a pair must share something distinctive).
-        ordered = sorted(vector, key=lambda f: (self._df.get(f, 0), f))
-        remaining = sum(w * w for w in vector.values())
+        # no candidates (a pair must share something distinctive), and sort after every
+        # other: only the rest are ordered.
+        df = self._df
+        common = self._common_features
+        ordered = sorted([f for f in vector if f not in common], key=lambda f: (df.get(f, 0), f))
+        remaining = sum([w * w for w in vector.values()])
         indexed: list[str] = []
         for feature in ordered:
-            if self._df.get(feature, 0) > self._common:
-                break
             if math.sqrt(max(remaining, 0.0)) < self.threshold:
                 break
             indexed.append(feature)
@@ -405,11 +412,6 @@ def penalised(cosine: float, a: SkillFeatures, b: SkillFeatures) -> float:
     if a.activities != b.activities:
         score *= ACTIVITY_PENALTY
     return score
-
-
-def _tf(count: float) -> float:
-    """Sublinear term frequency (a weighted count below one counts as itself)."""
-    return 1.0 + math.log(count) if count >= 1.0 else count
 
 
 def _shared_words(
