@@ -98,7 +98,9 @@ class OverlapPair:
     a: OverlapSkill
     b: OverlapSkill
     score: float
-    _docs: tuple[_Doc, _Doc] = field(repr=False, compare=False)
+    #: The two skills' index entries (two fields, not a tuple: a big deck has many pairs).
+    _first: _Doc = field(repr=False, compare=False)
+    _second: _Doc = field(repr=False, compare=False)
     _near_duplicate_threshold: float = field(repr=False, compare=False)
     #: :attr:`shared` and :attr:`near_duplicate`, once asked (both files of a pair ask).
     _shared: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
@@ -113,7 +115,7 @@ class OverlapPair:
         """The words that weigh most in the score, heaviest first (computed when first
         asked: a big deck has many pairs and shows few)."""
         if self._shared is None:
-            first, second = self._docs
+            first, second = self._first, self._second
             va, vb = first.vector, second.vector
             contributions = {f: va[f] * vb[f] for f in va.keys() & vb.keys()}
             words = _shared_words(contributions, first.features, second.features)
@@ -126,7 +128,7 @@ class OverlapPair:
         """Whether the two descriptions are nearly word for word the same (computed when
         first asked: caching every description's bigrams cost more memory than the index)."""
         if self._near_duplicate is None:
-            first, second = self._docs
+            first, second = self._first, self._second
             similarity = description_similarity(first.skill.description, second.skill.description)
             near = similarity >= self._near_duplicate_threshold
             object.__setattr__(self, "_near_duplicate", near)  # a cache of a frozen value
@@ -306,11 +308,12 @@ class OverlapIndex:
         reach ``threshold`` is dropped without computing the full score.
         """
         partial: dict[str, float] = {}
+        accumulated = partial.get
         for feature, weight in doc.vector.items():
             posting = postings.get(feature)
             if posting:
                 for other, other_weight in posting.items():
-                    partial[other] = partial.get(other, 0.0) + weight * other_weight
+                    partial[other] = accumulated(other, 0.0) + weight * other_weight
         partial.pop(doc.skill.key if exclude is None else exclude, None)
         found: list[OverlapPair] = []
         docs = self._docs
@@ -321,7 +324,11 @@ class OverlapIndex:
             if partial_score + candidate.rest_norm < threshold:
                 continue
             theirs = candidate.vector
-            score = sum([vector[f] * theirs[f] for f in keys & theirs.keys()])
+            # The cosine (a loop: the hot spot of a whole-deck pass, and cheaper than sum()
+            # of a list, with the same additions in the same order).
+            score = 0.0
+            for feature in keys & theirs.keys():
+                score += vector[feature] * theirs[feature]
             if score < threshold or score <= 0.0:
                 continue
             score = penalised(score, doc.features, candidate.features)
@@ -397,7 +404,8 @@ class OverlapIndex:
             first.skill,
             second.skill,
             min(round(score, 3), 1.0),
-            (first, second),
+            first,
+            second,
             self.near_duplicate_threshold,
         )
 

@@ -200,6 +200,11 @@ _AMBIGUOUS = frozenset(
 )
 
 
+#: The one empty set a skill's named things or kinds of work are when there are none (a
+#: big deck has many such skills).
+_NOTHING: frozenset[str] = frozenset()
+
+
 @dataclass(frozen=True)
 class SkillFeatures:
     """One skill's weighted features (before deck weighting) and what they look like.
@@ -346,7 +351,12 @@ def skill_features(name: str, text: str) -> SkillFeatures:
     activities = frozenset(
         activity for part in parts for activity in _ACTIVITIES if part.startswith(activity)
     )
-    return SkillFeatures(counts, surface, frozenset(entities), activities)
+    return SkillFeatures(
+        counts,
+        surface,
+        frozenset(entities) if entities else _NOTHING,
+        activities if activities else _NOTHING,
+    )
 
 
 def _with_parents(entities: frozenset[str]) -> set[str]:
