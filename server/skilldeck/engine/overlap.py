@@ -26,6 +26,7 @@ keystroke costs the postings of its rare features, not the deck.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -57,6 +58,8 @@ COMMON_FRACTION = 0.01
 SHARED_WORDS = 6
 
 _DESCRIPTION_WORD = re.compile(r"[^\W_]+")
+#: How many descriptions' bigram sets :func:`description_similarity` keeps.
+_BIGRAM_SETS_KEPT = 64
 
 
 def validate_threshold(value: object, what: str) -> float:
@@ -446,14 +449,19 @@ def description_similarity(a: str, b: str) -> float:
 def _jaccard(grams_a: AbstractSet[object], grams_b: AbstractSet[object]) -> float:
     if not grams_a or not grams_b:
         return 1.0 if grams_a == grams_b else 0.0
-    return len(grams_a & grams_b) / len(grams_a | grams_b)
+    shared = len(grams_a & grams_b)
+    return shared / (len(grams_a) + len(grams_b) - shared)  # the size of the union
 
 
-def _bigrams(text: str) -> set[tuple[str, str]]:
+@functools.lru_cache(maxsize=_BIGRAM_SETS_KEPT)
+def _bigrams(text: str) -> frozenset[tuple[str, str]]:
+    """The word bigrams of ``text``; the last few are kept (a file's findings ask for its
+    own description's once per pair shown; all of them would cost more memory than the
+    index)."""
     words = _DESCRIPTION_WORD.findall(text.casefold())
     if len(words) == 1:
-        return {(words[0], "")}
-    return set(itertools.pairwise(words))
+        return frozenset({(words[0], "")})
+    return frozenset(itertools.pairwise(words))
 
 
 def sort_pairs(pairs: Iterable[OverlapPair]) -> list[OverlapPair]:
