@@ -359,14 +359,16 @@ def skill_features(name: str, text: str) -> SkillFeatures:
     )
 
 
-def _with_parents(entities: frozenset[str]) -> set[str]:
+@lru_cache(maxsize=1024)
+def _with_parents(entities: frozenset[str]) -> frozenset[str]:
+    """``entities`` and every named thing they imply (a deck has few distinct sets)."""
     result = set(entities)
     for entity in entities:
         parent = _ENTITY_PARENT.get(entity)
         while parent is not None and parent not in result:
             result.add(parent)
             parent = _ENTITY_PARENT.get(parent)
-    return result
+    return frozenset(result)
 
 
 def name_different_things(a: frozenset[str], b: frozenset[str]) -> bool:
