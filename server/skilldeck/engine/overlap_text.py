@@ -21,6 +21,9 @@ features for :mod:`skilldeck.engine.overlap`:
   apart by the model, however alike the rest of their text is; so is the kind of work a
   name says (``fastapi-reviewer`` reviews, ``fastapi-patterns`` writes), and the platform
   a name says (``backend-security-coder`` / ``mobile-security-coder``).
+
+Features are interned strings (one object per feature, however many skills carry it), and
+each word is read once per process (its stem, its concept, whether it counts: a table).
 """
 
 from __future__ import annotations
