@@ -28,9 +28,11 @@ keystroke costs the postings of its rare features, not the deck.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -65,6 +67,8 @@ COMMON_FRACTION = 0.01
 SHARED_WORDS = 6
 
 _DESCRIPTION_WORD = re.compile(r"[^\W_]+")
+#: How many descriptions' bigram sets :func:`description_similarity` keeps.
+_BIGRAM_SETS_KEPT = 64
 
 
 def validate_threshold(value: object, what: str) -> float:
@@ -106,7 +110,9 @@ class OverlapPair:
     a: OverlapSkill
     b: OverlapSkill
     score: float
-    _docs: tuple[_Doc, _Doc] = field(repr=False, compare=False)
+    #: The two skills' index entries (two fields, not a tuple: a big deck has many pairs).
+    _first: _Doc = field(repr=False, compare=False)
+    _second: _Doc = field(repr=False, compare=False)
     _near_duplicate_threshold: float = field(repr=False, compare=False)
     #: :attr:`shared` and :attr:`near_duplicate`, once asked (both files of a pair ask).
     _shared: tuple[str, ...] | None = field(default=None, repr=False, compare=False)
@@ -121,7 +127,7 @@ class OverlapPair:
         """The words that weigh most in the score, heaviest first (computed when first
         asked: a big deck has many pairs and shows few)."""
         if self._shared is None:
-            first, second = self._docs
+            first, second = self._first, self._second
             va, vb = first.vector, second.vector
             contributions = {f: va[f] * vb[f] for f in va.keys() & vb.keys()}
             words = _shared_words(contributions, first.features, second.features)
@@ -134,7 +140,7 @@ class OverlapPair:
         """Whether the two descriptions are nearly word for word the same (computed when
         first asked: caching every description's bigrams cost more memory than the index)."""
         if self._near_duplicate is None:
-            first, second = self._docs
+            first, second = self._first, self._second
             similarity = description_similarity(first.skill.description, second.skill.description)
             near = similarity >= self._near_duplicate_threshold
             object.__setattr__(self, "_near_duplicate", near)  # a cache of a frozen value
@@ -184,6 +190,7 @@ class OverlapIndex:
         #: ``feature -> idf`` of every feature the deck carries (see :meth:`_doc`).
         self._idfs: dict[str, float] = {}
         self._common = MIN_COMMON_POSTINGS
+        self._common_features: frozenset[str] = frozenset()
         self._dropped: frozenset[str] = frozenset()
         self._docs: dict[str, _Doc] = {}
         self._postings: dict[str, dict[str, float]] = {}
@@ -213,10 +220,9 @@ class OverlapIndex:
                 yield
                 clock.restart()
         self._size = len(featured)
-        df: dict[str, int] = {}
+        df: Counter[str] = Counter()
         for _skill, features in featured:
-            for feature in features.counts:
-                df[feature] = df.get(feature, 0) + 1
+            df.update(features.counts.keys())
             if clock.over():
                 yield
                 clock.restart()
@@ -230,6 +236,9 @@ class OverlapIndex:
         self._idfs = {f: math.log((1 + size) / (1 + count)) + 1.0 for f, count in self._df.items()}
         #: Features carried by more skills than this find no candidates.
         self._common = max(MIN_COMMON_POSTINGS, int(self._size * COMMON_FRACTION))
+        self._common_features = frozenset(
+            feature for feature, count in self._df.items() if count > self._common
+        )
         self._dropped = frozenset(feature for feature, count in df.items() if count > cut)
         yield
         clock.restart()
@@ -311,11 +320,12 @@ class OverlapIndex:
         reach ``threshold`` is dropped without computing the full score.
         """
         partial: dict[str, float] = {}
+        accumulated = partial.get
         for feature, weight in doc.vector.items():
             posting = postings.get(feature)
             if posting:
                 for other, other_weight in posting.items():
-                    partial[other] = partial.get(other, 0.0) + weight * other_weight
+                    partial[other] = accumulated(other, 0.0) + weight * other_weight
         partial.pop(doc.skill.key if exclude is None else exclude, None)
         found: list[OverlapPair] = []
         docs = self._docs
@@ -326,7 +336,11 @@ class OverlapIndex:
             if partial_score + candidate.rest_norm < threshold:
                 continue
             theirs = candidate.vector
-            score = sum([vector[f] * theirs[f] for f in keys & theirs.keys()])
+            # The cosine (a loop: the hot spot of a whole-deck pass, and cheaper than sum()
+            # of a list, with the same additions in the same order).
+            score = 0.0
+            for feature in keys & theirs.keys():
+                score += vector[feature] * theirs[feature]
             if score < threshold or score <= 0.0:
                 continue
             score = penalised(score, doc.features, candidate.features)
@@ -358,26 +372,29 @@ class OverlapIndex:
 
     def _doc(self, skill: OverlapSkill, features: SkillFeatures) -> _Doc:
         # The smoothed idf, log((1 + n) / (1 + df)) + 1; a feature the deck never carried
-        # (an edit's new word) has df 0.
+        # (an edit's new word) has df 0. The term frequency is sublinear, 1 + log(count)
+        # (a weighted count below one counts as itself).
         idfs = self._idfs
         unseen = math.log(1 + self._size) + 1.0
         dropped = self._dropped
+        log = math.log
         weights = {
-            feature: _tf(count) * idfs.get(feature, unseen)
+            feature: (1.0 + log(count) if count >= 1.0 else count) * idfs.get(feature, unseen)
             for feature, count in features.counts.items()
             if feature not in dropped
         }
-        norm = math.sqrt(sum(w * w for w in weights.values()))
+        norm = math.sqrt(sum([w * w for w in weights.values()]))
         vector = {f: w / norm for f, w in weights.items()} if norm else {}
         # Prefix filtering: rarest features first; stop once the rest cannot reach the
         # threshold on their own. Features more than ``self._common`` skills carry find
-        # no candidates (a pair must share something distinctive).
-        ordered = sorted(vector, key=lambda f: (self._df.get(f, 0), f))
-        remaining = sum(w * w for w in vector.values())
+        # no candidates (a pair must share something distinctive), and sort after every
+        # other: only the rest are ordered.
+        df = self._df
+        common = self._common_features
+        ordered = sorted([f for f in vector if f not in common], key=lambda f: (df.get(f, 0), f))
+        remaining = sum([w * w for w in vector.values()])
         indexed: list[str] = []
         for feature in ordered:
-            if self._df.get(feature, 0) > self._common:
-                break
             if math.sqrt(max(remaining, 0.0)) < self.threshold:
                 break
             indexed.append(feature)
@@ -401,7 +418,8 @@ class OverlapIndex:
             first.skill,
             second.skill,
             min(round(score, 3), 1.0),
-            (first, second),
+            first,
+            second,
             self.near_duplicate_threshold,
         )
 
@@ -418,11 +436,6 @@ def penalised(cosine: float, a: SkillFeatures, b: SkillFeatures) -> float:
     if divide_a_family(a.name_stems, b.name_stems):
         score *= FAMILY_PENALTY
     return score
-
-
-def _tf(count: float) -> float:
-    """Sublinear term frequency (a weighted count below one counts as itself)."""
-    return 1.0 + math.log(count) if count >= 1.0 else count
 
 
 def _shared_words(
@@ -449,14 +462,19 @@ def description_similarity(a: str, b: str) -> float:
 def _jaccard(grams_a: AbstractSet[object], grams_b: AbstractSet[object]) -> float:
     if not grams_a or not grams_b:
         return 1.0 if grams_a == grams_b else 0.0
-    return len(grams_a & grams_b) / len(grams_a | grams_b)
+    shared = len(grams_a & grams_b)
+    return shared / (len(grams_a) + len(grams_b) - shared)  # the size of the union
 
 
-def _bigrams(text: str) -> set[tuple[str, str]]:
+@functools.lru_cache(maxsize=_BIGRAM_SETS_KEPT)
+def _bigrams(text: str) -> frozenset[tuple[str, str]]:
+    """The word bigrams of ``text``; the last few are kept (a file's findings ask for its
+    own description's once per pair shown; all of them would cost more memory than the
+    index)."""
     words = _DESCRIPTION_WORD.findall(text.casefold())
     if len(words) == 1:
-        return {(words[0], "")}
-    return set(itertools.pairwise(words))
+        return frozenset({(words[0], "")})
+    return frozenset(itertools.pairwise(words))
 
 
 def sort_pairs(pairs: Iterable[OverlapPair]) -> list[OverlapPair]:

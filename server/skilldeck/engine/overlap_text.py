@@ -27,12 +27,15 @@ features for :mod:`skilldeck.engine.overlap`:
   model reads which member does what from the names (:func:`divide_a_family`); a member
   whose name adds only a role word (``typescript-pro``, ``golang-patterns``) is the
   family's generalist and still competes with the others.
+
+Features are interned strings (one object per feature, however many skills carry it), and
+each word is read once per process (its stem, its concept, whether it counts: a table).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -206,6 +209,11 @@ _AMBIGUOUS = frozenset(
 )
 
 
+#: The one empty set a skill's named things or kinds of work are when there are none (a
+#: big deck has many such skills).
+_NOTHING: frozenset[str] = frozenset()
+
+
 @dataclass(frozen=True)
 class SkillFeatures:
     """One skill's weighted features (before deck weighting) and what they look like.
@@ -233,36 +241,46 @@ def _stemmer() -> Callable[[list[str]], list[str]]:
     return stem_words
 
 
-#: A cache of stems (a deck's vocabulary is small); bounded, and only ever read into a
-#: caller's own mapping, so a clear from another thread never loses a stem.
-_STEM_CACHE: dict[str, str] = {}
-_MAX_CACHED_STEMS = 200_000
+#: What a word gives: its stem, the task concept the stem asks for (``None``: none), and
+#: whether the word counts in a description (not a stop word, a number or a lone letter
+#: that names nothing). Stems are interned: every feature of the deck is one string
+#: object, so the index's dictionaries compare them by identity.
+_Word = tuple[str, str | None, bool]
+
+#: The words seen so far (a deck's vocabulary is small). When full it is replaced, never
+#: cleared, so a caller holding the previous table (another thread) keeps its words.
+_WORD_CACHE: dict[str, _Word] = {}
+_MAX_CACHED_WORDS = 200_000
 
 
-def _stems(words: Iterable[str]) -> dict[str, str]:
-    """The stem of every word in ``words`` (the Snowball English stemmer, in batches)."""
-    result: dict[str, str] = {}
-    missing: list[str] = []
-    for word in set(words):
-        cached = _STEM_CACHE.get(word)
-        if cached is None:
-            missing.append(word)
-        else:
-            result[word] = cached
-    if missing:
-        stems = dict(zip(missing, _stemmer()(missing), strict=True))
-        result.update(stems)
-        if len(_STEM_CACHE) + len(stems) > _MAX_CACHED_STEMS:
-            _STEM_CACHE.clear()
-        _STEM_CACHE.update(stems)
-    return result
+def _word_table(words: list[str]) -> dict[str, _Word]:
+    """A table holding every word of ``words`` (the cache, with the words it lacked
+    stemmed in one batch by the Snowball English stemmer)."""
+    global _WORD_CACHE  # noqa: PLW0603 - the cache is swapped, never mutated in place
+    table = _WORD_CACHE
+    unique = set(words)
+    missing = unique.difference(table)
+    if not missing:
+        return table
+    if len(table) + len(missing) > _MAX_CACHED_WORDS:
+        table, missing = {}, unique
+    concepts = _concept_of_stem()
+    ordered = list(missing)
+    stems = map(sys.intern, _stemmer()(ordered))
+    for word, stem in zip(ordered, stems, strict=True):
+        counted = not (
+            word in STOP_WORDS or word.isdigit() or (len(word) < 2 and word not in _ENTITY_WORDS)
+        )
+        table[word] = (stem, concepts.get(stem), counted)
+    _WORD_CACHE = table
+    return table
 
 
 @lru_cache(maxsize=1)
 def _concept_of_stem() -> dict[str, str]:
     """``stem -> concept feature`` for every word of the task concepts table."""
     return {
-        stemmed: CONCEPT_PREFIX + concept
+        stemmed: sys.intern(CONCEPT_PREFIX + concept)
         for concept, words in CONCEPTS.items()
         for stemmed in _stemmer()(list(words))
     }
@@ -290,7 +308,7 @@ def _entities_of_text(text: str, words: list[str]) -> set[str]:
 def _acronym(parts: list[str]) -> str | None:
     """The acronym of three or four words (``test driven development`` -> ``tdd``)."""
     if 3 <= len(parts) <= 4 and all(part.isalpha() for part in parts):
-        return "".join(part[0] for part in parts)
+        return sys.intern("".join(part[0] for part in parts))
     return None
 
 
@@ -298,40 +316,41 @@ def skill_features(name: str, text: str) -> SkillFeatures:
     """The features of a skill called ``name`` whose model-visible text is ``text``."""
     counts: dict[str, float] = {}
     surface: dict[str, str] = {}
-
-    def add(feature: str, weight: float) -> None:
-        counts[feature] = counts.get(feature, 0.0) + weight
+    count = counts.get
+    intern = sys.intern
 
     previous: str | None = None
     words = _words(text)
     parts = [part for part in name.casefold().split("-") if part]
-    stems = _stems([*words, *parts])
-    concepts = _concept_of_stem()
+    table = _word_table(words + parts)
     for word in words:
-        if word in STOP_WORDS or word.isdigit() or (len(word) < 2 and word not in _ENTITY_ALIASES):
+        stemmed, concept, counted = table[word]
+        if not counted:
             previous = None
             continue
-        stemmed = stems[word]
-        surface.setdefault(stemmed, word)
-        add(stemmed, 1.0)
-        if (concept := concepts.get(stemmed)) is not None:
-            add(concept, CONCEPT_WEIGHT)
+        if stemmed not in surface:
+            surface[stemmed] = word
+        counts[stemmed] = count(stemmed, 0.0) + 1.0
+        if concept is not None:
+            counts[concept] = count(concept, 0.0) + CONCEPT_WEIGHT
         if previous is not None:
-            add(f"{previous} {stemmed}", BIGRAM_WEIGHT)
+            bigram = intern(f"{previous} {stemmed}")
+            counts[bigram] = count(bigram, 0.0) + BIGRAM_WEIGHT
         previous = stemmed
     for run in _CAPITALISED_RUN.findall(text):
         if (acronym := _acronym(_words(run))) is not None:
-            add(acronym, ACRONYM_WEIGHT)
+            counts[acronym] = count(acronym, 0.0) + ACRONYM_WEIGHT
     for part in parts:
         if part in STOP_WORDS or part.isdigit():
             continue
-        stemmed = stems[part]
-        surface.setdefault(stemmed, part)
-        add(stemmed, NAME_WEIGHT)
-        if (concept := concepts.get(stemmed)) is not None:
-            add(concept, CONCEPT_WEIGHT * NAME_WEIGHT)
+        stemmed, concept, _counted = table[part]
+        if stemmed not in surface:
+            surface[stemmed] = part
+        counts[stemmed] = count(stemmed, 0.0) + NAME_WEIGHT
+        if concept is not None:
+            counts[concept] = count(concept, 0.0) + CONCEPT_WEIGHT * NAME_WEIGHT
     if (acronym := _acronym(parts)) is not None:
-        add(acronym, ACRONYM_WEIGHT)
+        counts[acronym] = count(acronym, 0.0) + ACRONYM_WEIGHT
     entities = _entities_of_text(text, words)
     entities.update(_ENTITY_ALIASES[part] for part in parts if part in _ENTITY_ALIASES)
     entities.update(
@@ -343,18 +362,25 @@ def skill_features(name: str, text: str) -> SkillFeatures:
     activities = frozenset(
         activity for part in parts for activity in _ACTIVITIES if part.startswith(activity)
     )
-    name_stems = tuple(stems[part] for part in parts)
-    return SkillFeatures(counts, surface, frozenset(entities), activities, name_stems)
+    return SkillFeatures(
+        counts,
+        surface,
+        frozenset(entities) if entities else _NOTHING,
+        activities if activities else _NOTHING,
+        tuple(table[part][0] for part in parts),
+    )
 
 
-def _with_parents(entities: frozenset[str]) -> set[str]:
+@lru_cache(maxsize=1024)
+def _with_parents(entities: frozenset[str]) -> frozenset[str]:
+    """``entities`` and every named thing they imply (a deck has few distinct sets)."""
     result = set(entities)
     for entity in entities:
         parent = _ENTITY_PARENT.get(entity)
         while parent is not None and parent not in result:
             result.add(parent)
             parent = _ENTITY_PARENT.get(parent)
-    return result
+    return frozenset(result)
 
 
 def name_different_things(a: frozenset[str], b: frozenset[str]) -> bool:
