@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from editing_fixtures import doc_id, open_doc, pos, start_editor
 from lsp_harness import Deck, StartServer, codes, diagnostics_of, indexed, skill_text, uri
 from lsprotocol import types
+from pytest_lsp import LanguageClient
 
 TDD_WORKFLOW = (
     "Use this skill when writing new features, fixing bugs, or refactoring code. Enforces "
@@ -75,30 +77,38 @@ async def test_overlap_is_shown_on_both_skills_and_follows_typing(
     await diagnostics_of(client, workflow, lambda d: codes(d) == ["SD801"])
 
 
-async def test_hover_on_description_lists_the_three_nearest_skills(
-    deck: Deck, start_server: StartServer
-) -> None:
+def write_tdd_skills(deck: Deck, driven: str) -> tuple[Path, Path, Path]:
+    """`tdd-workflow` (project), `tdd-guide` and `test-driven-development` (user) whose
+    description is ``driven``."""
     workflow = deck.write(
         deck.project_dsh, "tdd-workflow", skill_text("tdd-workflow", TDD_WORKFLOW)
     )
     guide = deck.write(deck.user_dsh, "tdd-guide", skill_text("tdd-guide", TDD_GUIDE))
-    driven = deck.write(
-        deck.user_dsh,
-        "test-driven-development",
-        skill_text("test-driven-development", "Use before writing implementation code."),
+    text = skill_text("test-driven-development", driven)
+    return workflow, guide, deck.write(deck.user_dsh, "test-driven-development", text)
+
+
+async def nearest_section(client: LanguageClient, path: Path) -> str:
+    """The "Nearest skills" section of the hover on ``path``'s description."""
+    result = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(path), position=pos(2, 20))
     )
+    assert result is not None and isinstance(result.contents, types.MarkupContent)
+    return result.contents.value.split("\n\n---\n\n")[-1]
+
+
+async def test_hover_on_description_lists_the_three_nearest_skills(
+    deck: Deck, start_server: StartServer
+) -> None:
+    workflow, guide, driven = write_tdd_skills(deck, "Use before writing implementation code.")
     deck.write(deck.user_dsh, "release-notes", skill_text("release-notes", "Draft the notes."))
     client = await start_editor(start_server)
     # The overlap index is built after the scan is served: its findings say it is ready.
     await diagnostics_of(client, guide, lambda d: "SD801" in codes(d))
     open_doc(client, workflow)
 
-    result = await client.text_document_hover_async(
-        types.HoverParams(text_document=doc_id(workflow), position=pos(2, 20))
-    )
+    section = await nearest_section(client, workflow)
 
-    assert result is not None and isinstance(result.contents, types.MarkupContent)
-    section = result.contents.value.split("\n\n---\n\n")[-1]
     lines = section.split("\n")
     assert lines[0] == "**Nearest skills** (reported as overlapping from 0.20):"
     assert lines[1].startswith(f"- [`tdd-guide`]({uri(guide)}) · score 0.")
@@ -146,17 +156,8 @@ async def test_a_pair_declared_distinct_is_not_reported_and_hover_marks_it(
     setting as `check` (no SD801 between the two), and hover still shows the score,
     marked declared distinct."""
     (deck.project / "skilldeck.toml").write_text('[overlap]\ndistinct = [["tdd-*"]]\n')
-    workflow = deck.write(
-        deck.project_dsh, "tdd-workflow", skill_text("tdd-workflow", TDD_WORKFLOW)
-    )
-    guide = deck.write(deck.user_dsh, "tdd-guide", skill_text("tdd-guide", TDD_GUIDE))
-    driven = deck.write(
-        deck.user_dsh,
-        "test-driven-development",
-        skill_text(
-            "test-driven-development",
-            "Test-Driven Development, tests first, when writing new features.",
-        ),
+    workflow, guide, driven = write_tdd_skills(
+        deck, "Test-Driven Development, tests first, when writing new features."
     )
     client = await start_editor(start_server)
     on_driven = await diagnostics_of(client, driven, lambda d: len(codes(d)) == 2)
@@ -168,12 +169,8 @@ async def test_a_pair_declared_distinct_is_not_reported_and_hover_marks_it(
     assert "`tdd-guide` and `test-driven-development`" in on_guide[0].message
     open_doc(client, workflow)
 
-    result = await client.text_document_hover_async(
-        types.HoverParams(text_document=doc_id(workflow), position=pos(2, 20))
-    )
+    section = await nearest_section(client, workflow)
 
-    assert result is not None and isinstance(result.contents, types.MarkupContent)
-    section = result.contents.value.split("\n\n---\n\n")[-1]
     guide_line = next(line for line in section.split("\n") if "`tdd-guide`" in line)
     assert guide_line.endswith(" · declared distinct")
     driven_line = next(line for line in section.split("\n") if "`test-driven-dev" in line)
