@@ -91,6 +91,8 @@ class OverlapBuilds:
                     or self._latest.get(index.folder) != number
                 ):
                     return
+            if self._latest.get(index.folder) != number:
+                return  # a newer build took the skills re-judged meanwhile
             # Inside the pause: the new index is frozen with it (see collector_pause).
             changed = index.install_overlap(overlap, every_file=every_file)
         await session.publish_in_batches(changed, batch=PUBLISH_BATCH)
