@@ -13,6 +13,12 @@ Figures:
 - ``completion`` (a new frontmatter line, a ``/`` mention in the body) and ``hover``
   (``name`` value, ``description`` key): request round trips.
 
+With ``--save-every S`` another skill file of the corpus is rewritten on disk every ``S``
+seconds while the keystrokes run (a new first sentence in its description; restored at
+the end), as when a user saves or a checkout changes files: the server refreshes it and,
+once the disk is quiet, builds the folder's routing overlap again. Use it with
+``--no-client-watch`` (this client reports no file changes: the server must watch).
+
 ``python benchmarks/bench_server.py DEST`` runs it on an existing corpus (``corpus.py``).
 """
 
@@ -195,6 +201,7 @@ async def bench_server(
     extra_settings: dict[str, Any] | None = None,
     idle_s: float = 1.0,
     client_watches: bool = True,
+    save_every_s: float | None = None,
 ) -> dict[str, object]:
     """Start the server on ``corpus`` and measure (see the module doc).
 
@@ -269,6 +276,12 @@ async def bench_server(
 
         latencies: list[float] = []
         version = 1
+        stop_saving = asyncio.Event()
+        saver = (
+            asyncio.ensure_future(_save_repeatedly(_other_skill(corpus), save_every_s, stop_saving))
+            if save_every_s
+            else None
+        )
         for k in range(edits):
             at = probe.description_edit if k % 4 < 2 else probe.body_edit
             if k % 2 == 0:
@@ -286,6 +299,9 @@ async def bench_server(
             )
             latencies.append(await asyncio.wait_for(waiter, timeout_s) - t0)
             await asyncio.sleep(gap_s)
+        if saver is not None:
+            stop_saving.set()
+            result["saves"] = await saver
         result["did_change"] = _summary(latencies)
         result["did_change_slowest"] = sorted(
             ({"ms": round(lat * 1000, 1), "edit": k} for k, lat in enumerate(latencies)),
@@ -343,6 +359,47 @@ async def bench_server(
         if scratch is not None:
             scratch.cleanup()
     return result
+
+
+def _other_skill(corpus: Corpus) -> Path:
+    """A bundle skill of the corpus's project that is not the probe."""
+    for path in sorted(Path(corpus.cwd).glob(".dsh/skills/*/SKILL.md")):
+        if str(path) != corpus.probe:
+            return path
+    raise RuntimeError("the corpus has no second project skill")
+
+
+async def _save_repeatedly(path: Path, every_s: float, stop: asyncio.Event) -> int:
+    """Rewrite ``path`` every ``every_s`` seconds (its description gets a new first
+    sentence) until ``stop``; the original text is put back. Returns how many saves."""
+    original = path.read_text(encoding="utf-8")
+    saves = 0
+    try:
+        while True:
+            try:
+                await asyncio.wait_for(stop.wait(), every_s)
+                return saves
+            except asyncio.TimeoutError:
+                saves += 1
+                path.write_text(_revised(original, f"Revision {saves}."), encoding="utf-8")
+    finally:
+        path.write_text(original, encoding="utf-8")
+
+
+def _revised(text: str, sentence: str) -> str:
+    """``text`` with ``sentence`` first in its ``description`` (plain, quoted or block)."""
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("description:"))
+    value = lines[at][len("description:") :].strip()
+    if value[:1] in (">", "|"):
+        following = lines[at + 1]
+        indent = following[: len(following) - len(following.lstrip())]
+        lines.insert(at + 1, indent + sentence)
+    elif value[:1] in ("'", '"'):
+        lines[at] = f"description: {value[0]}{sentence} {value[1:]}"
+    else:
+        lines[at] = f"description: {sentence} {value}"
+    return "\n".join(lines)
 
 
 async def _requests(count: int, send: Any) -> dict[str, object]:
@@ -407,6 +464,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="declare no file-watcher registration: the server watches every root itself",
     )
     parser.add_argument(
+        "--save-every",
+        type=float,
+        default=None,
+        help="rewrite another skill file on disk every S seconds while typing",
+    )
+    parser.add_argument(
         "--settings", default="{}", help='more skilldeck settings as JSON, e.g. {"rules": {...}}'
     )
     args = parser.parse_args(argv)
@@ -423,6 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             extra_settings=json.loads(args.settings),
             idle_s=args.idle,
             client_watches=not args.no_client_watch,
+            save_every_s=args.save_every,
         )
     )
     json.dump(result, sys.stdout, indent=1)

@@ -165,6 +165,50 @@ def test_members_that_divide_a_family_do_not_compete_but_its_generalist_does(
     assert finding.message.startswith("`c4-component` and `c4-architect` describe overlap")
 
 
+def test_a_task_the_name_says_brings_generic_and_specialised_skills_together() -> None:
+    """Many skills mention tests in passing; few are named for testing. A generic test
+    skill's nearest skills are the specialised ones whose names say testing, ahead of
+    skills that only mention it, and the hover lists them so."""
+    fillers = {
+        "release-notes": "Draft release notes from the merged pull requests once the tests pass.",
+        "sprint-plan": "Plan the sprint backlog, estimate the stories, testing too.",
+        "sql-migrations": "Write SQL migrations for schema changes, test them and roll them back.",
+        "rest-design": "Design REST API endpoints with pagination, errors and contract tests.",
+        "docker-images": "Set up Docker images with multi-stage builds and a test stage.",
+        "pr-style": "Review pull requests for style and missing tests before merging.",
+        "perf-profile": "Profile slow endpoints and load test the fixes.",
+        "i18n-strings": "Translate the user interface strings and test every locale.",
+        "onboarding-guide": "Write the onboarding guide for new engineers, with a test checklist.",
+        "dependency-audit": "Audit dependencies for licences and test the upgrades.",
+    }
+    automator = OverlapSkill(
+        "automator",
+        "test-automator",
+        "Master AI-powered test automation with modern frameworks, self-healing tests, and "
+        "comprehensive quality engineering. Build scalable testing strategies with CI/CD "
+        "integration. Use PROACTIVELY for testing automation or quality assurance.",
+    )
+    skills = [
+        automator,
+        OverlapSkill(
+            "pytest",
+            "python-testing",
+            "Python testing strategies using pytest, TDD methodology, fixtures, mocking, "
+            "parametrization, and coverage requirements.",
+        ),
+        OverlapSkill(
+            "gotest",
+            "golang-testing",
+            "Go testing patterns including table-driven tests, subtests, benchmarks, fuzzing, "
+            "and test coverage. Follows TDD methodology with idiomatic Go practices.",
+        ),
+        *(OverlapSkill(name, name, text) for name, text in fillers.items()),
+    ]
+    index = OverlapIndex(skills, threshold=0.05)
+    nearest = [n.skill.name for n in index.neighbours(automator, limit=2)]
+    assert nearest == ["python-testing", "golang-testing"]
+
+
 def test_the_same_task_in_other_words_competes(tmp_path: Path) -> None:
     # "diagnose" / "troubleshoot" and "visual layout" / "aesthetic, UX" share no word:
     # the task-concept table (engine/overlap_concepts.py) lets each pair meet.
@@ -269,7 +313,12 @@ def test_an_edit_updates_the_pairs_of_both_skills(tmp_path: Path) -> None:
     entries = {e.path: e for e in scan.entries()}
     overlap = DeckOverlap(entries.values(), scan.settings)
     assert [f.code for f in overlap.findings_of(str(driven))] == ["SD801"]
-    write(tmp_path, "tdd-workflow", "Plan the weekly roadmap review with the team.")
+    write(
+        tmp_path,
+        "tdd-workflow",
+        "Plan the weekly roadmap review with the team, collect open questions from every "
+        "squad, book the room and send the agenda a day ahead.",
+    )
     edited = scan_deck(config, None, roots=[SkillRoot(300, "custom", str(tmp_path), True)])
     (entry,) = [e for e in edited.entries() if e.path == str(tdd)]
     assert overlap.update(str(tdd), entry) == {str(tdd), str(driven)}

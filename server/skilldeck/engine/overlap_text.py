@@ -16,6 +16,9 @@ features for :mod:`skilldeck.engine.overlap`:
 - words that ask for the same task in other words (``review`` / ``audit``, ``debug`` /
   ``diagnose``, ``ui`` / ``visual``: :mod:`skilldeck.engine.overlap_concepts`) also give
   that task as a feature (weighted like a name part), so such skills share something;
+  a task the name says (``python-testing``, ``test-automator``) is a feature of its own,
+  rarer than the task anywhere in the text: a generic skill and a specialised one whose
+  names say one task compete unless they name different things;
 - named things (languages, frameworks, vendors, clouds, databases) are collected apart:
   two skills that name different ones (``python-reviewer`` / ``rust-reviewer``) are told
   apart by the model, however alike the rest of their text is; so is the kind of work a
@@ -54,6 +57,11 @@ BIGRAM_WEIGHT = 0.5
 #: How much a task concept (:mod:`skilldeck.engine.overlap_concepts`) counts against the
 #: word that asks for it.
 CONCEPT_WEIGHT = 2.0
+#: How much "the name says this task" (``python-testing``, ``rust-reviewer``) counts: a
+#: feature of its own, rarer than the task anywhere in the text.
+NAME_CONCEPT_WEIGHT = 2.0
+#: How a task the name says is written among the features (after the concept).
+NAME_CONCEPT_SUFFIX = "@name"
 
 _WORD = re.compile(r"[^\W_]+(?:\+\+|#)?")
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:[- ][A-Z][a-z]+){2,3}\b")
@@ -277,6 +285,15 @@ def _word_table(words: list[str]) -> dict[str, _Word]:
 
 
 @lru_cache(maxsize=1)
+def _name_concepts() -> dict[str, str]:
+    """``concept feature -> its name feature`` (``~test`` -> ``~test@name``)."""
+    return {
+        concept: sys.intern(concept + NAME_CONCEPT_SUFFIX)
+        for concept in set(_concept_of_stem().values())
+    }
+
+
+@lru_cache(maxsize=1)
 def _concept_of_stem() -> dict[str, str]:
     """``stem -> concept feature`` for every word of the task concepts table."""
     return {
@@ -349,6 +366,8 @@ def skill_features(name: str, text: str) -> SkillFeatures:
         counts[stemmed] = count(stemmed, 0.0) + NAME_WEIGHT
         if concept is not None:
             counts[concept] = count(concept, 0.0) + CONCEPT_WEIGHT * NAME_WEIGHT
+            named = _name_concepts()[concept]
+            counts[named] = count(named, 0.0) + NAME_CONCEPT_WEIGHT
     if (acronym := _acronym(parts)) is not None:
         counts[acronym] = count(acronym, 0.0) + ACRONYM_WEIGHT
     entities = _entities_of_text(text, words)

@@ -702,7 +702,8 @@ RULES: tuple[Rule, ...] = (
         "are stemmed, stop words and template phrases shared by many skills weigh little, "
         "names and acronyms count (`tdd-workflow` and `test-driven-development`), a few "
         "tasks count in other words too (review / audit, test / TDD, debug / diagnose, "
-        "UI / visual design), and "
+        "UI / visual design) and count more when the name says them (`python-testing` "
+        "and `test-automator`), and "
         "skills about different languages, vendors or clouds, whose names say different "
         "platforms (`backend-*` / `mobile-*`) or different kinds of work (one reviews, "
         "the other writes), or divide one family's work (`c4-component` / `c4-container`: "
@@ -715,7 +716,7 @@ RULES: tuple[Rule, ...] = (
         "`.claude/skills` folder the deck does not read) is reported with the agent's name "
         "(`... overlapping tasks for Claude Code`); `skilldeck overlap --host H` lists one "
         "agent's pairs. The threshold is `threshold` in the `[overlap]` table "
-        "of `skilldeck.toml` (default 0.2). The score is a judgement from words: a pair "
+        "of `skilldeck.toml` (default 0.22). The score is a judgement from words: a pair "
         "you have checked and know the model tells apart (the levels of one family, the "
         "stages of one pipeline) is declared once in `distinct` in the same table, a list "
         'of groups of skill names or `fnmatch` patterns: `distinct = [["c4-*"], '
