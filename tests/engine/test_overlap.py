@@ -499,3 +499,21 @@ def test_rules_off_skip_the_overlap_pass(tmp_path: Path) -> None:
     assert on.enabled and on.paths()
     off = DeckOverlap(winners, RuleSettings(overrides={"SD801": None, "SD802": None}))
     assert not off.enabled and off.paths() == [] and off.nearest(winners[0]) == []
+
+
+def test_a_replaced_overlap_lets_go_of_everything_a_slice_at_a_time(tmp_path: Path) -> None:
+    """The editor drops an overlap it has replaced in steps (yielding between them); at
+    the end nothing of it is left."""
+    tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
+    write(tmp_path, "test-driven-development", TEST_DRIVEN)
+    scan = scan_deck(
+        SkilldeckConfig(include_default_roots=False),
+        None,
+        roots=[SkillRoot(300, "custom", str(tmp_path), True)],
+    )
+    overlap = DeckOverlap(scan.entries(), scan.settings)
+    assert [f.code for f in overlap.findings_of(str(tdd))] == ["SD801"]
+    for _ in overlap.dismantle():
+        pass
+    assert (overlap.pairs(), overlap.paths(), overlap.findings_of(str(tdd))) == ([], [], ())
+    assert overlap.path_of(str(tdd)) is None

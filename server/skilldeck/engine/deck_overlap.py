@@ -15,7 +15,7 @@ unless their descriptions are near-identical (SD802).
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -267,6 +267,19 @@ class DeckOverlap:
         if changed or member is None:
             changed.add(key)
         return {path for path in changed if self._is_file(path) or path == key}
+
+    def dismantle(self) -> Iterator[None]:
+        """Let go of everything a time slice at a time, yielding in between (see
+        :meth:`OverlapIndex.dismantle`): for an overlap the editor has replaced."""
+        clock = TimeSlice()
+        while self._pairs:
+            self._pairs.popitem()
+            if clock.over():
+                yield
+                clock.restart()
+        yield from self._index.dismantle()
+        self._members.clear()
+        self._skills.clear()
 
     def _record(self, pair: OverlapPair) -> bool:
         """Keep ``pair``, unless it is declared distinct (and not near-identical);

@@ -368,6 +368,18 @@ class OverlapIndex:
                 if not posting:
                     del self._postings[feature]
 
+    def dismantle(self) -> Iterator[None]:
+        """Empty the index a time slice at a time (yielding in between): dropping a
+        10,000-skill index at once frees a million objects in one go, ~40 ms the event
+        loop of a language server would wait."""
+        clock = TimeSlice()
+        for table in (self._postings, self._docs):
+            while table:
+                table.popitem()
+                if clock.over():
+                    yield
+                    clock.restart()
+
     # -- internals ------------------------------------------------------------------
 
     def _doc(self, skill: OverlapSkill, features: SkillFeatures) -> _Doc:

@@ -718,10 +718,10 @@ class FolderIndex:
         winners.extend(self._provided_winners.values())
         return winners
 
-    def install_overlap(self, overlap: DeckOverlap, *, every_file: bool = True) -> set[str]:
+    def install_overlap(self, overlap: DeckOverlap) -> tuple[DeckOverlap, set[str]]:
         """Use ``overlap`` (built from the last snapshot), replaying the skills re-judged
-        since; returns the paths whose findings may differ: every file with a pair before
-        or after, or with ``every_file`` false only those whose overlap findings do."""
+        since; returns the overlap it replaces and the paths whose findings may differ
+        (every file with a pair before or after)."""
         before = self.overlap
         changed = set(before.paths()) | set(overlap.paths())
         touched = self._overlap_touched or []
@@ -729,9 +729,7 @@ class FolderIndex:
         self._overlap_touched = None
         for key, member in touched:
             changed |= self.overlap.update(key, member)
-        if not every_file:
-            changed = {p for p in changed if before.findings_of(p) != overlap.findings_of(p)}
-        return {path for path in changed if path in self._entries}
+        return before, {path for path in changed if path in self._entries}
 
     @staticmethod
     def _set(table: dict[str, Any], key: str, value: Any) -> None:
