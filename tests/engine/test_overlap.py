@@ -15,6 +15,7 @@ from skilldeck.engine.findings import Finding, Severity
 from skilldeck.engine.fs_provider import scan_deck
 from skilldeck.engine.model import SkillCandidate
 from skilldeck.engine.overlap import OverlapIndex, OverlapSkill
+from skilldeck.engine.overlap_distinct import declare_distinct
 from skilldeck.engine.positions import Position, Span
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.skill_file import RuleSettings
@@ -517,3 +518,45 @@ def test_a_replaced_overlap_lets_go_of_everything_a_slice_at_a_time(tmp_path: Pa
         pass
     assert (overlap.pairs(), overlap.paths(), overlap.findings_of(str(tdd))) == ([], [], ())
     assert overlap.path_of(str(tdd)) is None
+
+
+@pytest.mark.parametrize(
+    ("before", "pyproject", "after", "groups"),
+    [
+        ("", False, '[overlap]\ndistinct = [["a", "b"]]\n', (("a", "b"),)),
+        (
+            "# team\n[overlap]\nthreshold = 0.3  # tuned\n",
+            False,
+            '# team\n[overlap]\nthreshold = 0.3  # tuned\ndistinct = [["a", "b"]]\n',
+            (("a", "b"),),
+        ),
+        (
+            '[overlap]\ndistinct = [["c4-*"]]\n',
+            False,
+            '[overlap]\ndistinct = [["c4-*"], ["a", "b"]]\n',
+            (("c4-*",), ("a", "b")),
+        ),
+        (
+            '[project]\nname = "x"\n\n[tool.skilldeck]\nprofile = "dsh"\n',
+            True,
+            '[project]\nname = "x"\n\n[tool.skilldeck]\nprofile = "dsh"\n\n'
+            '[tool.skilldeck.overlap]\ndistinct = [["a", "b"]]\n',
+            (("a", "b"),),
+        ),
+    ],
+)
+def test_declaring_a_pair_distinct_keeps_the_config_file_as_written(
+    tmp_path: Path, before: str, pyproject: bool, after: str, groups: tuple[tuple[str, ...]]
+) -> None:
+    written = declare_distinct(before, ("a", "b"), pyproject=pyproject)
+    assert written == after
+    file = tmp_path / ("pyproject.toml" if pyproject else "skilldeck.toml")
+    file.write_text(written)
+    assert load_config_file(file).overlap_distinct == groups
+
+
+def test_declaring_distinct_refuses_a_config_file_it_cannot_read() -> None:
+    with pytest.raises(ValueError, match="not valid TOML"):
+        declare_distinct("[overlap\n", ("a", "b"), pyproject=False)
+    with pytest.raises(ValueError, match="'overlap' in the config file is not a table"):
+        declare_distinct("overlap = 3\n", ("a", "b"), pyproject=False)

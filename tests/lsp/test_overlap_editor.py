@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
-from editing_fixtures import doc_id, open_doc, pos, start_editor
+from editing_fixtures import doc_id, editing_capabilities, open_doc, pos, start_editor
 from lsp_harness import Deck, StartServer, codes, diagnostics_of, indexed, skill_text, uri
 from lsprotocol import types
 from pytest_lsp import LanguageClient
@@ -175,3 +176,102 @@ async def test_a_pair_declared_distinct_is_not_reported_and_hover_marks_it(
     assert guide_line.endswith(" · declared distinct")
     driven_line = next(line for line in section.split("\n") if "`test-driven-dev" in line)
     assert "declared distinct" not in driven_line
+
+
+def _declare_actions(result: object) -> list[types.CodeAction]:
+    actions = [a for a in (result or []) if isinstance(a, types.CodeAction)]  # type: ignore[attr-defined]
+    return [a for a in actions if a.title.startswith("Declare ")]
+
+
+async def _declare_with(client: LanguageClient, path: Path, other: str) -> types.CodeAction | None:
+    """The "Declare ... distinct" action on ``path``'s name line naming ``other``."""
+    found = [a for a in await _actions_on_name(client, path) if f"`{other}`" in a.title]
+    return found[0] if found else None
+
+
+async def _actions_on_name(client: LanguageClient, path: Path) -> list[types.CodeAction]:
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=doc_id(path),
+            range=types.Range(pos(1, 8), pos(1, 8)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    return _declare_actions(result)
+
+
+async def test_declare_distinct_quick_fix_edits_the_config_file_and_the_finding_goes(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """On SD801, "Declare `a` and `b` distinct" adds the pair to `[overlap] distinct` of
+    the project's skilldeck.toml, keeping what the file says; once saved, the two skills
+    are no longer reported to each other."""
+    config = deck.project / "skilldeck.toml"
+    config.write_text("# team settings\n[overlap]\nthreshold = 0.2  # tuned\n")
+    workflow, guide, _driven = write_tdd_skills(deck, "Plan the weekly roadmap.")
+    client = await start_editor(start_server)
+    await diagnostics_of(client, guide, lambda d: "SD801" in codes(d))
+    open_doc(client, guide)
+
+    action = await _declare_with(client, guide, "tdd-workflow")
+
+    assert action is not None and action.title == (
+        "Declare `tdd-guide` and `tdd-workflow` distinct ([overlap] distinct in skilldeck.toml)"
+    )
+    assert action.kind == types.CodeActionKind.QuickFix
+    assert action.diagnostics and action.diagnostics[0].code == "SD801"
+    assert action.edit is not None and action.edit.document_changes is not None
+    (change,) = action.edit.document_changes
+    assert isinstance(change, types.TextDocumentEdit)
+    assert change.text_document.uri == uri(config)
+    (edit,) = change.edits
+    assert edit.range == types.Range(pos(0, 0), pos(3, 0))
+    assert edit.new_text == (
+        '# team settings\n[overlap]\nthreshold = 0.2  # tuned\ndistinct = [["tdd-guide", '
+        '"tdd-workflow"]]\n'
+    )
+    assert config.read_text() == "# team settings\n[overlap]\nthreshold = 0.2  # tuned\n"
+
+    config.write_text(edit.new_text)  # the user accepts and saves; the editor reports it
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri(config), type=types.FileChangeType.Changed)]
+        )
+    )
+
+    def pairs_with(other: str) -> Callable[[list[types.Diagnostic]], bool]:
+        return lambda found: not any(f"`{other}`" in d.message for d in found)
+
+    await diagnostics_of(client, guide, pairs_with("tdd-workflow"), timeout=20)
+    await diagnostics_of(client, workflow, pairs_with("tdd-guide"), timeout=20)
+    assert await _declare_with(client, guide, "tdd-workflow") is None
+
+
+async def test_declare_distinct_makes_a_config_file_only_where_the_client_can(
+    deck: Deck, start_server: StartServer
+) -> None:
+    _workflow, guide, _driven = write_tdd_skills(deck, "Plan the weekly roadmap.")
+    capabilities = editing_capabilities()
+    assert capabilities.workspace is not None and capabilities.workspace.workspace_edit
+    capabilities.workspace.workspace_edit.resource_operations = [types.ResourceOperationKind.Create]
+    client = await start_editor(start_server, capabilities=capabilities)
+    await diagnostics_of(client, guide, lambda d: "SD801" in codes(d))
+    open_doc(client, guide)
+
+    action = await _declare_with(client, guide, "tdd-workflow")
+
+    assert action is not None and action.edit is not None
+    assert action.edit.document_changes is not None
+    create, change = action.edit.document_changes
+    config = deck.project / "skilldeck.toml"
+    assert isinstance(create, types.CreateFile) and create.uri == uri(config)
+    assert isinstance(change, types.TextDocumentEdit)
+    assert [e.new_text for e in change.edits] == [
+        '[overlap]\ndistinct = [["tdd-guide", "tdd-workflow"]]\n'
+    ]
+    assert not config.exists()
+
+    plain = await start_editor(start_server)  # renames only: no file can be made
+    await diagnostics_of(plain, guide, lambda d: "SD801" in codes(d))
+    open_doc(plain, guide)
+    assert await _actions_on_name(plain, guide) == []

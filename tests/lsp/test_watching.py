@@ -112,6 +112,9 @@ async def test_client_watches_workspace_roots_server_watches_the_rest(
     assert f"{deck.project_dsh}/*/SKILL.md" in globs
     assert f"{deck.project_agents}/*" in globs
     assert not any(str(deck.user_dsh) in glob for glob in globs)
+    # The project's config files: a changed setting re-indexes.
+    assert f"{deck.project}/skilldeck.toml" in globs
+    assert f"{deck.project}/pyproject.toml" in globs
 
     outside = deck.write(deck.user_dsh, "home-made", "---\nname: home-made\n---\n")
     await diagnostics_of(client, outside, lambda d: codes(d) == ["SD204"])

@@ -191,22 +191,26 @@ class DeckOverlap:
     def findings_of(self, path: str) -> tuple[Finding, ...]:
         """SD801 / SD802 for the file ``path`` (rule settings applied), best pair first, for
         its :data:`MAX_FINDINGS_PER_SKILL` nearest competitors."""
+        return tuple(finding for finding, _other in self.reported(path))
+
+    def reported(self, path: str) -> list[tuple[Finding, OverlapSkill]]:
+        """:meth:`findings_of` ``path``, each with the skill it points at."""
         member = self._members.get(path)
         if not isinstance(member, SkillFileEntry):
-            return ()
-        found: list[Finding] = []
+            return []
+        found: list[tuple[Finding, OverlapSkill]] = []
         pairs = sorted(
             self._pairs.get(path, {}).values(), key=lambda p: (-p.score, p.other(path).name)
         )
         for pair in pairs[:MAX_FINDINGS_PER_SKILL]:
-            other = self._members[pair.other(path).key]
-            finding = _finding(member, other, pair, self.scope)
+            partner = pair.other(path)
+            finding = _finding(member, self._members[partner.key], pair, self.scope)
             severity = self.settings.severity_for(finding.code, finding.severity)
             if severity == finding.severity:
-                found.append(finding)
+                found.append((finding, partner))
             elif severity is not None:
-                found.append(replace(finding, severity=severity))
-        return tuple(found)
+                found.append((replace(finding, severity=severity), partner))
+        return found
 
     def path_of(self, key: str) -> str | None:
         """The file of the competing skill ``key`` (``None`` for a provided skill without

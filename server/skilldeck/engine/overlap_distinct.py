@@ -14,12 +14,16 @@ both names match patterns of one group; a group of one pattern declares every sk
 matches distinct from every other. SD801 is then not reported between them. SD802 still
 is: near-identical descriptions give the model nothing to tell the skills apart by, so
 the declaration cannot be true of them.
+
+:func:`declare_distinct` adds a group to a config file's text (the editor's quick fix),
+keeping its comments and layout (tomlkit).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from typing import Any
 
 DistinctGroups = tuple[tuple[str, ...], ...]
 
@@ -75,3 +79,34 @@ class DistinctMatcher:
             )
             self._memberships[name] = found
         return found
+
+
+def declare_distinct(config_text: str, names: tuple[str, str], *, pyproject: bool) -> str:
+    """``config_text`` (a ``skilldeck.toml``, or with ``pyproject`` a ``pyproject.toml``
+    whose ``[tool.skilldeck]`` table is meant) with the group ``names`` added to the
+    ``distinct`` of its ``[overlap]`` table, which is made when missing; everything else
+    is kept as written. ``ValueError`` when the text is no TOML or the keys on the way
+    hold something other than tables and an array."""
+    import tomlkit  # noqa: PLC0415 - only the editor's quick fix writes config files
+    from tomlkit.exceptions import TOMLKitError  # noqa: PLC0415
+
+    try:
+        document = tomlkit.parse(config_text)
+    except TOMLKitError as error:
+        raise ValueError(f"the config file is not valid TOML: {error}") from None
+    table: Any = document
+    path = ("tool", "skilldeck", "overlap") if pyproject else ("overlap",)
+    for key in path:
+        if key not in table:
+            table[key] = tomlkit.table(is_super_table=key != "overlap")
+        table = table[key]
+        if not isinstance(table, dict):
+            raise ValueError(f"'{key}' in the config file is not a table")
+    groups = table.get("distinct")
+    if groups is None:
+        groups = tomlkit.array()
+        table["distinct"] = groups
+    if not isinstance(groups, list):
+        raise ValueError("'overlap.distinct' in the config file is not an array")
+    groups.append(list(names))
+    return tomlkit.dumps(document)

@@ -722,7 +722,10 @@ RULES: tuple[Rule, ...] = (
         'of groups of skill names or `fnmatch` patterns: `distinct = [["c4-*"], '
         '["opensource-forker", "opensource-sanitizer"]]`. Two skills whose names both '
         "match one group are not reported to each other (hover still shows their score, "
-        "marked declared distinct; `skilldeck overlap` says how many pairs it left out). "
+        "marked declared distinct; `skilldeck overlap` says how many pairs it left out); "
+        "in the editor, the quick fix *Declare `a` and `b` distinct* adds the pair to the "
+        "project's config file (a new `skilldeck.toml` when there is none), keeping what "
+        "the file says. "
         "Near-identical descriptions (SD802) are reported all the same.\n\n**Fix:** say "
         "in each description what sets the skill apart (its scope, inputs, the moment it "
         "applies), merge the two skills, turn one off for the model "

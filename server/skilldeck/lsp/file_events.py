@@ -1,6 +1,7 @@
 """Files changed on disk (the client's ``didChangeWatchedFiles`` or our own watcher):
 refresh the skill files concerned, re-find the stray Markdown files of their folders
-(``SD007``), or rescan when a root itself came or went. Tests:
+(``SD007``), or rescan when a root itself came or went or a folder's config file
+(``skilldeck.toml``, ``pyproject.toml`` at its project root) changed. Tests:
 ``tests/lsp/test_watching.py``, ``tests/parity/test_parity.py``.
 """
 
@@ -15,6 +16,7 @@ from lsprotocol import types
 
 from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
 from skilldeck.engine.layout import relative_parts, stray_files
+from skilldeck.engine.roots import find_project_root
 from skilldeck.engine.skill_file import analyze_skill_file
 from skilldeck.lsp.index import FolderIndex
 
@@ -23,6 +25,8 @@ if TYPE_CHECKING:
 
 #: Delay before a burst of file events becomes a rescan of the folder.
 RESCAN_DELAY_S = 0.05
+#: The files at a project root that settings are read from.
+CONFIG_FILE_NAMES = ("skilldeck.toml", "pyproject.toml")
 
 
 class FileEvents:
@@ -48,7 +52,11 @@ class FileEvents:
         settle: set[str] = set()
         rescan = False
         for index in session.folders.values():
+            config_folder = str(find_project_root(index.folder))
             for path in paths:
+                if is_config_file(path, config_folder):
+                    rescan = True  # the settings may have changed: re-read them
+                    continue
                 skill_file = index.classify(path) is not None
                 if skill_file:
                     settle.add(index.folder)
@@ -101,6 +109,14 @@ class FileEvents:
             session.publisher.changed(changed)
         session.catalogs.schedule()
         session.hosts.schedule()
+
+
+def is_config_file(path: str, project_root: str) -> bool:
+    """Whether ``path`` is a config file a folder whose project root is ``project_root``
+    reads its settings from (:func:`skilldeck.engine.config.find_config_file`)."""
+    return os.path.basename(path) in CONFIG_FILE_NAMES and os.path.normpath(
+        os.path.dirname(path)
+    ) == os.path.normpath(project_root)
 
 
 def root_child_folder(path: str, index: FolderIndex) -> str | None:

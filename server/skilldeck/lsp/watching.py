@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.roots import SkillRoot
+from skilldeck.engine.roots import SkillRoot, find_project_root
 from skilldeck.engine.watch import RootWatcher
 from skilldeck.engine.watch_gate import QuietWindow
 from skilldeck.lsp.diagnostics import uri_of
+from skilldeck.lsp.file_events import CONFIG_FILE_NAMES
 
 if TYPE_CHECKING:
     from skilldeck.lsp.server import SkilldeckServer
@@ -40,7 +41,9 @@ class Watching:
         self.session = session
         self.client_watches = False
         self.relative_patterns = False
-        self._registered: frozenset[str] = frozenset()
+        self._registered: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+        #: The project roots whose config files the folders read.
+        self._config_folders: frozenset[str] = frozenset()
         self._watcher: RootWatcher | None = None
         self._watched: frozenset[str] = frozenset()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -62,6 +65,8 @@ class Watching:
         """
         client_roots: dict[str, SkillRoot] = {}
         own_roots: dict[str, SkillRoot] = {}
+        folders = list(folders)
+        self._config_folders = frozenset(str(find_project_root(f)) for f, _ in folders)
         for folder, roots in folders:
             for root in roots:
                 inside = _inside(root.path, folder)
@@ -120,14 +125,21 @@ class Watching:
         self._watcher.start()
 
     def _register_client(self, roots: frozenset[str]) -> None:
-        if not self.client_watches or roots == self._registered:
+        wanted = (roots, self._config_folders)
+        if not self.client_watches or wanted == self._registered:
             return
-        self._registered = roots
+        self._registered = wanted
         watchers = [
             types.FileSystemWatcher(glob_pattern=pattern)
             for root in sorted(roots)
             for pattern in self._patterns(root)
         ]
+        # Each folder's config files: a changed setting re-indexes (file_events.py).
+        watchers.extend(
+            types.FileSystemWatcher(glob_pattern=pattern)
+            for folder in sorted(self._config_folders)
+            for pattern in self._config_patterns(folder)
+        )
         params = types.RegistrationParams(
             registrations=[
                 types.Registration(
@@ -140,6 +152,12 @@ class Watching:
             ]
         )
         self.server.client_register_capability(params)
+
+    def _config_patterns(self, folder: str) -> list[types.GlobPattern]:
+        if self.relative_patterns:
+            base = uri_of(folder)
+            return [types.RelativePattern(base_uri=base, pattern=n) for n in CONFIG_FILE_NAMES]
+        return [os.path.join(folder, name) for name in CONFIG_FILE_NAMES]
 
     def _patterns(self, root: str) -> list[types.GlobPattern]:
         if self.relative_patterns:

@@ -8,6 +8,9 @@ of every finding that combines safely with the earlier ones. Edits carry the ope
 document's version (when the client supports ``documentChanges``), so a client never
 applies them to text that changed since. Nothing is written by the server: the client
 applies what the user accepts.
+
+An SD801 diagnostic also gets "Declare `a` and `b` distinct", which adds the pair to the
+config file's ``[overlap] distinct`` (:mod:`skilldeck.lsp.features.distinct_action`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from skilldeck.engine.findings import Finding, TextEdit
 from skilldeck.engine.fix_edits import fix_all
 from skilldeck.engine.positions import Position, Span
 from skilldeck.lsp.diagnostics import to_diagnostic
+from skilldeck.lsp.features.distinct_action import distinct_actions
 from skilldeck.lsp.skill_document import SkillDocument, load_document
 
 if TYPE_CHECKING:
@@ -49,11 +53,26 @@ def register(server: SkilldeckServer) -> None:
         def diagnostic(finding: Finding) -> types.Diagnostic:
             return to_diagnostic(finding, doc.line_source, session.encoding, session.lines)
 
-        return actions(doc, params, versioned=versioned, diagnostic=diagnostic)
+        result = actions(doc, params, versioned=versioned, diagnostic=diagnostic)
+        if _wanted(types.CodeActionKind.QuickFix.value, _only(params)):
+            start, end = doc.position(params.range.start), doc.position(params.range.end)
+            result += distinct_actions(
+                doc,
+                start,
+                end,
+                session=session,
+                capabilities=edit_caps,
+                diagnostic=diagnostic,
+            )
+        return result
 
 
 def _kind(kind: types.CodeActionKind | str) -> str:
     return kind.value if isinstance(kind, types.CodeActionKind) else kind
+
+
+def _only(params: types.CodeActionParams) -> list[str] | None:
+    return [_kind(kind) for kind in params.context.only] if params.context.only else None
 
 
 def _wanted(kind: str, only: list[str] | None) -> bool:
@@ -74,7 +93,7 @@ def actions(
     diagnostic: Callable[[Finding], types.Diagnostic],
 ) -> list[types.CodeAction]:
     """The quick fixes under ``params.range`` and the file's fix-all."""
-    only = [_kind(kind) for kind in params.context.only] if params.context.only else None
+    only = _only(params)
     start = doc.position(params.range.start)
     end = doc.position(params.range.end)
     findings = doc.fixable_findings
