@@ -76,6 +76,9 @@ def layered_deck(base: Path) -> Path:
             SD703 = "hint"          # duplicate in one root: lowered
             description-truncated = "information"
             SD403 = "off"
+
+            [overlap]
+            distinct = [["release-draft", "changelog-*"]]  # checked: not reported
             """
         ),
     )
@@ -88,6 +91,21 @@ def layered_deck(base: Path) -> Path:
     _write(
         dsh / "long" / "SKILL.md",
         _skill("long", "A description long enough that a sixty character cap cuts it off."),
+    )
+    # Two skills that overlap (SD801 at 0.39), declared distinct in the config.
+    _write(
+        dsh / "release-draft" / "SKILL.md",
+        _skill(
+            "release-draft",
+            "Draft the release notes and changelog from the merged pull requests of a tag.",
+        ),
+    )
+    _write(
+        dsh / "changelog-writer" / "SKILL.md",
+        _skill(
+            "changelog-writer",
+            "Write the changelog and release notes from merged pull requests for a version.",
+        ),
     )
     _write(dsh / "twin" / "SKILL.md", _skill("twin", "Twin as a bundle."))
     _write(dsh / "twin-flat.md", _skill("twin", "Twin as a flat file."))
@@ -403,6 +421,13 @@ def test_layered_config_is_applied_by_check(tmp_path: Path) -> None:
     assert any(code == "SD702" and "bundled skill" in message for *_, code, _s, message in found), (
         found
     )
+    # The pair declared distinct is there, and left out.
+    assert not any(code.startswith("SD8") for *_, code, _s, _m in found), found
+    overlap = cli(project, environment(tmp_path), "overlap", "--no-cache").splitlines()
+    assert overlap == [
+        "no competing skills (threshold 0.22)",
+        "1 pair declared distinct ([overlap] distinct)",
+    ]
 
 
 PROVIDER_MODULE = """
