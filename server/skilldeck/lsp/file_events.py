@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
 from skilldeck.engine.layout import relative_parts, stray_files
-from skilldeck.engine.roots import find_project_root
 from skilldeck.engine.skill_file import analyze_skill_file
 from skilldeck.lsp.index import FolderIndex
 
@@ -50,13 +50,10 @@ class FileEvents:
         #: Folders a skill file changed in (a saved buffer too): their overlap is built
         #: again once the disk is quiet (see skilldeck.lsp.overlap_builds).
         settle: set[str] = set()
-        rescan = False
+        configs = {p for p in paths if is_config_file(p, session.watching.config_folders)}
+        rescan = bool(configs)  # the settings may have changed: re-read them
         for index in session.folders.values():
-            config_folder = str(find_project_root(index.folder))
-            for path in paths:
-                if is_config_file(path, config_folder):
-                    rescan = True  # the settings may have changed: re-read them
-                    continue
+            for path in paths - configs:
                 skill_file = index.classify(path) is not None
                 if skill_file:
                     settle.add(index.folder)
@@ -111,12 +108,14 @@ class FileEvents:
         session.hosts.schedule()
 
 
-def is_config_file(path: str, project_root: str) -> bool:
-    """Whether ``path`` is a config file a folder whose project root is ``project_root``
-    reads its settings from (:func:`skilldeck.engine.config.find_config_file`)."""
-    return os.path.basename(path) in CONFIG_FILE_NAMES and os.path.normpath(
-        os.path.dirname(path)
-    ) == os.path.normpath(project_root)
+def is_config_file(path: str, project_roots: AbstractSet[str]) -> bool:
+    """Whether ``path`` is a config file that a folder whose project root is one of
+    ``project_roots`` reads its settings from
+    (:func:`skilldeck.engine.config.find_config_file`)."""
+    return (
+        os.path.basename(path) in CONFIG_FILE_NAMES
+        and os.path.normpath(os.path.dirname(path)) in project_roots
+    )
 
 
 def root_child_folder(path: str, index: FolderIndex) -> str | None:

@@ -42,8 +42,9 @@ class Watching:
         self.client_watches = False
         self.relative_patterns = False
         self._registered: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
-        #: The project roots whose config files the folders read.
-        self._config_folders: frozenset[str] = frozenset()
+        #: The project roots (normalised) whose config files the folders read; found
+        #: once per index, not on every file event.
+        self.config_folders: frozenset[str] = frozenset()
         self._watcher: RootWatcher | None = None
         self._watched: frozenset[str] = frozenset()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -66,7 +67,7 @@ class Watching:
         client_roots: dict[str, SkillRoot] = {}
         own_roots: dict[str, SkillRoot] = {}
         folders = list(folders)
-        self._config_folders = frozenset(str(find_project_root(f)) for f, _ in folders)
+        self.config_folders = frozenset(os.path.normpath(find_project_root(f)) for f, _ in folders)
         for folder, roots in folders:
             for root in roots:
                 inside = _inside(root.path, folder)
@@ -125,7 +126,7 @@ class Watching:
         self._watcher.start()
 
     def _register_client(self, roots: frozenset[str]) -> None:
-        wanted = (roots, self._config_folders)
+        wanted = (roots, self.config_folders)
         if not self.client_watches or wanted == self._registered:
             return
         self._registered = wanted
@@ -137,7 +138,7 @@ class Watching:
         # Each folder's config files: a changed setting re-indexes (file_events.py).
         watchers.extend(
             types.FileSystemWatcher(glob_pattern=pattern)
-            for folder in sorted(self._config_folders)
+            for folder in sorted(self.config_folders)
             for pattern in self._config_patterns(folder)
         )
         params = types.RegistrationParams(
