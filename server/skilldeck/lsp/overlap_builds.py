@@ -92,9 +92,8 @@ class OverlapBuilds:
                     or self._latest.get(index.folder) != number
                 ):
                     return
-            if self._latest.get(index.folder) != number:
-                return  # a newer build took the skills re-judged meanwhile
-            # Inside the pause: the new index is frozen with it (see collector_pause).
+            # No await since the last check, so no newer build has started. Installed inside
+            # the pause: the new index is frozen with it (see collector_pause).
             before, changed = index.install_overlap(overlap)
         if not every_file:
             changed = await self._differing(index, before, changed)
