@@ -275,3 +275,27 @@ async def test_declare_distinct_makes_a_config_file_only_where_the_client_can(
     await diagnostics_of(plain, guide, lambda d: "SD801" in codes(d))
     open_doc(plain, guide)
     assert await _actions_on_name(plain, guide) == []
+
+
+async def test_declare_distinct_replaces_the_open_config_buffer_whole(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """The edit spans the config file's open buffer (``\\r\\n`` line breaks) whole, and
+    carries the buffer's version."""
+    config = deck.project / "skilldeck.toml"
+    text = "# team\r\n[overlap]\r\nthreshold = 0.2\r\n"
+    config.write_bytes(text.encode())
+    _workflow, guide, _driven = write_tdd_skills(deck, "Plan the weekly roadmap.")
+    client = await start_editor(start_server)
+    await diagnostics_of(client, guide, lambda d: "SD801" in codes(d))
+    open_doc(client, config, text, version=7)
+    open_doc(client, guide)
+
+    action = await _declare_with(client, guide, "tdd-workflow")
+
+    assert action is not None and action.edit is not None
+    assert action.edit.document_changes is not None
+    (change,) = action.edit.document_changes
+    assert isinstance(change, types.TextDocumentEdit)
+    assert change.text_document.version == 7
+    assert [e.range for e in change.edits] == [types.Range(pos(0, 0), pos(3, 0))]

@@ -22,7 +22,7 @@ from lsprotocol import types
 
 from skilldeck.engine.findings import Finding
 from skilldeck.engine.overlap_distinct import declare_distinct
-from skilldeck.engine.positions import Position, Span
+from skilldeck.engine.positions import Position, Span, split_lines
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.positions import line_source, to_lsp_range
 
@@ -109,7 +109,7 @@ def _edit(
     ``old_text`` is ``None``)."""
     document = session.documents.get(path)
     uri = document.uri if document is not None else uri_of(path)
-    lines = (old_text or "").split("\n")
+    lines = split_lines(old_text or "")
     whole = Span(Position(0, 0), Position(len(lines) - 1, len(lines[-1])))
     edit = types.TextEdit(
         range=to_lsp_range(whole, line_source(old_text or ""), session.encoding),
