@@ -29,6 +29,7 @@ from skilldeck.lsp.skill_document import SkillDocument, load_document
 
 if TYPE_CHECKING:
     from skilldeck.lsp.server import SkilldeckServer
+    from skilldeck.lsp.session import Session
 
 FIX_ALL = "source.fixAll.skilldeck"
 FIX_ALL_TITLE = "Fix all skilldeck problems"
@@ -53,26 +54,18 @@ def register(server: SkilldeckServer) -> None:
         def diagnostic(finding: Finding) -> types.Diagnostic:
             return to_diagnostic(finding, doc.line_source, session.encoding, session.lines)
 
-        result = actions(doc, params, versioned=versioned, diagnostic=diagnostic)
-        if _wanted(types.CodeActionKind.QuickFix.value, _only(params)):
-            start, end = doc.position(params.range.start), doc.position(params.range.end)
-            result += distinct_actions(
-                doc,
-                start,
-                end,
-                session=session,
-                capabilities=edit_caps,
-                diagnostic=diagnostic,
-            )
-        return result
+        return actions(
+            doc,
+            params,
+            versioned=versioned,
+            diagnostic=diagnostic,
+            session=session,
+            capabilities=edit_caps,
+        )
 
 
 def _kind(kind: types.CodeActionKind | str) -> str:
     return kind.value if isinstance(kind, types.CodeActionKind) else kind
-
-
-def _only(params: types.CodeActionParams) -> list[str] | None:
-    return [_kind(kind) for kind in params.context.only] if params.context.only else None
 
 
 def _wanted(kind: str, only: list[str] | None) -> bool:
@@ -91,9 +84,12 @@ def actions(
     *,
     versioned: bool,
     diagnostic: Callable[[Finding], types.Diagnostic],
+    session: Session,
+    capabilities: types.WorkspaceEditClientCapabilities | None,
 ) -> list[types.CodeAction]:
-    """The quick fixes under ``params.range`` and the file's fix-all."""
-    only = _only(params)
+    """The quick fixes under ``params.range`` (the engine's fixes, then "declare
+    distinct" on SD801) and the file's fix-all."""
+    only = [_kind(kind) for kind in params.context.only] if params.context.only else None
     start = doc.position(params.range.start)
     end = doc.position(params.range.end)
     findings = doc.fixable_findings
@@ -113,6 +109,9 @@ def actions(
                         edit=workspace_edit(doc, fix.edits, versioned=versioned),
                     )
                 )
+        result += distinct_actions(
+            doc, start, end, session=session, capabilities=capabilities, diagnostic=diagnostic
+        )
     if findings and _wanted(FIX_ALL, only):
         combined = fix_all(doc.text, findings)
         if combined.edits:
