@@ -210,6 +210,128 @@ def test_a_task_the_name_says_brings_generic_and_specialised_skills_together() -
     assert nearest == ["python-testing", "golang-testing"]
 
 
+# Two real pairs (benchmarks/overlap_labels.json, every annotator: overlapping) whose
+# descriptions share little: a generic reviewer and one for a language.
+REVIEW = (
+    "PR Reviewer agent. Reviews implemented code using a 3-tier taxonomy (Critical / Should "
+    "Fix / Consider). Auto-resolves minor issues, pauses on critical ones. Applies security "
+    "guardrails. Outputs review-report.md."
+)
+FSHARP_REVIEWER = (
+    "Expert F# code reviewer specializing in functional idioms, type safety, pattern "
+    "matching, computation expressions, and performance. Use for all F# code changes. MUST "
+    "BE USED for F# projects."
+)
+REVIEW_EXCELLENCE = (
+    "Master effective code review practices to provide constructive feedback, catch bugs "
+    "early, and foster knowledge sharing while maintaining team morale. Use when reviewing "
+    "pull requests, establishing review standards, or mentoring developers."
+)
+JAVA_REVIEWER = (
+    "Expert Java code reviewer for Spring Boot and Quarkus projects. Automatically detects "
+    "the framework and applies the appropriate review rules. Covers layered architecture, "
+    "JPA/Panache, MongoDB, security, and concurrency. MUST BE USED for all Java code changes."
+)
+
+
+def _reviewers(
+    generalists: tuple[str, str] = ("review", "code-review-excellence"),
+) -> list[OverlapSkill]:
+    general, excellence = generalists
+    return [
+        OverlapSkill("review", general, REVIEW),
+        OverlapSkill("fsharp", "fsharp-reviewer", FSHARP_REVIEWER),
+        OverlapSkill("excellence", excellence, REVIEW_EXCELLENCE),
+        OverlapSkill("java", "java-reviewer", JAVA_REVIEWER),
+        OverlapSkill("go", "go-reviewer", REVIEWER.format(lang="Go")),
+        OverlapSkill("rust", "rust-reviewer", REVIEWER.format(lang="Rust")),
+        OverlapSkill("notes", "release-notes", "Draft release notes from merged pull requests."),
+        OverlapSkill("plan", "sprint-plan", "Plan the sprint backlog and estimate the stories."),
+    ]
+
+
+def _scores(index: OverlapIndex, threshold: float) -> dict[frozenset[str], float]:
+    return {frozenset((p.a.key, p.b.key)): p.score for p in index.pairs(threshold)}
+
+
+def test_a_generalist_competes_with_every_skill_named_for_its_task_and_a_thing() -> None:
+    """`review` or `code-review-excellence` catches a request for F# or Java review as
+    readily as `fsharp-reviewer` does, whatever their descriptions say: such a pair
+    scores at least 0.30. Two specialists of one task do not meet so, and names that
+    say more than the task make no generalist."""
+    scores = _scores(OverlapIndex(_reviewers(), threshold=0.22), 0.22)
+    for pair in (("review", "fsharp"), ("excellence", "java"), ("review", "go")):
+        assert scores[frozenset(pair)] >= 0.3, pair
+    assert frozenset(("go", "rust")) not in scores
+    assert frozenset(("fsharp", "java")) not in scores
+    # The same texts under names that are no generalist's: the pairs are far apart.
+    named = OverlapIndex(_reviewers(("pr-triage", "team-morale")), threshold=0.0)
+    low = _scores(named, 0.0)
+    assert low.get(frozenset(("review", "fsharp")), 0.0) < 0.22
+    assert low.get(frozenset(("excellence", "java")), 0.0) < 0.22
+    # A threshold above the generalist score leaves to the words what they decide.
+    assert frozenset(("review", "fsharp")) not in _scores(OverlapIndex(_reviewers()), 0.35)
+
+
+def test_generalist_pairs_follow_edits_and_match_a_fresh_build() -> None:
+    skills = _reviewers()
+    index = OverlapIndex(skills, threshold=0.22)
+    renamed = OverlapSkill("fsharp", "fsharp-style-guide", FSHARP_REVIEWER)
+    index.replace(renamed)
+    assert frozenset(("review", "fsharp")) not in _scores(index, 0.22)
+    assert [p.other("review").name for p in index.pairs_of(skills[0])] == [
+        p.other("review").name
+        for p in OverlapIndex([s if s.key != "fsharp" else renamed for s in skills]).pairs()
+        if "review" in (p.a.key, p.b.key)
+    ]
+    index.replace(skills[1])
+    assert frozenset(("review", "fsharp")) in _scores(index, 0.22)
+    index.remove("review")
+    rest = [s for s in skills if s.key != "review"]
+    assert _scores(index, 0.22) == _scores(OverlapIndex(rest), 0.22)
+    nearest = index.neighbours(skills[0], limit=2)  # an edited buffer not in the index
+    assert {n.skill.name for n in nearest} <= {
+        "fsharp-reviewer",
+        "go-reviewer",
+        "rust-reviewer",
+        "java-reviewer",
+    }
+    assert all(n.score >= 0.3 for n in nearest)
+
+
+def test_end_to_end_tests_and_other_tests_are_told_apart_by_the_name() -> None:
+    """A skill named for end-to-end tests (or a browser driver) answers other requests
+    than a unit or language test skill with much the same words; two e2e skills compete."""
+    text = (
+        "Write {what} tests for the checkout flow with fixtures, retries for flaky steps, "
+        "and reports in CI."
+    )
+    fillers = [
+        OverlapSkill(name, name, f"{name.replace('-', ' ')} for the team, weekly.")
+        for name in ("release-notes", "sprint-plan", "incident-review", "api-docs")
+    ]
+
+    def score(first: str, second: str) -> float:
+        index = OverlapIndex(
+            [
+                OverlapSkill("a", first, text.format(what="browser")),
+                OverlapSkill("b", second, text.format(what="browser")),
+                *fillers,
+            ],
+            threshold=0.0,
+        )
+        return _scores(index, 0.0)[frozenset(("a", "b"))]
+
+    assert score("e2e-testing", "python-testing") == pytest.approx(
+        score("kiwi-testing", "python-testing") / 2, abs=0.001
+    )
+    # A browser driver in the name says end-to-end too: no kind of work sets them apart.
+    assert score("e2e-testing", "playwright-checkout") == pytest.approx(
+        score("e2e-testing", "kiwi-checkout") * 2, abs=0.001
+    )
+    assert score("e2e-testing", "playwright-checkout") >= 0.22
+
+
 def test_the_same_task_in_other_words_competes(tmp_path: Path) -> None:
     # "diagnose" / "troubleshoot" and "visual layout" / "aesthetic, UX" share no word:
     # the task-concept table (engine/overlap_concepts.py) lets each pair meet.
@@ -357,15 +479,25 @@ _WORDS = st.sampled_from(
 )
 
 
+#: Names: plain ones, generalists of a task and skills named for a task and a thing.
+_NAMES = st.sampled_from(
+    ["s", "notes", "code-reviewer", "review", "go-reviewer", "rust-reviewer", "tdd-guide",
+     "python-testing", "e2e-testing", "debugger", "aws-debug"]
+)  # fmt: skip
+
+
 @settings(max_examples=40, deadline=None)
 @given(
-    st.lists(st.lists(_WORDS, min_size=1, max_size=8), min_size=2, max_size=12),
+    st.lists(st.tuples(_NAMES, st.lists(_WORDS, min_size=1, max_size=8)), min_size=2, max_size=12),
     st.sampled_from([0.2, 0.3, 0.5, 0.8]),
 )
 def test_prefix_filtering_finds_every_pair_a_full_comparison_finds(
-    texts: list[list[str]], threshold: float
+    texts: list[tuple[str, list[str]]], threshold: float
 ) -> None:
-    skills = [OverlapSkill(f"k{i}", f"s{i}", " ".join(words)) for i, words in enumerate(texts)]
+    skills = [
+        OverlapSkill(f"k{i}", f"{name}{i}" if name == "s" else name, " ".join(words))
+        for i, (name, words) in enumerate(texts)
+    ]
     pruned = OverlapIndex(skills, threshold=threshold)
     full = OverlapIndex(skills, threshold=1e-9)  # every feature indexed
     expected = [(p.a.key, p.b.key, p.score) for p in full.pairs(threshold)]

@@ -33,7 +33,7 @@ import itertools
 import math
 import re
 from collections import Counter
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Container, Generator, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -55,6 +55,11 @@ ENTITY_PENALTY = 0.3
 ACTIVITY_PENALTY = 0.5
 #: Score multiplier when the names divide one family's work (``c4-code`` / ``c4-context``).
 FAMILY_PENALTY = 0.3
+#: The least score of a generalist and a skill whose name says its task for a named thing
+#: (``code-reviewer`` / ``swift-reviewer``, ``tdd-guide`` / ``django-tdd``): the
+#: generalist catches the specialist's requests however differently their descriptions
+#: read (:func:`skilldeck.engine.overlap_text.skill_features`).
+GENERALIST_SCORE = 0.3
 #: In a deck of at least :data:`MIN_DECK_FOR_SHARED_CUT` skills, features carried by more
 #: than this fraction of them are boilerplate and dropped.
 MAX_SHARED_FRACTION = 0.2
@@ -136,6 +141,13 @@ class OverlapPair:
         return self._shared
 
     @property
+    def generalist(self) -> OverlapSkill | None:
+        """The member whose name says only the task the other's name says for a named
+        thing (``code-reviewer`` against ``swift-reviewer``), if the pair is such a one:
+        it scores at least :data:`GENERALIST_SCORE`, whatever the descriptions say."""
+        return _generalist_of(self._first, self._second)
+
+    @property
     def near_duplicate(self) -> bool:
         """Whether the two descriptions are nearly word for word the same (computed when
         first asked: caching every description's bigrams cost more memory than the index)."""
@@ -150,11 +162,13 @@ class OverlapPair:
 
 @dataclass(frozen=True)
 class Neighbour:
-    """A skill near another one, with the pair's score and shared words."""
+    """A skill near another one, with the pair's score and shared words, and the pair's
+    generalist (:attr:`OverlapPair.generalist`) if it is one."""
 
     skill: OverlapSkill
     score: float
     shared: tuple[str, ...]
+    generalist: OverlapSkill | None = None
 
 
 @dataclass(slots=True)
@@ -194,6 +208,10 @@ class OverlapIndex:
         self._dropped: frozenset[str] = frozenset()
         self._docs: dict[str, _Doc] = {}
         self._postings: dict[str, dict[str, float]] = {}
+        #: ``task -> keys`` of the generalists of a task, and of the skills whose names
+        #: say it for a named thing (see :data:`GENERALIST_SCORE`).
+        self._generalists: dict[str, set[str]] = {}
+        self._specialists: dict[str, set[str]] = {}
         for _ in self._fill(list(skills)):
             pass
 
@@ -275,9 +293,11 @@ class OverlapIndex:
         limit = self.threshold if threshold is None else max(threshold, self.threshold)
         found: list[OverlapPair] = []
         postings: dict[str, dict[str, float]] = {}
+        done: set[str] = set()
         clock = TimeSlice()
         for key, doc in self._docs.items():
-            found.extend(self._pairs_with(doc, postings, limit))
+            found.extend(self._pairs_with(doc, postings, limit, among=done))
+            done.add(key)
             for feature in doc.indexed:
                 postings.setdefault(feature, {})[key] = doc.vector[feature]
             if clock.over():
@@ -296,7 +316,7 @@ class OverlapIndex:
         """
         doc = self._doc(skill, skill_features(skill.name, skill.text))
         pairs = self._pairs_with(doc, self._postings, threshold or 0.0, exclude=skill.key)
-        result = [Neighbour(p.other(skill.key), p.score, p.shared) for p in pairs]
+        result = [Neighbour(p.other(skill.key), p.score, p.shared, p.generalist) for p in pairs]
         result.sort(key=lambda n: (-n.score, n.skill.name, n.skill.key))
         return result if limit is None else result[:limit]
 
@@ -311,9 +331,11 @@ class OverlapIndex:
         postings: dict[str, dict[str, float]],
         threshold: float,
         exclude: str | None = None,
+        among: Container[str] | None = None,
     ) -> list[OverlapPair]:
         """The pairs ``doc`` forms with the skills in ``postings`` (feature -> skill ->
-        weight, indexed prefixes only) scoring at least ``threshold``.
+        weight, indexed prefixes only) scoring at least ``threshold``; generalist pairs
+        (:data:`GENERALIST_SCORE`) with the skills ``among`` (default: all).
 
         The dot product over the indexed features is accumulated from the postings;
         a candidate whose partial score plus the norm of its unindexed features cannot
@@ -326,11 +348,24 @@ class OverlapIndex:
             if posting:
                 for other, other_weight in posting.items():
                     partial[other] = accumulated(other, 0.0) + weight * other_weight
-        partial.pop(doc.skill.key if exclude is None else exclude, None)
+        own = doc.skill.key if exclude is None else exclude
+        partial.pop(own, None)
         found: list[OverlapPair] = []
         docs = self._docs
         vector = doc.vector
         keys = vector.keys()
+        features = doc.features
+        if threshold <= GENERALIST_SCORE and (features.generalist or features.specialised):
+            competing = self._competing(features, self._docs if among is None else among)
+            competing.discard(own)
+            for other in competing:
+                partial.pop(other, None)
+                candidate = docs[other]
+                score = 0.0
+                for feature in keys & candidate.vector.keys():
+                    score += vector[feature] * candidate.vector[feature]
+                score = max(penalised(score, doc.features, candidate.features), GENERALIST_SCORE)
+                found.append(self._make_pair(doc, candidate, score))
         for other, partial_score in partial.items():
             candidate = docs[other]
             if partial_score + candidate.rest_norm < threshold:
@@ -361,6 +396,10 @@ class OverlapIndex:
         doc = self._docs.pop(key, None)
         if doc is None:
             return
+        for task, holders in self._task_holders(doc.features):
+            holders[task].discard(key)
+            if not holders[task]:
+                del holders[task]
         for feature in doc.indexed:
             posting = self._postings.get(feature)
             if posting is not None:
@@ -373,6 +412,8 @@ class OverlapIndex:
         10,000-skill index at once frees a million objects in one go, ~40 ms the event
         loop of a language server would wait."""
         clock = TimeSlice()
+        self._generalists.clear()
+        self._specialists.clear()
         for table in (self._postings, self._docs):
             while table:
                 table.popitem()
@@ -414,7 +455,13 @@ class OverlapIndex:
         rest = math.sqrt(max(remaining, 0.0))
         # The counts are in the vector now: keep only what messages need.
         kept = SkillFeatures(
-            {}, features.surface, features.entities, features.activities, features.name_stems
+            {},
+            features.surface,
+            features.entities,
+            features.activities,
+            features.name_stems,
+            features.generalist,
+            features.specialised,
         )
         return _Doc(skill, kept, vector, tuple(indexed), rest)
 
@@ -423,6 +470,26 @@ class OverlapIndex:
         self._docs[skill.key] = doc
         for feature in doc.indexed:
             self._postings.setdefault(feature, {})[skill.key] = doc.vector[feature]
+        for task, holders in self._task_holders(features):
+            holders.setdefault(task, set()).add(skill.key)
+
+    def _task_holders(self, features: SkillFeatures) -> Iterator[tuple[str, dict[str, set[str]]]]:
+        """The tasks ``features``' name says, each with the table that lists it."""
+        if features.generalist is not None:
+            yield features.generalist, self._generalists
+        for task in features.specialised:
+            yield task, self._specialists
+
+    def _competing(self, features: SkillFeatures, among: Container[str]) -> set[str]:
+        """The keys (``among`` those given) of the skills that compete with one whose
+        features are ``features`` because one is a generalist of a task the other's name
+        says for a named thing: the task's specialists for a generalist, its generalists
+        for a specialist."""
+        found: set[str] = set()
+        for task, holders in self._task_holders(features):
+            other = self._specialists if holders is self._generalists else self._generalists
+            found.update(other.get(task, ()))
+        return {key for key in found if key in among}
 
     def _make_pair(self, a: _Doc, b: _Doc, score: float) -> OverlapPair:
         first, second = (a, b) if a.skill.key <= b.skill.key else (b, a)
@@ -448,6 +515,14 @@ def penalised(cosine: float, a: SkillFeatures, b: SkillFeatures) -> float:
     if divide_a_family(a.name_stems, b.name_stems):
         score *= FAMILY_PENALTY
     return score
+
+
+def _generalist_of(first: _Doc, second: _Doc) -> OverlapSkill | None:
+    for general, special in ((first, second), (second, first)):
+        task = general.features.generalist
+        if task is not None and task in special.features.specialised:
+            return general.skill
+    return None
 
 
 def _shared_words(

@@ -165,7 +165,17 @@ _ACTIVITIES = (
     "generat",
     "evaluat",
     "plan",
+    # End-to-end tests drive the running app (a browser, a desktop UI); unit and
+    # language test skills answer other requests. The browser drivers say it too.
+    "e2e",
 )
+#: Name parts that say a kind of work by naming its tool (``playwright`` -> ``e2e``).
+_ACTIVITY_TOOLS: dict[str, str] = {
+    "playwright": "e2e",
+    "cypress": "e2e",
+    "selenium": "e2e",
+    "puppeteer": "e2e",
+}
 
 #: Name parts that say which platform a skill builds for, by the platforms they mean: two
 #: skills whose names say different ones (``backend-patterns`` / ``frontend-patterns``,
@@ -239,6 +249,11 @@ class SkillFeatures:
     activities: frozenset[str] = frozenset()
     #: The stems of the name's parts, in order (``c4-component`` -> ``c4``, ``compon``).
     name_stems: tuple[str, ...] = ()
+    #: The one task the name says and nothing else but roles (``code-reviewer``,
+    #: ``tdd-guide``): a generalist of that task (a concept feature, ``~review``).
+    generalist: str | None = None
+    #: The tasks the name says for a named thing (``swift-reviewer``, ``django-tdd``).
+    specialised: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1)
@@ -380,14 +395,42 @@ def skill_features(name: str, text: str) -> SkillFeatures:
     )
     activities = frozenset(
         activity for part in parts for activity in _ACTIVITIES if part.startswith(activity)
-    )
+    ) | frozenset(_ACTIVITY_TOOLS[part] for part in parts if part in _ACTIVITY_TOOLS)
+    generalist, specialised = _name_tasks(parts, table)
     return SkillFeatures(
         counts,
         surface,
         frozenset(entities) if entities else _NOTHING,
         activities if activities else _NOTHING,
         tuple(table[part][0] for part in parts),
+        generalist,
+        specialised,
     )
+
+
+#: Name parts that name no particular object of the work: with role words, all a
+#: generalist's name may add to its task (``code-reviewer``, ``software-tester``).
+_GENERAL_OBJECTS = frozenset({"code", "software"})
+
+
+def _name_tasks(parts: list[str], table: dict[str, _Word]) -> tuple[str | None, frozenset[str]]:
+    """What a name (its case-folded ``parts``) says about the tasks its skill takes on:
+    the one task it takes on whole (a generalist: ``code-reviewer``, ``tdd-guide``,
+    ``debugger``; the name says the task and otherwise only roles), and the tasks it takes
+    on for a named thing (``swift-reviewer``, ``django-tdd``)."""
+    tasks = {concept for part in parts if (concept := table[part][1]) is not None}
+    if not tasks:
+        return None, _NOTHING
+    if any(part in _ENTITY_ALIASES for part in parts):
+        return None, frozenset(tasks)
+    if len(tasks) > 1:
+        return None, _NOTHING
+    roles = _role_stems()
+    for part in parts:
+        stemmed, concept, _counted = table[part]
+        if concept is None and part not in _GENERAL_OBJECTS and stemmed not in roles:
+            return None, _NOTHING
+    return next(iter(tasks)), _NOTHING
 
 
 @lru_cache(maxsize=1024)
