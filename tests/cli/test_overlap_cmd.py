@@ -254,3 +254,41 @@ def test_a_bad_distinct_setting_is_an_error_naming_the_key(
     result = run("check", cwd=project)
     assert result.code == 2
     assert "'overlap.distinct'" in result.stderr and problem in result.stderr, result.stderr
+
+
+def test_a_generalist_and_a_specialist_of_its_task_are_named_so(run: Run, tmp_path: Path) -> None:
+    """`review` (a name that says the task alone) catches F# review requests too: the pair
+    scores at least 0.30 and the text output says which one is the generalist."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    skills = root / ".dsh" / "skills"
+    write(
+        skills / "review.md",
+        skill(
+            "review",
+            "PR Reviewer agent. Reviews implemented code using a 3-tier taxonomy. Outputs "
+            "review-report.md.",
+        ),
+    )
+    write(
+        skills / "fsharp-reviewer.md",
+        skill(
+            "fsharp-reviewer",
+            "Expert F# code reviewer specializing in functional idioms, type safety and "
+            "computation expressions. Use for all F# code changes.",
+        ),
+    )
+    write(skills / "release-notes.md", skill("release-notes", "Draft release notes for a tag."))
+    result = run("overlap", "--threshold", "0.3", cwd=root)
+    assert (result.code, result.stderr) == (0, "")
+    lines = result.stdout.splitlines()
+    assert lines[0] == "1 competing pair (threshold 0.30):"
+    assert lines[1].endswith("  fsharp-reviewer  <->  review")
+    assert float(lines[1].split()[0]) >= 0.3
+    assert lines[3] == "        generalist: review (named for the task alone)"
+    checked = run("check", "--format", "json", cwd=root)
+    messages = [i["message"] for i in json.loads(checked.stdout) if i["code"] == "SD801"]
+    assert sorted(m.split(" describe")[0] for m in messages) == [
+        "`fsharp-reviewer` and `review`",
+        "`review` and `fsharp-reviewer`",
+    ]

@@ -299,3 +299,31 @@ async def test_declare_distinct_replaces_the_open_config_buffer_whole(
     assert isinstance(change, types.TextDocumentEdit)
     assert change.text_document.version == 7
     assert [e.range for e in change.edits] == [types.Range(pos(0, 0), pos(3, 0))]
+
+
+async def test_hover_names_the_generalist_of_a_pair(deck: Deck, start_server: StartServer) -> None:
+    """`review` says the task alone: it catches F# review requests whatever the two
+    descriptions say, and the hover on `fsharp-reviewer` says which one is the generalist."""
+    review = deck.write(
+        deck.project_dsh,
+        "review",
+        skill_text("review", "PR Reviewer agent. Reviews implemented code, outputs a report."),
+    )
+    fsharp = deck.write(
+        deck.user_dsh,
+        "fsharp-reviewer",
+        skill_text(
+            "fsharp-reviewer", "Expert F# code reviewer for functional idioms and type safety."
+        ),
+    )
+    client = await start_editor(start_server)
+    on_review = await diagnostics_of(client, review, lambda d: codes(d) == ["SD801"])
+    assert on_review[0].message.startswith("`review` and `fsharp-reviewer` describe overlapping")
+    open_doc(client, fsharp)
+
+    section = await nearest_section(client, fsharp)
+
+    (line,) = [line for line in section.split("\n") if "`review`" in line]
+    assert line.startswith(f"- [`review`]({uri(review)}) · score ")
+    assert float(line.split(" · score ")[1].split(" ")[0]) >= 0.3
+    assert line.endswith(" · generalist: `review` (named for the task alone)")

@@ -130,6 +130,8 @@ def _lines(overlap: DeckOverlap, groups: list[list[str]], threshold: float, cwd:
         kind = "  near-identical" if pair.near_duplicate else ""
         lines.append(f"  {pair.score:.2f}  {pair.a.name}  <->  {pair.b.name}{kind}")
         lines.append(f"        shared: {', '.join(pair.shared) or '-'}")
+        if (general := pair.generalist) is not None:
+            lines.append(f"        generalist: {general.name} (named for the task alone)")
         for skill in (pair.a, pair.b):
             where = overlap.path_of(skill.key)
             shown = display_path(where, cwd) if where is not None else skill.key

@@ -274,7 +274,13 @@ def nearest_skills_markdown(doc: SkillDocument, limit: int = 3) -> list[str]:
             and overlap.is_declared_distinct(doc.analysis.name, neighbour.skill.name)
             else ""
         )
-        lines.append(f"- {shown} · score {neighbour.score:.2f} · shared: {shared}{declared}")
+        general = neighbour.generalist
+        generalist = (
+            f" · generalist: `{general.name}` (named for the task alone)" if general else ""
+        )
+        lines.append(
+            f"- {shown} · score {neighbour.score:.2f} · shared: {shared}{generalist}{declared}"
+        )
     return ["\n".join(lines)]
 
 
