@@ -23,7 +23,12 @@ features for :mod:`skilldeck.engine.overlap`:
   two skills that name different ones (``python-reviewer`` / ``rust-reviewer``) are told
   apart by the model, however alike the rest of their text is; so is the kind of work a
   name says (``fastapi-reviewer`` reviews, ``fastapi-patterns`` writes), and the platform
-  a name says (``backend-security-coder`` / ``mobile-security-coder``);
+  a name says (``backend-security-coder`` / ``mobile-security-coder``), and end-to-end
+  tests (``e2e-*``, or a browser driver's name) against other tests;
+- a name that says one task and otherwise only roles (``code-reviewer``, ``tdd-guide``)
+  makes the skill that task's generalist; a name that says a task and a named thing
+  (``swift-reviewer``) makes it a specialist: the index pairs a generalist with every
+  specialist of its task, however their texts read;
 - the stems of the name's parts are kept in order: two names that begin alike and each
   add a part of the work the other does not (``c4-component`` / ``c4-container``,
   ``opensource-forker`` / ``opensource-sanitizer``) divide one family's work, and the
