@@ -221,7 +221,7 @@ def test_pairs_declared_distinct_are_not_reported_and_the_memo_follows_the_setti
     write(project / "skilldeck.toml", '[overlap]\ndistinct = [["t*"]]\n')
     assert _sd8(run, project) == []
     assert run("overlap", cwd=project).stdout.splitlines() == [
-        "no competing skills (threshold 0.22)",
+        "no competing skills (threshold 0.23)",
         "3 pairs declared distinct ([overlap] distinct)",
     ]
 

@@ -111,7 +111,7 @@ async def test_hover_on_description_lists_the_three_nearest_skills(
     section = await nearest_section(client, workflow)
 
     lines = section.split("\n")
-    assert lines[0] == "**Nearest skills** (reported as overlapping from 0.22):"
+    assert lines[0] == "**Nearest skills** (reported as overlapping from 0.23):"
     assert lines[1].startswith(f"- [`tdd-guide`]({uri(guide)}) · score 0.")
     assert f"[`test-driven-development`]({uri(driven)})" in section
     assert "release-notes" not in section

@@ -425,7 +425,7 @@ def test_layered_config_is_applied_by_check(tmp_path: Path) -> None:
     assert not any(code.startswith("SD8") for *_, code, _s, _m in found), found
     overlap = cli(project, environment(tmp_path), "overlap", "--no-cache").splitlines()
     assert overlap == [
-        "no competing skills (threshold 0.22)",
+        "no competing skills (threshold 0.23)",
         "1 pair declared distinct ([overlap] distinct)",
     ]
 

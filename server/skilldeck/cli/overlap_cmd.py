@@ -52,7 +52,7 @@ def register(subparsers: Any) -> None:
         type=float,
         default=None,
         help="lowest score to report, in (0, 1] (default: [overlap] threshold in "
-        "skilldeck.toml, else 0.22)",
+        "skilldeck.toml, else 0.23)",
     )
     parser.add_argument(
         "--host",

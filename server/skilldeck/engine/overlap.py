@@ -46,7 +46,7 @@ from skilldeck.engine.overlap_text import (
 from skilldeck.engine.time_slices import TimeSlice
 
 #: Default score from which two skills are reported as overlapping (SD801).
-DEFAULT_OVERLAP_THRESHOLD = 0.22
+DEFAULT_OVERLAP_THRESHOLD = 0.23
 #: Default similarity of the description words from which a pair is near-identical (SD802).
 DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.8
 #: Score multiplier when both skills name different languages, vendors or clouds.

@@ -721,7 +721,7 @@ RULES: tuple[Rule, ...] = (
         "`.claude/skills` folder the deck does not read) is reported with the agent's name "
         "(`... overlapping tasks for Claude Code`); `skilldeck overlap --host H` lists one "
         "agent's pairs. The threshold is `threshold` in the `[overlap]` table "
-        "of `skilldeck.toml` (default 0.22). The score is a judgement from words: a pair "
+        "of `skilldeck.toml` (default 0.23). The score is a judgement from words: a pair "
         "you have checked and know the model tells apart (the levels of one family, the "
         "stages of one pipeline) is declared once in `distinct` in the same table, a list "
         'of groups of skill names or `fnmatch` patterns: `distinct = [["c4-*"], '
