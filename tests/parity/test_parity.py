@@ -123,6 +123,18 @@ def layered_deck(base: Path) -> Path:
     return project
 
 
+CODE_REVIEWER = (
+    "Check every pull request before it merges for correctness, naming, security holes, "
+    "confusing control flow, dead branches, leaked secrets and unclear commit messages; "
+    "leave comments ranked by severity with a suggested fix."
+)
+GO_REVIEWER = (
+    "Idiomatic Go with goroutines and channels, context cancellation, error wrapping with "
+    "errors.Is and errors.As, table-driven cases, small interfaces, go vet and staticcheck "
+    "findings, module layout and generics."
+)
+
+
 def hosts_deck(base: Path) -> Path:
     """A deck read by other agents too: Codex skips a flat file (SD901), Copilot reads
     .claude/skills, where a skill overlaps one of the deck's (SD801 for GitHub Copilot)."""
@@ -138,6 +150,10 @@ def hosts_deck(base: Path) -> Path:
         _skill("pdf-forms", "Fill PDF forms and extract the fields of a PDF form."),
     )
     _write(agents / "flat.md", _skill("flat", "A flat file Codex does not read."))
+    # A generalist and a specialist of its task (SD801 at 0.30 from the names; their texts
+    # alone score below the threshold).
+    _write(agents / "code-reviewer" / "SKILL.md", _skill("code-reviewer", CODE_REVIEWER))
+    _write(agents / "go-reviewer" / "SKILL.md", _skill("go-reviewer", GO_REVIEWER))
     _write(
         project / ".claude" / "skills" / "pdf-form-filler" / "SKILL.md",
         _skill("pdf-form-filler", "Fill in PDF forms, extract PDF form fields, then fill them."),
@@ -382,6 +398,12 @@ async def test_cli_and_editor_agree_before_and_after_changes(
             code == "SD801" and " overlapping tasks for GitHub Copilot (score " in message
             for code, _severity, message in codes
         )
+        assert any(
+            code == "SD801"
+            and message.startswith("`code-reviewer` and `go-reviewer` describe overlapping tasks")
+            and "(score 0.30;" in message
+            for code, _severity, message in codes
+        ), codes
 
     # An edit on disk: a description grows past the cap, a name changes.
     skills = sorted(project.glob(".dsh/skills/*/SKILL.md"))
@@ -398,11 +420,21 @@ async def test_cli_and_editor_agree_before_and_after_changes(
     _write(project / ".agents" / "skills" / "newcomer" / "SKILL.md", _skill("newcomer", "Older."))
     skills[-1].unlink()
     assert added.exists()
+    # The specialist is renamed: no name says its task any more, the generalist pair goes.
+    go_reviewer = project / ".agents" / "skills" / "go-reviewer" / "SKILL.md"
+    if go_reviewer.exists():
+        go_reviewer.unlink()
+        _write(
+            go_reviewer.parent.parent / "go-idioms" / "SKILL.md", _skill("go-idioms", GO_REVIEWER)
+        )
     # The layered deck's own skill-authoring goes: the bundled one (rank 600) now wins.
     own_authoring = project / ".agents" / "skills" / "skill-authoring" / "SKILL.md"
     if own_authoring.exists():
         own_authoring.unlink()
     await assert_parity(push, pull, project, env)
+    if make is hosts_deck:
+        after = cli_findings(project, env, "--no-cache")
+        assert not any("`code-reviewer` and `go-" in finding[7] for finding in after), after
     if make is layered_deck:
         catalog = await server_catalog(push, project)
         assert "- `skill-authoring`: Write or improve an agent skill" in catalog
