@@ -397,9 +397,11 @@ class OverlapIndex:
         if doc is None:
             return
         for task, holders in self._task_holders(doc.features):
-            holders[task].discard(key)
-            if not holders[task]:
-                del holders[task]
+            keys = holders.get(task)
+            if keys is not None:
+                keys.discard(key)
+                if not keys:
+                    del holders[task]
         for feature in doc.indexed:
             posting = self._postings.get(feature)
             if posting is not None:

@@ -174,12 +174,11 @@ _ACTIVITIES = (
     # language test skills answer other requests. The browser drivers say it too.
     "e2e",
 )
-#: Name parts that say a kind of work by naming its tool (``playwright`` -> ``e2e``).
+#: Name parts that say a kind of work by naming its tool (``playwright`` -> ``e2e``): only
+#: tools used almost only for it (Puppeteer and Selenium also name scrapers and bots).
 _ACTIVITY_TOOLS: dict[str, str] = {
     "playwright": "e2e",
     "cypress": "e2e",
-    "selenium": "e2e",
-    "puppeteer": "e2e",
 }
 
 #: Name parts that say which platform a skill builds for, by the platforms they mean: two
