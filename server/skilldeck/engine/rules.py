@@ -731,7 +731,8 @@ RULES: tuple[Rule, ...] = (
         "in the editor, the quick fix *Declare `a` and `b` distinct* adds the pair to the "
         "project's config file (a new `skilldeck.toml` when there is none), keeping what "
         "the file says. "
-        "Near-identical descriptions (SD802) are reported all the same.\n\n**Fix:** say "
+        "Near-identical descriptions (SD802) are reported all the same. More, with the "
+        "measured quality: `docs/overlap.md`.\n\n**Fix:** say "
         "in each description what sets the skill apart (its scope, inputs, the moment it "
         "applies), merge the two skills, turn one off for the model "
         "(`disable-model-invocation: true`), or declare the pair distinct.",
