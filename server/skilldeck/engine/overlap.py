@@ -364,7 +364,7 @@ class OverlapIndex:
                 score = 0.0
                 for feature in keys & candidate.vector.keys():
                     score += vector[feature] * candidate.vector[feature]
-                score = max(penalised(score, doc.features, candidate.features), GENERALIST_SCORE)
+                score = max(penalised(score, features, candidate.features), GENERALIST_SCORE)
                 found.append(self._make_pair(doc, candidate, score))
         for other, partial_score in partial.items():
             candidate = docs[other]
@@ -488,9 +488,10 @@ class OverlapIndex:
         says for a named thing: the task's specialists for a generalist, its generalists
         for a specialist."""
         found: set[str] = set()
-        for task, holders in self._task_holders(features):
-            other = self._specialists if holders is self._generalists else self._generalists
-            found.update(other.get(task, ()))
+        if features.generalist is not None:
+            found.update(self._specialists.get(features.generalist, ()))
+        for task in features.specialised:
+            found.update(self._generalists.get(task, ()))
         return {key for key in found if key in among}
 
     def _make_pair(self, a: _Doc, b: _Doc, score: float) -> OverlapPair:
