@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from skilldeck.engine.config import CONFIG_FILE_NAMES
 from skilldeck.engine.fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
 from skilldeck.engine.layout import relative_parts, stray_files
 from skilldeck.engine.skill_file import analyze_skill_file
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
 
 #: Delay before a burst of file events becomes a rescan of the folder.
 RESCAN_DELAY_S = 0.05
-#: The files at a project root that settings are read from.
-CONFIG_FILE_NAMES = ("skilldeck.toml", "pyproject.toml")
 
 
 class FileEvents:

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from skilldeck.engine.config import CONFIG_FILE_NAMES
 from skilldeck.engine.roots import SkillRoot, find_project_root
 from skilldeck.engine.watch import RootWatcher
 from skilldeck.engine.watch_gate import QuietWindow
 from skilldeck.lsp.diagnostics import uri_of
-from skilldeck.lsp.file_events import CONFIG_FILE_NAMES
 
 if TYPE_CHECKING:
     from skilldeck.lsp.server import SkilldeckServer
