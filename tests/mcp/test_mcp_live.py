@@ -6,9 +6,7 @@ from __future__ import annotations
 import hashlib
 
 import anyio
-import pytest
-from mcp.shared.exceptions import MCPError
-from mcp_client_helpers import skill_text, skills_get, skills_list, write
+from mcp_client_helpers import refused_read, skill_text, skills_get, skills_list, write
 
 
 async def test_list_changed_notifications_follow_a_file_edit(connect, project):
@@ -118,10 +116,7 @@ async def test_an_edited_resource_file_gets_a_new_digest(connect, project):
         # The root watcher reports SKILL.md files only: this edit is not announced.
         write(checklist, "# Checklist\n\n- tests first\n- then the API\n")
         async with client.listen(resources_list_changed=True) as subscription:
-            with pytest.raises(MCPError) as refused:
-                await client.read_resource(uri)
-            assert refused.value.error.code == -32602
-            assert str(refused.value) == (
+            assert await refused_read(client, uri) == (
                 f"Resource changed: {uri}: its bytes no longer match the digest its skill "
                 "listed; read the skill's entry again (skills/get)"
             )

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_client_helpers import skill_text, skills_get, skills_list, write
+from mcp_client_helpers import refused_read, skill_text, skills_get, skills_list, write
 from ruamel.yaml import YAML
 
 
@@ -265,10 +265,7 @@ async def test_a_listed_file_that_becomes_a_symlink_out_is_never_served(connect,
             (review / name).unlink()
             (review / name).symlink_to(outside / target)
             uri = f"skill://code-review/{name}"
-            with pytest.raises(MCPError) as refused:
-                await client.read_resource(uri)
-            assert refused.value.error.code == -32602
-            assert str(refused.value) == (
+            assert await refused_read(client, uri) == (
                 f"Resource unreadable: {uri}: {name}: "
                 "its real path is no longer inside the skill's folder"
             )

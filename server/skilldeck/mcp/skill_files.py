@@ -117,7 +117,7 @@ def read_served_file(files: SkillFiles, file: SkillFile) -> bytes:
     symlink from there (no device, no growth past the cap)."""
     if file.path is None:
         raise SkillFileError(f"{file.relative}: not a file (synthesized by the server)")
-    if files.folder is None or file is files.files[0]:
+    if files.folder is None or file.relative == SKILL_FILE:
         try:
             return read_skill_bytes(file.path, max_bytes=MAX_FILE_BYTES)
         except SkillReadError as error:
