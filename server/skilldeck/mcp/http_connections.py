@@ -12,8 +12,8 @@ protocol (:func:`bounded_protocol`):
 
 - **request deadline**: a connection has :attr:`HttpLimits.request_timeout_s` to deliver
   a whole request (request line, headers, body), counted from its opening or from the
-  end of the previous answer; when it expires the connection gets ``408`` (if no answer
-  is under way) and is closed. A request fully received is never cut by it: a long
+  end of the previous answer; when it expires the connection is closed, after a
+  ``408`` when part of a request came. A request fully received is never cut by it: a long
   answer (an event stream) runs as long as it needs.
 - **connection cap**: at most :func:`connection_cap` connections per server. A
   connection beyond it closes the oldest connection still waiting for its request (a
@@ -166,12 +166,17 @@ class _BoundedProtocol(H11Protocol):
         self._close(408, f"the request did not arrive within {self.request_timeout_s:g} s")
 
     def _close(self, status: int, reason: str) -> None:
-        """Close the connection, with a short plain answer when none is under way."""
+        """Close the connection; with a short plain answer when a request (or part of
+        one) came and no answer is under way. An idle connection is closed silently, as
+        uvicorn closes one after ``timeout_keep_alive``: a client may be sending its next
+        request on it at that moment and must not take the answer for that request's."""
         self._disarm()
         if self.transport.is_closing():
             return
         cycle = self.cycle
-        if cycle is None or cycle.response_complete or not cycle.response_started:
+        answering = cycle is not None and cycle.response_started and not cycle.response_complete
+        arriving = cycle is not None and not cycle.response_complete
+        if not answering and (arriving or self.conn.trailing_data[0] or status == 503):
             self.transport.write(_plain_answer(status, reason))
         self.transport.close()
 
