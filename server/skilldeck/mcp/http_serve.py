@@ -125,8 +125,6 @@ async def serve_http(
     """Serve ``deck`` at ``http://HOST:PORT/mcp`` on ``listener`` until SIGTERM or SIGINT
     (then: the listener closes, ``subscriptions/listen`` streams end, and answers still
     under way get ``limits.shutdown_grace_s`` seconds before they are cancelled)."""
-    import uvicorn  # noqa: PLC0415 - only the HTTP transport needs it
-
     host, port = listener.getsockname()[:2]
     await deck.start()
     config = uvicorn.Config(
