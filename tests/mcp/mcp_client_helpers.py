@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import mcp_types as types
+import pytest
+from mcp.shared.exceptions import MCPError
 from pydantic import TypeAdapter
 
 from mcp import Client
@@ -53,3 +55,11 @@ async def skills_list(client: Client, cursor: str | None = None) -> dict[str, An
 async def skills_get(client: Client, uri: str) -> dict[str, Any]:
     request = SkillsGetRequest(params=SkillsGetParams(uri=uri))
     return await client.session.send_request(request, ANY_RESULT)
+
+
+async def refused_read(client: Client, uri: str) -> str:
+    """The message of the ``-32602`` error a ``resources/read`` of ``uri`` gets."""
+    with pytest.raises(MCPError) as refused:
+        await client.read_resource(uri)
+    assert refused.value.error.code == -32602
+    return str(refused.value)

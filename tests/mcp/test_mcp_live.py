@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 
 import anyio
-from mcp_client_helpers import skill_text, skills_get, skills_list, write
+from mcp_client_helpers import refused_read, skill_text, skills_get, skills_list, write
 
 
 async def test_list_changed_notifications_follow_a_file_edit(connect, project):
@@ -100,7 +100,11 @@ async def test_the_discover_era_hears_of_changes_on_subscriptions_listen(connect
 
 
 async def test_an_edited_resource_file_gets_a_new_digest(connect, project):
+    """A file edited after its manifest was built is refused (its bytes are not the ones
+    the manifest attests), the clients hear that resources changed, and the skill's next
+    entry carries the new digest, which a read then serves."""
     checklist = project / ".dsh" / "skills" / "code-review" / "checklist.md"
+    uri = "skill://code-review/checklist.md"
 
     def digest_of(entry, name):
         uri = f"skill://code-review/{name}"
@@ -112,8 +116,10 @@ async def test_an_edited_resource_file_gets_a_new_digest(connect, project):
         # The root watcher reports SKILL.md files only: this edit is not announced.
         write(checklist, "# Checklist\n\n- tests first\n- then the API\n")
         async with client.listen(resources_list_changed=True) as subscription:
-            read = await client.read_resource("skill://code-review/checklist.md")
-            assert read.contents[0].text == "# Checklist\n\n- tests first\n- then the API\n"
+            assert await refused_read(client, uri) == (
+                f"Resource changed: {uri}: its bytes no longer match the digest its skill "
+                "listed; read the skill's entry again (skills/get)"
+            )
             with anyio.fail_after(20):
                 event = await subscription.__anext__()  # the read found the manifest stale
             assert type(event).__name__ == "ResourcesListChanged"
@@ -123,3 +129,5 @@ async def test_an_edited_resource_file_gets_a_new_digest(connect, project):
         assert digest_of(got["skill"], "checklist.md") == fresh
         relisted = await skills_list(client)
         assert digest_of(relisted["skills"][0], "checklist.md") == fresh
+        read = await client.read_resource(uri)
+        assert read.contents[0].text == "# Checklist\n\n- tests first\n- then the API\n"

@@ -8,10 +8,12 @@ import base64
 import datetime
 import hashlib
 import os
+import tempfile
+from pathlib import Path
 
 import pytest
 from mcp.shared.exceptions import MCPError
-from mcp_client_helpers import skill_text, skills_get, skills_list, write
+from mcp_client_helpers import refused_read, skill_text, skills_get, skills_list, write
 from ruamel.yaml import YAML
 
 
@@ -240,3 +242,127 @@ async def test_an_entry_carries_the_files_frontmatter_verbatim(connect, project)
         renamed = entries["skill://renamed-skill/SKILL.md"]
         assert renamed["frontmatter"] == {"name": "renamed-skill", "description": "Renamed."}
         assert "skill://old-folder/SKILL.md" not in entries
+
+
+async def test_a_listed_file_that_becomes_a_symlink_out_is_never_served(connect, project):
+    """A file listed by ``skills/list`` and then replaced by a symlink to a file outside
+    every root (a pulled hostile commit) is judged again when read: refused, as a fresh
+    server refuses it, whether the target's bytes differ or equal the listed ones."""
+    review = project / ".dsh" / "skills" / "code-review"
+    outside = project.parent / "elsewhere"
+    write(outside / "secret.txt", "TOP SECRET, outside every root\n")
+    write(outside / "run.sh", (review / "scripts" / "run.sh").read_bytes())
+
+    async with connect("auto") as client:
+        listed = await skills_list(client)  # the manifests are built and kept
+        entry = next(e for e in listed["skills"] if e["uri"] == "skill://code-review/SKILL.md")
+        uris = [resource["uri"] for resource in entry["resources"]]
+        assert "skill://code-review/checklist.md" in uris
+        assert "skill://code-review/scripts/run.sh" in uris
+
+        for name, target in (("checklist.md", "secret.txt"), ("scripts/run.sh", "run.sh")):
+            await skills_list(client)  # the manifest as it is now (the last read dropped it)
+            (review / name).unlink()
+            (review / name).symlink_to(outside / target)
+            uri = f"skill://code-review/{name}"
+            assert await refused_read(client, uri) == (
+                f"Resource unreadable: {uri}: {name}: "
+                "its real path is no longer inside the skill's folder"
+            )
+
+        got = await skills_get(client, "skill://code-review/SKILL.md")  # as a fresh walk
+        uris = [resource["uri"] for resource in got["skill"]["resources"]]
+        assert "skill://code-review/checklist.md" not in uris
+        assert "skill://code-review/scripts/run.sh" not in uris
+        # what is still inside is still served
+        assert (await client.read_resource("skill://code-review/logo.png")).contents
+
+
+async def test_bad_cursors_are_invalid_params(connect):
+    """A cursor is an offset in ASCII digits: superscripts, other scripts' digits, a
+    5,000-digit number and anything else are ``-32602``, on every paginated list."""
+    cursors = ["\u00b2", "\u0661", "9" * 5000, "", " 1", "1\n", "-1", "0x1", "1.0"]
+    async with connect("auto") as client:
+        for cursor in cursors:
+            for request in (
+                lambda cursor: skills_list(client, cursor=cursor),
+                lambda cursor: client.list_resources(cursor=cursor),
+                lambda cursor: client.list_prompts(cursor=cursor),
+            ):
+                with pytest.raises(MCPError) as refused:
+                    await request(cursor)
+                assert refused.value.error.code == -32602, (cursor[:10], refused.value)
+                assert str(refused.value).startswith("Invalid cursor: ")
+                assert len(str(refused.value)) < 80
+        assert (await skills_list(client, cursor="0"))["skills"]  # a good one still works
+
+
+def _nest(folder, depth):
+    """``folder/d/d/.../d`` ``depth`` levels deep, made one level at a time."""
+    path = folder
+    for _ in range(depth):
+        path = os.path.join(path, "d")
+        os.mkdir(path)
+    return path
+
+
+def _unnest(folder):
+    """Remove ``folder`` and a chain made in it by :func:`_nest`, from the bottom up:
+    ``shutil.rmtree`` recurses per level, past Python's limit at this depth."""
+    chain = [folder]
+    while os.path.isdir(os.path.join(chain[-1], "d")):
+        chain.append(os.path.join(chain[-1], "d"))
+    for level in reversed(chain):
+        for name in os.listdir(level):
+            if name != "d":
+                os.unlink(os.path.join(level, name))
+        os.rmdir(level)
+
+
+@pytest.fixture
+def deep_skills(project):
+    """Two skills whose trees no walk should follow to the end: ``deep`` nests 1,100
+    folders (deeper than Python's recursion limit), ``wide`` holds 2,100 empty folders
+    and no other file (the file limit alone never stops its walk).
+
+    ``deep`` is a symlinked bundle (the engine follows those) to a folder outside
+    pytest's temporary tree, removed here without recursion, so that no later pytest
+    session meets the chain when it cleans its old folders up."""
+    skills = project / ".dsh" / "skills"
+    outside = tempfile.mkdtemp(prefix="skilldeck-deep-skill-")
+    try:
+        write(Path(outside) / "SKILL.md", skill_text("deep", "A very deep folder."))
+        write(Path(_nest(outside, 1100)) / "bottom.md", "the bottom\n")
+        (skills / "deep").symlink_to(outside, target_is_directory=True)
+        wide = skills / "wide"
+        write(wide / "SKILL.md", skill_text("wide", "A very wide folder."))
+        for index in range(2100):
+            (wide / f"f{index:04}").mkdir()
+        yield skills
+    finally:
+        _unnest(outside)
+
+
+async def test_a_deep_or_wide_skill_folder_fails_only_that_skill(connect, deep_skills):
+    async with connect("auto") as client:
+        listed = [entry["uri"] for entry in (await skills_list(client))["skills"]]
+        assert listed == [
+            "skill://code-review/SKILL.md",
+            "skill://commit-message/SKILL.md",
+            "skill://style-guide/SKILL.md",
+        ]
+        for name, reason in (
+            ("deep", "its folders nest deeper than 32 levels"),
+            ("wide", "it holds more than 2048 files and folders"),
+        ):
+            uri = f"skill://{name}/SKILL.md"
+            with pytest.raises(MCPError) as refused:
+                await skills_get(client, uri)
+            assert refused.value.error.code == -32602
+            assert str(refused.value) == (
+                f"Unknown skill URI: {uri}: "
+                f"skill {name!r} is not served through the Skills extension: {reason}"
+            )
+            # the tool still serves it (only the extension's manifest needs the walk)
+            loaded = await client.call_tool("skill", {"name": name})
+            assert not loaded.is_error

@@ -30,6 +30,7 @@ import base64
 import hashlib
 import logging
 import mimetypes
+import re
 import time
 import weakref
 from collections.abc import AsyncIterator, Sequence
@@ -80,6 +81,9 @@ _SETTLE_SECONDS = 0.05
 #: Seconds after the first read before the watch gate opens if no request came (an HTTP
 #: server nobody has asked yet): a later client's first answer then has a live deck.
 UNANSWERED_LIVE_S = 1.0
+#: A pagination cursor as this server writes it: an offset in ASCII digits (``str.isdigit``
+#: takes ``"\u00b2"`` and ``"\u0661"`` too), short enough that ``int()`` never sees a huge number.
+_CURSOR = re.compile(r"[0-9]{1,9}")
 
 Context = ServerRequestContext[Any, Any]
 T = TypeVar("T")
@@ -357,20 +361,30 @@ class DeckServer:
             if isinstance(synthesized, str):
                 raise MCPError(types.INVALID_PARAMS, f"Resource unreadable: {uri}: {synthesized}")
             data = synthesized
-        else:
+        else:  # judged again where it lies now (skill_files.read_served_file)
             try:
-                data = await anyio.to_thread.run_sync(read_served_file, file)
+                data = await anyio.to_thread.run_sync(read_served_file, entry.files, file)
             except SkillFileError as error:
+                self._stale(parsed.name)
                 raise MCPError(
                     types.INVALID_PARAMS, f"Resource unreadable: {uri}: {error}"
                 ) from error
         if hashlib.sha256(data).hexdigest() != file.sha256:
             # Changed since the manifest was built (the root watcher does not report files
-            # beside SKILL.md, nor a provider's new definition): rebuild it, and tell the
-            # clients their manifests are old.
-            self._entries.forget(parsed.name)
-            self._on_change()
+            # beside SKILL.md, nor a provider's new definition): never served unattested.
+            self._stale(parsed.name)
+            raise MCPError(
+                types.INVALID_PARAMS,
+                f"Resource changed: {uri}: its bytes no longer match the digest its skill "
+                "listed; read the skill's entry again (skills/get)",
+            )
         return types.ReadResourceResult(contents=[_contents(uri, parsed.relative, data)])
+
+    def _stale(self, name: str) -> None:
+        """``name``'s manifest no longer matches its files: drop the entry (the next one
+        is built afresh) and tell the clients their manifests are old."""
+        self._entries.forget(name)
+        self._on_change()
 
     # ------------------------------------------------------------------ Skills extension
 
@@ -439,8 +453,9 @@ def _page(
     cursor = params.cursor if params is not None else None
     start = 0
     if cursor is not None:
-        if not cursor.isdigit() or int(cursor) > len(items):
-            raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {cursor!r}")
+        if _CURSOR.fullmatch(cursor) is None or int(cursor) > len(items):
+            shown = cursor if len(cursor) <= 40 else f"{cursor[:40]}..."
+            raise MCPError(types.INVALID_PARAMS, f"Invalid cursor: {shown!r}")
         start = int(cursor)
     end = start + PAGE_SIZE
     return list(items[start:end]), (str(end) if end < len(items) else None)

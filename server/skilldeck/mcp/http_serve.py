@@ -9,22 +9,33 @@ The guard in front of the SDK's app, checked on every request before anything el
   carries an ``Origin`` other than a loopback one (a web page's script) gets 403, as a
   preflight (``OPTIONS``) does.
 
-On loopback the SDK's DNS-rebinding protection checks ``Host`` as well.
+On loopback the SDK's DNS-rebinding protection checks ``Host`` as well. What each
+connection may cost (a deadline per request, a cap per server, a bounded log) is
+:mod:`skilldeck.mcp.http_connections`'s.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
+import logging
 import socket
 import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
+import uvicorn
 from mcp.server.transport_security import TransportSecuritySettings
 
 from skilldeck.mcp.deck_server import DeckServer
+from skilldeck.mcp.http_connections import (
+    ACCEPT_BATCH,
+    HttpLimits,
+    accept_errors_logged_briefly,
+    bounded_protocol,
+)
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -33,6 +44,7 @@ Send = Callable[[Message], Awaitable[None]]
 Asgi = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+DEFAULT_LIMITS = HttpLimits()
 
 
 def guarded_app(inner: Asgi, token: str | None) -> Asgi:
@@ -104,18 +116,43 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return socket.create_server((host, port), family=family)
 
 
-async def serve_http(deck: DeckServer, listener: socket.socket, token: str | None) -> None:
-    """Serve ``deck`` at ``http://HOST:PORT/mcp`` on ``listener`` until interrupted."""
-    import uvicorn  # noqa: PLC0415 - only the HTTP transport needs it
-
+async def serve_http(
+    deck: DeckServer,
+    listener: socket.socket,
+    token: str | None,
+    limits: HttpLimits = DEFAULT_LIMITS,
+) -> None:
+    """Serve ``deck`` at ``http://HOST:PORT/mcp`` on ``listener`` until SIGTERM or SIGINT
+    (then: the listener closes, ``subscriptions/listen`` streams end, and answers still
+    under way get ``limits.shutdown_grace_s`` seconds before they are cancelled)."""
     host, port = listener.getsockname()[:2]
     await deck.start()
     config = uvicorn.Config(
         deck_http_app(deck, host, port, token),
+        http=bounded_protocol(limits),
+        ws="none",
+        backlog=ACCEPT_BATCH,
+        timeout_graceful_shutdown=limits.shutdown_grace_s,
         log_level="warning",
         access_log=False,
         lifespan="on",
     )
     shown = f"[{host}]" if ":" in host else host
     print(f"skilldeck mcp: serving http://{shown}:{port}/mcp", file=sys.stderr, flush=True)
-    await uvicorn.Server(config).serve(sockets=[listener])
+    loop = asyncio.get_running_loop()
+    with accept_errors_logged_briefly(loop, logging.getLogger("uvicorn.error")):
+        await _DeckHttpServer(config, deck).serve(sockets=[listener])
+
+
+class _DeckHttpServer(uvicorn.Server):
+    """uvicorn's server that ends the deck's event streams as its shutdown begins: an
+    open ``subscriptions/listen`` stream would otherwise keep its connection, and the
+    process, alive (uvicorn waits for every connection before the app's shutdown)."""
+
+    def __init__(self, config: uvicorn.Config, deck: DeckServer) -> None:
+        super().__init__(config)
+        self._deck = deck
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._deck.close()
+        await super().shutdown(sockets)

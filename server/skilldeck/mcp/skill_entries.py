@@ -29,6 +29,7 @@ from skilldeck.mcp.skill_files import (
     SkillFileError,
     SkillFiles,
     SkillOverLimitError,
+    SkillTreeTooLargeError,
     collect_skill_files,
     read_served_file,
 )
@@ -101,9 +102,11 @@ def build_entry(skill: SkillCandidate) -> SkillEntry | str:
     assert skill.path is not None
     try:
         files = collect_skill_files(skill.path)
-        text = decode_skill_bytes(read_served_file(files.files[0]))
+        text = decode_skill_bytes(read_served_file(files, files.files[0]))
     except SkillOverLimitError as error:
         return f"skill {skill.name!r} exceeds the Skills extension's limit of {error}"
+    except SkillTreeTooLargeError as error:
+        return f"skill {skill.name!r} is not served through the Skills extension: {error}"
     except (SkillFileError, SkillReadError) as error:
         return str(error)
     return _entry(skill.name, frontmatter_json(text), files)
