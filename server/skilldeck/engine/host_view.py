@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Literal
 
@@ -26,20 +26,21 @@ from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry, name_span, sc
 from skilldeck.engine.host_budget import (
     BudgetReport,
     CatalogState,
+    Offer,
     budget_from_lengths,
 )
+from skilldeck.engine.host_walk import MAX_LEVELS, DeepFile, deep_skill_files
 from skilldeck.engine.hosts import Host, HostRoot
 from skilldeck.engine.index_cache import IndexCache
-from skilldeck.engine.layout import NotASkill, place_in_root
+from skilldeck.engine.layout import BUNDLE_FILE, NotASkill, place_in_root
 from skilldeck.engine.model import RANK_CUSTOM, is_skill_name
-from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
-from skilldeck.engine.skill_file import SkillFileAnalysis
+from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis, analyze_skill_file
 from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
 
 #: The source label of a root only a non-DSH host reads.
 SOURCE_HOST = "host"
-_LEVELS = ("zero", "one", "two", "three", "four", "five")
+_LEVELS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,8 @@ class FoundFile:
     expected_name: str
     analysis: SkillFileAnalysis | None
     nested: str | None = None
+    #: Where the file sits when it is two or more folders below its root.
+    deep: DeepFile | None = None
 
     @cached_property
     def name(self) -> str:
@@ -76,6 +79,9 @@ class HostLoad:
     catalog: CatalogState | None
     #: The file that wins the name when this one is shadowed (the reason names it).
     shadowed_by: str | None = None
+    #: Where the host keeps every same-named skill (Codex): the other loaded files with
+    #: this name, so the model sees two or more entries with one name (SD903).
+    same_name: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -140,6 +146,8 @@ def host_roots(host: Host, config: SkilldeckConfig, cwd: str) -> list[_Placed]:
             bases = [home]
         elif spec.walk == "cwd-to-root":
             bases = _walk_up(cwd, str(project))
+        elif spec.walk == "cwd":
+            bases = [os.path.abspath(cwd)]
         else:
             bases = [str(project)]
         for base in bases:
@@ -154,6 +162,17 @@ def scanned_roots(
 ) -> tuple[SkillRoot, ...]:
     """Every folder one of ``hosts`` reads, each once (what :func:`build_view` scans)."""
     return _union(host_roots(host, config, cwd) for host in hosts)
+
+
+def walk_levels(hosts: Sequence[Host]) -> int:
+    """How deep below a root :func:`build_view` looks for ``SKILL.md`` files for
+    ``hosts``: the deepest any of them reads, and at least one folder deeper than the
+    layout (so a host that reads one level can say "nested two levels")."""
+    levels = 2
+    for host in hosts:
+        if not host.engine_roots:
+            levels = max(levels, host.nesting + 1 if host.nesting is not None else MAX_LEVELS)
+    return min(levels, MAX_LEVELS)
 
 
 def _union(placements: Iterable[Sequence[_Placed]]) -> tuple[SkillRoot, ...]:
@@ -192,7 +211,8 @@ def build_view(
     placements = {host.name: host_roots(host, config, cwd) for host in hosts}
     roots = _union(placements.values())
     scan = scan_deck(config, cwd, cache=cache, roots=roots, processes=processes)
-    files = sorted(_found_files(scan), key=lambda found: (found.name, found.path))
+    found_files, complete = _found_files(scan, walk_levels(hosts))
+    files = sorted(found_files, key=lambda found: (found.name, found.path))
     by_root: dict[str, list[FoundFile]] = {}
     for found in files:
         by_root.setdefault(found.root.path, []).append(found)
@@ -207,15 +227,15 @@ def build_view(
             table = _judge_engine(host, placed, by_root)
         else:
             table = _judge_host(host, placed, by_root, links)
-        offered: dict[str, int] = {}
+        offered: list[Offer] = []
         fields = host.catalog.fields
         for path, verdict in table.items():
-            if verdict is None and _listed(host, by_path[path]):
+            if (verdict is None or verdict.loads) and _listed(host, by_path[path]):
                 found = by_path[path]
                 length = lengths.get((path, fields))
                 if length is None:
                     length = lengths[path, fields] = len(_entry_text(host, found))
-                offered[found.name] = length
+                offered.append(Offer(path, found.name, length))
         report, states = budget_from_lengths(
             host,
             offered,
@@ -224,28 +244,49 @@ def build_view(
         )
         final: dict[str, HostLoad] = {}
         for path, verdict in table.items():
+            state = states.get(path, "left-out")
             if verdict is None:
                 name = by_path[path].name
-                state = states.get(name, "left-out")
                 final[path] = HostLoad(host.name, path, name, True, None, state)
+            elif verdict.loads:
+                final[path] = replace(verdict, catalog=state)
             else:
                 final[path] = verdict
         verdicts[host.name] = final
         catalogs[host.name] = report
-    return HostsView(tuple(hosts), tuple(files), verdicts, catalogs, scan.complete)
+    return HostsView(tuple(hosts), tuple(files), verdicts, catalogs, scan.complete and complete)
 
 
-def _found_files(scan: DeckScan) -> list[FoundFile]:
+def _found_files(scan: DeckScan, levels: int) -> tuple[list[FoundFile], bool]:
+    """The scan's skill files and stray Markdown files, plus every ``SKILL.md`` from two
+    to ``levels`` folders below each root (:mod:`skilldeck.engine.host_walk`); whether
+    every folder was read."""
     files: list[FoundFile] = []
+    complete = True
     for root_scan in scan.scans:
         root = root_scan.root
         for entry in root_scan.entries:
             files.append(_from_entry(entry))
         for path, _finding in root_scan.strays:
+            if os.path.basename(path) == BUNDLE_FILE:
+                continue  # the walk below finds it, with its analysis
             place = place_in_root(path, root)
             if isinstance(place, NotASkill):
                 files.append(FoundFile(path, root, "nested", None, _stem(path), None, place.reason))
-    return files
+        if not root.exists:
+            continue
+        deep, read_all = deep_skill_files(root.path, levels)
+        complete = complete and read_all
+        for item in deep:
+            files.append(_from_deep(item, root, scan.settings))
+    return files, complete
+
+
+def _from_deep(item: DeepFile, root: SkillRoot, settings: RuleSettings | None) -> FoundFile:
+    folder = os.path.dirname(item.path)
+    expected = os.path.basename(folder)
+    analysis = analyze_skill_file(item.path, expected_name=expected, settings=settings)
+    return FoundFile(item.path, root, "bundle", folder, expected, analysis, deep=item)
 
 
 def _from_entry(entry: SkillFileEntry) -> FoundFile:
@@ -269,19 +310,26 @@ def _judge_engine(
     """DSH: the engine's verdicts, exactly as ``check`` reports them (``None``: loads,
     its catalog state still to come)."""
     table: dict[str, HostLoad | None] = {}
-    accepted: list[tuple[FoundFile, int]] = []
+    accepted: list[tuple[FoundFile, tuple[int, ...]]] = []
     for item in placed:
         for found in by_root.get(item.root.path, ()):
             if found.path in table:
                 continue
             analysis = found.analysis
-            if analysis is None:
+            if found.deep is not None:
+                # The engine's own stray search (SD007): a SKILL.md one folder too deep
+                # in a folder that is no skill; deeper files are none of its business.
+                place = place_in_root(found.path, found.root)
+                if found.deep.levels == 2 and found.deep.inside_skill is None:
+                    if isinstance(place, NotASkill):
+                        table[found.path] = _no(host, found, place.reason)
+            elif analysis is None:
                 table[found.path] = _no(host, found, found.nested or "not a skill file")
             elif not analysis.accepted:
                 table[found.path] = _no(host, found, _drop_reason(analysis))
             else:
                 table[found.path] = None
-                accepted.append((found, item.root.rank))
+                accepted.append((found, (item.root.rank,)))
     _shadow(host, accepted, table)
     return table
 
@@ -294,32 +342,40 @@ def _judge_host(
 ) -> dict[str, HostLoad | None]:
     """Another host's verdicts by its data (``None``: loads, catalog state to come)."""
     table: dict[str, HostLoad | None] = {}
-    chosen: dict[str, str] = {}
-    candidates: list[tuple[FoundFile, int]] = []
+    candidates: list[tuple[FoundFile, tuple[int, ...]]] = []
     for order, item in enumerate(placed):
         spec = item.spec
         assert spec is not None
-        skipped: str | None = None
-        if spec.group is not None:
-            first = chosen.get(spec.group)
-            if first is None and item.root.exists:
-                chosen[spec.group] = host.root_display(spec)
-            elif first is not None:
-                skipped = (
-                    f"not read: {host.label} reads only the first existing of its "
-                    f"{spec.scope} folders, and {first} exists"
-                )
         for found in by_root.get(item.root.path, ()):
             if found.path in table:
                 continue
-            reason = skipped or _refusal(host, spec, found, links)
+            reason = _refusal(host, spec, found, links)
             if reason is not None:
                 table[found.path] = _no(host, found, reason)
                 continue
             table[found.path] = None
-            candidates.append((found, order))
-    _shadow(host, candidates, table)
+            candidates.append((found, (order, *_order_in_root(found))))
+    if host.duplicates == "keep-all":
+        _keep_all(host, candidates, table)
+    else:
+        _shadow(host, candidates, table)
     return table
+
+
+def _order_in_root(found: FoundFile) -> tuple[int, ...]:
+    """Where ``found`` comes in its root's walk: folder by folder in path order, each
+    folder's skill folders before its flat files (the order Kimi Code registers them in),
+    as a key of code points."""
+    relative = os.path.relpath(found.path, found.root.path).split(os.sep)
+    if found.layout == "bundle":
+        parents, kind, leaf = relative[:-2], 0, relative[-2]
+    else:
+        parents, kind, leaf = relative[:-1], 1, relative[-1]
+    key: list[int] = []
+    for part in parents:
+        key.extend((1, *map(ord, part), 0))
+    key.extend((0, kind, *map(ord, leaf)))
+    return tuple(key)
 
 
 def _refusal(host: Host, spec: HostRoot, found: FoundFile, links: dict[str, bool]) -> str | None:
@@ -330,17 +386,19 @@ def _refusal(host: Host, spec: HostRoot, found: FoundFile, links: dict[str, bool
         return _nested_reason(host, shown, found)
     if found.layout == "flat" and not host.reads_flat_files:
         return f"flat file: {host.label} reads bundles only ({shown}/<name>/SKILL.md)"
-    linked = found.folder if found.folder is not None else found.path
-    if not host.follows_symlinks and _is_link(linked, links):
-        kind = "folder" if found.folder is not None else "file"
-        return f"symlinked {kind}: not followed by {host.label}"
+    place = _place_refusal(host, shown, found, links)
+    if place is not None:
+        return place
     analysis = found.analysis
     assert analysis is not None
+    fallbacks = found.layout == "flat" and host.flat_fallbacks
     for finding in analysis.findings:
         if finding.drops_skill and finding.code[:3] in {"SD0", "SD1"}:
+            if fallbacks and finding.code == "SD101":
+                continue  # no frontmatter: the file name and first line stand in
             return finding.message
     name = analysis.name
-    if name is None and host.requires_name:
+    if name is None and host.requires_name and not fallbacks:
         return f"no name: {host.label} requires a name"
     name = name if name is not None else found.expected_name
     if host.name_is_kebab and not is_skill_name(name):
@@ -353,7 +411,7 @@ def _refusal(host: Host, spec: HostRoot, found: FoundFile, links: dict[str, bool
     if host.name_equals_folder and name != found.expected_name:
         return f"name differs from folder: '{name}' in '{found.expected_name}'"
     description = analysis.description
-    if description is None and host.requires_description:
+    if description is None and host.requires_description and not fallbacks:
         return f"no description: {host.label} requires a description"
     if (
         description is not None
@@ -364,6 +422,50 @@ def _refusal(host: Host, spec: HostRoot, found: FoundFile, links: dict[str, bool
             f"description is {len(description)} characters; {host.label} allows "
             f"{host.description_max}"
         )
+    return None
+
+
+def _place_refusal(host: Host, shown: str, found: FoundFile, links: dict[str, bool]) -> str | None:
+    """Why ``host`` does not reach ``found`` where it sits (depth, hidden or symlinked
+    folders, a skill folder it does not search, a flat file beside a skill folder)."""
+    deep = found.deep
+    if deep is not None:
+        limit = host.nesting if host.nesting is not None else MAX_LEVELS
+        if deep.levels > limit:
+            return _nested_reason(host, shown, found)
+        if host.hidden == "skip" and (deep.hidden_above or deep.hidden_own):
+            return f"in a hidden folder: {host.label} skips folders whose name starts with '.'"
+        if host.hidden == "not-below" and deep.hidden_above:
+            return (
+                f"below a hidden folder: {host.label} does not search inside folders whose "
+                "name starts with '.'"
+            )
+        if deep.inside_skill is not None and not host.searches_inside_skills:
+            inside = os.path.relpath(os.path.dirname(deep.inside_skill), found.root.path)
+            return (
+                f"inside the skill folder {shown}/{inside}: {host.label} does not search "
+                "a skill's own folder"
+            )
+        if deep.linked and not host.follows_symlinks:
+            return f"symlinked folder on the way: not followed by {host.label}"
+        return None
+    if (
+        found.folder is not None
+        and host.hidden == "skip"
+        and os.path.basename(found.folder).startswith(".")
+    ):
+        return f"in a hidden folder: {host.label} skips folders whose name starts with '.'"
+    if found.layout == "flat" and host.flat_fallbacks:
+        beside = os.path.join(found.root.path, found.expected_name, BUNDLE_FILE)
+        if os.path.isfile(beside):
+            return (
+                f"flat file beside the skill folder {shown}/{found.expected_name}: "
+                f"{host.label} reads the folder and skips the file"
+            )
+    linked = found.folder if found.folder is not None else found.path
+    if not host.follows_symlinks and _is_link(linked, links):
+        kind = "folder" if found.folder is not None else "file"
+        return f"symlinked {kind}: not followed by {host.label}"
     return None
 
 
@@ -379,6 +481,11 @@ def _nested_reason(host: Host, shown: str, found: FoundFile) -> str:
     depth = len(relative) - 1
     levels = _LEVELS[depth] if depth < len(_LEVELS) else str(depth)
     if os.path.basename(found.path) == "SKILL.md" and depth > 1:
+        if host.nesting is None or host.nesting > 1:
+            return (
+                f"nested {levels} levels below {shown}; {host.label} looks at most "
+                f"{host.nesting or MAX_LEVELS} folders deep"
+            )
         return (
             f"nested {levels} levels below {shown}; {host.label} reads {shown}/<name>/SKILL.md only"
         )
@@ -398,24 +505,64 @@ def _no(host: Host, found: FoundFile, reason: str) -> HostLoad:
 
 def _shadow(
     host: Host,
-    candidates: Sequence[tuple[FoundFile, int]],
+    candidates: Sequence[tuple[FoundFile, tuple[int, ...]]],
     table: dict[str, HostLoad | None],
 ) -> None:
-    """Same-named loaded files: the first by precedence wins, the others are shadowed."""
+    """Same-named loaded files: the first by precedence wins, the others are shadowed;
+    where the host's order inside one folder is not stable, a same-named file of the
+    winner's folder is said to compete rather than to lose."""
     fold = str.casefold if host.names_ignore_case else str
 
-    groups = group_by_name(list(candidates), lambda pair: (fold(pair[0].name), pair[1]))
+    groups: dict[str, list[tuple[FoundFile, tuple[int, ...]]]] = {}
+    for pair in sorted(candidates, key=lambda pair: pair[1]):
+        groups.setdefault(fold(pair[0].name), []).append(pair)
     for group in groups.values():
         winner = group[0][0]
         for loser, _order in group[1:]:
+            reason = f"shadowed by {winner.path}"
+            if host.unstable_within_root and loser.root.path == winner.root.path:
+                reason = (
+                    f"same name as {winner.path} in the same folder: {host.label} keeps "
+                    "one of them, and which one is not stable"
+                )
             table[loser.path] = HostLoad(
+                host.name, loser.path, loser.name, False, reason, None, winner.path
+            )
+
+
+def _keep_all(
+    host: Host,
+    candidates: Sequence[tuple[FoundFile, tuple[int, ...]]],
+    table: dict[str, HostLoad | None],
+) -> None:
+    """Codex: every same-named skill is listed (one entry per real file: a second way to
+    the same file through a symlink is dropped); each loaded file names the others."""
+    fold = str.casefold if host.names_ignore_case else str
+    real: dict[str, str] = {}
+    kept: dict[str, list[FoundFile]] = {}
+    for found, _order in sorted(candidates, key=lambda pair: pair[1]):
+        target = os.path.realpath(found.path)
+        first = real.get(target)
+        if first is not None:
+            table[found.path] = HostLoad(
                 host.name,
-                loser.path,
-                loser.name,
+                found.path,
+                found.name,
                 False,
-                f"shadowed by {winner.path}",
+                f"the same file as {first}: {host.label} lists it once",
                 None,
-                winner.path,
+                first,
+            )
+            continue
+        real[target] = found.path
+        kept.setdefault(fold(found.name), []).append(found)
+    for group in kept.values():
+        if len(group) < 2:
+            continue
+        for found in group:
+            others = tuple(other.path for other in group if other is not found)
+            table[found.path] = HostLoad(
+                host.name, found.path, found.name, True, None, None, same_name=others
             )
 
 
@@ -472,7 +619,6 @@ def host_listing(view: HostsView, host: Host) -> list[ListingLine]:
     """``host``'s listing in order, as far as its documentation describes it: each entry
     not left out, its fields whitespace-collapsed and cut to the shown length with
     ``...``."""
-    loaded = {load.name: load.path for load in view.verdicts[host.name].values() if load.loads}
     files = {found.path: found for found in view.files}
     lines: list[ListingLine] = []
     for entry in view.catalogs[host.name].entries:
@@ -480,7 +626,7 @@ def host_listing(view: HostsView, host: Host) -> list[ListingLine]:
             continue
         text: str | None = None
         if entry.state != "name-only":
-            text = _entry_text(host, files[loaded[entry.name]])
+            text = _entry_text(host, files[entry.key])
             if entry.state == "cut":
                 text = catalog_description(text, max(entry.shown_chars, 3))
         lines.append(ListingLine(entry.name, entry.state, text))
@@ -490,7 +636,8 @@ def host_listing(view: HostsView, host: Host) -> list[ListingLine]:
 def host_summary(view: HostsView, path: str) -> list[tuple[Host, str]]:
     """One line per host of ``view`` about the skill file at ``path``, for a hover:
     ``loads (catalog: full)``, ``loads, catalog entry cut at N characters``, ``does not
-    load: REASON`` or ``not found: outside its skill folders``."""
+    load: REASON`` or ``not found: outside its skill folders``; where the host also lists
+    same-named skills, the line names them."""
     lines: list[tuple[Host, str]] = []
     for host in view.hosts:
         load = view.verdicts[host.name].get(path)
@@ -499,10 +646,8 @@ def host_summary(view: HostsView, path: str) -> list[tuple[Host, str]]:
         elif not load.loads:
             lines.append((host, f"does not load: {load.reason}"))
         elif load.catalog == "cut":
-            shown = next(
-                (e.shown_chars for e in view.catalogs[host.name].entries if e.name == load.name),
-                0,
-            )
+            entry = view.catalogs[host.name].entry_for(path)
+            shown = entry.shown_chars if entry is not None else 0
             lines.append((host, f"loads; catalog entry cut at {shown} characters"))
         elif load.catalog == "name-only":
             lines.append((host, "loads; catalog shows the name only (over budget)"))
@@ -510,4 +655,11 @@ def host_summary(view: HostsView, path: str) -> list[tuple[Host, str]]:
             lines.append((host, "loads; left out of the catalog"))
         else:
             lines.append((host, "loads (catalog: full)"))
+        if load is not None and load.loads and load.same_name:
+            others = ", ".join(load.same_name)
+            host_line = lines[-1]
+            lines[-1] = (
+                host,
+                f"{host_line[1]}; the model also sees another entry named '{load.name}': {others}",
+            )
     return lines

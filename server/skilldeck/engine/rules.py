@@ -787,6 +787,24 @@ RULES: tuple[Rule, ...] = (
         "`skilldeck budget --host H` shows the whole listing.\n\n**Fix:** put the "
         "trigger words first and shorten the description, or trim the deck.",
     ),
+    Rule(
+        "SD903",
+        "host-lists-same-name-twice",
+        _W,
+        False,
+        "{host} lists {count} skills named `{name}`; its model sees each as an entry of its "
+        "own: {others} (source: {source})",
+        "An agent in the `hosts` setting keeps every same-named skill, so its model sees "
+        "two entries with one name.",
+        "Some agents do not let one same-named skill shadow another: Codex drops a second "
+        "copy only when it is the same file, and lists every other skill it finds under "
+        "its name, the repository's and the user's alike (`codex-rs/core-skills/src/"
+        "loader.rs`, tests `keeps_duplicate_names_from_repo_and_user`). The model then "
+        "sees two entries with one name and two descriptions, and which one it follows is "
+        "its guess. The finding sits on each of the files and names the others; "
+        "`skilldeck list --host codex` shows both as loaded.\n\n**Fix:** rename one "
+        "skill, or remove the copy the agent should not see.",
+    ),
 )
 
 
