@@ -320,9 +320,9 @@ def _judge_engine(
                 # The engine's own stray search (SD007): a SKILL.md one folder too deep
                 # in a folder that is no skill; deeper files are none of its business.
                 place = place_in_root(found.path, found.root)
-                if found.deep.levels == 2 and found.deep.inside_skill is None:
-                    if isinstance(place, NotASkill):
-                        table[found.path] = _no(host, found, place.reason)
+                stray = found.deep.levels == 2 and found.deep.inside_skill is None
+                if stray and isinstance(place, NotASkill):
+                    table[found.path] = _no(host, found, place.reason)
             elif analysis is None:
                 table[found.path] = _no(host, found, found.nested or "not a skill file")
             elif not analysis.accepted:
