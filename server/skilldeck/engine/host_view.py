@@ -14,6 +14,7 @@ Each host's catalog of the skills it loads is measured by
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -230,12 +231,12 @@ def build_view(
         offered: list[Offer] = []
         fields = host.catalog.fields
         for path, verdict in table.items():
-            if (verdict is None or verdict.loads) and _listed(host, by_path[path]):
+            if verdict.loads and _listed(host, by_path[path]):
                 found = by_path[path]
                 length = lengths.get((path, fields))
                 if length is None:
                     length = lengths[path, fields] = len(_entry_text(host, found))
-                offered.append(Offer(path, found.name, length))
+                offered.append(Offer(path, verdict.name, length))
         report, states = budget_from_lengths(
             host,
             offered,
@@ -244,12 +245,8 @@ def build_view(
         )
         final: dict[str, HostLoad] = {}
         for path, verdict in table.items():
-            state = states.get(path, "left-out")
-            if verdict is None:
-                name = by_path[path].name
-                final[path] = HostLoad(host.name, path, name, True, None, state)
-            elif verdict.loads:
-                final[path] = replace(verdict, catalog=state)
+            if verdict.loads:
+                final[path] = replace(verdict, catalog=states.get(path, "left-out"))
             else:
                 final[path] = verdict
         verdicts[host.name] = final
@@ -306,11 +303,11 @@ def _judge_engine(
     host: Host,
     placed: Sequence[_Placed],
     by_root: Mapping[str, Sequence[FoundFile]],
-) -> dict[str, HostLoad | None]:
+) -> dict[str, HostLoad]:
     """DSH: the engine's verdicts, exactly as ``check`` reports them (``None``: loads,
     its catalog state still to come)."""
-    table: dict[str, HostLoad | None] = {}
-    accepted: list[tuple[FoundFile, tuple[int, ...]]] = []
+    table: dict[str, HostLoad] = {}
+    accepted: list[_Candidate] = []
     for item in placed:
         for found in by_root.get(item.root.path, ()):
             if found.path in table:
@@ -328,8 +325,8 @@ def _judge_engine(
             elif not analysis.accepted:
                 table[found.path] = _no(host, found, _drop_reason(analysis))
             else:
-                table[found.path] = None
-                accepted.append((found, (item.root.rank,)))
+                table[found.path] = _yes(host, found, found.name)
+                accepted.append(_Candidate(found, (item.root.rank,), found.name))
     _shadow(host, accepted, table)
     return table
 
@@ -339,22 +336,24 @@ def _judge_host(
     placed: Sequence[_Placed],
     by_root: Mapping[str, Sequence[FoundFile]],
     links: dict[str, bool],
-) -> dict[str, HostLoad | None]:
+) -> dict[str, HostLoad]:
     """Another host's verdicts by its data (``None``: loads, catalog state to come)."""
-    table: dict[str, HostLoad | None] = {}
-    candidates: list[tuple[FoundFile, tuple[int, ...]]] = []
+    table: dict[str, HostLoad] = {}
+    candidates: list[_Candidate] = []
     for order, item in enumerate(placed):
         spec = item.spec
         assert spec is not None
         for found in by_root.get(item.root.path, ()):
             if found.path in table:
                 continue
-            reason = _refusal(host, spec, found, links)
+            keys = _keys_by_line(found) if host.reads_keys_by_line else None
+            reason = _refusal(host, spec, found, links, keys)
             if reason is not None:
                 table[found.path] = _no(host, found, reason)
                 continue
-            table[found.path] = None
-            candidates.append((found, (order, *_order_in_root(found))))
+            name = keys[0] if keys is not None else found.name
+            table[found.path] = _yes(host, found, name)
+            candidates.append(_Candidate(found, (order, *_order_in_root(found)), name))
     if host.duplicates == "keep-all":
         _keep_all(host, candidates, table)
     else:
@@ -378,9 +377,16 @@ def _order_in_root(found: FoundFile) -> tuple[int, ...]:
     return tuple(key)
 
 
-def _refusal(host: Host, spec: HostRoot, found: FoundFile, links: dict[str, bool]) -> str | None:
+def _refusal(
+    host: Host,
+    spec: HostRoot,
+    found: FoundFile,
+    links: dict[str, bool],
+    keys: tuple[str, str] | None = None,
+) -> str | None:
     """Why ``host`` does not load ``found`` (``None`` when it does, shadowing aside).
-    ``links`` remembers which paths are symlinks."""
+    ``links`` remembers which paths are symlinks; ``keys``: the name and description a
+    host that reads them line by line found (:attr:`Host.reads_keys_by_line`)."""
     shown = host.root_display(spec)
     if found.layout == "nested":
         return _nested_reason(host, shown, found)
@@ -396,10 +402,24 @@ def _refusal(host: Host, spec: HostRoot, found: FoundFile, links: dict[str, bool
         if finding.drops_skill and finding.code[:3] in {"SD0", "SD1"}:
             if fallbacks and finding.code == "SD101":
                 continue  # no frontmatter: the file name and first line stand in
+            if keys is not None and finding.code[:3] == "SD1":
+                continue  # the host read its two keys line by line
             return finding.message
-    name = analysis.name
-    if name is None and host.requires_name and not fallbacks:
-        return f"no name: {host.label} requires a name"
+    if host.reads_keys_by_line:
+        if keys is None:
+            return (
+                f"no name and description {host.label} can read (it needs both as text, "
+                "from the YAML or from 'name:' and 'description:' lines)"
+            )
+        name: str | None
+        description: str | None
+        name, description = keys
+    else:
+        name, description = analysis.name, analysis.description
+        if name is None and host.requires_name and not fallbacks:
+            return f"no name: {host.label} requires a name"
+        if description is None and host.requires_description and not fallbacks:
+            return f"no description: {host.label} requires a description"
     name = name if name is not None else found.expected_name
     if host.name_is_kebab and not is_skill_name(name):
         return (
@@ -410,9 +430,6 @@ def _refusal(host: Host, spec: HostRoot, found: FoundFile, links: dict[str, bool
         return f"name is {len(name)} characters; {host.label} allows {host.name_max}"
     if host.name_equals_folder and name != found.expected_name:
         return f"name differs from folder: '{name}' in '{found.expected_name}'"
-    description = analysis.description
-    if description is None and host.requires_description and not fallbacks:
-        return f"no description: {host.label} requires a description"
     if (
         description is not None
         and host.description_max is not None
@@ -425,21 +442,82 @@ def _refusal(host: Host, spec: HostRoot, found: FoundFile, links: dict[str, bool
     return None
 
 
+_FRONTMATTER = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)")
+_NAME_LINE = re.compile(r"^\s*name:\s*(.*)$")
+_DESCRIPTION_LINE = re.compile(r"^\s*description:\s*(.*)$")
+_CONTINUATION = re.compile(r"^[ \t]+\S")
+_UNSAFE_IN_NAME = re.compile(r'[:\\/<>*?"|]')
+
+
+def _keys_by_line(found: FoundFile) -> tuple[str, str] | None:
+    """Gemini CLI's reading of a skill file (``skillLoader.ts``): ``name`` and
+    ``description`` from the YAML when both are text, else from ``name:`` and
+    ``description:`` lines (a description goes on over indented lines); the name with
+    ``: \\ / < > * ? " |`` turned into ``-``. ``None`` when it finds no pair."""
+    if found.analysis is None:
+        return None
+    try:
+        text = decode_skill_bytes(read_skill_bytes(found.path))
+    except (SkillReadError, ValueError):
+        return None
+    match = _FRONTMATTER.match(text)
+    if match is None:
+        return None
+    parsed = parse_frontmatter(text)
+    frontmatter = parsed.frontmatter
+    keys: tuple[str | None, str | None] = (None, None)
+    if frontmatter is not None and not any(f.drops_skill for f in parsed.findings):
+        name, description = frontmatter.get("name"), frontmatter.get("description")
+        keys = (
+            name.value if name is not None and isinstance(name.value, str) else None,
+            description.value
+            if description is not None and isinstance(description.value, str)
+            else None,
+        )
+    if keys[0] is None or keys[1] is None:
+        keys = _lines(match.group(1))
+    if keys[0] is None or keys[1] is None:
+        return None
+    return _UNSAFE_IN_NAME.sub("-", keys[0]), keys[1]
+
+
+def _lines(yaml_text: str) -> tuple[str | None, str | None]:
+    """``parseSimpleFrontmatter``: the last ``name:`` and ``description:`` lines."""
+    lines = yaml_text.splitlines()
+    name: str | None = None
+    description: str | None = None
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if match := _NAME_LINE.match(line):
+            name = match.group(1).strip()
+        elif match := _DESCRIPTION_LINE.match(line):
+            parts = [match.group(1).strip()]
+            while index + 1 < len(lines) and _CONTINUATION.match(lines[index + 1]):
+                parts.append(lines[index + 1].strip())
+                index += 1
+            description = " ".join(part for part in parts if part)
+        index += 1
+    return name, description
+
+
 def _place_refusal(host: Host, shown: str, found: FoundFile, links: dict[str, bool]) -> str | None:
     """Why ``host`` does not reach ``found`` where it sits (depth, hidden or symlinked
     folders, a skill folder it does not search, a flat file beside a skill folder)."""
     deep = found.deep
+    own = os.path.basename(found.folder) if found.folder is not None else None
+    above: tuple[str, ...] = deep.folders[:-1] if deep is not None else ()
     if deep is not None:
         limit = host.nesting if host.nesting is not None else MAX_LEVELS
         if deep.levels > limit:
             return _nested_reason(host, shown, found)
-        if host.hidden == "skip" and (deep.hidden_above or deep.hidden_own):
-            return f"in a hidden folder: {host.label} skips folders whose name starts with '.'"
-        if host.hidden == "not-below" and deep.hidden_above:
-            return (
-                f"below a hidden folder: {host.label} does not search inside folders whose "
-                "name starts with '.'"
-            )
+    if host.hidden == "skip" and any(_passed_over(host, name) for name in (*above, own)):
+        return f"in a hidden folder: {host.label} skips {_passed_over_text(host)}"
+    if host.hidden == "not-below" and any(_passed_over(host, name) for name in above):
+        return (
+            f"below a hidden folder: {host.label} does not search inside {_passed_over_text(host)}"
+        )
+    if deep is not None:
         if deep.inside_skill is not None and not host.searches_inside_skills:
             inside = os.path.relpath(os.path.dirname(deep.inside_skill), found.root.path)
             return (
@@ -449,12 +527,6 @@ def _place_refusal(host: Host, shown: str, found: FoundFile, links: dict[str, bo
         if deep.linked and not host.follows_symlinks:
             return f"symlinked folder on the way: not followed by {host.label}"
         return None
-    if (
-        found.folder is not None
-        and host.hidden == "skip"
-        and os.path.basename(found.folder).startswith(".")
-    ):
-        return f"in a hidden folder: {host.label} skips folders whose name starts with '.'"
     if found.layout == "flat" and host.flat_fallbacks:
         beside = os.path.join(found.root.path, found.expected_name, BUNDLE_FILE)
         if os.path.isfile(beside):
@@ -467,6 +539,16 @@ def _place_refusal(host: Host, shown: str, found: FoundFile, links: dict[str, bo
         kind = "folder" if found.folder is not None else "file"
         return f"symlinked {kind}: not followed by {host.label}"
     return None
+
+
+def _passed_over(host: Host, name: str | None) -> bool:
+    """Whether ``host`` treats the folder ``name`` as hidden."""
+    return name is not None and (name.startswith(".") or name in host.ignored_folders)
+
+
+def _passed_over_text(host: Host) -> str:
+    names = " or ".join(host.ignored_folders)
+    return "folders whose name starts with '.'" + (f" or is {names}" if names else "")
 
 
 def _is_link(path: str, known: dict[str, bool]) -> bool:
@@ -503,67 +585,69 @@ def _no(host: Host, found: FoundFile, reason: str) -> HostLoad:
     return HostLoad(host.name, found.path, found.name, False, reason, None)
 
 
-def _shadow(
-    host: Host,
-    candidates: Sequence[tuple[FoundFile, tuple[int, ...]]],
-    table: dict[str, HostLoad | None],
-) -> None:
+def _yes(host: Host, found: FoundFile, name: str) -> HostLoad:
+    """Loads (its catalog state comes once the host's listing is measured)."""
+    return HostLoad(host.name, found.path, name, True, None, None)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A file a host loads unless a same-named one wins: where it comes in the host's
+    order, and the name the host reads in it."""
+
+    found: FoundFile
+    order: tuple[int, ...]
+    name: str
+
+
+def _by_order(candidate: _Candidate) -> tuple[int, ...]:
+    return candidate.order
+
+
+def _shadow(host: Host, candidates: Sequence[_Candidate], table: dict[str, HostLoad]) -> None:
     """Same-named loaded files: the first by precedence wins, the others are shadowed;
     where the host's order inside one folder is not stable, a same-named file of the
     winner's folder is said to compete rather than to lose."""
     fold = str.casefold if host.names_ignore_case else str
-
-    groups: dict[str, list[tuple[FoundFile, tuple[int, ...]]]] = {}
-    for pair in sorted(candidates, key=lambda pair: pair[1]):
-        groups.setdefault(fold(pair[0].name), []).append(pair)
+    groups: dict[str, list[_Candidate]] = {}
+    for candidate in sorted(candidates, key=_by_order):
+        groups.setdefault(fold(candidate.name), []).append(candidate)
     for group in groups.values():
-        winner = group[0][0]
-        for loser, _order in group[1:]:
+        winner = group[0].found
+        for loser in group[1:]:
+            path = loser.found.path
             reason = f"shadowed by {winner.path}"
-            if host.unstable_within_root and loser.root.path == winner.root.path:
+            if host.unstable_within_root and loser.found.root.path == winner.root.path:
                 reason = (
                     f"same name as {winner.path} in the same folder: {host.label} keeps "
                     "one of them, and which one is not stable"
                 )
-            table[loser.path] = HostLoad(
-                host.name, loser.path, loser.name, False, reason, None, winner.path
-            )
+            table[path] = HostLoad(host.name, path, loser.name, False, reason, None, winner.path)
 
 
-def _keep_all(
-    host: Host,
-    candidates: Sequence[tuple[FoundFile, tuple[int, ...]]],
-    table: dict[str, HostLoad | None],
-) -> None:
+def _keep_all(host: Host, candidates: Sequence[_Candidate], table: dict[str, HostLoad]) -> None:
     """Codex: every same-named skill is listed (one entry per real file: a second way to
     the same file through a symlink is dropped); each loaded file names the others."""
     fold = str.casefold if host.names_ignore_case else str
     real: dict[str, str] = {}
-    kept: dict[str, list[FoundFile]] = {}
-    for found, _order in sorted(candidates, key=lambda pair: pair[1]):
-        target = os.path.realpath(found.path)
+    kept: dict[str, list[_Candidate]] = {}
+    for candidate in sorted(candidates, key=_by_order):
+        path = candidate.found.path
+        target = os.path.realpath(path)
         first = real.get(target)
         if first is not None:
-            table[found.path] = HostLoad(
-                host.name,
-                found.path,
-                found.name,
-                False,
-                f"the same file as {first}: {host.label} lists it once",
-                None,
-                first,
-            )
+            reason = f"the same file as {first}: {host.label} lists it once"
+            table[path] = HostLoad(host.name, path, candidate.name, False, reason, None, first)
             continue
-        real[target] = found.path
-        kept.setdefault(fold(found.name), []).append(found)
+        real[target] = path
+        kept.setdefault(fold(candidate.name), []).append(candidate)
     for group in kept.values():
         if len(group) < 2:
             continue
-        for found in group:
-            others = tuple(other.path for other in group if other is not found)
-            table[found.path] = HostLoad(
-                host.name, found.path, found.name, True, None, None, same_name=others
-            )
+        for candidate in group:
+            path = candidate.found.path
+            others = tuple(other.found.path for other in group if other is not candidate)
+            table[path] = replace(table[path], same_name=others)
 
 
 def _listed(host: Host, found: FoundFile) -> bool:

@@ -31,27 +31,28 @@ MAX_DIRS_PER_ROOT = 2000
 class DeepFile:
     """A ``SKILL.md`` two or more folders below ``root``.
 
-    ``levels``: folders between the root and the file (``<root>/a/b/SKILL.md`` is 2).
-    ``hidden_above``: a folder on the way, above the skill's own, starts with ``.``;
-    ``hidden_own``: the skill's own folder does. ``linked``: a folder on the way (the
-    skill's own included) or the file is a symlink. ``inside_skill``: the nearest folder on
-    the way (above the skill's own) that holds a ``SKILL.md`` of its own.
+    ``folders``: the folder names from the root down to the skill's own (their number is
+    how deep the file sits: ``<root>/a/b/SKILL.md`` is 2). ``linked``: a folder on the way
+    (the skill's own included) or the file is a symlink. ``inside_skill``: the nearest
+    folder on the way (above the skill's own) that holds a ``SKILL.md`` of its own.
     """
 
     path: str
     root: str
-    levels: int
-    hidden_above: bool
-    hidden_own: bool
+    folders: tuple[str, ...]
     linked: bool
     inside_skill: str | None
+
+    @property
+    def levels(self) -> int:
+        """How many folders below the root the file sits."""
+        return len(self.folders)
 
 
 @dataclass(frozen=True)
 class _Dir:
     path: str
-    level: int
-    hidden: bool
+    folders: tuple[str, ...]
     linked: bool
     skill: str | None
 
@@ -67,7 +68,7 @@ def deep_skill_files(root: str, max_levels: int) -> tuple[list[DeepFile], bool]:
         seen = {os.path.realpath(root)}
     except OSError:
         return found, True
-    queue = deque([_Dir(root, 0, False, False, None)])
+    queue = deque([_Dir(root, (), False, None)])
     read = 0
     complete = True
     while queue:
@@ -77,20 +78,12 @@ def deep_skill_files(root: str, max_levels: int) -> tuple[list[DeepFile], bool]:
             break
         read += 1
         for name, path, is_link in _child_folders(folder.path):
-            level = folder.level + 1
+            folders = (*folder.folders, name)
+            level = len(folders)
             own = _skill_file(path)
             if level >= 2 and own is not None:
-                found.append(
-                    DeepFile(
-                        own,
-                        root,
-                        level,
-                        folder.hidden,
-                        name.startswith("."),
-                        folder.linked or is_link or os.path.islink(own),
-                        folder.skill,
-                    )
-                )
+                linked = folder.linked or is_link or os.path.islink(own)
+                found.append(DeepFile(own, root, folders, linked, folder.skill))
             if level >= max_levels:
                 continue
             try:
@@ -100,16 +93,8 @@ def deep_skill_files(root: str, max_levels: int) -> tuple[list[DeepFile], bool]:
             if real in seen:
                 continue
             seen.add(real)
-            below_skill = own if level >= 1 and own is not None else folder.skill
-            queue.append(
-                _Dir(
-                    path,
-                    level,
-                    folder.hidden or name.startswith("."),
-                    folder.linked or is_link,
-                    below_skill,
-                )
-            )
+            below_skill = own if own is not None else folder.skill
+            queue.append(_Dir(path, folders, folder.linked or is_link, below_skill))
     found.sort(key=lambda item: item.path)
     return found, complete
 

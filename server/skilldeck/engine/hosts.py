@@ -117,6 +117,12 @@ class Host:
     #: The host searches inside a folder that is itself a skill (its ``SKILL.md`` found).
     searches_inside_skills: bool = True
     hidden: Hidden = "read"
+    #: Folder names the host passes over as it does hidden folders (by :attr:`hidden`).
+    ignored_folders: tuple[str, ...] = ()
+    #: Where ``name`` and ``description`` are not both strings in the YAML (or the YAML
+    #: does not parse), the host reads ``name:`` and ``description:`` lines by hand
+    #: (Gemini CLI's ``parseSimpleFrontmatter``).
+    reads_keys_by_line: bool = False
     duplicates: Duplicates = "first"
     #: Which of two same-named skills in one folder wins is not stable (the host's loader
     #: has no order: a glob's or a concurrent parse's).
@@ -253,6 +259,8 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             ),
             follows_symlinks=True,
             hidden="skip",
+            ignored_folders=("node_modules",),
+            reads_keys_by_line=True,
             unstable_within_root=True,
             project_needs_trust=True,
         ),
@@ -277,6 +285,7 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             nesting=9,
             searches_inside_skills=False,
             hidden="not-below",
+            ignored_folders=("node_modules",),
         ),
         "agentskills": Host(
             "agentskills",
