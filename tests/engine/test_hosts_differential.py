@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.host_view import build_view
+from skilldeck.engine.host_view import build_view, host_listing
 from skilldeck.engine.hosts import get_host
 
 _SPEC = importlib.util.spec_from_file_location(
@@ -31,12 +31,16 @@ KNOWN: dict[tuple[str, str], tuple[list[list[str]], list[list[str]]]] = {}
 
 
 def _loaded(tree: Path, cwd: Path, host: str) -> list[list[str]]:
+    """[name, path relative to the tree, listed text] of every skill ``host`` loads."""
     config = SkilldeckConfig(
         dsh_home=str(tree / "home/.dsh"), agents_home=str(tree / "home/.agents")
     )
     view = build_view([get_host(host)], config, str(cwd))
+    listed = {line.name: line.text or "" for line in host_listing(view, get_host(host))}
     return sorted(
-        [load.name, os.path.relpath(load.path, tree)] for load in view.loads_of(host) if load.loads
+        [load.name, os.path.relpath(load.path, tree), listed.get(load.name, "")]
+        for load in view.loads_of(host)
+        if load.loads
     )
 
 

@@ -670,9 +670,33 @@ def _entry_text(host: Host, found: FoundFile) -> str:
     parts: list[str] = []
     for field in host.catalog.fields:
         value = analysis.description if field == "description" else _raw_string(found, field)
+        if field == "description" and host.reads_keys_by_line:
+            keys = _keys_by_line(found)
+            value = keys[1] if keys is not None else value
+        elif field == "description" and value is None and host.flat_fallbacks:
+            value = _first_body_line(found)
         if value:
             parts.append(value)
     return collapse_whitespace(" ".join(parts))
+
+
+def _first_body_line(found: FoundFile) -> str | None:
+    """Kimi Code's description of a flat file without one (``parser.ts``,
+    ``descriptionFromBody``): the first non-blank line of the body, cut at 240
+    characters with an ellipsis."""
+    if found.layout != "flat":
+        return None
+    try:
+        text = decode_skill_bytes(read_skill_bytes(found.path))
+    except (SkillReadError, ValueError):
+        return None
+    parsed = parse_frontmatter(text)
+    body = text[parsed.body_start :] if parsed.body_start is not None else text
+    for raw in body.splitlines():
+        line = raw.strip()
+        if line:
+            return line if len(line) <= 240 else line[:239] + "\u2026"
+    return "No description provided."
 
 
 def _raw_string(found: FoundFile, key: str) -> str | None:
