@@ -3,7 +3,7 @@
 
 The rules are each host's :class:`~skilldeck.engine.hosts.CatalogRules` (docs/hosts.md
 cites them). Sizes are characters of whitespace-collapsed text; an entry costs its name
-plus the text it shows; tokens are estimated at one per four characters
+plus the text it shows, or the whole line where the host counts lines (Codex); tokens are estimated at one per four characters
 (:data:`~skilldeck.engine.hosts.CHARS_PER_TOKEN`), never counted by a tokenizer.
 """
 
@@ -86,7 +86,8 @@ def host_budget(
     ``entry_cap`` is DSH's configured description length (other hosts use their own).
     Returns the report and each name's state.
     """
-    offers = [Offer(name, name, len(collapse_whitespace(text))) for name, text in entries]
+    texts = dict(entries)  # one entry per name: the last text given
+    offers = [Offer(name, name, len(collapse_whitespace(text))) for name, text in texts.items()]
     return budget_from_lengths(host, offers, context_tokens=context_tokens, entry_cap=entry_cap)
 
 
@@ -128,7 +129,7 @@ def budget_from_lengths(
     return report, {entry.key: entry.state for entry in states}
 
 
-def _cost(rules: CatalogRules, entry: BudgetEntry, shown: int) -> int:
+def listed_chars(rules: CatalogRules, entry: BudgetEntry, shown: int) -> int:
     """What one entry counts against the budget with ``shown`` characters of text: its
     name and text, or the host's whole line (Codex: ``- name: text (file: path)`` and a
     newline; the text brings one space with it)."""
@@ -138,8 +139,9 @@ def _cost(rules: CatalogRules, entry: BudgetEntry, shown: int) -> int:
     return len(line) + (shown + 1 if shown else 0)
 
 
+
 def _total(rules: CatalogRules, entries: Sequence[BudgetEntry]) -> int:
-    return sum(_cost(rules, e, e.shown_chars) for e in entries if e.state != "left-out")
+    return sum(listed_chars(rules, e, e.shown_chars) for e in entries if e.state != "left-out")
 
 
 def _overflow(
@@ -150,7 +152,7 @@ def _overflow(
         # beside all the names. Which entries lose their text first (Claude Code: the
         # least used) is not knowable here: the last in listing order go to name only.
         out: list[BudgetEntry] = []
-        used = sum(_cost(rules, entry, 0) for entry in entries)
+        used = sum(listed_chars(rules, entry, 0) for entry in entries)
         short = False
         for entry in entries:
             if not short and used + entry.shown_chars <= budget:
@@ -173,7 +175,7 @@ def _shorten_then_omit(
     it brings a space), so short texts stay whole and long ones share the rest; when the
     bare lines do not fit, bare lines are kept in order while they fit and the rest are
     left out."""
-    bare = [_cost(rules, entry, 0) for entry in entries]
+    bare = [listed_chars(rules, entry, 0) for entry in entries]
     if sum(bare) > budget:
         kept: list[BudgetEntry] = []
         used = 0
