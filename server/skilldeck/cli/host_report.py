@@ -152,7 +152,12 @@ def matrix_json(view: HostsView, cwd: str) -> dict[str, object]:
         for host in view.hosts:
             load = _verdict(view, host, found)
             if load is None:
-                cells[host.name] = {"loads": False, "reason": _outside(host), "catalog": None}
+                cells[host.name] = {
+                    "loads": False,
+                    "reason": _outside(host),
+                    "catalog": None,
+                    "sameName": [],
+                }
             else:
                 cells[host.name] = {
                     "loads": load.loads,

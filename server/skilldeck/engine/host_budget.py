@@ -10,7 +10,7 @@ plus the text it shows, or the whole line where the host counts lines (Codex); t
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from skilldeck.engine.catalog_text import collapse_whitespace
@@ -27,6 +27,8 @@ class Offer:
     key: str
     name: str
     text_chars: int
+    #: The path the host's line shows (Codex: the file's real path); ``None``: the key.
+    path: str | None = None
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,8 @@ class BudgetEntry:
     state: CatalogState
     shown_chars: int
     key: str = ""
+    #: The path the host's listed line shows, where it shows one.
+    path: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,10 +113,11 @@ def budget_from_lengths(
     states: list[BudgetEntry] = []
     for offer in ordered:
         length = offer.text_chars
+        path = offer.path if offer.path is not None else offer.key
         if cap is not None and length > cap:
-            states.append(BudgetEntry(offer.name, "cut", cap, offer.key))
+            states.append(BudgetEntry(offer.name, "cut", cap, offer.key, path))
         else:
-            states.append(BudgetEntry(offer.name, "full", length, offer.key))
+            states.append(BudgetEntry(offer.name, "full", length, offer.key, path))
     context = context_tokens if context_tokens is not None else rules.default_context_tokens
     budget: int | None = None
     if rules.budget_fraction is not None:
@@ -135,7 +140,7 @@ def listed_chars(rules: CatalogRules, entry: BudgetEntry, shown: int) -> int:
     newline; the text brings one space with it)."""
     if rules.listed_line is None:
         return len(entry.name) + shown
-    line = rules.listed_line.format(name=entry.name, path=entry.key)
+    line = rules.listed_line.format(name=entry.name, path=entry.path)
     return len(line) + (shown + 1 if shown else 0)
 
 
@@ -160,7 +165,7 @@ def _overflow(
                 used += entry.shown_chars
             else:
                 short = True
-                out.append(BudgetEntry(entry.name, "name-only", 0, entry.key))
+                out.append(replace(entry, state="name-only", shown_chars=0))
         return out
     if rules.overflow == "shorten-then-omit":
         return _shorten_then_omit(rules, entries, budget, full)
@@ -181,10 +186,10 @@ def _shorten_then_omit(
         used = 0
         for entry, cost in zip(entries, bare, strict=True):
             if used + cost <= budget:
-                kept.append(BudgetEntry(entry.name, "name-only", 0, entry.key))
+                kept.append(replace(entry, state="name-only", shown_chars=0))
                 used += cost
             else:
-                kept.append(BudgetEntry(entry.name, "left-out", 0, entry.key))
+                kept.append(replace(entry, state="left-out", shown_chars=0))
         return kept
     remaining = budget - sum(bare)
     wanted = [full[entry.key] for entry in entries]
@@ -209,9 +214,9 @@ def _shorten_then_omit(
     out: list[BudgetEntry] = []
     for entry, want, shown in zip(entries, wanted, given, strict=True):
         if shown >= want:
-            out.append(BudgetEntry(entry.name, "full", want, entry.key))
+            out.append(replace(entry, state="full", shown_chars=want))
         elif shown == 0:
-            out.append(BudgetEntry(entry.name, "name-only", 0, entry.key))
+            out.append(replace(entry, state="name-only", shown_chars=0))
         else:
-            out.append(BudgetEntry(entry.name, "cut", shown, entry.key))
+            out.append(replace(entry, state="cut", shown_chars=shown))
     return out

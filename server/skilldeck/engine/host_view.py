@@ -236,7 +236,7 @@ def build_view(
                 length = lengths.get((path, fields))
                 if length is None:
                     length = lengths[path, fields] = len(_entry_text(host, found))
-                offered.append(Offer(path, verdict.name, length))
+                offered.append(Offer(path, verdict.name, length, os.path.realpath(path)))
         report, states = budget_from_lengths(
             host,
             offered,
