@@ -3,8 +3,9 @@
 
 The rules are each host's :class:`~skilldeck.engine.hosts.CatalogRules` (docs/hosts.md
 cites them). Sizes are characters of whitespace-collapsed text; an entry costs its name
-plus the text it shows, or the whole line where the host counts lines (Codex); tokens are estimated at one per four characters
-(:data:`~skilldeck.engine.hosts.CHARS_PER_TOKEN`), never counted by a tokenizer.
+plus the text it shows, or the whole line where the host counts lines (Codex); tokens
+are estimated at one per four characters (:data:`~skilldeck.engine.hosts.CHARS_PER_TOKEN`),
+never counted by a tokenizer.
 """
 
 from __future__ import annotations
