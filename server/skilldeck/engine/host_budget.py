@@ -145,7 +145,6 @@ def listed_chars(rules: CatalogRules, entry: BudgetEntry, shown: int) -> int:
     return len(line) + (shown + 1 if shown else 0)
 
 
-
 def _total(rules: CatalogRules, entries: Sequence[BudgetEntry]) -> int:
     return sum(listed_chars(rules, e, e.shown_chars) for e in entries if e.state != "left-out")
 
