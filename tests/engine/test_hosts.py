@@ -402,6 +402,8 @@ def test_every_host_has_its_section_in_the_docs() -> None:
     for host in HOSTS.values():
         body = text.split(f"## {host.name} — ", 1)[1].split("\n## ", 1)[0]
         assert f"| dialect (`--profile`) | `{host.dialect}`:" in body, host.name
+        # every host names the version it models
+        assert f'| version | "{host.version}"' in body, host.name
         if not host.engine_roots:
             assert host.docs in body, host.name
             for root in host.roots:
