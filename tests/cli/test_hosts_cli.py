@@ -179,13 +179,20 @@ def test_catalog_host_renders_that_hosts_listing(run: Run, deck: Path) -> None:
     }
 
 
+def _age(folder: Path) -> float:
+    """Date every file below ``folder`` an hour back (outside the racy window, so the
+    memo is stored); returns that time."""
+    old = time.time() - 3600
+    for directory, _dirs, names in os.walk(folder):
+        for name in names:
+            os.utime(os.path.join(directory, name), (old, old))
+    return old
+
+
 def test_a_repeated_list_is_served_from_the_memo_until_the_deck_changes(
     run: Run, deck: Path, tmp_path: Path
 ) -> None:
-    old = time.time() - 3600  # outside the racy window, so the memo is stored
-    for directory, _dirs, names in os.walk(tmp_path):
-        for name in names:
-            os.utime(os.path.join(directory, name), (old, old))
+    _age(tmp_path)
     first = run("list", "--host", "agentskills", cwd=deck)
     assert first.code == 0, first.stderr
     assert run("list", "--host", "agentskills", cwd=deck).stdout == first.stdout
@@ -206,21 +213,19 @@ def test_a_repeated_list_is_served_from_the_memo_until_the_deck_changes(
 def test_a_skill_added_deep_below_a_root_is_not_hidden_by_the_memo(
     run: Run, deck: Path, tmp_path: Path
 ) -> None:
-    write(deck / ".agents/skills/group/README.md", "A folder of skills.\n")
-    old = time.time() - 3600  # outside the racy window, so the memo is stored
-    for directory, _dirs, names in os.walk(tmp_path):
-        for name in names:
-            os.utime(os.path.join(directory, name), (old, old))
+    write(deck / ".agents/skills/group/sub/README.md", "A folder of skills.\n")
+    old = _age(tmp_path)
     first = run("list", "--host", "codex", cwd=deck)
     assert first.code == 0, first.stderr
     assert "grouped" not in first.stdout
     assert list((tmp_path / "cache").glob("output-*.json"))
     # hosts.md: codex, SKILL.md deeper inside a root (the scan walks below a root)
-    write(deck / ".agents/skills/group/grouped/SKILL.md", skill("grouped"))
-    for path in (deck / ".agents/skills/group", deck / ".agents/skills/group/grouped"):
-        os.utime(path, (old, old))
+    # (three folders deep: below what the engine's own stray search lists)
+    write(deck / ".agents/skills/group/sub/grouped/SKILL.md", skill("grouped"))
+    for path in ("group/sub", "group/sub/grouped", "group/sub/grouped/SKILL.md"):
+        os.utime(deck / ".agents/skills" / path, (old, old))
     again = run("list", "--host", "codex", cwd=deck)
-    assert "loads  grouped        .agents/skills/group/grouped/SKILL.md" in again.stdout
+    assert "loads  grouped        .agents/skills/group/sub/grouped/SKILL.md" in again.stdout
 
 
 def test_check_reports_what_the_configured_hosts_do(run: Run, tmp_path: Path) -> None:
