@@ -211,8 +211,19 @@ def build_view(
     callers only)."""
     placements = {host.name: host_roots(host, config, cwd) for host in hosts}
     roots = _union(placements.values())
-    scan = scan_deck(config, cwd, cache=cache, roots=roots, processes=processes)
-    found_files, complete = _found_files(scan, walk_levels(hosts))
+    deep, complete = _walk(roots, walk_levels(hosts))
+    # The folders holding the deep skill folders are scanned as roots of their own, so
+    # the engine's cache serves their analyses as it serves the roots'.
+    known = {root.path for root in roots}
+    holders = {
+        folder: SkillRoot(RANK_CUSTOM, SOURCE_HOST, folder, True)
+        for item, _root in deep
+        if (folder := os.path.dirname(os.path.dirname(item.path))) not in known
+    }
+    scan = scan_deck(
+        config, cwd, cache=cache, roots=(*roots, *holders.values()), processes=processes
+    )
+    found_files = _found_files(scan, deep, set(holders))
     files = sorted(found_files, key=lambda found: (found.name, found.path))
     by_root: dict[str, list[FoundFile]] = {}
     for found in files:
@@ -220,6 +231,7 @@ def build_view(
     by_path = {found.path: found for found in files}
     lengths: dict[tuple[str, tuple[str, ...]], int] = {}  # entry text length per fields
     links: dict[str, bool] = {}  # which paths are symlinks
+    reals = _RealPaths(links)
     verdicts: dict[str, dict[str, HostLoad]] = {}
     catalogs: dict[str, BudgetReport] = {}
     for host in hosts:
@@ -227,7 +239,7 @@ def build_view(
         if host.engine_roots:
             table = _judge_engine(host, placed, by_root)
         else:
-            table = _judge_host(host, placed, by_root, links)
+            table = _judge_host(host, placed, by_root, links, reals)
         offered: list[Offer] = []
         fields = host.catalog.fields
         for path, verdict in table.items():
@@ -236,7 +248,8 @@ def build_view(
                 length = lengths.get((path, fields))
                 if length is None:
                     length = lengths[path, fields] = len(_entry_text(host, found))
-                offered.append(Offer(path, verdict.name, length, os.path.realpath(path)))
+                shown = reals.of(found) if host.catalog.listed_line is not None else None
+                offered.append(Offer(path, verdict.name, length, shown))
         report, states = budget_from_lengths(
             host,
             offered,
@@ -254,35 +267,56 @@ def build_view(
     return HostsView(tuple(hosts), tuple(files), verdicts, catalogs, scan.complete and complete)
 
 
-def _found_files(scan: DeckScan, levels: int) -> tuple[list[FoundFile], bool]:
-    """The scan's skill files and stray Markdown files, plus every ``SKILL.md`` from two
-    to ``levels`` folders below each root (:mod:`skilldeck.engine.host_walk`); whether
-    every folder was read."""
-    files: list[FoundFile] = []
+def _walk(roots: Sequence[SkillRoot], levels: int) -> tuple[list[tuple[DeepFile, SkillRoot]], bool]:
+    """Every ``SKILL.md`` from two to ``levels`` folders below each root
+    (:mod:`skilldeck.engine.host_walk`), and whether every folder was read."""
+    found: list[tuple[DeepFile, SkillRoot]] = []
     complete = True
+    for root in roots:
+        if not root.exists:
+            continue
+        files, read_all = deep_skill_files(root.path, levels)
+        complete = complete and read_all
+        found.extend((item, root) for item in files)
+    return found, complete
+
+
+def _found_files(
+    scan: DeckScan, deep: Sequence[tuple[DeepFile, SkillRoot]], holders: set[str]
+) -> list[FoundFile]:
+    """The scan's skill files and stray Markdown files of the roots, and the deep files
+    with their analyses (from the scans of the folders holding them, ``holders``)."""
+    files: list[FoundFile] = []
+    analyses: dict[str, SkillFileAnalysis] = {}
     for root_scan in scan.scans:
         root = root_scan.root
+        if root.path in holders:
+            analyses.update((entry.path, entry.analysis) for entry in root_scan.entries)
+            continue
         for entry in root_scan.entries:
             files.append(_from_entry(entry))
+            analyses[entry.path] = entry.analysis
         for path, _finding in root_scan.strays:
             if os.path.basename(path) == BUNDLE_FILE:
-                continue  # the walk below finds it, with its analysis
+                continue  # the walk finds it, with its analysis
             place = place_in_root(path, root)
             if isinstance(place, NotASkill):
                 files.append(FoundFile(path, root, "nested", None, _stem(path), None, place.reason))
-        if not root.exists:
-            continue
-        deep, read_all = deep_skill_files(root.path, levels)
-        complete = complete and read_all
-        for item in deep:
-            files.append(_from_deep(item, root, scan.settings))
-    return files, complete
+    for item, root in deep:
+        files.append(_from_deep(item, root, analyses.get(item.path), scan.settings))
+    return files
 
 
-def _from_deep(item: DeepFile, root: SkillRoot, settings: RuleSettings | None) -> FoundFile:
+def _from_deep(
+    item: DeepFile,
+    root: SkillRoot,
+    analysis: SkillFileAnalysis | None,
+    settings: RuleSettings | None,
+) -> FoundFile:
     folder = os.path.dirname(item.path)
     expected = os.path.basename(folder)
-    analysis = analyze_skill_file(item.path, expected_name=expected, settings=settings)
+    if analysis is None:
+        analysis = analyze_skill_file(item.path, expected_name=expected, settings=settings)
     return FoundFile(item.path, root, "bundle", folder, expected, analysis, deep=item)
 
 
@@ -336,6 +370,7 @@ def _judge_host(
     placed: Sequence[_Placed],
     by_root: Mapping[str, Sequence[FoundFile]],
     links: dict[str, bool],
+    reals: _RealPaths,
 ) -> dict[str, HostLoad]:
     """Another host's verdicts by its data (``None``: loads, catalog state to come)."""
     table: dict[str, HostLoad] = {}
@@ -346,8 +381,11 @@ def _judge_host(
         for found in by_root.get(item.root.path, ()):
             if found.path in table:
                 continue
-            keys = _keys_by_line(found) if host.reads_keys_by_line else None
-            reason = _refusal(host, spec, found, links, keys)
+            keys: tuple[str, str] | None = None
+            reason = _where_refusal(host, spec, found, links)
+            if reason is None:
+                keys = _keys_by_line(found) if host.reads_keys_by_line else None
+                reason = _content_refusal(host, found, keys)
             if reason is not None:
                 table[found.path] = _no(host, found, reason)
                 continue
@@ -355,7 +393,7 @@ def _judge_host(
             table[found.path] = _yes(host, found, name)
             candidates.append(_Candidate(found, (order, *_order_in_root(found)), name))
     if host.duplicates == "keep-all":
-        _keep_all(host, candidates, table)
+        _keep_all(host, candidates, table, reals)
     else:
         _shadow(host, candidates, table)
     return table
@@ -377,24 +415,23 @@ def _order_in_root(found: FoundFile) -> tuple[int, ...]:
     return tuple(key)
 
 
-def _refusal(
-    host: Host,
-    spec: HostRoot,
-    found: FoundFile,
-    links: dict[str, bool],
-    keys: tuple[str, str] | None = None,
+def _where_refusal(
+    host: Host, spec: HostRoot, found: FoundFile, links: dict[str, bool]
 ) -> str | None:
-    """Why ``host`` does not load ``found`` (``None`` when it does, shadowing aside).
-    ``links`` remembers which paths are symlinks; ``keys``: the name and description a
-    host that reads them line by line found (:attr:`Host.reads_keys_by_line`)."""
+    """Why ``host`` does not load ``found`` where it sits (``None``: it reaches it).
+    ``links`` remembers which paths are symlinks."""
     shown = host.root_display(spec)
     if found.layout == "nested":
         return _nested_reason(host, shown, found)
     if found.layout == "flat" and not host.reads_flat_files:
         return f"flat file: {host.label} reads bundles only ({shown}/<name>/SKILL.md)"
-    place = _place_refusal(host, shown, found, links)
-    if place is not None:
-        return place
+    return _place_refusal(host, shown, found, links)
+
+
+def _content_refusal(host: Host, found: FoundFile, keys: tuple[str, str] | None) -> str | None:
+    """Why ``host`` does not load the file it reaches (``None``: it loads it, shadowing
+    aside). ``keys``: the name and description a host that reads them line by line found
+    (:attr:`Host.reads_keys_by_line`)."""
     analysis = found.analysis
     assert analysis is not None
     fallbacks = found.layout == "flat" and host.flat_fallbacks
@@ -551,6 +588,36 @@ def _passed_over_text(host: Host) -> str:
     return "folders whose name starts with '.'" + (f" or is {names}" if names else "")
 
 
+class _RealPaths:
+    """The real path of a found file, resolving symlinks only where the way to it has
+    one (the root's own real path is looked up once)."""
+
+    def __init__(self, links: dict[str, bool]) -> None:
+        self._links = links
+        self._roots: dict[str, str] = {}
+        self._files: dict[str, str] = {}
+
+    def of(self, found: FoundFile) -> str:
+        known = self._files.get(found.path)
+        if known is not None:
+            return known
+        if found.deep is not None:
+            linked = found.deep.linked
+        else:
+            linked = _is_link(found.folder or found.path, self._links) or (
+                found.folder is not None and os.path.islink(found.path)
+            )
+        if linked:
+            real = os.path.realpath(found.path)
+        else:
+            root = self._roots.get(found.root.path)
+            if root is None:
+                root = self._roots[found.root.path] = os.path.realpath(found.root.path)
+            real = os.path.join(root, os.path.relpath(found.path, found.root.path))
+        self._files[found.path] = real
+        return real
+
+
 def _is_link(path: str, known: dict[str, bool]) -> bool:
     found = known.get(path)
     if found is None:
@@ -625,7 +692,9 @@ def _shadow(host: Host, candidates: Sequence[_Candidate], table: dict[str, HostL
             table[path] = HostLoad(host.name, path, loser.name, False, reason, None, winner.path)
 
 
-def _keep_all(host: Host, candidates: Sequence[_Candidate], table: dict[str, HostLoad]) -> None:
+def _keep_all(
+    host: Host, candidates: Sequence[_Candidate], table: dict[str, HostLoad], reals: _RealPaths
+) -> None:
     """Codex: every same-named skill is listed (one entry per real file: a second way to
     the same file through a symlink is dropped); each loaded file names the others."""
     fold = str.casefold if host.names_ignore_case else str
@@ -633,7 +702,7 @@ def _keep_all(host: Host, candidates: Sequence[_Candidate], table: dict[str, Hos
     kept: dict[str, list[_Candidate]] = {}
     for candidate in sorted(candidates, key=_by_order):
         path = candidate.found.path
-        target = os.path.realpath(path)
+        target = reals.of(candidate.found)
         first = real.get(target)
         if first is not None:
             reason = f"the same file as {first}: {host.label} lists it once"

@@ -65,9 +65,10 @@ def deep_skill_files(root: str, max_levels: int) -> tuple[list[DeepFile], bool]:
     if max_levels < 2:
         return found, True
     try:
-        seen = {os.path.realpath(root)}
+        top = os.stat(root)
     except OSError:
         return found, True
+    seen = {(top.st_dev, top.st_ino)}
     queue = deque([_Dir(root, (), False, None)])
     read = 0
     complete = True
@@ -77,7 +78,7 @@ def deep_skill_files(root: str, max_levels: int) -> tuple[list[DeepFile], bool]:
             complete = False
             break
         read += 1
-        for name, path, is_link in _child_folders(folder.path):
+        for name, path, is_link, identity in _child_folders(folder.path):
             folders = (*folder.folders, name)
             level = len(folders)
             own = _skill_file(path)
@@ -86,13 +87,9 @@ def deep_skill_files(root: str, max_levels: int) -> tuple[list[DeepFile], bool]:
                 found.append(DeepFile(own, root, folders, linked, folder.skill))
             if level >= max_levels:
                 continue
-            try:
-                real = os.path.realpath(path)
-            except OSError:
+            if identity in seen:
                 continue
-            if real in seen:
-                continue
-            seen.add(real)
+            seen.add(identity)
             below_skill = own if own is not None else folder.skill
             queue.append(_Dir(path, folders, folder.linked or is_link, below_skill))
     found.sort(key=lambda item: item.path)
@@ -114,14 +111,18 @@ def deep_identity(root: str, max_levels: int) -> list[str]:
     return keys
 
 
-def _child_folders(folder: str) -> list[tuple[str, str, bool]]:
-    children: list[tuple[str, str, bool]] = []
+def _child_folders(folder: str) -> list[tuple[str, str, bool, tuple[int, int]]]:
+    """The folders in ``folder`` (symlinks followed), sorted: name, path, whether it is a
+    symlink, and the real folder's identity (device, inode: each is walked once)."""
+    children: list[tuple[str, str, bool, tuple[int, int]]] = []
     try:
         with os.scandir(folder) as listing:
             for entry in listing:
                 try:
                     if entry.is_dir():
-                        children.append((entry.name, entry.path, entry.is_symlink()))
+                        stat = entry.stat()
+                        identity = (stat.st_dev, stat.st_ino)
+                        children.append((entry.name, entry.path, entry.is_symlink(), identity))
                 except OSError:
                     continue
     except OSError:
