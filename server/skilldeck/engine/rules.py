@@ -765,10 +765,10 @@ RULES: tuple[Rule, ...] = (
         "agent would not load it: the file is a flat file where the agent reads bundles "
         "only, it is nested too deep, its folder is a symlink the agent does not follow, "
         "its name breaks the agent's name rule, or a same-named skill in a folder the "
-        "agent prefers shadows it. Each agent's rules, with the document they come from "
-        "and the date they were checked, are in `docs/hosts.md`; the message names the "
-        "source. Where an agent does not document a behaviour, skilldeck takes the "
-        "reading that warns.\n\n**Fix:** move or rename the skill as the message says, "
+        "agent prefers shadows it. Each agent's rules, read from its own code "
+        "(`repo:path@commit`), its changelog or its page, are in `docs/hosts.md` with the "
+        "version they model; the message names the source.\n\n**Fix:** move or rename "
+        "the skill as the message says, "
         "or drop the agent from `hosts` if you do not write for it. "
         "`skilldeck list --host all` shows the whole matrix.",
     ),
