@@ -32,7 +32,8 @@ def test_list_host_explains_each_file(run: Run, deck: Path, home: Path) -> None:
     assert result.code == 0, result.stderr
     personal = home / ".claude/skills/pdf-forms/SKILL.md"
     assert result.stdout.splitlines() == [
-        "Claude Code (claude-code): 3 skill files found, 1 loaded",
+        "Claude Code (claude-code, as of Claude Code docs, read 2026-12-01): 3 skill files "
+        "found, 1 loaded",
         "  no     deep       .claude/skills/tools/deep/SKILL.md  nested two levels below "
         ".claude/skills; Claude Code reads .claude/skills/<name>/SKILL.md only",
         f"  no     pdf-forms  .claude/skills/pdf-forms/SKILL.md  shadowed by {personal}",
@@ -45,12 +46,16 @@ def test_list_host_all_json_has_the_documented_shape(run: Run, deck: Path) -> No
     assert result.code == 0, result.stderr
     document = json.loads(result.stdout)
     assert document["hosts"] == list(HOSTS)
-    assert set(document) == {"hosts", "skills"}
+    assert set(document) == {"hosts", "versions", "skills"}
+    # every host names the version it models
+    assert document["versions"] == {name: host.version for name, host in HOSTS.items()}
+    assert document["versions"]["gemini-cli"] == "Gemini CLI at 5411f113"
+    assert document["versions"]["copilot"] == "Copilot CLI 1.0.78"
     for entry in document["skills"]:
         assert set(entry) == {"name", "path", "hosts"}
         assert set(entry["hosts"]) == set(HOSTS)
         for cell in entry["hosts"].values():
-            assert set(cell) == {"loads", "reason", "catalog"}
+            assert set(cell) == {"loads", "reason", "catalog", "sameName"}
             assert (cell["reason"] is None) == cell["loads"]
             assert (cell["catalog"] is None) != cell["loads"]
     by_path = {
@@ -59,15 +64,19 @@ def test_list_host_all_json_has_the_documented_shape(run: Run, deck: Path) -> No
         if Path(e["path"]).is_relative_to(deck)
     }
     quick = by_path[".agents/skills/quick.md"]["hosts"]
-    assert quick["dsh"] == {"loads": True, "reason": None, "catalog": "full"}
+    assert quick["dsh"] == {"loads": True, "reason": None, "catalog": "full", "sameName": []}
     assert quick["codex"] == {
         "loads": False,
         "reason": "flat file: Codex reads bundles only (.agents/skills/<name>/SKILL.md)",
         "catalog": None,
+        "sameName": [],
     }
     assert quick["claude-code"]["reason"] == "outside Claude Code's skill folders"
     linked = by_path[".agents/skills/linked/SKILL.md"]["hosts"]
-    assert linked["opencode"]["reason"] == "symlinked folder: not followed by OpenCode"
+    assert linked["agentskills"]["reason"] == (
+        "symlinked folder: not followed by Agent Skills standard"
+    )
+    assert linked["opencode"]["loads"] is True
     assert linked["codex"]["loads"] is True
 
 
@@ -86,21 +95,27 @@ def test_list_host_all_text_is_a_matrix_with_reasons(run: Run, deck: Path) -> No
         "not loaded:",
         "  codex: .agents/skills/quick.md: flat file: Codex reads bundles only "
         "(.agents/skills/<name>/SKILL.md)",
+        "",
+        "as of: dsh = skilldeck's engine (SPEC.md); codex = Codex at 033d1d07",
     ]
 
 
 def test_budget_json_has_the_documented_shape(run: Run, deck: Path) -> None:
     result = run("budget", "--host", "codex", "--json", cwd=deck)
     assert result.code == 0, result.stderr
+    # each line counts whole, with the skill file's real path (render.rs)
+    linked = os.path.realpath(deck / ".agents/skills/linked/SKILL.md")
+    notes = os.path.realpath(deck / ".agents/skills/release-notes/SKILL.md")
+    lines = (
+        f"- linked: Does a thing when asked. (file: {linked})\n"
+        f"- release-notes: Notes. (file: {notes})\n"
+    )
     assert json.loads(result.stdout) == {
         "host": "codex",
         "contextTokens": None,
         "budgetChars": 8000,
-        "totalChars": len("linked")
-        + len("Does a thing when asked.")
-        + len("release-notes")
-        + len("Notes."),
-        "tokenEstimate": 13,
+        "totalChars": len(lines),
+        "tokenEstimate": -(-len(lines) // 4),
         "entries": [
             {"name": "linked", "state": "full", "shownChars": 24},
             {"name": "release-notes", "state": "full", "shownChars": 6},
@@ -111,12 +126,13 @@ def test_budget_json_has_the_documented_shape(run: Run, deck: Path) -> None:
 def test_budget_text_past_the_budget(run: Run, deck: Path) -> None:
     result = run("budget", "--host", "codex", "--context", "400", cwd=deck)
     assert result.code == 0, result.stderr
-    # 2 % of 400 tokens = 8 tokens = 32 characters: names 19, 6 characters each
+    # 2 % of 400 tokens = 8 tokens = 32 characters: not even a bare line with its
+    # path fits, so both are left out (render.rs)
     assert result.stdout.splitlines() == [
         "Codex (codex) catalog",
-        "  linked         cut at 6 characters",
-        "  release-notes  full (6 characters)",
-        "total 31 characters, about 8 tokens (one token per 4 characters); budget 32 "
+        "  linked         left out",
+        "  release-notes  left out",
+        "total 0 characters, about 0 tokens (one token per 4 characters); budget 32 "
         "characters (400 tokens of context)",
     ]
 
@@ -163,28 +179,53 @@ def test_catalog_host_renders_that_hosts_listing(run: Run, deck: Path) -> None:
     }
 
 
+def _age(folder: Path) -> float:
+    """Date every file below ``folder`` an hour back (outside the racy window, so the
+    memo is stored); returns that time."""
+    old = time.time() - 3600
+    for directory, _dirs, names in os.walk(folder):
+        for name in names:
+            os.utime(os.path.join(directory, name), (old, old))
+    return old
+
+
 def test_a_repeated_list_is_served_from_the_memo_until_the_deck_changes(
     run: Run, deck: Path, tmp_path: Path
 ) -> None:
-    old = time.time() - 3600  # outside the racy window, so the memo is stored
-    for directory, _dirs, names in os.walk(tmp_path):
-        for name in names:
-            os.utime(os.path.join(directory, name), (old, old))
-    first = run("list", "--host", "opencode", cwd=deck)
+    _age(tmp_path)
+    first = run("list", "--host", "agentskills", cwd=deck)
     assert first.code == 0, first.stderr
-    assert run("list", "--host", "opencode", cwd=deck).stdout == first.stdout
+    assert run("list", "--host", "agentskills", cwd=deck).stdout == first.stdout
     assert list((tmp_path / "cache").glob("output-*.json"))
     # The same folder, moved away and linked back: every file keeps its identity, yet
-    # OpenCode no longer follows it.
+    # the standard's reading (symlinks not documented) no longer follows it.
     moved = tmp_path / "elsewhere"
     (deck / ".agents/skills/release-notes").rename(moved)
     os.symlink(moved, deck / ".agents/skills/release-notes")
-    again = run("list", "--host", "opencode", cwd=deck)
+    again = run("list", "--host", "agentskills", cwd=deck)
     assert (
         "release-notes  .agents/skills/release-notes/SKILL.md  symlinked folder: not "
-        "followed by OpenCode" in again.stdout
+        "followed by Agent Skills standard" in again.stdout
     )
     assert again.stdout != first.stdout
+
+
+def test_a_skill_added_deep_below_a_root_is_not_hidden_by_the_memo(
+    run: Run, deck: Path, tmp_path: Path
+) -> None:
+    write(deck / ".agents/skills/group/sub/README.md", "A folder of skills.\n")
+    old = _age(tmp_path)
+    first = run("list", "--host", "codex", cwd=deck)
+    assert first.code == 0, first.stderr
+    assert "grouped" not in first.stdout
+    assert list((tmp_path / "cache").glob("output-*.json"))
+    # hosts.md: codex, SKILL.md deeper inside a root (the scan walks below a root)
+    # (three folders deep: below what the engine's own stray search lists)
+    write(deck / ".agents/skills/group/sub/grouped/SKILL.md", skill("grouped"))
+    for path in ("group/sub", "group/sub/grouped", "group/sub/grouped/SKILL.md"):
+        os.utime(deck / ".agents/skills" / path, (old, old))
+    again = run("list", "--host", "codex", cwd=deck)
+    assert "loads  grouped        .agents/skills/group/sub/grouped/SKILL.md" in again.stdout
 
 
 def test_check_reports_what_the_configured_hosts_do(run: Run, tmp_path: Path) -> None:
@@ -204,16 +245,23 @@ def test_check_reports_what_the_configured_hosts_do(run: Run, tmp_path: Path) ->
     result = run("check", cwd=root)
     assert result.code == 0, result.stderr
     lines = result.stdout.splitlines()
-    share = (8000 - 10 * len("skill-0")) // 10  # codex does not load the flat file
+    # Codex does not load the flat file; each of the ten lines counts whole with its path,
+    # and the room left is shared a character at a time, the first ones one more
+    # (render.rs)
+    bare = sum(
+        len(f"- skill-{n}: (file: {os.path.realpath(root)}/.agents/skills/skill-{n}/SKILL.md)\n")
+        for n in range(10)
+    )
+    room = 8000 - bare - 2 * 10
+    share = 1 + room // 10 + (1 if room % 10 else 0)
+    source = "openai/codex:codex-rs/core-skills/src/loader.rs@033d1d07"
     assert lines[0] == (
         ".agents/skills/flat.md:2:7: SD901 information Codex does not load this skill: flat "
-        "file: Codex reads bundles only (.agents/skills/<name>/SKILL.md) (source: "
-        "https://developers.openai.com/codex/skills)"
+        f"file: Codex reads bundles only (.agents/skills/<name>/SKILL.md) (source: {source})"
     )
     assert lines[1] == (
         f".agents/skills/skill-0/SKILL.md:2:7: SD902 information Codex's skill listing cuts "
-        f"this skill's entry to {share} characters (source: "
-        "https://developers.openai.com/codex/skills)"
+        f"this skill's entry to {share} characters (source: {source})"
     )
     assert len(lines) == 1 + 10 + 1
 

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.host_budget import host_budget
-from skilldeck.engine.host_view import HostsView, build_view
+from skilldeck.engine.host_budget import host_budget, listed_chars
+from skilldeck.engine.host_view import HostsView, build_view, host_listing
 from skilldeck.engine.hosts import HOSTS, get_host, parse_hosts
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "hosts.md"
@@ -127,25 +127,17 @@ def test_codex(deck: tuple[Path, Path]) -> None:
 def test_copilot(deck: tuple[Path, Path]) -> None:
     project, home = deck
     table = _table(_view(project, home, "copilot"), "copilot", project.parent)
-    not_followed = "symlinked folder: not followed by GitHub Copilot"
     assert table == {
-        # hosts.md: copilot, roots (.github/skills, .claude/skills, .agents/skills)
+        # hosts.md: copilot, roots (.github/skills, .claude/skills, .agents/skills; no
+        # ~/.claude/skills since 1.0.36)
         "project/.github/skills/gh-only/SKILL.md": (True, "full"),
         "project/.claude/skills/pdf-forms/SKILL.md": (True, "full"),
-        # hosts.md: copilot, precedence (project before personal)
-        "home/.claude/skills/pdf-forms/SKILL.md": (
-            False,
-            f"shadowed by {project}/.claude/skills/pdf-forms/SKILL.md",
-        ),
-        "project/.claude/skills/tools/deep/SKILL.md": (
-            False,
-            "nested two levels below .claude/skills; GitHub Copilot reads "
-            ".claude/skills/<name>/SKILL.md only",
-        ),
+        # hosts.md: copilot, nesting (recursive since 1.0.55)
+        "project/.claude/skills/tools/deep/SKILL.md": (True, "full"),
         # hosts.md: copilot, disable-model-invocation honoured
         "project/.agents/skills/hidden/SKILL.md": (True, "left-out"),
-        # hosts.md: copilot, nesting, symlinks: not documented
-        "project/.agents/skills/linked/SKILL.md": (False, not_followed),
+        # hosts.md: copilot, symlinks (followed, 1.0.62)
+        "project/.agents/skills/linked/SKILL.md": (True, "full"),
         "project/.agents/skills/quick.md": (
             False,
             "flat file: GitHub Copilot reads bundles only (.agents/skills/<name>/SKILL.md)",
@@ -155,30 +147,52 @@ def test_copilot(deck: tuple[Path, Path]) -> None:
     }
 
 
+def test_copilot_no_longer_reads_the_personal_claude_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    (tmp_path / ".git").mkdir()
+    _skill(home / ".claude/skills/personal/SKILL.md", "personal")
+    _skill(home / ".copilot/skills/mine/SKILL.md", "mine")
+    config = SkilldeckConfig(dsh_home=str(home / ".dsh"), agents_home=str(home / ".agents"))
+    view = build_view([get_host("copilot")], config, str(tmp_path))
+    # hosts.md: copilot, roots (changelog 1.0.36: ~/.claude/ no longer loaded)
+    assert {os.path.relpath(v.path, home) for v in view.loads_of("copilot")} == {
+        ".copilot/skills/mine/SKILL.md"
+    }
+
+
 def test_opencode(deck: tuple[Path, Path]) -> None:
     project, home = deck
     table = _table(_view(project, home, "opencode"), "opencode", project.parent)
     assert table["project/.opencode/skills/oc-only/SKILL.md"] == (True, "full")
-    # hosts.md: opencode, name equal to the folder name
-    assert table["project/.agents/skills/renamed/SKILL.md"] == (
-        False,
-        "name differs from folder: 'other-name' in 'renamed'",
-    )
+    # hosts.md: opencode, name (only checked to be text: no folder rule in the code)
+    assert table["project/.agents/skills/renamed/SKILL.md"] == (True, "full")
     # hosts.md: opencode, disable-model-invocation is not an OpenCode key
     assert table["project/.agents/skills/hidden/SKILL.md"] == (True, "full")
-    assert table["project/.agents/skills/linked/SKILL.md"][0] is False
+    # hosts.md: opencode, nesting and symlinks (skills/**/SKILL.md, symlink: true)
+    assert table["project/.agents/skills/linked/SKILL.md"] == (True, "full")
+    assert table["project/.claude/skills/tools/deep/SKILL.md"] == (True, "full")
+    # hosts.md: opencode, precedence (the project's folders are read last and win)
     assert table["project/.claude/skills/pdf-forms/SKILL.md"] == (True, "full")
+    assert table["home/.claude/skills/pdf-forms/SKILL.md"] == (
+        False,
+        f"shadowed by {project}/.claude/skills/pdf-forms/SKILL.md",
+    )
 
 
 def test_gemini_cli(deck: tuple[Path, Path]) -> None:
     project, home = deck
     table = _table(_view(project, home, "gemini-cli"), "gemini-cli", project.parent)
-    # hosts.md: gemini-cli, precedence (.agents/skills alias first inside a tier)
+    # hosts.md: gemini-cli, precedence (.agents/skills is read after .gemini/skills: it wins)
     assert table["project/.agents/skills/release-notes/SKILL.md"] == (True, "full")
     assert table["project/.gemini/skills/release-notes/SKILL.md"] == (
         False,
         f"shadowed by {project}/.agents/skills/release-notes/SKILL.md",
     )
+    # hosts.md: gemini-cli, symlinks (followed)
+    assert table["project/.agents/skills/linked/SKILL.md"] == (True, "full")
     # hosts.md: gemini-cli, roots (no .claude/skills)
     assert not any(".claude" in path for path in table)
 
@@ -186,19 +200,99 @@ def test_gemini_cli(deck: tuple[Path, Path]) -> None:
 def test_kimi_code(deck: tuple[Path, Path]) -> None:
     project, home = deck
     table = _table(_view(project, home, "kimi-code"), "kimi-code", project.parent)
-    first = (
-        "not read: Kimi Code reads only the first existing of its project folders, "
-        "and .agents/skills exists"
+    assert table == {
+        # hosts.md: kimi-code, disableModelInvocation honoured
+        "project/.agents/skills/hidden/SKILL.md": (True, "left-out"),
+        # hosts.md: kimi-code, symlinks (followed)
+        "project/.agents/skills/linked/SKILL.md": (True, "full"),
+        # hosts.md: kimi-code, flat files read
+        "project/.agents/skills/quick.md": (True, "full"),
+        "project/.agents/skills/release-notes/SKILL.md": (True, "full"),
+        "project/.agents/skills/renamed/SKILL.md": (True, "full"),
+        # hosts.md: kimi-code, roots: .kimi/skills, .claude/skills and ~/.claude/skills
+        # are kimi-cli's, not Kimi Code's (absent from the table)
+    }
+
+
+def test_kimi_code_reads_the_folder_and_skips_the_flat_file_of_the_same_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / ".git").mkdir()
+    root = tmp_path / ".agents/skills"
+    _skill(root / "deploy.md", "deploy", "The flat file.")
+    _skill(root / "deploy/SKILL.md", "deploy", "The folder.")
+    view = build_view(
+        [get_host("kimi-code")], SkilldeckConfig(include_user_roots=False), str(tmp_path)
     )
-    # hosts.md: kimi-code, project roots (the first existing only)
-    assert table["project/.kimi/skills/kimi-only/SKILL.md"] == (False, first)
-    assert table["project/.claude/skills/pdf-forms/SKILL.md"] == (False, first)
-    # hosts.md: kimi-code, flat files read
-    assert table["project/.agents/skills/quick.md"] == (True, "full")
-    # hosts.md: kimi-code, disableModelInvocation honoured
-    assert table["project/.agents/skills/hidden/SKILL.md"] == (True, "left-out")
-    # hosts.md: kimi-code, user roots (the first existing: ~/.claude/skills here)
-    assert table["home/.claude/skills/pdf-forms/SKILL.md"] == (True, "full")
+    # hosts.md: kimi-code, flat files (a skill folder of the same name wins);
+    # fileSkillDiscovery.ts skips <name>.md when <name>/SKILL.md exists
+    loads = {os.path.relpath(v.path, tmp_path): v.loads for v in view.loads_of("kimi-code")}
+    assert loads == {".agents/skills/deploy/SKILL.md": True, ".agents/skills/deploy.md": False}
+    listing = host_listing(view, get_host("kimi-code"))
+    assert [(line.name, line.text) for line in listing] == [("deploy", "The folder.")]
+
+
+def test_codex_lists_same_named_skills_from_the_project_and_the_user(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    _skill(project / ".agents/skills/deploy/SKILL.md", "deploy", "Project copy.")
+    _skill(home / ".agents/skills/deploy/SKILL.md", "deploy", "Personal copy.")
+    config = SkilldeckConfig(dsh_home=str(home / ".dsh"), agents_home=str(home / ".agents"))
+    view = build_view([get_host("codex")], config, str(project))
+    # hosts.md: codex, precedence between same-named skills (all kept: loader.rs,
+    # keeps_duplicate_names_from_repo_and_user)
+    project_file = str(project / ".agents/skills/deploy/SKILL.md")
+    home_file = str(home / ".agents/skills/deploy/SKILL.md")
+    loads = {v.path: (v.loads, v.same_name) for v in view.loads_of("codex")}
+    assert loads == {project_file: (True, (home_file,)), home_file: (True, (project_file,))}
+    assert [e.name for e in view.catalogs["codex"].entries] == ["deploy", "deploy"]
+
+
+def test_codex_searches_six_folders_deep_and_skips_hidden_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / ".git").mkdir()
+    root = tmp_path / ".agents/skills"
+    _skill(root / "a/b/c/d/e/six/SKILL.md", "six")
+    _skill(root / "a/b/c/d/e/f/seven/SKILL.md", "seven")
+    _skill(root / ".hidden/inner/SKILL.md", "inner")
+    view = build_view([get_host("codex")], SkilldeckConfig(include_user_roots=False), str(tmp_path))
+    # hosts.md: codex, SKILL.md deeper inside a root (MAX_SCAN_DEPTH = 6), hidden folders
+    reasons = {v.name: v.reason for v in view.loads_of("codex")}
+    assert reasons == {
+        "six": None,
+        "seven": "nested seven levels below .agents/skills; Codex looks at most 6 folders deep",
+        "inner": "in a hidden folder: Codex skips folders whose name starts with '.'",
+    }
+
+
+def test_kimi_code_does_not_search_inside_a_skill_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / ".git").mkdir()
+    root = tmp_path / ".agents/skills"
+    _skill(root / "parent/SKILL.md", "parent")
+    _skill(root / "parent/child/SKILL.md", "child")
+    _skill(root / "group/grouped/SKILL.md", "grouped")
+    hosts = [get_host("kimi-code"), get_host("codex")]
+    view = build_view(hosts, SkilldeckConfig(include_user_roots=False), str(tmp_path))
+    # hosts.md: kimi-code, nesting (a skill's own folder is not searched)
+    kimi = {v.name: v.reason for v in view.loads_of("kimi-code")}
+    assert kimi == {
+        "parent": None,
+        "grouped": None,
+        "child": "inside the skill folder .agents/skills/parent: Kimi Code does not search "
+        "a skill's own folder",
+    }
+    # hosts.md: codex, nesting (every folder is searched)
+    assert all(v.loads for v in view.loads_of("codex"))
 
 
 def test_agentskills(deck: tuple[Path, Path]) -> None:
@@ -255,16 +349,28 @@ def test_claude_code_past_its_budget_shows_the_last_by_name_only() -> None:
 
 
 def test_codex_shortens_descriptions_then_leaves_skills_out() -> None:
-    # hosts.md: codex, total budget (8,000 characters when the window is unknown)
+    # hosts.md: codex, total budget (8,000 characters when the window is unknown) and
+    # catalog entry (each line "- name: description (file: path)" counts, render.rs)
     entries = [(f"skill-{i:02d}", "d" * 1000) for i in range(10)]
-    report, _ = host_budget(HOSTS["codex"], entries)
+    report, _ = host_budget(HOSTS["codex"], entries)  # the path stands as the name here
     assert report.context_tokens is None and report.budget_chars == 8000
-    share = (8000 - 80) // 10
+    bare = len("- skill-00: (file: skill-00)\n")
+    # past the budget: the room beyond the bare lines is shared a character at a time
+    share = (8000 - 10 * bare - 20) // 10 + 1
     assert {(e.state, e.shown_chars) for e in report.entries} == {("cut", share)}
-    assert report.total_chars <= 8000
-    # hosts.md: codex, past the budget (names alone do not fit: left out)
-    tight, _ = host_budget(HOSTS["codex"], [("alpha", "a"), ("beta", "b")], context_tokens=100)
-    assert tight.budget_chars == 8
+    assert report.total_chars == 10 * bare + 10 * (share + 1) == 8000
+    # hosts.md: codex, past the budget (short texts stay whole, long ones share the rest)
+    mixed, _ = host_budget(
+        HOSTS["codex"], [("a", "x" * 10), ("b", "y" * 5000)], context_tokens=10_000
+    )
+    assert mixed.budget_chars == 800
+    assert [(e.state, e.shown_chars) for e in mixed.entries] == [
+        ("full", 10),
+        ("cut", 800 - 2 * len("- a: (file: a)\n") - 11 - 1),
+    ]
+    # hosts.md: codex, past the budget (the bare lines do not fit: the rest left out)
+    tight, _ = host_budget(HOSTS["codex"], [("alpha", "a"), ("beta", "b")], context_tokens=400)
+    assert tight.budget_chars == 32
     assert [(e.name, e.state) for e in tight.entries] == [
         ("alpha", "name-only"),
         ("beta", "left-out"),
@@ -296,6 +402,8 @@ def test_every_host_has_its_section_in_the_docs() -> None:
     for host in HOSTS.values():
         body = text.split(f"## {host.name} — ", 1)[1].split("\n## ", 1)[0]
         assert f"| dialect (`--profile`) | `{host.dialect}`:" in body, host.name
+        # every host names the version it models
+        assert f'| version | "{host.version}"' in body, host.name
         if not host.engine_roots:
             assert host.docs in body, host.name
             for root in host.roots:
@@ -343,10 +451,11 @@ def test_a_budget_keeps_one_entry_per_name_and_never_shows_more_than_the_text(
         if entry.state in ("name-only", "left-out"):
             assert entry.shown_chars == 0
     shown = [e for e in report.entries if e.state != "left-out"]
-    assert report.total_chars == sum(len(e.name) + e.shown_chars for e in shown)
+    rules = HOSTS[host].catalog
+    assert report.total_chars == sum(listed_chars(rules, e, e.shown_chars) for e in shown)
     assert report.token_estimate == -(-report.total_chars // 4)
     if report.budget_chars is not None:
-        names = sum(len(e.name) for e in report.entries)
+        names = sum(listed_chars(rules, e, 0) for e in report.entries)
         if HOSTS[host].catalog.overflow == "shorten-then-omit" or names <= report.budget_chars:
             # Codex keeps within its budget; Claude Code does whenever the names fit.
             assert report.total_chars <= report.budget_chars

@@ -51,7 +51,7 @@ async def test_host_diagnostics_are_the_checks_and_hover_has_a_line_per_agent(
                 "severity": "information",
                 "message": "OpenCode does not load this skill: flat file: OpenCode reads "
                 "bundles only (.agents/skills/<name>/SKILL.md) (source: "
-                "https://opencode.ai/docs/skills/)",
+                "anomalyco/opencode:packages/opencode/src/skill/index.ts@048f74f4)",
                 "range": findings[0]["range"],
             },
         ],
@@ -59,7 +59,8 @@ async def test_host_diagnostics_are_the_checks_and_hover_has_a_line_per_agent(
     )
     assert findings[0]["message"] == (
         "Codex does not load this skill: flat file: Codex reads bundles only "
-        "(.agents/skills/<name>/SKILL.md) (source: https://developers.openai.com/codex/skills)"
+        "(.agents/skills/<name>/SKILL.md) (source: "
+        "openai/codex:codex-rs/core-skills/src/loader.rs@033d1d07)"
     )
     by_code: dict[str, Any] = {d.code: d for d in shown}
     assert by_code["SD901"].code_description.href.endswith("docs/rules.md#sd901-host-does-not-load")
@@ -70,12 +71,52 @@ async def test_host_diagnostics_are_the_checks_and_hover_has_a_line_per_agent(
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert hover.contents.value.endswith(
         "Agents (`skilldeck.hosts`, docs/hosts.md):\n\n"
-        "- **DeepSeek Harness**: loads (catalog: full)\n"
-        "- **Codex**: does not load: flat file: Codex reads bundles only "
-        "(.agents/skills/<name>/SKILL.md)\n"
-        "- **OpenCode**: does not load: flat file: OpenCode reads bundles only "
-        "(.agents/skills/<name>/SKILL.md)"
+        "- **DeepSeek Harness** (skilldeck's engine (SPEC.md)): loads (catalog: full)\n"
+        "- **Codex** (Codex at 033d1d07): does not load: flat file: Codex reads bundles "
+        "only (.agents/skills/<name>/SKILL.md)\n"
+        "- **OpenCode** (OpenCode at 048f74f4): does not load: flat file: OpenCode reads "
+        "bundles only (.agents/skills/<name>/SKILL.md)"
     )
+
+
+async def test_codex_listing_one_name_twice_is_reported_on_both_files(
+    deck: Deck, start_server: StartServer
+) -> None:
+    project = deck.write(deck.project_agents, "deploy", _text("deploy", "Deploys the project."))
+    personal = deck.write(deck.user_agents, "deploy", _text("deploy", "Deploys my sandbox."))
+    client = await start_editor(start_server, settings={"hosts": ["dsh", "codex"]})
+    open_doc(client, project)
+    # hosts.md: codex, precedence between same-named skills (every one is listed)
+    shown = await diagnostics_of(client, project, lambda found: "SD903" in codes(found))
+    twice = [d for d in shown if d.code == "SD903"]
+    assert [d.message for d in twice] == [
+        f"Codex lists 2 skills named `deploy`; its model sees each as an entry of its own: "
+        f"{personal} (source: openai/codex:codex-rs/core-skills/src/loader.rs@033d1d07)"
+    ]
+    assert twice[0].range.start == types.Position(1, 6)
+    related = twice[0].related_information or []
+    assert [(r.location.uri, r.message) for r in related] == [
+        (uri(personal), "also listed by Codex as 'deploy'")
+    ]
+    # the CLI says the same, on both files, once the user's folder is checked too
+    checked = json.loads(
+        cli(deck, "check", "--host", "codex", "--include-user-roots", "--format", "json")
+    )
+    assert sorted(f["path"] for f in checked if f["code"] == "SD903") == sorted(
+        [".agents/skills/deploy/SKILL.md", str(personal)]
+    )
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc_id(project), position=pos(1, 7))
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert (
+        "- **Codex** (Codex at 033d1d07): loads (catalog: full); the model also sees "
+        f"another entry named 'deploy': {personal}" in hover.contents.value
+    )
+
+
+def _text(name: str, description: str) -> str:
+    return f"---\nname: {name}\ndescription: {description}\n---\n\nBody.\n"
 
 
 async def test_without_hosts_nothing_changes(deck: Deck, start_server: StartServer) -> None:
@@ -103,7 +144,7 @@ async def test_a_file_changed_on_disk_gets_the_hosts_verdict(
     shown = await diagnostics_of(client, first, lambda found: "SD901" in codes(found))
     assert [d.message for d in shown if d.code == "SD901"] == [
         "Codex does not load this skill: description is 1100 characters; Codex allows 1024 "
-        "(source: https://developers.openai.com/codex/skills)"
+        "(source: openai/codex:codex-rs/core-skills/src/loader.rs@033d1d07)"
     ]
 
 

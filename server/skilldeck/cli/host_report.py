@@ -4,10 +4,14 @@
 ``list --host all --json``::
 
     {"hosts": ["dsh", ...],
+     "versions": {"<host>": "Codex at 033d1d07", ...},
      "skills": [{"name", "path",
                  "hosts": {"<host>": {"loads": bool, "reason": str | null,
                                       "catalog": "full" | "cut" | "name-only" | "left-out"
-                                                 | null}}}]}
+                                                 | null,
+                                      "sameName": [path, ...]}}}]}
+
+``sameName``: the other files a host lists under the same name (Codex keeps them all).
 
 One entry per skill file found in any host's roots; a host whose roots do not hold the
 file says so in ``reason``.
@@ -81,7 +85,8 @@ def host_output(
         view_key,
         view_locator,
     )
-    from skilldeck.engine.host_view import build_view, scanned_roots  # noqa: PLC0415
+    from skilldeck.engine.host_view import build_view, scanned_roots, walk_levels  # noqa: PLC0415
+    from skilldeck.engine.host_walk import deep_identity  # noqa: PLC0415
     from skilldeck.engine.index_cache import IndexCache  # noqa: PLC0415
 
     started = time.time_ns()
@@ -90,8 +95,12 @@ def host_output(
     cache = None if getattr(args, "no_cache", False) else IndexCache.default()
     roots = scanned_roots(hosts, config, cwd)
     settings = config.rule_settings()
+    # The files deeper than the layout (hosts that search recursively): not in the
+    # roots' listings the memo key is made of, so keyed here.
+    levels = walk_levels(hosts)
+    deep = [key for root in roots if root.exists for key in deep_identity(root.path, levels)]
     extra = json.dumps(
-        [tag, [host.name for host in hosts], context_tokens, cwd, os.path.expanduser("~")],
+        [tag, [host.name for host in hosts], context_tokens, cwd, os.path.expanduser("~"), deep],
         ensure_ascii=False,
     )
     extra = hashlib.sha256(extra.encode("utf-8", "surrogateescape")).hexdigest()
@@ -143,27 +152,45 @@ def matrix_json(view: HostsView, cwd: str) -> dict[str, object]:
         for host in view.hosts:
             load = _verdict(view, host, found)
             if load is None:
-                cells[host.name] = {"loads": False, "reason": _outside(host), "catalog": None}
+                cells[host.name] = {
+                    "loads": False,
+                    "reason": _outside(host),
+                    "catalog": None,
+                    "sameName": [],
+                }
             else:
                 cells[host.name] = {
                     "loads": load.loads,
                     "reason": reason_text(load, cwd),
                     "catalog": load.catalog,
+                    "sameName": [display_path(other, cwd) for other in load.same_name],
                 }
         skills.append({"name": found.name, "path": found.path, "hosts": cells})
-    return {"hosts": [host.name for host in view.hosts], "skills": skills}
+    return {
+        "hosts": [host.name for host in view.hosts],
+        "versions": {host.name: host.version for host in view.hosts},
+        "skills": skills,
+    }
 
 
 def host_lines(view: HostsView, host: Host, cwd: str) -> list[str]:
     """``list --host H``: every file in H's roots, loaded or not and why."""
     loads = view.loads_of(host.name)
     loaded = sum(1 for load in loads if load.loads)
-    lines = [f"{host.label} ({host.name}): {len(loads)} skill files found, {loaded} loaded"]
+    lines = [
+        f"{host.label} ({host.name}, as of {host.version}): {len(loads)} skill files found, "
+        f"{loaded} loaded"
+    ]
     width = max((len(load.name) for load in loads), default=0)
     for load in loads:
         where = display_path(load.path, cwd)
         if load.loads:
             lines.append(f"  loads  {load.name:<{width}}  {where}  [catalog: {load.catalog}]")
+            if load.same_name:
+                others = ", ".join(display_path(other, cwd) for other in load.same_name)
+                lines.append(
+                    f"         {'':<{width}}  the model also sees '{load.name}' at {others}"
+                )
         else:
             lines.append(f"  no     {load.name:<{width}}  {where}  {reason_text(load, cwd)}")
     return lines
@@ -176,6 +203,7 @@ def matrix_lines(view: HostsView, cwd: str) -> list[str]:
     tables = [(host, view.verdicts[host.name]) for host in view.hosts]
     rows: list[list[str]] = []
     notes: list[str] = []
+    twice: list[str] = []
     for found in view.files:
         shown = display_path(found.path, cwd)
         row = [found.name, shown]
@@ -185,6 +213,9 @@ def matrix_lines(view: HostsView, cwd: str) -> list[str]:
                 row.append("-")
             elif load.loads:
                 row.append(load.catalog or "-")
+                if load.same_name:
+                    others = ", ".join(display_path(other, cwd) for other in load.same_name)
+                    twice.append(f"  {host.name}: {shown}: also listed as '{found.name}': {others}")
             else:
                 row.append("no")
                 notes.append(f"  {host.name}: {shown}: {reason_text(load, cwd)}")
@@ -199,6 +230,9 @@ def matrix_lines(view: HostsView, cwd: str) -> list[str]:
     ]
     if notes:
         lines += ["", "not loaded:", *notes]
+    if twice:
+        lines += ["", "listed twice under one name (the model sees both):", *twice]
+    lines += ["", "as of: " + "; ".join(f"{host.name} = {host.version}" for host in view.hosts)]
     return lines
 
 

@@ -397,7 +397,7 @@ def host_findings(
 def view_findings(
     view: HostsView, entries: Iterable[SkillFileEntry], settings: RuleSettings | None
 ) -> dict[str, list[Finding]]:
-    """The SD901 / SD902 findings of ``view``'s hosts but DSH on ``entries`` (see
+    """The SD901 / SD902 / SD903 findings of ``view``'s hosts but DSH on ``entries`` (see
     :func:`host_findings`), at each entry's name, rule settings applied."""
     from skilldeck.engine.rules import rule  # noqa: PLC0415
 
@@ -406,7 +406,7 @@ def view_findings(
     for host in view.hosts:
         if host.engine_roots:
             continue
-        budget = {entry.name: entry for entry in view.catalogs[host.name].entries}
+        budget = view.catalogs[host.name]
         for load in view.loads_of(host.name):
             entry = by_path.get(load.path)
             if entry is None:
@@ -416,8 +416,10 @@ def view_findings(
                 finding = rule("SD901").finding(
                     entry.name_span, host=host.label, reason=load.reason, source=host.docs
                 )
-            elif load.catalog in ("cut", "name-only", "left-out") and load.name in budget:
-                shown = budget[load.name].shown_chars
+            elif load.catalog in ("cut", "name-only", "left-out") and (
+                listed := budget.entry_for(load.path)
+            ):
+                shown = listed.shown_chars
                 effect = {
                     "cut": f"cuts this skill's entry to {shown} characters",
                     "name-only": "shows this skill by name only (over its budget)",
@@ -426,8 +428,26 @@ def view_findings(
                 finding = rule("SD902").finding(
                     entry.name_span, host=host.label, effect=effect, source=host.docs
                 )
-            if finding is not None:
-                adjusted = _with_settings(finding, settings)
+            twice: Finding | None = None
+            if load.loads and load.same_name:
+                twice = rule("SD903").finding(
+                    entry.name_span,
+                    host=host.label,
+                    count=len(load.same_name) + 1,
+                    name=load.name,
+                    others=", ".join(load.same_name),
+                    source=host.docs,
+                    related=[
+                        RelatedLocation(
+                            other,
+                            by_path[other].name_span if other in by_path else FILE_START,
+                            f"also listed by {host.label} as '{load.name}'",
+                        )
+                        for other in load.same_name
+                    ],
+                )
+            for item in (finding, twice):
+                adjusted = _with_settings(item, settings) if item is not None else None
                 if adjusted is not None:
                     found.setdefault(load.path, []).append(adjusted)
     for path, overlaps in host_overlap_findings(view, by_path.values(), settings).items():

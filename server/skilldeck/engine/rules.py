@@ -765,10 +765,10 @@ RULES: tuple[Rule, ...] = (
         "agent would not load it: the file is a flat file where the agent reads bundles "
         "only, it is nested too deep, its folder is a symlink the agent does not follow, "
         "its name breaks the agent's name rule, or a same-named skill in a folder the "
-        "agent prefers shadows it. Each agent's rules, with the document they come from "
-        "and the date they were checked, are in `docs/hosts.md`; the message names the "
-        "source. Where an agent does not document a behaviour, skilldeck takes the "
-        "reading that warns.\n\n**Fix:** move or rename the skill as the message says, "
+        "agent prefers shadows it. Each agent's rules, read from its own code "
+        "(`repo:path@commit`), its changelog or its page, are in `docs/hosts.md` with the "
+        "version they model; the message names the source.\n\n**Fix:** move or rename "
+        "the skill as the message says, "
         "or drop the agent from `hosts` if you do not write for it. "
         "`skilldeck list --host all` shows the whole matrix.",
     ),
@@ -786,6 +786,24 @@ RULES: tuple[Rule, ...] = (
         "see the description rarely picks the skill. `docs/hosts.md` cites each budget; "
         "`skilldeck budget --host H` shows the whole listing.\n\n**Fix:** put the "
         "trigger words first and shorten the description, or trim the deck.",
+    ),
+    Rule(
+        "SD903",
+        "host-lists-same-name-twice",
+        _W,
+        False,
+        "{host} lists {count} skills named `{name}`; its model sees each as an entry of its "
+        "own: {others} (source: {source})",
+        "An agent in the `hosts` setting keeps every same-named skill, so its model sees "
+        "two entries with one name.",
+        "Some agents do not let one same-named skill shadow another: Codex drops a second "
+        "copy only when it is the same file, and lists every other skill it finds under "
+        "its name, the repository's and the user's alike (`codex-rs/core-skills/src/"
+        "loader.rs`, tests `keeps_duplicate_names_from_repo_and_user`). The model then "
+        "sees two entries with one name and two descriptions, and which one it follows is "
+        "its guess. The finding sits on each of the files and names the others; "
+        "`skilldeck list --host codex` shows both as loaded.\n\n**Fix:** rename one "
+        "skill, or remove the copy the agent should not see.",
     ),
 )
 

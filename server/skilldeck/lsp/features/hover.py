@@ -218,7 +218,10 @@ def hosts_markdown(doc: SkillDocument) -> str | None:
     view = doc.index.hosts_view if doc.index is not None else None
     if view is None:
         return None
-    lines = [f"- **{host.label}**: {text}" for host, text in host_summary(view, doc.path)]
+    lines = [
+        f"- **{host.label}** ({host.version}): {text}"
+        for host, text in host_summary(view, doc.path)
+    ]
     return "Agents (`skilldeck.hosts`, docs/hosts.md):\n\n" + "\n".join(lines)
 
 
