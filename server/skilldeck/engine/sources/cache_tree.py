@@ -1,0 +1,119 @@
+"""Folder trees of the source cache (checkouts of other people's commits), walked and
+removed without recursion.
+
+A commit can hold a folder a thousand levels deep: a recursive walk (``os.walk`` before
+Python 3.12, ``shutil.rmtree`` before 3.13) then dies of ``RecursionError``. Here a tree
+is walked with an explicit stack, every path relative to one open descriptor of its top
+folder (so a path is never longer than git's own, whatever the cache dir's path), and
+symlinks are never followed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+_DIRECTORY = (
+    os.O_RDONLY
+    | getattr(os, "O_DIRECTORY", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    """One entry below the walked folder: its ``/``-separated path relative to it,
+    whether it is a folder (a symlink never is), its size (``lstat``) and ``depth``, the
+    number of folders it sits in below the top (0 for the top's own entries)."""
+
+    relative: str
+    is_dir: bool
+    size: int
+    depth: int
+
+
+class TreeTooDeep(Exception):
+    """A folder nested deeper than the walk's ``max_depth``."""
+
+    def __init__(self, depth: int) -> None:
+        super().__init__(f"folders nested more than {depth} deep")
+        self.depth = depth
+
+
+def walk_tree(folder: Path, *, max_depth: int | None = None) -> Iterator[TreeEntry]:
+    """Every entry below ``folder``, each folder before its contents, without recursion.
+
+    Raises ``OSError`` when a folder cannot be read and :class:`TreeTooDeep` at a folder
+    nested deeper than ``max_depth``."""
+    top = os.open(folder, _DIRECTORY)
+    try:
+        stack: list[tuple[str, int]] = [("", 0)]
+        while stack:
+            relative, depth = stack.pop()
+            for name, is_dir, size in _entries(top, relative):
+                child = f"{relative}/{name}" if relative else name
+                yield TreeEntry(child, is_dir, size, depth)
+                if is_dir:
+                    if max_depth is not None and depth + 1 > max_depth:
+                        raise TreeTooDeep(max_depth)
+                    stack.append((child, depth + 1))
+    finally:
+        os.close(top)
+
+
+def remove_tree(folder: Path) -> bool:
+    """Remove ``folder`` and everything below it, deepest first, without recursion.
+
+    Best effort: what cannot be removed stays. Whether ``folder`` is gone."""
+    try:
+        top = os.open(folder, _DIRECTORY)
+    except FileNotFoundError:
+        return True
+    except OSError:  # a file or a symlink where a folder was expected
+        with contextlib.suppress(OSError):
+            os.unlink(folder)
+        return not os.path.lexists(folder)
+    try:
+        folders: list[str] = []
+        stack = [""]
+        while stack:
+            relative = stack.pop()
+            folders.append(relative)
+            try:
+                entries = _entries(top, relative)
+            except OSError:
+                continue
+            for name, is_dir, _size in entries:
+                child = f"{relative}/{name}" if relative else name
+                if is_dir:
+                    stack.append(child)
+                else:
+                    with contextlib.suppress(OSError):
+                        os.unlink(child, dir_fd=top)
+        # Each folder was listed before everything below it: reversed, children go first.
+        for relative in reversed(folders[1:]):
+            with contextlib.suppress(OSError):
+                os.rmdir(relative, dir_fd=top)
+    finally:
+        os.close(top)
+    with contextlib.suppress(OSError):
+        os.rmdir(folder)
+    return not os.path.lexists(folder)
+
+
+def _entries(top: int, relative: str) -> list[tuple[str, bool, int]]:
+    """Name, is-a-folder and size of each entry of the folder ``relative`` to ``top``."""
+    fd = os.open(relative or ".", _DIRECTORY, dir_fd=top)
+    try:
+        with os.scandir(fd) as listing:
+            found = []
+            for entry in listing:
+                info = entry.stat(follow_symlinks=False)
+                found.append((entry.name, entry.is_dir(follow_symlinks=False), info.st_size))
+            return found
+    finally:
+        os.close(fd)
