@@ -208,6 +208,24 @@ async def test_a_bad_editor_source_is_named_once_and_the_file_sources_stay(
     assert await _source_skills(client, deck, "git:team") == ["team-review"]
 
 
+async def test_a_malformed_ipv6_url_in_the_settings_is_named_and_the_server_initializes(
+    deck: Deck, start_server: StartServer, tmp_path: Path
+) -> None:
+    team = TeamRepo.create(tmp_path / "team")
+    (deck.project / "skilldeck.toml").write_text(
+        f'[[sources]]\nname = "team"\ntype = "git"\nurl = "{team.file_url}"\npath = "skills"\n',
+        encoding="utf-8",
+    )
+    options = {"sources": [{"name": "mine", "type": "git", "url": "ssh://[x/repo"}]}
+    client = await start_server(initialization_options=options)
+    await indexed(client)
+    assert [m.message for m in client.messages] == [
+        "'skilldeck.sources[0].url' is not a valid URL: Invalid IPv6 URL; "
+        "only the config file's sources are used."
+    ]
+    assert await _source_skills(client, deck, "git:team") == ["team-review"]
+
+
 async def test_editor_sources_merge_with_the_file_sources_by_name(
     deck: Deck, start_server: StartServer, tmp_path: Path
 ) -> None:
