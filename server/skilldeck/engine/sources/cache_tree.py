@@ -27,8 +27,9 @@ _DIRECTORY = (
 @dataclass(frozen=True)
 class TreeEntry:
     """One entry below the walked folder: its ``/``-separated path relative to it,
-    whether it is a folder (a symlink never is), its size (``lstat``) and ``depth``, the
-    number of folders it sits in below the top (0 for the top's own entries)."""
+    whether it is a folder (a symlink never is), its size (``lstat``; 0 for a folder) and
+    ``depth``, the number of folders it sits in below the top (0 for the top's own
+    entries)."""
 
     relative: str
     is_dir: bool
@@ -112,8 +113,10 @@ def _entries(top: int, relative: str) -> list[tuple[str, bool, int]]:
         with os.scandir(fd) as listing:
             found = []
             for entry in listing:
-                info = entry.stat(follow_symlinks=False)
-                found.append((entry.name, entry.is_dir(follow_symlinks=False), info.st_size))
+                if entry.is_dir(follow_symlinks=False):  # from the listing: no stat call
+                    found.append((entry.name, True, 0))
+                else:
+                    found.append((entry.name, False, entry.stat(follow_symlinks=False).st_size))
             return found
     finally:
         os.close(fd)
