@@ -26,6 +26,17 @@ def skill(name: str, description: str = "Review a change the way the team does."
     return f"---\nname: {name}\ndescription: {description}\n---\n\nBody of {name}.\n"
 
 
+def deep_chain(top: Path, levels: int) -> Path:
+    """``top/d/d/.../d/leaf.txt``, ``levels`` folders deep (made without recursion); the
+    deepest folder. Tests that make one use the ``removes_deep_trees`` fixture."""
+    path = top
+    for _ in range(levels):
+        path = path / "d"
+        path.mkdir(parents=True)
+    (path / "leaf.txt").write_text("leaf", encoding="utf-8")
+    return path
+
+
 def git(*args: str, cwd: Path | None = None) -> str:
     return subprocess.run(
         ["git", *_IDENTITY, *args],

@@ -7,13 +7,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from source_helpers import Run, TeamRepo, skill, source_config
+from source_helpers import Run, TeamRepo, deep_chain, skill, source_config
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.provider import LookupOptions, ProviderObservation
@@ -25,29 +23,7 @@ from skilldeck.engine.sources.status import update_sources
 #: Deeper than Python's default recursion limit (1,000), as in the report.
 DEEP = 1_100
 HOUR_AGO = time.time() - 3600
-
-
-def _deep_chain(base: Path, levels: int = DEEP) -> None:
-    """``base/d/d/.../d/leaf.txt``, ``levels`` folders deep (made without recursion)."""
-    path = base
-    for _ in range(levels):
-        path = path / "d"
-        path.mkdir(parents=True)
-    (path / "leaf.txt").write_text("x", encoding="utf-8")
-
-
-@pytest.fixture(autouse=True)
-def _remove_deep_trees(tmp_path: Path) -> Iterator[None]:
-    """pytest's own clean-up of old temporary folders recurses: remove what these tests
-    made (with room for the recursion), whatever the code under test left."""
-    yield
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20 * DEEP))
-    try:
-        for child in tmp_path.iterdir():
-            shutil.rmtree(child, ignore_errors=True)
-    finally:
-        sys.setrecursionlimit(limit)
+pytestmark = pytest.mark.usefixtures("removes_deep_trees")
 
 
 def _copy_folder(cache_dir: Path) -> Path:
@@ -77,7 +53,7 @@ def test_a_commit_nested_too_deep_is_a_fetch_error_and_the_last_good_copy_is_ser
     source_config(project, team.file_url, path="skills", refresh_interval=0.001)
     assert set(_listed(run)) == {"team-review"}
     good = _status(run)["revision"]
-    _deep_chain(team.work / "deep")
+    deep_chain(team.work / "deep", DEEP)
     bad = team.commit("a folder 1,100 levels deep")
 
     update = run("sources", "update")
@@ -106,7 +82,7 @@ def test_a_dead_runs_deep_checkout_does_not_break_later_fetches(
     assert set(_listed(run)) == {"team-review"}
     folder = _copy_folder(cache_dir)
     dead = folder / "tmp-99999-deadbeef"
-    _deep_chain(dead)
+    deep_chain(dead, DEEP)
     os.utime(dead, (HOUR_AGO, HOUR_AGO))  # older than the 600 s a live fetch may take
     team.write("skills/team-deploy/SKILL.md", skill("team-deploy", "Deploy the way we do."))
     team.commit("deploy skill")
