@@ -175,6 +175,24 @@ def test_a_file_changed_in_size_in_the_cached_copy_is_fetched_again(
     assert _status(run)["health"] == "ok"
 
 
+def test_a_same_size_edit_of_the_cached_copy_is_replaced_by_the_next_fetch(
+    run: Run, project: Path, team: TeamRepo, cache_dir: Path
+) -> None:
+    source_config(project, team.file_url, path="skills")
+    assert set(_listed(run)) == {"team-review"}
+    (rev,) = _copy_folder(cache_dir).glob("rev-*")
+    changed = rev / "skills" / "team-review" / "SKILL.md"
+    original = changed.read_text(encoding="utf-8")
+    edited = original.replace("the way the team does", "the way I like it, ok")
+    assert len(edited) == len(original) and edited != original
+    changed.write_text(edited, encoding="utf-8")
+    # Sizes are all a use checks (cheap); the fetch of the same commit compares bytes.
+    update = run("sources", "update")
+    assert update.code == 0, update.stderr
+    assert changed.read_text(encoding="utf-8") == original
+    assert _listed(run)["team-review"]["description"] == "Review a change the way the team does."
+
+
 # -- cache files replaced by FIFOs (defect 11) ------------------------------------------
 
 

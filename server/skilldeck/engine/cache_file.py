@@ -10,6 +10,7 @@ written again, atomically, by its next writer).
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 
@@ -24,14 +25,22 @@ _FLAGS = (
 _CHUNK = 1 << 20
 
 
+def _open_regular(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
+    """An open descriptor of the regular file ``path`` and its ``fstat``; ``OSError``
+    for anything else (nothing is read from it)."""
+    fd = os.open(path, _FLAGS)
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+    return fd, info
+
+
 def read_cache_bytes(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> bytes:
     """The bytes of the regular file ``path``; ``OSError`` when it is missing, not a
     regular file, or larger than ``max_bytes`` (when given)."""
-    fd = os.open(path, _FLAGS)
+    fd, info = _open_regular(path)
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
         if max_bytes is not None and info.st_size > max_bytes:
             raise OSError(errno.EFBIG, "cache file too large", os.fspath(path))
         chunks: list[bytes] = []
@@ -52,3 +61,16 @@ def read_cache_bytes(path: str | os.PathLike[str], *, max_bytes: int | None = No
 def read_cache_text(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> str:
     """:func:`read_cache_bytes` decoded as UTF-8 (``ValueError`` when it is not)."""
     return read_cache_bytes(path, max_bytes=max_bytes).decode("utf-8")
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """The SHA-256 of the regular file ``path``, read in chunks; ``OSError`` as for
+    :func:`read_cache_bytes`."""
+    fd, _info = _open_regular(path)
+    try:
+        digest = hashlib.sha256()
+        while chunk := os.read(fd, _CHUNK):
+            digest.update(chunk)
+        return digest.hexdigest()
+    finally:
+        os.close(fd)

@@ -4,7 +4,7 @@ Layout, one folder per source and ref (``<cache>/sources/<name>-<digest of url a
 
 - ``rev-<commit>/``: the files of that commit (a shallow fetch, checked out, ``.git``
   removed, symlinks checked out as plain files), complete once it holds ``.skilldeck-rev``
-  (the commit and a digest of every file's path and size);
+  (the commit, a digest of every file's path and size, and one of their bytes);
 - ``state.json``: the commit served, when it was fetched, the last attempt and its error;
 - ``retired-<commit>``: when ``rev-<commit>`` stopped being the commit served.
 
@@ -12,7 +12,8 @@ Every write is a new folder or file renamed into place, so concurrent runs (two 
 checks, the editor and CI) share the cache without locks: a reader sees the old commit
 or the new one, never half of one. A copy is checked against its mark each time it is
 used: one whose state or folder is damaged (a file missing, added or of another size)
-is not served and is fetched again.
+is not served and is fetched again. A fetch of the commit already cached compares the
+bytes too: a copy edited in place (same sizes) is replaced by the fresh checkout.
 
 A revision that stops being served is kept :data:`KEEP_OLD_REVS` seconds more, counted
 from that moment (recorded in ``retired-<commit>``), so a running reader of the previous
@@ -38,11 +39,11 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from skilldeck.engine.cache_file import read_cache_text
+from skilldeck.engine.cache_file import file_sha256, read_cache_text
 from skilldeck.engine.index_cache import write_atomically
 from skilldeck.engine.sources.cache_tree import TreeTooDeep, remove_tree, walk_tree
 from skilldeck.engine.sources.spec import GitSourceSpec, redacted
@@ -141,12 +142,27 @@ def tree_digest(folder: Path, *, max_depth: int | None = None) -> str:
     out): what a copy is checked against before it is trusted again. Walked without
     recursion; ``OSError`` when a folder cannot be read, :class:`TreeTooDeep` past
     ``max_depth``."""
-    digest = hashlib.sha256()
-    lines = [
+    return _digest(
         f"{entry.relative}\0{entry.size}"
         for entry in walk_tree(folder, max_depth=max_depth)
         if not entry.is_dir and entry.relative != _REV_MARK
-    ]
+    )
+
+
+def contents_digest(folder: Path) -> str:
+    """A digest of every file's relative path and bytes below ``folder`` (the mark left
+    out): what a fetch compares a copy of the same commit with. ``OSError`` when an
+    entry that is not a folder is not a regular file (a FIFO is never read) or cannot
+    be read."""
+    return _digest(
+        f"{entry.relative}\0{file_sha256(folder / entry.relative)}"
+        for entry in walk_tree(folder)
+        if not entry.is_dir and entry.relative != _REV_MARK
+    )
+
+
+def _digest(lines: Iterable[str]) -> str:
+    digest = hashlib.sha256()
     for line in sorted(lines):
         digest.update(line.encode("utf-8", "surrogateescape") + b"\n")
     return digest.hexdigest()
@@ -285,8 +301,9 @@ def _seal(work: Path, rev: Path, commit: str) -> None:
         raise FetchError(
             f"commit {commit[:12]} refused: its folders nest more than {error.depth} deep"
         ) from None
-    (work / _REV_MARK).write_text(f"{commit}\n{digest}\n", encoding="utf-8")
-    _publish(work, rev, commit)
+    contents = contents_digest(work)
+    (work / _REV_MARK).write_text(f"{commit}\n{digest}\n{contents}\n", encoding="utf-8")
+    _publish(work, rev, commit, contents)
 
 
 def _serve(folder: Path, state: CopyState) -> None:
@@ -302,10 +319,11 @@ def _serve(folder: Path, state: CopyState) -> None:
     prune_revisions(folder)
 
 
-def _publish(work: Path, rev: Path, commit: str) -> None:
-    """Rename ``work`` to ``rev``; another run that got there first wins (same commit).
-    A damaged copy of the commit (files missing or changed in size) is replaced."""
-    if is_whole(rev, commit):
+def _publish(work: Path, rev: Path, commit: str, contents: str) -> None:
+    """Rename ``work`` to ``rev``; another run that got there first wins (same commit,
+    same bytes: ``contents``). A damaged copy of the commit (files missing, changed in
+    size, or changed in their bytes since it was fetched) is replaced."""
+    if is_whole(rev, commit) and _contents_of(rev) == contents:
         return
     if os.path.lexists(rev):
         damaged = rev.with_name(f"tmp-damaged-{os.getpid()}-{secrets.token_hex(4)}")
@@ -316,6 +334,13 @@ def _publish(work: Path, rev: Path, commit: str) -> None:
         os.rename(work, rev)
     if not is_whole(rev, commit):
         raise FetchError(f"cannot publish the checkout to {rev}")
+
+
+def _contents_of(rev: Path) -> str | None:
+    try:
+        return contents_digest(rev)
+    except OSError:
+        return None
 
 
 def retired_at(folder: Path, commit: str) -> float | None:
