@@ -182,3 +182,13 @@ def test_an_editor_setting_that_is_not_finite_is_named_and_ignored() -> None:
         "'skilldeck.sources[0].timeout' must be a positive, finite number of seconds; "
         "only the config file's sources are used.",
     )
+
+
+def test_an_editor_source_holding_a_lone_surrogate_is_named_and_ignored() -> None:
+    # JSON can spell one ("\ud800"); no file name, command line or digest can carry it.
+    parsed = parse_settings({"sources": [{"name": "t", "type": "git", "url": "/r\ud800.git"}]})
+    assert parsed.layer.remote_sources is None
+    assert parsed.warnings == (
+        "'skilldeck.sources[0].url' must be Unicode text (it holds a lone surrogate); "
+        "only the config file's sources are used.",
+    )

@@ -168,7 +168,7 @@ def _parse_one(table: Mapping[str, object], shown: str, base: str) -> SourceSpec
     if command is not None and (
         not isinstance(command, list)
         or not command
-        or not all(isinstance(part, str) and part for part in command)
+        or not all(isinstance(part, str) and part and _is_text(part) for part in command)
     ):
         raise SourceSpecError(
             f"'{shown}.command' must be a non-empty list of strings", f"{shown}.command"
@@ -287,7 +287,21 @@ def _optional_string(table: Mapping[str, object], key: str, shown: str) -> str |
         return None
     if not isinstance(value, str) or not value or "\0" in value:
         raise SourceSpecError(f"'{shown}.{key}' must be a non-empty string", f"{shown}.{key}")
+    if not _is_text(value):
+        raise SourceSpecError(
+            f"'{shown}.{key}' must be Unicode text (it holds a lone surrogate)", f"{shown}.{key}"
+        )
     return value
+
+
+def _is_text(value: str) -> bool:
+    """Whether ``value`` is text a file name, a command line or a digest can carry: an
+    editor's JSON can hold a lone surrogate (``"\\ud800"``), which no encoding can."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _ref(table: Mapping[str, object], shown: str) -> str | None:
