@@ -190,21 +190,37 @@ async def test_update_command_fetches_now_and_answers_each_sources_status(
     assert await _source_skills(client, deck, "git:team") == ["later", "team-review"]
 
 
+@pytest.mark.parametrize(
+    ("url", "sent_as", "message"),
+    [
+        (
+            "ext::sh -c id",
+            "settings",
+            "'skilldeck.sources[0].url': the 'ext::' transport is not allowed (use one of "
+            "https, http, ssh, git, file or a local path); only the config file's sources "
+            "are used.",
+        ),
+        # A malformed IPv6 literal once failed ``initialize`` itself (-32603: no server).
+        (
+            "ssh://[x/repo",
+            "initialization_options",
+            "'skilldeck.sources[0].url' is not a valid URL: Invalid IPv6 URL; only the "
+            "config file's sources are used.",
+        ),
+    ],
+)
 async def test_a_bad_editor_source_is_named_once_and_the_file_sources_stay(
-    deck: Deck, start_server: StartServer, tmp_path: Path
+    deck: Deck, start_server: StartServer, tmp_path: Path, url: str, sent_as: str, message: str
 ) -> None:
     team = TeamRepo.create(tmp_path / "team")
     (deck.project / "skilldeck.toml").write_text(
         f'[[sources]]\nname = "team"\ntype = "git"\nurl = "{team.file_url}"\npath = "skills"\n',
         encoding="utf-8",
     )
-    settings = {"sources": [{"name": "mine", "type": "git", "url": "ext::sh -c id"}]}
-    client = await start_server(settings=settings)
+    sources = {"sources": [{"name": "mine", "type": "git", "url": url}]}
+    client = await start_server(**{sent_as: sources})
     await indexed(client)
-    assert [m.message for m in client.messages] == [
-        "'skilldeck.sources[0].url': the 'ext::' transport is not allowed (use one of https, "
-        "http, ssh, git, file or a local path); only the config file's sources are used."
-    ]
+    assert [m.message for m in client.messages] == [message]
     assert await _source_skills(client, deck, "git:team") == ["team-review"]
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -83,3 +84,19 @@ def daemon(team: TeamRepo) -> Iterator[Daemon]:
     served.start()
     yield served
     served.close()
+
+
+@pytest.fixture
+def removes_deep_trees(tmp_path: Path) -> Iterator[None]:
+    """For tests that make folders a thousand levels deep: pytest's own clean-up of old
+    temporary folders recurses (``shutil.rmtree``) and would fail on them in a later
+    session, so whatever such a test (or the code it tests) left is removed here, with
+    room for the recursion."""
+    yield
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 50_000))
+    try:
+        for child in tmp_path.iterdir():
+            shutil.rmtree(child, ignore_errors=True)
+    finally:
+        sys.setrecursionlimit(limit)

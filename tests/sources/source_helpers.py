@@ -26,6 +26,17 @@ def skill(name: str, description: str = "Review a change the way the team does."
     return f"---\nname: {name}\ndescription: {description}\n---\n\nBody of {name}.\n"
 
 
+def deep_chain(top: Path, levels: int) -> Path:
+    """``top/d/d/.../d/leaf.txt``, ``levels`` folders deep (made without recursion); the
+    deepest folder. Tests that make one use the ``removes_deep_trees`` fixture."""
+    path = top
+    for _ in range(levels):
+        path = path / "d"
+        path.mkdir(parents=True)
+    (path / "leaf.txt").write_text("leaf", encoding="utf-8")
+    return path
+
+
 def git(*args: str, cwd: Path | None = None) -> str:
     return subprocess.run(
         ["git", *_IDENTITY, *args],
@@ -87,20 +98,23 @@ def source_config(project: Path, url: str, **keys: object) -> None:
 
 
 class Daemon:
-    """``git daemon`` serving a folder on 127.0.0.1; ``stop()`` takes its repositories offline."""
+    """``git daemon`` serving a folder on a loopback address (127.0.0.1, or ``::1``);
+    ``stop()`` takes its repositories offline."""
 
-    def __init__(self, base: Path) -> None:
+    def __init__(self, base: Path, host: str = "127.0.0.1") -> None:
         self.base = base
-        self.port = _free_port()
+        self.host = host
+        self.port = _free_port(host)
         self.process: subprocess.Popen[bytes] | None = None
 
     def url(self, name: str) -> str:
-        return f"git://127.0.0.1:{self.port}/{name}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"git://{host}:{self.port}/{name}"
 
     def start(self) -> None:
         self.process = subprocess.Popen(
             [
-                "git", "daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1",
+                "git", "daemon", "--reuseaddr", "--export-all", f"--listen={self.host}",
                 f"--port={self.port}", f"--base-path={self.base}", str(self.base),
             ],
             stdout=subprocess.DEVNULL,
@@ -108,8 +122,8 @@ class Daemon:
         )  # fmt: skip
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+            with socket.socket(_family(self.host)) as probe:
+                if probe.connect_ex((self.host, self.port)) == 0:
                     return
             time.sleep(0.05)
         raise RuntimeError("git daemon did not start")
@@ -131,8 +145,22 @@ class Daemon:
             self.process = None
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
+def _family(host: str) -> socket.AddressFamily:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET
+
+
+def _free_port(host: str) -> int:
+    with socket.socket(_family(host)) as probe:
+        probe.bind((host, 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def ipv6_loopback() -> bool:
+    """Whether this machine can listen on ``::1`` (some CI containers have no IPv6)."""
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True

@@ -8,7 +8,8 @@ import json
 import shutil
 from pathlib import Path
 
-from source_helpers import Daemon, Run, TeamRepo, git, skill, source_config
+import pytest
+from source_helpers import Daemon, Run, TeamRepo, git, ipv6_loopback, skill, source_config
 
 
 def _listed(run: Run) -> dict[str, dict[str, object]]:
@@ -189,3 +190,22 @@ def test_a_ref_pinned_to_a_commit_is_fetched_once(
 
 def _head(team: TeamRepo) -> str:
     return git("rev-parse", "HEAD", cwd=team.work).strip()
+
+
+@pytest.mark.skipif(not ipv6_loopback(), reason="no IPv6 loopback here")
+def test_a_source_on_an_ipv6_loopback_literal_is_fetched(
+    run: Run, project: Path, team: TeamRepo
+) -> None:
+    served = Daemon(team.bare.parent, host="::1")
+    served.start()
+    try:
+        url = served.url("repo.git")
+        assert url.startswith("git://[::1]:")
+        source_config(project, url, path="skills")
+        assert set(_listed(run)) == {"team-review"}
+        status = run("sources")
+        assert status.code == 0, status.stderr
+        assert f"git:team  {url}  rank 350" in status.stdout
+        assert "  ok" in status.stdout
+    finally:
+        served.close()

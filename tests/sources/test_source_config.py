@@ -10,6 +10,7 @@ import pytest
 from skilldeck.engine.config import ConfigError, ConfigLayer, load_project_config
 from skilldeck.engine.model import RANK_CUSTOM, RANK_USER_DSH
 from skilldeck.engine.sources.spec import DEFAULT_SOURCE_RANK, GitSourceSpec, McpSourceSpec
+from skilldeck.lsp.settings import parse_settings
 
 
 def _load(tmp_path: Path, text: str) -> tuple[object, ...]:
@@ -77,7 +78,7 @@ def test_a_password_in_a_url_is_refused_without_being_repeated(tmp_path: Path) -
         ('type = "git"\nname = "t"', "'sources[0].url' is required", "url"),
         ('type = "git"\nname = "t"\nurl = "x"\npath = "../up"', "inside the repository", "path"),
         ('type = "git"\nname = "t"\nurl = "x"\nref = "-x"', "branch, tag or commit", "ref"),
-        ('type = "git"\nname = "t"\nurl = "x"\ntimeout = 0', "positive number", "timeout"),
+        ('type = "git"\nname = "t"\nurl = "x"\ntimeout = 0', "positive, finite number", "timeout"),
         ('type = "git"\nname = "t"\nurl = "x"\ncommand = ["a"]', "unknown key", "command"),
         ('type = "mcp"\nname = "t"', "exactly one of 'command' (a list) or 'url'", "command"),
         ('type = "mcp"\nname = "t"\nurl = "ws://h"', "must be an http or https URL", "url"),
@@ -113,3 +114,81 @@ def test_a_higher_layer_merges_sources_by_name(tmp_path: Path) -> None:
     assert config.source_of("remote_sources") == "editor settings"
     unchanged = load_project_config(tmp_path).merged(ConfigLayer(remote_sources=()))
     assert [s.name for s in unchanged.remote_sources] == ["team", "docs"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "url", "message"),
+    [
+        ("git", "ssh://[x/repo", "'sources[0].url' is not a valid URL: Invalid IPv6 URL"),
+        ("git", "https://[zz]/team.git", "'sources[0].url' is not a valid URL: "),
+        ("git", "http://host:99999/x.git", "'sources[0].url' is not a valid URL: Port out of"),
+        ("mcp", "http://[::1/mcp", "'sources[0].url' is not a valid URL: Invalid IPv6 URL"),
+    ],
+)
+def test_a_malformed_url_is_a_config_error_naming_its_key(
+    tmp_path: Path, kind: str, url: str, message: str
+) -> None:
+    error = _error(tmp_path, f'[[sources]]\nname = "t"\ntype = "{kind}"\nurl = "{url}"\n')
+    assert message in str(error)
+    assert error.key == "sources[0].url"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[::1]:9/x.git",
+        "ssh://git@[2001:db8::1]/team.git",
+        "git://[::1]:9418/team.git",
+        "git@[2001:db8::1]:team.git",
+    ],
+)
+def test_an_ipv6_literal_is_a_url_not_a_transport(tmp_path: Path, url: str) -> None:
+    (source,) = _load(tmp_path, f'[[sources]]\nname = "t"\ntype = "git"\nurl = "{url}"\n')
+    assert source == GitSourceSpec(name="t", url=url)
+
+
+def test_an_ipv6_literal_is_an_http_url_of_an_mcp_source(tmp_path: Path) -> None:
+    url = "http://[::1]:8765/mcp"
+    (source,) = _load(tmp_path, f'[[sources]]\nname = "t"\ntype = "mcp"\nurl = "{url}"\n')
+    assert source == McpSourceSpec(name="t", url=url)
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "value"),
+    [
+        ("git", "timeout", "inf"),
+        ("git", "refresh-interval", "nan"),
+        ("git", "refresh-interval", "+inf"),
+        ("mcp", "timeout", "nan"),
+    ],
+)
+def test_a_number_that_is_not_finite_is_refused(
+    tmp_path: Path, kind: str, key: str, value: str
+) -> None:
+    where = 'url = "x"' if kind == "git" else 'command = ["skilldeck", "mcp"]'
+    error = _error(
+        tmp_path, f'[[sources]]\nname = "t"\ntype = "{kind}"\n{where}\n{key} = {value}\n'
+    )
+    assert f"'sources[0].{key}' must be a positive, finite number of seconds" in str(error)
+    assert error.key == f"sources[0].{key}"
+
+
+def test_an_editor_setting_that_is_not_finite_is_named_and_ignored() -> None:
+    parsed = parse_settings(
+        {"sources": [{"name": "t", "type": "git", "url": "/r.git", "timeout": float("inf")}]}
+    )
+    assert parsed.layer.remote_sources is None
+    assert parsed.warnings == (
+        "'skilldeck.sources[0].timeout' must be a positive, finite number of seconds; "
+        "only the config file's sources are used.",
+    )
+
+
+def test_an_editor_source_holding_a_lone_surrogate_is_named_and_ignored() -> None:
+    # JSON can spell one ("\ud800"); no file name, command line or digest can carry it.
+    parsed = parse_settings({"sources": [{"name": "t", "type": "git", "url": "/r\ud800.git"}]})
+    assert parsed.layer.remote_sources is None
+    assert parsed.warnings == (
+        "'skilldeck.sources[0].url' must be Unicode text (it holds a lone surrogate); "
+        "only the config file's sources are used.",
+    )

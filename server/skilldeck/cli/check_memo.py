@@ -28,6 +28,7 @@ from skilldeck.engine.analysis_json import (
     json_int,
     json_str,
 )
+from skilldeck.engine.cache_file import read_cache_bytes
 from skilldeck.engine.findings import Finding
 from skilldeck.engine.fs_provider import PROVIDER_NAME
 from skilldeck.engine.index_cache import (
@@ -174,8 +175,7 @@ class CheckMemos:
 
 def _load_memo(cache: IndexCache, file: Path, key: DeckKey) -> dict[str, Any] | None:
     try:
-        with file.open("rb") as handle:
-            payload = load_bytes(handle.read())
+        payload = load_bytes(read_cache_bytes(file))
     except (OSError, ValueError):
         return None
     try:

@@ -9,7 +9,8 @@ or override never reads another setting's verdicts.
 
 Guarantees: JSON only (never pickle); a cache file is replaced atomically (temporary
 file plus ``os.replace``), so concurrent processes see either the old or the new file;
-an unreadable, corrupt or foreign cache file is a miss and is rewritten; an entry is
+an unreadable, corrupt or foreign cache file is a miss and is rewritten (one that is not
+a regular file, a FIFO say, is never opened for a blocking read); an entry is
 used only when the file's identity is unchanged, and a file modified within
 :data:`RACY_WINDOW_NS` of the scan is never stored (its times cannot prove a later
 same-size edit). The ctime is part of the identity because the mtime can be set back
@@ -45,6 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import skilldeck
+from skilldeck.engine.cache_file import read_cache_bytes
 from skilldeck.engine.json_codec import dump_bytes, has_non_finite, load_bytes
 from skilldeck.engine.positions import Position, Span
 
@@ -254,8 +256,7 @@ def identity_of_file(file: Path) -> list[int] | None:
 def _load(file: Path, key: str, root_path: str) -> dict[str, Any] | None:
     """Entries of a cache file, or ``None`` when it is missing, corrupt or foreign."""
     try:
-        with file.open("rb") as handle:
-            payload = load_bytes(handle.read())
+        payload = load_bytes(read_cache_bytes(file))
     except (OSError, ValueError):
         return None
     if (

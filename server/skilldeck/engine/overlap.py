@@ -43,6 +43,7 @@ from skilldeck.engine.overlap_text import (
     name_different_things,
     skill_features,
 )
+from skilldeck.engine.settings_schema import finite_number
 from skilldeck.engine.time_slices import TimeSlice
 
 #: Default score from which two skills are reported as overlapping (SD801).
@@ -78,9 +79,10 @@ _BIGRAM_SETS_KEPT = 64
 
 def validate_threshold(value: object, what: str) -> float:
     """``value`` as a score threshold; ``ValueError`` unless a number in (0, 1]."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+    number = finite_number(value)
+    if number is None or not 0 < number <= 1:
         raise ValueError(f"{what} must be a number greater than 0 and at most 1, found {value!r}")
-    return float(value)
+    return number
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ or are checked against this table by tests (``tests/test_settings_schema.py`` fo
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -100,3 +101,17 @@ def setting_for_field(name: str) -> Setting:
         if setting.field == name:
             return setting
     raise KeyError(name)
+
+
+def finite_number(value: object) -> float | None:
+    """``value`` as a float when it is a finite number (an integer or a float, never a
+    bool); ``None`` otherwise. Every setting that takes a number reads it through here:
+    TOML spells ``inf`` and ``nan``, and an editor's JSON may carry them too, and no
+    timeout, interval or threshold means anything when it is not finite."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond any float
+        return None
+    return number if math.isfinite(number) else None

@@ -36,7 +36,7 @@ from skilldeck.engine.positions import Encoding
 from skilldeck.engine.roots import SkillRoot, resolve_roots
 from skilldeck.engine.scan_helpers import usable_cpus
 from skilldeck.engine.sources.config_findings import source_findings
-from skilldeck.engine.sources.status import source_status
+from skilldeck.engine.sources.status import FAILING_HEALTH, source_status
 from skilldeck.lsp.catalog_notifier import CatalogNotifier
 from skilldeck.lsp.diagnostics import path_of
 from skilldeck.lsp.document_sync import DocumentSync
@@ -329,7 +329,7 @@ class Session:
             if spec.name not in names:
                 continue
             status = await asyncio.to_thread(source_status, spec, cache)
-            failing = status.health in ("offline", "never fetched", "never read")
+            failing = status.health in FAILING_HEALTH
             error = (status.error or status.health) if failing else None
             before = self._editor_source_errors.get(spec.label)
             if error == before:

@@ -1,8 +1,8 @@
 """A failing source as a warning on the config file that names it (for the editor).
 
 One finding per source that cannot serve fresh skills (``offline``, ``never fetched``,
-``never read``), on the ``name = "..."`` line of its ``[[sources]]`` table, with the
-reason from the cache (:mod:`skilldeck.engine.sources.status`). Nothing is fetched here.
+``damaged``, ``never read``), on the ``name = "..."`` line of its ``[[sources]]`` table,
+with the reason from the cache (:mod:`skilldeck.engine.sources.status`). Nothing is fetched here.
 """
 
 from __future__ import annotations
@@ -14,17 +14,12 @@ from pathlib import Path
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.findings import Finding, Severity
 from skilldeck.engine.positions import Span
-from skilldeck.engine.sources.status import source_status
+from skilldeck.engine.sources.status import FAILING_HEALTH, source_status
 
 #: The code of these findings (not a rule of the skill files: no rule table entry).
 SOURCE_FINDING_CODE = "source"
 _HEADER = re.compile(r"^\s*\[\[\s*(?:tool\s*\.\s*skilldeck\s*\.\s*)?sources\s*\]\]")
 _NAME = re.compile(r"""^\s*name\s*=\s*["']([^"']*)["']""")
-_UNHEALTHY = {
-    "offline": "offline, serving its last good copy",
-    "never fetched": "never fetched, it contributes no skill",
-    "never read": "never read, it contributes no skill",
-}
 
 
 def source_findings(
@@ -46,7 +41,7 @@ def source_findings(
         if spec.name in elsewhere:
             continue
         status = source_status(spec, cache_dir)
-        state = _UNHEALTHY.get(status.health)
+        state = FAILING_HEALTH.get(status.health)
         if state is None:
             continue
         line = places.get(spec.name, 0)

@@ -33,6 +33,7 @@ from skilldeck.engine.provider import (
 )
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.sources.git_cache import (
+    CopyState,
     FetchError,
     fetch,
     good_copy,
@@ -70,15 +71,14 @@ class GitSourceProvider:
 
     async def list(self, options: LookupOptions) -> Sequence[SkillCandidate] | ProviderObservation:
         spec = self._spec
-        state = read_state(self._folder)
-        rev = good_copy(self._folder, state)
+        # Checking the copy walks its tree: off the event loop, like the scan.
+        state, rev = await asyncio.to_thread(self._copy)
         problem: str | None = None
         fetched_at = state.fetched_at if state is not None and rev is not None else None
         stale = fetched_at is None or time.time() - fetched_at > spec.refresh_interval
         if rev is None or (stale and not pins_a_commit(spec)):
             problem = await self._refresh()
-            state = read_state(self._folder)
-            rev = good_copy(self._folder, state)
+            state, rev = await asyncio.to_thread(self._copy)
         if rev is None:
             reason = problem or "its copy in the cache is damaged"
             _logger.warning('skill source "%s": never fetched: %s', spec.name, reason)
@@ -100,6 +100,11 @@ class GitSourceProvider:
     ) -> SkillDefinition | None:
         return await self._files.get(candidate, options)
 
+    def _copy(self) -> tuple[CopyState | None, Path | None]:
+        """The copy's state and its folder when it is whole."""
+        state = read_state(self._folder)
+        return state, good_copy(self._folder, state)
+
     async def _refresh(self) -> str | None:
         """Fetch within the timeout; the reason it failed, or ``None``."""
         spec = self._spec
@@ -115,7 +120,7 @@ class GitSourceProvider:
             await asyncio.wait_for(task, spec.timeout)
         except asyncio.TimeoutError:
             reason = f"no answer within {spec.timeout:g} s"
-            record_failure(spec, self._folder, reason)
+            await asyncio.to_thread(record_failure, spec, self._folder, reason)
             return reason
         except FetchError as error:
             return str(error)

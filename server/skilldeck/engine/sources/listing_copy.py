@@ -17,6 +17,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from skilldeck.engine.cache_file import read_cache_text
 from skilldeck.engine.sources.spec import McpSourceSpec
 
 _FILE = "listing.json"
@@ -77,7 +78,7 @@ def note_failure(folder: Path, error: str) -> None:
 def load_listing(folder: Path) -> ListingCopy | None:
     """The stored listing, ``None`` when missing or damaged (bad entries are dropped)."""
     try:
-        data = json.loads((folder / _FILE).read_text(encoding="utf-8"))
+        data = json.loads(read_cache_text(folder / _FILE))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or not isinstance(data.get("skills"), list):

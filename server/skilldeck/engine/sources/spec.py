@@ -12,11 +12,14 @@ the team's, the team's win over a developer's personal ones.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, unquote, urlsplit
+
+from skilldeck.engine.settings_schema import finite_number
 
 #: Default rank of a source's skills: between custom dirs (300) and user roots (400).
 DEFAULT_SOURCE_RANK = 350
@@ -36,8 +39,14 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 #: URL schemes a git source may use; ``ext::``, ``file::`` and other transports are refused.
 GIT_SCHEMES = ("https", "http", "ssh", "git", "file")
-#: scp-like ``user@host:path`` (what ``git clone git@github.com:team/skills`` uses).
-_SCP_LIKE = re.compile(r"^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^:/][^:]*$")
+#: scp-like ``user@host:path`` (what ``git clone git@github.com:team/skills`` uses); the
+#: host may be a bracketed IPv6 literal (``git@[2001:db8::1]:team.git``).
+_SCP_LIKE = re.compile(r"^[A-Za-z0-9._-]+@(?:[A-Za-z0-9.-]+|\[([0-9A-Fa-f:.]+)\]):[^:/][^:]*$")
+#: ``<transport>::<address>``: git hands such a URL to the helper ``git-remote-<transport>``
+#: (``ext::`` runs a command). git's own rule (transport.c ``transport_get``): a run of
+#: letters, digits, ``+``, ``-`` and ``.`` (not first) followed by ``::``; a ``::`` inside
+#: an IPv6 literal (``http://[::1]/x.git``) is not one.
+_HELPER_TRANSPORT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9+.-]*)::")
 
 
 class SourceSpecError(ValueError):
@@ -159,14 +168,15 @@ def _parse_one(table: Mapping[str, object], shown: str, base: str) -> SourceSpec
     if command is not None and (
         not isinstance(command, list)
         or not command
-        or not all(isinstance(part, str) and part for part in command)
+        or not all(isinstance(part, str) and part and _is_text(part) for part in command)
     ):
         raise SourceSpecError(
             f"'{shown}.command' must be a non-empty list of strings", f"{shown}.command"
         )
-    if url is not None and urlsplit(url).scheme not in ("http", "https"):
+    parts = None if url is None else split_url(url, f"{shown}.url")
+    if parts is not None and parts.scheme not in ("http", "https"):
         raise SourceSpecError(f"'{shown}.url' must be an http or https URL", f"{shown}.url")
-    if url is not None and urlsplit(url).password is not None:
+    if parts is not None and parts.password is not None:
         raise SourceSpecError(
             f"'{shown}.url' must not hold a password; name a variable in 'token-env'",
             f"{shown}.url",
@@ -191,16 +201,19 @@ def git_url(url: str, shown: str, base: str) -> str:
     """
     if not url or url.startswith("-") or "\0" in url or any(c in url for c in "\r\n"):
         raise SourceSpecError(f"'{shown}' is not a git URL", shown)
-    if "::" in url:
-        transport = url.split("::", 1)[0]
+    helper = _HELPER_TRANSPORT.match(url)
+    if helper is not None:
         raise SourceSpecError(
-            f"'{shown}': the '{transport}::' transport is not allowed "
+            f"'{shown}': the '{helper.group(1)}::' transport is not allowed "
             f"(use one of {', '.join(GIT_SCHEMES)} or a local path)",
             shown,
         )
-    if _SCP_LIKE.fullmatch(url):
+    scp = _SCP_LIKE.fullmatch(url)
+    if scp is not None:
+        if scp.group(1) is not None:
+            _check_ipv6(scp.group(1), shown)
         return url
-    parts = urlsplit(url)
+    parts = split_url(url, shown)
     if parts.scheme and len(parts.scheme) > 1:
         if parts.scheme not in GIT_SCHEMES:
             raise SourceSpecError(
@@ -216,9 +229,36 @@ def git_url(url: str, shown: str, base: str) -> str:
     return os.path.normpath(os.path.join(base, os.path.expanduser(url)))
 
 
+def split_url(url: str, shown: str) -> SplitResult:
+    """``url`` split into its parts; :class:`SourceSpecError` when it is malformed (an
+    unclosed or invalid IPv6 literal such as ``ssh://[x/repo``, a port that is not a
+    number from 0 to 65535)."""
+    try:
+        parts = urlsplit(url)
+        if "[" in parts.netloc or "]" in parts.netloc:
+            _check_ipv6(parts.hostname or "", shown)
+        parts.port  # noqa: B018 - raises ValueError for a bad port
+    except ValueError as error:
+        raise SourceSpecError(f"'{shown}' is not a valid URL: {error}", shown) from None
+    return parts
+
+
+def _check_ipv6(host: str, shown: str) -> None:
+    """A bracketed host must be an IPv6 address (an optional zone after ``%``)."""
+    try:
+        ipaddress.IPv6Address(unquote(host))
+    except ValueError:
+        raise SourceSpecError(
+            f"'{shown}' is not a valid URL: [{host}] is not an IPv6 address", shown
+        ) from None
+
+
 def redacted(url: str) -> str:
     """``url`` with any user information replaced by ``***`` (for messages and files)."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not a URL the config accepts: shown without anything after '@'
+        return f"***@{url.rsplit('@', 1)[1]}" if "@" in url else url
     if parts.scheme and "@" in parts.netloc:
         host = parts.netloc.rsplit("@", 1)[1]
         return parts._replace(netloc=f"***@{host}").geturl()
@@ -233,12 +273,12 @@ def _integer(table: Mapping[str, object], key: str, shown: str, default: int) ->
 
 
 def _seconds(table: Mapping[str, object], key: str, shown: str, default: float) -> float:
-    value = table.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+    value = finite_number(table.get(key, default))
+    if value is None or value <= 0:
         raise SourceSpecError(
-            f"'{shown}.{key}' must be a positive number of seconds", f"{shown}.{key}"
+            f"'{shown}.{key}' must be a positive, finite number of seconds", f"{shown}.{key}"
         )
-    return float(value)
+    return value
 
 
 def _optional_string(table: Mapping[str, object], key: str, shown: str) -> str | None:
@@ -247,7 +287,21 @@ def _optional_string(table: Mapping[str, object], key: str, shown: str) -> str |
         return None
     if not isinstance(value, str) or not value or "\0" in value:
         raise SourceSpecError(f"'{shown}.{key}' must be a non-empty string", f"{shown}.{key}")
+    if not _is_text(value):
+        raise SourceSpecError(
+            f"'{shown}.{key}' must be Unicode text (it holds a lone surrogate)", f"{shown}.{key}"
+        )
     return value
+
+
+def _is_text(value: str) -> bool:
+    """Whether ``value`` is text a file name, a command line or a digest can carry: an
+    editor's JSON can hold a lone surrogate (``"\\ud800"``), which no encoding can."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _ref(table: Mapping[str, object], shown: str) -> str | None:

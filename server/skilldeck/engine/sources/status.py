@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +20,15 @@ from skilldeck.engine.sources.git_cache import (
 from skilldeck.engine.sources.listing_copy import listing_dir, load_listing
 from skilldeck.engine.sources.spec import GitSourceSpec, SourceSpec, redacted
 
+#: The health of a source that cannot serve fresh skills, and what it means (the
+#: editor warns about these: on the config file, or in its log for an editor source).
+FAILING_HEALTH: Mapping[str, str] = {
+    "offline": "offline, serving its last good copy",
+    "never fetched": "never fetched, it contributes no skill",
+    "damaged": "damaged in the cache, it is fetched again at the next lookup",
+    "never read": "never read, it contributes no skill",
+}
+
 
 @dataclass(frozen=True)
 class SourceStatus:
@@ -27,9 +36,10 @@ class SourceStatus:
 
     ``health``: ``ok`` (fresh copy), ``stale`` (older than its refresh interval),
     ``offline`` (the last fetch or read failed; the last good copy is served), ``never
-    fetched`` (a git source without a copy: it contributes nothing), ``never read`` (an
-    mcp source without a stored listing). ``sources update`` fetches git sources only
-    (an mcp source is read at every lookup).
+    fetched`` (a git source without a copy: it contributes nothing), ``damaged`` (its
+    copy in the cache no longer matches what was fetched: it is not served, and the next
+    lookup fetches it again), ``never read`` (an mcp source without a stored listing).
+    ``sources update`` fetches git sources only (an mcp source is read at every lookup).
     """
 
     name: str
@@ -78,7 +88,7 @@ def source_status(spec: SourceSpec, cache_dir: Path, *, now: float | None = None
     age = None if fetched is None else max(0.0, now - fetched)
     error = state.error if state is not None else None
     if revision is None:
-        health = "never fetched"
+        health = "damaged" if state is not None and state.commit is not None else "never fetched"
     elif error is not None:
         health = "offline"
     elif age is not None and age > spec.refresh_interval:
