@@ -114,6 +114,8 @@ export class CatalogStatus implements vscode.Disposable {
     const budget = vscode.workspace.getConfiguration('skilldeck').get<unknown>('catalogTokenBudget');
     const view = statusView(input, typeof budget === 'number' && Number.isFinite(budget) ? budget : 0);
     this.item.text = view.text;
+    // A stopped server's item explains why (the same notice, with its actions).
+    this.item.command = input.state === 'stopped' ? 'skilldeck.showServerProblem' : 'skilldeck.previewCatalog';
     this.item.tooltip = title === undefined ? view.tooltip : `${title}\n${view.tooltip}`;
     this.item.backgroundColor =
       view.level === 'normal' ? undefined : new vscode.ThemeColor(view.level === 'error' ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground');

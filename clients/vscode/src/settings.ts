@@ -3,6 +3,7 @@
  * server's initializationOptions and launch command, and deciding which
  * documents belong to the server. No `vscode` import.
  */
+import { IMPORT_STRATEGIES, type ImportStrategy } from './interpreter';
 
 /** Rule profiles the server knows. */
 export const PROFILES = ['dsh', 'agentskills', 'claude-code', 'codex'] as const;
@@ -38,6 +39,7 @@ export interface ServerSettings {
 export interface ClientSettings {
   server: ServerSettings;
   pythonPath: string;
+  importStrategy: ImportStrategy;
   trace: TraceLevel;
 }
 
@@ -127,6 +129,7 @@ export function readSettings(get: SettingGetter): ClientSettings {
       sources: objectList(get('sources')),
     },
     pythonPath: typeof get('server.pythonPath') === 'string' ? String(get('server.pythonPath')).trim() : '',
+    importStrategy: oneOf(get('importStrategy'), IMPORT_STRATEGIES, 'useBundled'),
     trace: oneOf(get('trace.server'), TRACE_LEVELS, 'off'),
   };
 }
@@ -216,19 +219,8 @@ export function initializationOptions(inspect: SettingInspector): Partial<Record
   return userSetServerSettings(inspect);
 }
 
-/** How to launch the server process. */
-export interface ServerLaunch {
-  command: string;
-  args: string[];
-}
-
-/** `python -m skilldeck serve` over stdio. */
-export function serverLaunch(python: string): ServerLaunch {
-  return { command: python, args: ['-m', 'skilldeck', 'serve'] };
-}
-
 /** Keys below `skilldeck.` whose change needs a server restart (everything but the trace level). */
-export const RESTART_KEYS: readonly string[] = ['server.pythonPath', ...SERVER_SETTING_KEYS];
+export const RESTART_KEYS: readonly string[] = ['server.pythonPath', 'importStrategy', ...SERVER_SETTING_KEYS];
 
 /** True when a configuration change (tested with `affects('skilldeck.<key>')`) needs a restart. */
 export function needsRestart(affects: (section: string) => boolean): boolean {

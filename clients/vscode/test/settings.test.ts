@@ -10,7 +10,6 @@ import {
   initializationOptions,
   needsRestart,
   readSettings,
-  serverLaunch,
   userSetServerSettings,
   userValue,
   type ServerSettingKey,
@@ -40,6 +39,7 @@ describe('readSettings', () => {
         sources: [],
       },
       pythonPath: '',
+      importStrategy: 'useBundled',
       trace: 'off',
     });
   });
@@ -58,6 +58,7 @@ describe('readSettings', () => {
         hosts: ['codex', 'cursor', 'dsh', 'codex', 3],
         sources: [{ name: 'team', type: 'git', url: 'https://git.example/team.git' }, 'team', null, ['x']],
         'server.pythonPath': '/venv/bin/python',
+        importStrategy: 'fromEnvironment',
         'trace.server': 'verbose',
       }),
     );
@@ -74,6 +75,7 @@ describe('readSettings', () => {
       sources: [{ name: 'team', type: 'git', url: 'https://git.example/team.git' }],
     });
     assert.equal(settings.pythonPath, '/venv/bin/python');
+    assert.equal(settings.importStrategy, 'fromEnvironment');
     assert.equal(settings.trace, 'verbose');
   });
 
@@ -133,7 +135,7 @@ describe('userSetServerSettings (what the server receives)', () => {
     const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
       contributes: { configuration: { properties: Record<string, unknown> } };
     };
-    const clientOnly = ['server.pythonPath', 'trace.server', 'catalogTokenBudget', 'skillsView.groupThreshold', 'skillsView.groupBy'];
+    const clientOnly = ['server.pythonPath', 'importStrategy', 'trace.server', 'catalogTokenBudget', 'skillsView.groupThreshold', 'skillsView.groupBy'];
     const declared = Object.keys(manifest.contributes.configuration.properties)
       .map((key) => key.replace(/^skilldeck\./, ''))
       .filter((key) => !clientOnly.includes(key));
@@ -191,15 +193,10 @@ describe('userSetServerSettings (what the server receives)', () => {
   });
 });
 
-describe('serverLaunch', () => {
-  it('runs python -m skilldeck serve', () => {
-    assert.deepEqual(serverLaunch('/venv/bin/python'), { command: '/venv/bin/python', args: ['-m', 'skilldeck', 'serve'] });
-  });
-});
-
 describe('needsRestart', () => {
   it('restarts for interpreter and server settings but not for the trace level', () => {
     assert.equal(needsRestart((section) => section === 'skilldeck.server.pythonPath'), true);
+    assert.equal(needsRestart((section) => section === 'skilldeck.importStrategy'), true);
     assert.equal(needsRestart((section) => section === 'skilldeck.rules'), true);
     assert.equal(needsRestart((section) => section === 'skilldeck.profile'), true);
     assert.equal(needsRestart((section) => section === 'skilldeck.trace.server'), false);
