@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis
 
 #: Bump when the on-disk shape or the meaning of cached analyses changes.
-CACHE_FORMAT = 3  # 3: wide_lines split at a lone \r too (the LSP line model)
+CACHE_FORMAT = 4  # 3: wide_lines split at a lone \r too (the LSP line model); 4: SD204 on line 1
 
 #: Files modified this recently (relative to the scan start) are not stored.
 RACY_WINDOW_NS = 2_000_000_000
