@@ -215,7 +215,10 @@ def find_frontmatter(text: str) -> FrontmatterBounds | str | None:
     """
     start = 1 if text.startswith("\ufeff") else 0
     first_end = text.find("\n", start)
-    if first_end < 0 or text[start:first_end].rstrip("\r") != "---":
+    if first_end < 0:
+        # A file holding only the opening line (`---`, no line break): not closed (#31).
+        return "unterminated" if text[start:].rstrip("\r") == "---" else None
+    if text[start:first_end].rstrip("\r") != "---":
         return None
     yaml_start = first_end + 1
     match = _CLOSING_LINE.search(text, yaml_start)
