@@ -28,6 +28,7 @@ import {
   type ClientSettings,
   type SettingInspector,
 } from './settings';
+import { sourcesUpdateMessage, UPDATE_SOURCES_COMMAND } from './sources-update';
 import { indexingUpdate, type IndexingUpdate, type StatusInput } from './status';
 import { createTraceChannel } from './traceChannel';
 
@@ -216,6 +217,14 @@ export class ServerController implements vscode.Disposable {
       documentSelector: documentSelector(settings.server.customSkillDirs, os.homedir()),
       initializationOptions: initializationOptions(settingInspector()),
       middleware: {
+        executeCommand: async (command, args, next) => {
+          const result: unknown = await next(command, args);
+          const message = command === UPDATE_SOURCES_COMMAND ? sourcesUpdateMessage(result) : undefined;
+          if (message !== undefined) {
+            void vscode.window.showInformationMessage(message);
+          }
+          return result;
+        },
         handleWorkDoneProgress: (token, params, next) => {
           const update = indexingUpdate(token, params);
           if (update !== undefined) {

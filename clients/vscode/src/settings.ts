@@ -13,6 +13,31 @@ export type Profile = (typeof PROFILES)[number];
 export const HOSTS = ['dsh', 'claude-code', 'codex', 'copilot', 'opencode', 'gemini-cli', 'kimi-code', 'agentskills'] as const;
 export type Host = (typeof HOSTS)[number];
 
+/** One row of the agent picker: the agent's display name, its id beside it. */
+export interface HostPick {
+  label: string;
+  description: string;
+  host: Host;
+}
+
+/**
+ * The agent picker's rows: the agents of `skilldeck.hosts` first, then the others, each
+ * shown by its display name (`enumItemLabels` of the setting in package.json, held to
+ * the engine's host table by tests/test_settings_schema.py).
+ */
+export function hostPicks(configured: unknown, manifest: unknown): HostPick[] {
+  const first = Array.isArray(configured) ? configured.filter((h): h is string => typeof h === 'string') : [];
+  const ordered = [...new Set([...first, ...HOSTS])].filter((h): h is Host => (HOSTS as readonly string[]).includes(h));
+  const items = (manifest as { contributes?: { configuration?: { properties?: Record<string, { items?: { enum?: unknown; enumItemLabels?: unknown } }> } } } | undefined)
+    ?.contributes?.configuration?.properties?.['skilldeck.hosts']?.items;
+  const ids = Array.isArray(items?.enum) ? (items.enum as unknown[]) : [];
+  const labels = Array.isArray(items?.enumItemLabels) ? (items.enumItemLabels as unknown[]) : [];
+  return ordered.map((host) => {
+    const label = labels[ids.indexOf(host)];
+    return { label: typeof label === 'string' && label !== '' ? label : host, description: host, host };
+  });
+}
+
 /** Severities a rule may be overridden to. */
 export const RULE_LEVELS = ['error', 'warning', 'information', 'hint', 'off'] as const;
 export type RuleLevel = (typeof RULE_LEVELS)[number];

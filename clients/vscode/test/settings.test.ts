@@ -6,6 +6,7 @@ import {
   DEFAULT_SERVER_SETTINGS,
   SERVER_SETTING_KEYS,
   customDirPattern,
+  hostPicks,
   documentSelector,
   initializationOptions,
   needsRestart,
@@ -227,5 +228,16 @@ describe('documentSelector', () => {
   it('ignores empty dirs', () => {
     assert.equal(customDirPattern('  ', '/home/u'), null);
     assert.equal(customDirPattern('~', '/home/u'), '/home/u/**');
+  });
+});
+
+describe('hostPicks (the agent picker)', () => {
+  it("shows each agent by its display name from package.json, the configured ones first", () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as unknown;
+    const picks = hostPicks(['codex', 'nope'], manifest);
+    assert.deepEqual(picks[0], { label: 'Codex', description: 'codex', host: 'codex' });
+    assert.deepEqual(picks[1], { label: 'DeepSeek Harness', description: 'dsh', host: 'dsh' });
+    assert.equal(picks.length, 8);
+    assert.deepEqual(hostPicks([], undefined)[0], { label: 'dsh', description: 'dsh', host: 'dsh' });
   });
 });
