@@ -6,6 +6,8 @@ It gets an information diagnostic saying why, hover says it is not a skill (neve
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from editing_fixtures import doc_id, open_doc, pos, start_editor
 from lsp_harness import Deck, StartServer, diagnostics_of, pull_capabilities, skill_text, uri
 from lsprotocol import types
@@ -64,10 +66,7 @@ async def test_a_skill_file_two_folders_down_is_published_without_being_opened(
 ) -> None:
     # #31 (the parity suite's CLI-only finding): `check` reports SD007 for
     # .dsh/skills/nested/inner/SKILL.md (no SKILL.md in nested/); the editor must too.
-    deck.write(deck.project_dsh, "good")
-    inner = deck.project_dsh / "nested" / "inner" / "SKILL.md"
-    inner.parent.mkdir(parents=True)
-    inner.write_text(skill_text("inner", "Does inner things."), encoding="utf-8")
+    inner = _nested_two_down(deck)
     client = await start_server()
 
     [diagnostic] = await diagnostics_of(client, inner, bool)
@@ -77,10 +76,7 @@ async def test_a_skill_file_two_folders_down_is_published_without_being_opened(
 async def test_a_skill_file_two_folders_down_is_in_the_workspace_report(
     deck: Deck, start_server: StartServer
 ) -> None:
-    deck.write(deck.project_dsh, "good")
-    inner = deck.project_dsh / "nested" / "inner" / "SKILL.md"
-    inner.parent.mkdir(parents=True)
-    inner.write_text(skill_text("inner", "Does inner things."), encoding="utf-8")
+    inner = _nested_two_down(deck)
     client = await start_server(capabilities=pull_capabilities())
 
     workspace = await client.workspace_diagnostic_async(
@@ -88,3 +84,12 @@ async def test_a_skill_file_two_folders_down_is_in_the_workspace_report(
     )
     by_uri = {item.uri: [d.message for d in item.items] for item in workspace.items}
     assert by_uri.get(uri(inner)) == [REASON]
+
+
+def _nested_two_down(deck: Deck) -> Path:
+    """A good skill, and ``.dsh/skills/nested/inner/SKILL.md`` with no ``nested/SKILL.md``."""
+    deck.write(deck.project_dsh, "good")
+    inner = deck.project_dsh / "nested" / "inner" / "SKILL.md"
+    inner.parent.mkdir(parents=True)
+    inner.write_text(skill_text("inner", "Does inner things."), encoding="utf-8")
+    return inner
