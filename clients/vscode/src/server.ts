@@ -1,6 +1,7 @@
 /**
- * The language client's lifecycle: choose the interpreter, check that
- * skilldeck imports, start `python -m skilldeck serve`, restart on change.
+ * The language client's lifecycle: find a Python that can run the server (interpreter.ts),
+ * start the bundled server or `python -m skilldeck serve` (`skilldeck.importStrategy`),
+ * say what was tried when nothing works, restart on change.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
