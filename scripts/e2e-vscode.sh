@@ -5,12 +5,23 @@
 #   scripts/e2e-vscode.sh              # everything: deps, code-server, .vsix, run, checks
 #
 # Environment (all optional):
-#   SKILLDECK_E2E_PYTHON     interpreter with skilldeck installed (default: $REPO/.venv/bin/python)
+#   SKILLDECK_E2E_PYTHON     interpreter with skilldeck installed, for the second run
+#                            (importStrategy fromEnvironment; default: $REPO/.venv/bin/python)
+#   SKILLDECK_E2E_ONLY       a regular expression: run only the matching browser checks
+#                            (each one passes alone as in the full run)
 #   SKILLDECK_E2E_WORKSPACE  folder to open (default: $REPO/examples/workspace)
 #   SKILLDECK_E2E_DIR        scratch dir: code-server install, profiles, logs, screenshots
 #                            (default: $REPO/.e2e, gitignored)
 #   SKILLDECK_E2E_TIMEOUT    seconds the browser checks may take (default: 420)
 #   SKILLDECK_E2E_VSIX       use this .vsix instead of building one
+#
+# Two runs, as a new user and as a developer would install it:
+#   1. bundled: a bare virtual environment (no skilldeck, nothing installed) first on PATH,
+#      no skilldeck setting about the interpreter: the extension must find that python3
+#      and run the server bundled in the .vsix. Every browser check runs.
+#   2. fromEnvironment: `skilldeck.importStrategy` = fromEnvironment with
+#      $SKILLDECK_E2E_PYTHON's folder first on PATH: the installed skilldeck must run.
+#      The start-up checks and the Problems check run.
 #
 # It never skips: if anything cannot be set up or the editor does not start, it exits non-zero
 # with the reason; screenshots and logs land in $SKILLDECK_E2E_DIR/run/.
@@ -92,18 +103,37 @@ if [ -z "$VSIX" ]; then
 fi
 [ -f "$VSIX" ] || die "no .vsix at $VSIX"
 
-# 5. Fresh profile with the extension installed and the interpreter set.
-rm -rf "$RUN" && mkdir -p "$RUN/user/User" "$RUN/ext"
-# The checks edit and rename skills: they work on a copy, never on the repository's files.
-cp -a "$WORKSPACE" "$RUN/workspace"
-WORKSPACE="$RUN/workspace"
-cat >"$RUN/user/User/settings.json" <<JSON
+# 5. The interpreter a new user has: a bare virtual environment, nothing installed in it.
+BARE="$E2E_DIR/bare-venv"
+if [ ! -x "$BARE/bin/python3" ]; then
+  rm -rf "$BARE"
+  "$PYTHON" -m venv --without-pip "$BARE" || die "could not create a bare virtual environment in $BARE"
+fi
+! "$BARE/bin/python3" -c 'import skilldeck' 2>/dev/null || die "skilldeck is importable in the bare venv $BARE"
+BARE_REAL="$("$BARE/bin/python3" -c 'import sys; print(sys.executable)')"
+ENV_REAL="$(dirname "$PYTHON")"
+
+CS_PID=""
+cleanup() { if [ -n "$CS_PID" ]; then kill "$CS_PID" 2>/dev/null || true; wait "$CS_PID" 2>/dev/null || true; fi; }
+trap cleanup EXIT
+
+# run_editor NAME PATH_PREFIX EXPECT_SERVER EXPECT_PYTHON EXTRA_SETTINGS ONLY
+#   A fresh profile with the .vsix installed, code-server started with PATH_PREFIX first on
+#   PATH, and the browser checks (ONLY: a regular expression, or empty for all).
+run_editor() {
+  local name="$1" path_prefix="$2" expect_server="$3" expect_python="$4" extra="$5" only="$6"
+  local run="$RUN/$name"
+  rm -rf "$run" && mkdir -p "$run/user/User" "$run/ext"
+  # The checks edit and rename skills: they work on a copy, never on the repository's files.
+  cp -a "$WORKSPACE" "$run/workspace"
+  cat >"$run/user/User/settings.json" <<JSON
 {
-  "skilldeck.server.pythonPath": "$PYTHON",
+  $extra
   "skilldeck.includeUserRoots": false,
   "skilldeck.trace.server": "messages",
   "skilldeck.catalogTokenBudget": 50,
   "skilldeck.hosts": ["dsh", "codex"],
+  "files.autoSave": "off",
   "security.workspace.trust.enabled": false,
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
@@ -116,39 +146,52 @@ cat >"$RUN/user/User/settings.json" <<JSON
   "window.restoreWindows": "none"
 }
 JSON
-"$CODE_SERVER" --user-data-dir "$RUN/user" --extensions-dir "$RUN/ext" --install-extension "$VSIX" >"$RUN/install-extension.log" 2>&1 ||
-  { cat "$RUN/install-extension.log" >&2; die "code-server --install-extension failed"; }
-"$CODE_SERVER" --user-data-dir "$RUN/user" --extensions-dir "$RUN/ext" --list-extensions | grep -qx 'skilldeck.skilldeck' ||
-  { cat "$RUN/install-extension.log" >&2; die "the extension is not listed after install"; }
-log "installed $(basename "$VSIX")"
+  "$CODE_SERVER" --user-data-dir "$run/user" --extensions-dir "$run/ext" --install-extension "$VSIX" >"$run/install-extension.log" 2>&1 ||
+    { cat "$run/install-extension.log" >&2; die "code-server --install-extension failed"; }
+  "$CODE_SERVER" --user-data-dir "$run/user" --extensions-dir "$run/ext" --list-extensions | grep -qx 'skilldeck.skilldeck' ||
+    { cat "$run/install-extension.log" >&2; die "the extension is not listed after install"; }
+  log "[$name] installed $(basename "$VSIX"); PATH starts with $path_prefix"
 
-# 6. Start code-server on a free loopback port.
-PORT="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close();})")"
-"$CODE_SERVER" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry --disable-update-check \
-  --disable-workspace-trust --user-data-dir "$RUN/user" --extensions-dir "$RUN/ext" "$WORKSPACE" \
-  >"$RUN/code-server.log" 2>&1 &
-CS_PID=$!
-cleanup() { kill "$CS_PID" 2>/dev/null || true; wait "$CS_PID" 2>/dev/null || true; }
-trap cleanup EXIT
-for _ in $(seq 1 120); do
-  kill -0 "$CS_PID" 2>/dev/null || { cat "$RUN/code-server.log" >&2; die "code-server exited during start-up"; }
-  curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
-  sleep 0.5
-done
-curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 || { cat "$RUN/code-server.log" >&2; die "code-server did not answer on port $PORT within 60s"; }
-log "code-server listening on 127.0.0.1:$PORT"
+  # Start code-server on a free loopback port, with the run's interpreter first on PATH.
+  # VS Code's server gives the extension host the environment of the user's login shell
+  # (bash -ilc), not its own: the interpreter goes first on PATH in the run's own HOME's
+  # .profile, as a user's shell profile would put it.
+  mkdir -p "$run/home"
+  printf 'export PATH="%s:$PATH"\n' "$path_prefix" >"$run/home/.profile"
+  local port
+  port="$(node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close();})")"
+  HOME="$run/home" PATH="$path_prefix:$PATH" "$CODE_SERVER" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
+    --disable-workspace-trust --user-data-dir "$run/user" --extensions-dir "$run/ext" "$run/workspace" \
+    >"$run/code-server.log" 2>&1 &
+  CS_PID=$!
+  for _ in $(seq 1 120); do
+    kill -0 "$CS_PID" 2>/dev/null || { cat "$run/code-server.log" >&2; die "code-server exited during start-up"; }
+    curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+    sleep 0.5
+  done
+  curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 || { cat "$run/code-server.log" >&2; die "code-server did not answer on port $port within 60s"; }
+  log "[$name] code-server listening on 127.0.0.1:$port"
 
-# 7. Drive it.
-t=$SECONDS
-status=0
-SKILLDECK_E2E_URL="http://127.0.0.1:$PORT/?folder=$(node -e 'console.log(encodeURIComponent(process.argv[1]))' "$WORKSPACE")" \
-  SKILLDECK_E2E_WORKSPACE="$WORKSPACE" SKILLDECK_E2E_OUT="$RUN" SKILLDECK_E2E_CHROMIUM="$CHROMIUM" \
-  SKILLDECK_E2E_USER_DIR="$RUN/user" \
-  timeout --kill-after=10 "$CHECK_TIMEOUT" node "$EXT/e2e/run.mjs" || status=$?
-log "browser checks took $((SECONDS - t))s (total $((SECONDS - T0))s)"
-if [ "$status" -ne 0 ]; then
-  [ "$status" -eq 124 ] && log "the checks timed out after ${CHECK_TIMEOUT}s"
-  log "code-server log: $RUN/code-server.log; screenshots: $RUN/*.png"
-  die "end-to-end checks failed (exit $status)"
-fi
+  local t=$SECONDS status=0
+  SKILLDECK_E2E_URL="http://127.0.0.1:$port/?folder=$(node -e 'console.log(encodeURIComponent(process.argv[1]))' "$run/workspace")" \
+    SKILLDECK_E2E_WORKSPACE="$run/workspace" SKILLDECK_E2E_OUT="$run" SKILLDECK_E2E_CHROMIUM="$CHROMIUM" \
+    SKILLDECK_E2E_USER_DIR="$run/user" SKILLDECK_E2E_EXPECT_SERVER="$expect_server" \
+    SKILLDECK_E2E_EXPECT_PYTHON="$expect_python" SKILLDECK_E2E_ONLY="$only" \
+    timeout --kill-after=10 "$CHECK_TIMEOUT" node "$EXT/e2e/run.mjs" || status=$?
+  cleanup
+  CS_PID=""
+  log "[$name] browser checks took $((SECONDS - t))s (total $((SECONDS - T0))s)"
+  if [ "$status" -ne 0 ]; then
+    [ "$status" -eq 124 ] && log "[$name] the checks timed out after ${CHECK_TIMEOUT}s"
+    log "[$name] code-server log: $run/code-server.log; screenshots: $run/*.png"
+    die "[$name] end-to-end checks failed (exit $status)"
+  fi
+}
+
+rm -rf "$RUN" && mkdir -p "$RUN"
+# 6. As a new user: nothing installed, nothing set.
+run_editor bundled "$BARE/bin" bundled "$BARE_REAL" "" "${SKILLDECK_E2E_ONLY:-}"
+# 7. As a developer: the installed skilldeck (importStrategy fromEnvironment).
+run_editor from-environment "$ENV_REAL" environment "$ENV_REAL" '"skilldeck.importStrategy": "fromEnvironment",' \
+  "${SKILLDECK_E2E_ONLY:-^(diagnostic in Problems|the server runs)}"
 log "PASS"

@@ -177,3 +177,11 @@ def test_a_bad_editor_source_is_named_and_dropped(value: object, message: str) -
     assert parsed.warnings == (message,)
     assert parsed.layer.remote_sources is None
     assert parsed.layer.profile == "codex"  # the other settings still apply
+
+
+def test_the_agents_display_names_are_the_engines() -> None:
+    # The agent picker shows them (#31); the engine's host table is the one source.
+    items = _contributed()["hosts"]["items"]
+    assert isinstance(items, dict)
+    assert items["enum"] == list(HOSTS)
+    assert items["enumItemLabels"] == [host.label for host in HOSTS.values()]

@@ -92,7 +92,7 @@ def test_github_format_annotations(run: Run, project: Path) -> None:
     lines = result.stdout.splitlines()
     assert len(lines) == 5
     assert lines[1] == (
-        "::error file=.dsh/skills/broken.md,line=1,col=1,endLine=3,endColumn=4,title=SD204::"
+        "::error file=.dsh/skills/broken.md,line=1,col=1,endLine=1,endColumn=4,title=SD204::"
         "missing required key 'description' (skill not loaded)"
     )
     assert lines[4] == (

@@ -10,6 +10,7 @@ from skilldeck.engine.config import (
     SkilldeckConfig,
     find_config_file,
     load_config_file,
+    load_config_file_keeping_valid,
     load_project_config,
 )
 from skilldeck.engine.findings import Severity
@@ -212,3 +213,18 @@ def test_project_root_key_only_in_skilldeck_toml(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.skilldeck]\nproject-root = true\n")
     with pytest.raises(ConfigError, match=r"only in skilldeck\.toml"):
         load_config_file(tmp_path / "pyproject.toml")
+
+
+def test_keeping_valid_leaves_out_only_the_bad_keys(tmp_path: Path) -> None:
+    config = tmp_path / "skilldeck.toml"
+    config.write_text(
+        'profile = "nope"\nignore = ["SD998", "SD204"]\n[rules]\nSD999 = "off"\nSD501 = "off"\n',
+        encoding="utf-8",
+    )
+    layer, errors = load_config_file_keeping_valid(config)
+    assert layer.rule_overrides == {"SD501": None, "SD204": None}
+    assert layer.profile is None
+    assert [error.key for error in errors] == ["profile", "ignore: SD998", "rules.SD999"]
+    # `check` and the other front ends still refuse the file.
+    with pytest.raises(ConfigError, match="unknown profile 'nope'"):
+        load_config_file(config)

@@ -110,7 +110,12 @@ def test_missing_and_unterminated_frontmatter():
     assert missing.code == "SD101"
     assert missing.span == Span.at(0, 0, 7)
     assert fatal("--- \nname: a\n---\n").code == "SD101"
-    assert fatal("---").code == "SD101"  # the opening line needs a line break
+    # A file holding only the opening line is a frontmatter not yet closed (#31), not a
+    # missing one.
+    only_opening = fatal("---")
+    assert (only_opening.code, only_opening.span) == ("SD102", Span.at(0, 0, 3))
+    assert fatal("\ufeff---\r").code == "SD102"
+    assert fatal("----").code == "SD101"
     unterminated = fatal("---\nname: a\n----\n --- \n")
     assert unterminated.code == "SD102"
     assert unterminated.span == Span.at(0, 0, 3)

@@ -233,6 +233,7 @@ def test_missing_description_with_fix():
     text = "---\nname: pdf-forms\nlicense: MIT\n---\n"
     finding = only(analyze(text), "SD204")
     assert finding.message == "missing required key 'description' (skill not loaded)"
+    assert finding.span == Span.at(0, 0, 3)  # the opening `---` line only (#31)
     assert apply(text, finding.fixes[0]) == (
         "---\nname: pdf-forms\ndescription: Describe what this skill does and when to use it.\n"
         "license: MIT\n---\n"

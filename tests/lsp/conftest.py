@@ -34,7 +34,8 @@ def deck(tmp_path: Path) -> Deck:
 
 @pytest.fixture
 async def start_server(deck: Deck) -> AsyncIterator[StartServer]:
-    """``await start_server(capabilities=..., settings=..., folders=[...])`` -> client."""
+    """``await start_server(capabilities=..., settings=..., folders=[...], command=[...])``
+    -> client (``command``: another server command line)."""
     clients: list[LanguageClient] = []
 
     async def start(
@@ -43,8 +44,9 @@ async def start_server(deck: Deck) -> AsyncIterator[StartServer]:
         settings: dict[str, Any] | None = None,
         initialization_options: Any = None,
         folders: list[Path] | None = None,
+        command: list[str] | None = None,
     ) -> LanguageClient:
-        config = ClientServerConfig(server_command=SERVER_COMMAND, server_env=deck.env())
+        config = ClientServerConfig(server_command=command or SERVER_COMMAND, server_env=deck.env())
         client = await config.start()
         assert isinstance(client, LanguageClient)
         clients.append(client)

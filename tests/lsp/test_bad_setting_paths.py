@@ -65,7 +65,8 @@ async def test_a_nul_in_the_config_file_is_named_and_the_file_ignored(
     assert catalog["skillCount"] == 1
     warnings = [m.message for m in client.log_messages if m.type == types.MessageType.Warning]
     assert any(
-        "'custom-skill-dirs' must not contain a NUL character; using the defaults." in w
+        "'custom-skill-dirs' must not contain a NUL character; left out; the rest of the file"
+        " applies." in w
         for w in warnings
     ), warnings
 

@@ -314,25 +314,53 @@ async def test_typing_a_key_prefix_offers_keys_as_you_type(
     assert body is None
 
 
-async def test_snippet_after_a_lone_dash_line(deck: Deck, start_server: StartServer) -> None:
+async def test_typing_the_opening_dashes_offers_no_snippet_for_enter_to_accept(
+    deck: Deck, start_server: StartServer
+) -> None:
+    # #31: Enter after a typed `---` accepted the whole snippet, and the next line typed
+    # landed in its placeholder (`name: name: PDF-Forms`).
     deck.write(deck.project_dsh, "review")
     path = deck.project_dsh / "lone" / "SKILL.md"
     client = await start_editor(start_server)
-    open_doc(client, path, "---")
+    for version, text in enumerate(["-", "--", "---"], start=1):
+        if version == 1:
+            open_doc(client, path, text)
+        else:
+            replace_doc(client, path, text, version=version)
+        assert await typed(client, path, 0, len(text), "-") is None
 
-    on_dashes = await typed(client, path, 0, 3, "-")
+    # Asked for (Ctrl+Space), the snippet is there, on the `---` line and the line after.
+    on_dashes = await complete(client, path, 0, 3)
     assert on_dashes is not None
     [item] = on_dashes.items
-    assert item.label == "skill frontmatter"
+    assert item.label == "skill frontmatter" and not item.preselect
     assert item.text_edit is not None and item.text_edit.range == rng(0, 0, 0, 3)
     assert item.text_edit.new_text.startswith("---\nname: ${1:lone}\n")
 
-    replace_doc(client, path, "---\n\n", version=2)
+    replace_doc(client, path, "---\n\n", version=4)
     next_line = await complete(client, path, 1, 0)
     assert next_line is not None
     snippet = next(i for i in next_line.items if i.label == "skill frontmatter")
     assert snippet.text_edit is not None and snippet.text_edit.range == rng(0, 0, 2, 0)
     assert "name" in [i.label for i in next_line.items]
+
+
+async def test_a_value_typed_whole_or_otherwise_leaves_no_item_for_enter(
+    deck: Deck, start_server: StartServer
+) -> None:
+    # #31: Enter after `name: PDF-Forms` accepted `pdf-forms` and swallowed the newline.
+    path = deck.write(deck.project_dsh, "pdf-forms")
+    client = await start_editor(start_server)
+    open_doc(client, path, "---\nname: PDF-Forms\n---\n")
+    assert await typed(client, path, 1, 15, "s") is None
+
+    replace_doc(client, path, "---\nname: pdf-forms\n---\n", version=2)
+    assert await typed(client, path, 1, 15, "s") is None
+
+    replace_doc(client, path, "---\nname: pdf\n---\n", version=3)
+    start = await typed(client, path, 1, 9, "f")
+    assert start is not None and start.is_incomplete  # asked again at the next character
+    assert [i.label for i in start.items] == ["pdf-forms"]
 
 
 async def test_accepting_a_key_with_values_suggests_its_value(

@@ -6,8 +6,10 @@ It gets an information diagnostic saying why, hover says it is not a skill (neve
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from editing_fixtures import doc_id, open_doc, pos, start_editor
-from lsp_harness import Deck, StartServer, diagnostics_of, skill_text
+from lsp_harness import Deck, StartServer, diagnostics_of, pull_capabilities, skill_text, uri
 from lsprotocol import types
 
 REASON = "not a skill: nested one level too deep; expected .dsh/skills/<name>/SKILL.md"
@@ -57,3 +59,37 @@ async def test_nested_skill_file_is_named_for_what_it_is(
     )
     labels = [] if completion is None else [item.label for item in completion.items]
     assert "skill frontmatter" not in labels
+
+
+async def test_a_skill_file_two_folders_down_is_published_without_being_opened(
+    deck: Deck, start_server: StartServer
+) -> None:
+    # #31 (the parity suite's CLI-only finding): `check` reports SD007 for
+    # .dsh/skills/nested/inner/SKILL.md (no SKILL.md in nested/); the editor must too.
+    inner = _nested_two_down(deck)
+    client = await start_server()
+
+    [diagnostic] = await diagnostics_of(client, inner, bool)
+    assert (diagnostic.code, diagnostic.message) == ("SD007", REASON)
+
+
+async def test_a_skill_file_two_folders_down_is_in_the_workspace_report(
+    deck: Deck, start_server: StartServer
+) -> None:
+    inner = _nested_two_down(deck)
+    client = await start_server(capabilities=pull_capabilities())
+
+    workspace = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    )
+    by_uri = {item.uri: [d.message for d in item.items] for item in workspace.items}
+    assert by_uri.get(uri(inner)) == [REASON]
+
+
+def _nested_two_down(deck: Deck) -> Path:
+    """A good skill, and ``.dsh/skills/nested/inner/SKILL.md`` with no ``nested/SKILL.md``."""
+    deck.write(deck.project_dsh, "good")
+    inner = deck.project_dsh / "nested" / "inner" / "SKILL.md"
+    inner.parent.mkdir(parents=True)
+    inner.write_text(skill_text("inner", "Does inner things."), encoding="utf-8")
+    return inner

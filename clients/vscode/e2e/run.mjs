@@ -9,6 +9,12 @@ const url = need('SKILLDECK_E2E_URL');
 const out = need('SKILLDECK_E2E_OUT');
 const executablePath = process.env.SKILLDECK_E2E_CHROMIUM ?? '/usr/bin/chromium';
 const t0 = Date.now();
+// SKILLDECK_E2E_ONLY: a regular expression; only the checks it matches run (plus the
+// start-up checks every other check needs). Each check sets up what it needs, so any one
+// of them passes alone as in the full run.
+const only = process.env.SKILLDECK_E2E_ONLY ? new RegExp(process.env.SKILLDECK_E2E_ONLY, 'i') : undefined;
+// SKILLDECK_E2E_EXPECT_SERVER: `bundled` or `environment`, the server the output must name.
+const expectServer = process.env.SKILLDECK_E2E_EXPECT_SERVER ?? 'bundled';
 const results = [];
 const consoleLines = [];
 
@@ -63,6 +69,9 @@ async function finish(code) {
 
 /** Run one check; `fatal` checks abort the run (the editor is unusable without them). */
 async function check(name, fn, { fatal = false } = {}) {
+  if (!fatal && only !== undefined && !only.test(name)) {
+    return true;
+  }
   const start = Date.now();
   log(`-> ${name}`);
   try {
@@ -160,12 +169,34 @@ await check(
   { fatal: true },
 );
 
-await check('language server ready (skill count in status bar)', async () =>
-  until('a skill count in the status bar', 90000, async () => {
-    const text = await statusText();
-    return /\d+ skills?/.test(text) ? text : false;
-  }),
+await check(
+  'language server ready (skill count in status bar)',
+  async () =>
+    until('a skill count in the status bar', 90000, async () => {
+      const text = await statusText();
+      return /\d+ skills?/.test(text) ? text : false;
+    }),
+  { fatal: true },
 );
+
+await check(`the server runs ${expectServer === 'bundled' ? 'bundled in the extension' : 'from the environment'} (skilldeck.importStrategy)`, async () => {
+  const userDir = need('SKILLDECK_E2E_USER_DIR');
+  const python = need('SKILLDECK_E2E_EXPECT_PYTHON');
+  const pattern =
+    expectServer === 'bundled'
+      ? /Using Python [\d.]+ at (\S+) \(python3, from PATH\); the server bundled with the extension\./
+      : /Using Python [\d.]+ at (\S+) \(python3, from PATH\); skilldeck [\d.]+ installed there\./;
+  const line = await until('the Skilldeck output naming the interpreter and the server', 15000, async () => {
+    const files = readdirSync(join(userDir, 'logs'), { recursive: true }).map(String).filter((f) => /Skilldeck\.log$/.test(f));
+    const all = files.map((f) => readFileSync(join(userDir, 'logs', f), 'utf8')).join('\n');
+    return all.split('\n').find((l) => pattern.test(l)) ?? false;
+  });
+  const used = pattern.exec(line)[1];
+  if (!used.startsWith(python)) {
+    throw new Error(`the server runs on ${used}, not on ${python}: ${line}`);
+  }
+  return line.replace(/^.*?Using/, 'Using');
+});
 
 await check('hover on name', async () => {
   await openFile('.dsh/skills/code-review/SKILL.md');
@@ -332,8 +363,12 @@ await check('description hover uses skilldeck.toml, not the setting default (#16
   return text.slice(0, 160);
 });
 
-await check('completion opens while typing a frontmatter key (#16.4)', async () => {
+await check('completion opens while typing a frontmatter key (#16.4, #31)', async () => {
+  // Alone or after other checks: one editor group, the file fresh from disk.
+  await runCommand('View: Close All Editor Groups');
   await openFile('.dsh/skills/code-review/SKILL.md');
+  // The end of the description line (the last key), then a new line: the key is typed
+  // at the end of a line, as an author adds one.
   await goTo(':3');
   await page.keyboard.press('End');
   await page.keyboard.press('Enter');

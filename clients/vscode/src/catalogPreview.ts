@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { hostPreviewContent, PREVIEW_LANGUAGE, previewContent, previewError, previewPath, previewTitle, PREVIEW_SCHEME } from './preview';
 import { CATALOG_REQUEST, HOST_CATALOG_REQUEST, type CatalogChangedParams, type CatalogResult, type HostCatalogResult } from './protocol';
-import { HOSTS } from './settings';
+import { hostPicks } from './settings';
 import type { ServerController } from './server';
 import { statusView, type StatusInput } from './status';
 
@@ -61,11 +61,13 @@ export class CatalogPreview implements vscode.TextDocumentContentProvider, vscod
   /** Pick an agent (`skilldeck.hosts` first), then open its listing beside the editor. */
   async pickHost(): Promise<void> {
     const configured = vscode.workspace.getConfiguration('skilldeck').get<unknown>('hosts');
-    const first = Array.isArray(configured) ? configured.filter((h): h is string => typeof h === 'string') : [];
-    const ordered = [...new Set([...first, ...HOSTS])].filter((h) => (HOSTS as readonly string[]).includes(h));
-    const host = await vscode.window.showQuickPick(ordered, { placeHolder: 'Preview the skill listing of which agent?' });
-    if (host !== undefined) {
-      await this.open(host);
+    const manifest: unknown = vscode.extensions.getExtension('skilldeck.skilldeck')?.packageJSON;
+    const picked = await vscode.window.showQuickPick(hostPicks(configured, manifest), {
+      placeHolder: 'Preview the skill listing of which agent?',
+      matchOnDescription: true,
+    });
+    if (picked !== undefined) {
+      await this.open(picked.host);
     }
   }
 
@@ -114,6 +116,8 @@ export class CatalogStatus implements vscode.Disposable {
     const budget = vscode.workspace.getConfiguration('skilldeck').get<unknown>('catalogTokenBudget');
     const view = statusView(input, typeof budget === 'number' && Number.isFinite(budget) ? budget : 0);
     this.item.text = view.text;
+    // A stopped server's item explains why (the same notice, with its actions).
+    this.item.command = input.state === 'stopped' ? 'skilldeck.showServerProblem' : 'skilldeck.previewCatalog';
     this.item.tooltip = title === undefined ? view.tooltip : `${title}\n${view.tooltip}`;
     this.item.backgroundColor =
       view.level === 'normal' ? undefined : new vscode.ThemeColor(view.level === 'error' ? 'statusBarItem.errorBackground' : 'statusBarItem.warningBackground');

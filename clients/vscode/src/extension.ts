@@ -11,6 +11,7 @@ import { registerSideBySide } from './overlapActions';
 import { registerShowShadowing } from './shadowingCommand';
 import { SkillsView } from './skillsView';
 import type { TreeNode } from './tree-model';
+import { startsFrontmatterWord } from './typing-suggest';
 
 async function workspaceHasSkills(): Promise<boolean> {
   if ((vscode.workspace.workspaceFolders ?? []).length === 0) {
@@ -29,7 +30,7 @@ let active: ServerController | undefined;
 /** Activate: start the server once the workspace or an open document has skills. */
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('Skilldeck', { log: true });
-  const server = new ServerController(output);
+  const server = new ServerController(output, context.extensionPath);
   active = server;
   const preview = new CatalogPreview(server);
   const status = new CatalogStatus(server);
@@ -48,6 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('skilldeck.refreshSkills', () => skills.refresh()),
     vscode.commands.registerCommand('skilldeck.openWinner', (node: TreeNode | undefined) => skills.openWinner(node)),
     vscode.commands.registerCommand('skilldeck.showOutput', () => output.show(true)),
+    vscode.commands.registerCommand('skilldeck.showServerProblem', () => server.showProblem()),
     registerShowShadowing(server),
     // Only skilldeck's SD801 / SD802 diagnostics offer the action, so any Markdown file will do.
     registerSideBySide({ scheme: 'file', language: 'markdown' }),
@@ -75,6 +77,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.onDidChangeActiveTextEditor((editor) => {
       if (editor !== undefined && editor.document.uri.scheme === 'file') {
         void status.refresh();
+      }
+    }),
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      // Completion while typing in skill files only (typing-suggest.ts says why).
+      const editor = vscode.window.activeTextEditor;
+      if (event.reason !== undefined || event.contentChanges.length !== 1 || editor?.document !== event.document) {
+        return;
+      }
+      const change = event.contentChanges[0];
+      const typed = { text: change.text, replacedLength: change.rangeLength, line: change.range.start.line, character: change.range.start.character };
+      if (matchesSelector(event.document) && startsFrontmatterWord(typed, (line) => event.document.lineAt(line).text)) {
+        void vscode.commands.executeCommand('editor.action.triggerSuggest');
       }
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {

@@ -1,16 +1,28 @@
 /**
- * Choosing the Python interpreter that runs the language server, and checking
- * that skilldeck is importable in it. No `vscode` import: the adapter passes in
- * what the Python extension and the settings say.
+ * Finding a Python that can run the language server, and saying exactly what was
+ * tried when none can. No `vscode` import: the adapter passes in what the Python
+ * extension and the settings say.
+ *
+ * `skilldeck.importStrategy` (the name and values of Microsoft's Python tools
+ * extensions: black-formatter, isort, pylint):
+ * - `useBundled` (default): the server shipped in the extension (`bundled/libs`, pure
+ *   Python) runs on any Python 3.10+; nothing needs to be installed.
+ * - `fromEnvironment`: the skilldeck installed in the chosen interpreter runs.
  */
 import { execFile } from 'node:child_process';
+import * as path from 'node:path';
 
-/** Where the chosen interpreter came from. */
-export type InterpreterSource = 'python-extension' | 'setting' | 'default';
+/** Where a candidate interpreter came from. */
+export type InterpreterSource = 'python-extension' | 'setting' | 'path';
 
-/** The interpreter to run, and why it was chosen. */
-export interface InterpreterChoice {
+/** `skilldeck.importStrategy`. */
+export const IMPORT_STRATEGIES = ['useBundled', 'fromEnvironment'] as const;
+export type ImportStrategy = (typeof IMPORT_STRATEGIES)[number];
+
+/** One interpreter to try: `command` run with `prefix` before its own arguments (`py -3`). */
+export interface Candidate {
   command: string;
+  prefix: readonly string[];
   source: InterpreterSource;
 }
 
@@ -20,101 +32,229 @@ export interface InterpreterInputs {
   pythonExtension?: string | null;
   /** The `skilldeck.server.pythonPath` setting. */
   setting?: string | null;
+  /** `process.platform`: `py -3` is tried on Windows, `python3` elsewhere. */
+  platform?: string;
 }
 
-/** The fallback when neither the Python extension nor the setting names an interpreter. */
-export const DEFAULT_PYTHON = 'python3';
+/** The oldest Python the server supports (pyproject.toml's requires-python). */
+export const MIN_PYTHON: readonly [number, number] = [3, 10];
 
 function present(value: string | null | undefined): value is string {
   return typeof value === 'string' && value.trim() !== '';
 }
 
 /**
- * Pick the interpreter: the Python extension's active environment when present,
- * else the `skilldeck.server.pythonPath` setting, else `python3`.
+ * The interpreters to try, in order: the Python extension's active environment, the
+ * `skilldeck.server.pythonPath` setting, then `python3` and `python` on PATH (`py -3`
+ * and `python` on Windows). Duplicates are tried once.
  */
-export function chooseInterpreter(inputs: InterpreterInputs): InterpreterChoice {
+export function interpreterCandidates(inputs: InterpreterInputs): Candidate[] {
+  const found: Candidate[] = [];
+  const add = (command: string, source: InterpreterSource, prefix: readonly string[] = []): void => {
+    if (!found.some((c) => c.command === command && c.prefix.join(' ') === prefix.join(' '))) {
+      found.push({ command, prefix, source });
+    }
+  };
   if (present(inputs.pythonExtension)) {
-    return { command: inputs.pythonExtension.trim(), source: 'python-extension' };
+    add(inputs.pythonExtension.trim(), 'python-extension');
   }
   if (present(inputs.setting)) {
-    return { command: inputs.setting.trim(), source: 'setting' };
+    add(inputs.setting.trim(), 'setting');
   }
-  return { command: DEFAULT_PYTHON, source: 'default' };
+  if ((inputs.platform ?? process.platform) === 'win32') {
+    add('py', 'path', ['-3']);
+  } else {
+    add('python3', 'path');
+  }
+  add('python', 'path');
+  return found;
 }
 
-/** A human description of where the interpreter came from, for messages. */
+/** How a candidate is named in messages: `py -3`, `/usr/bin/python3`. */
+export function candidateLabel(candidate: Candidate): string {
+  return [candidate.command, ...candidate.prefix].join(' ');
+}
+
+/** A human description of where a candidate came from. */
 export function describeSource(source: InterpreterSource): string {
   switch (source) {
     case 'python-extension':
-      return "the Python extension's active environment";
+      return "the Python extension's interpreter";
     case 'setting':
-      return 'the skilldeck.server.pythonPath setting';
-    case 'default':
-      return 'the default (python3 on PATH)';
+      return 'skilldeck.server.pythonPath';
+    case 'path':
+      return 'PATH';
   }
 }
 
-function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_./:=@+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+/** What the probe printed: the interpreter's real path and version, skilldeck's version if asked. */
+export interface ProbeInfo {
+  executable: string;
+  version: [number, number, number];
+  skilldeck?: string | null;
 }
 
-/** The shell command a user runs to install skilldeck into `python`. */
-export function installCommand(python: string): string {
-  return `${shellQuote(python)} -m pip install skilldeck`;
-}
-
-/** Result of probing an interpreter for skilldeck. */
-export type ImportCheck =
-  | { ok: true }
-  | { ok: false; reason: 'not-found' | 'not-installed' | 'failed'; detail: string };
-
-/** Arguments that make an interpreter exit 0 only when skilldeck imports. */
-export const IMPORT_CHECK_ARGS: readonly string[] = ['-c', 'import skilldeck'];
+/** The outcome of trying one candidate. */
+export type ProbeResult =
+  | { ok: true; info: ProbeInfo }
+  | { ok: false; reason: 'not-found' | 'too-old' | 'not-installed' | 'failed'; detail: string; info?: ProbeInfo };
 
 /**
- * Spawn `python -c "import skilldeck"` and classify the outcome.
- * Never rejects; `timeoutMs` bounds a hung interpreter.
+ * The probe: prints `{"executable", "version"[, "skilldeck"]}` as JSON. With
+ * `importSkilldeck` it imports skilldeck too (`null` when that fails).
  */
-export function checkSkilldeckImport(python: string, timeoutMs = 20000): Promise<ImportCheck> {
+export function probeArgs(importSkilldeck: boolean): string[] {
+  const lines = [
+    'import json, sys',
+    'info = {"executable": sys.executable, "version": list(sys.version_info[:3])}',
+  ];
+  if (importSkilldeck) {
+    lines.push(
+      'try:',
+      '    import skilldeck',
+      '    info["skilldeck"] = getattr(skilldeck, "__version__", "?")',
+      'except Exception as error:',
+      '    info["skilldeck"] = None',
+      '    info["error"] = "%s: %s" % (type(error).__name__, error)',
+    );
+  }
+  lines.push('print(json.dumps(info))');
+  return ['-c', lines.join('\n')];
+}
+
+function versionText(version: readonly number[]): string {
+  return version.join('.');
+}
+
+/**
+ * Run the probe with `candidate` and judge it for `strategy`. Never rejects;
+ * `timeoutMs` bounds a hung interpreter.
+ */
+export function probeCandidate(candidate: Candidate, strategy: ImportStrategy, timeoutMs = 20000): Promise<ProbeResult> {
+  const wantsSkilldeck = strategy === 'fromEnvironment';
   return new Promise((resolve) => {
-    execFile(python, [...IMPORT_CHECK_ARGS], { timeout: timeoutMs, windowsHide: true }, (error, _stdout, stderr) => {
-      if (error === null) {
-        resolve({ ok: true });
-        return;
-      }
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'EACCES') {
-        resolve({ ok: false, reason: 'not-found', detail: `${python}: ${error.message}` });
-        return;
-      }
-      const text = String(stderr).trim();
-      if (/ModuleNotFoundError|No module named/.test(text)) {
-        resolve({ ok: false, reason: 'not-installed', detail: lastLine(text) });
-        return;
-      }
-      resolve({ ok: false, reason: 'failed', detail: text === '' ? error.message : lastLine(text) });
-    });
+    execFile(
+      candidate.command,
+      [...candidate.prefix, ...probeArgs(wantsSkilldeck)],
+      { timeout: timeoutMs, windowsHide: true },
+      (error, stdout, stderr) => {
+        if (error !== null) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT' || code === 'EACCES') {
+            resolve({ ok: false, reason: 'not-found', detail: code === 'ENOENT' ? 'not found' : 'not executable' });
+            return;
+          }
+          resolve({ ok: false, reason: 'failed', detail: lastLine(String(stderr)) || error.message });
+          return;
+        }
+        let parsed: (ProbeInfo & { error?: string }) | undefined;
+        try {
+          parsed = JSON.parse(lastLine(String(stdout))) as ProbeInfo & { error?: string };
+        } catch {
+          parsed = undefined;
+        }
+        if (parsed === undefined || !Array.isArray(parsed.version)) {
+          resolve({ ok: false, reason: 'failed', detail: `not a Python interpreter (printed ${JSON.stringify(lastLine(String(stdout)))})` });
+          return;
+        }
+        const info: ProbeInfo = { executable: parsed.executable, version: parsed.version, skilldeck: parsed.skilldeck };
+        const [major, minor] = parsed.version;
+        if (major < MIN_PYTHON[0] || (major === MIN_PYTHON[0] && minor < MIN_PYTHON[1])) {
+          resolve({ ok: false, reason: 'too-old', detail: `Python ${versionText(parsed.version)}, needs ${versionText(MIN_PYTHON)}+`, info });
+          return;
+        }
+        if (wantsSkilldeck && (parsed.skilldeck === null || parsed.skilldeck === undefined)) {
+          resolve({ ok: false, reason: 'not-installed', detail: `skilldeck does not import (${parsed.error ?? 'no module'})`, info });
+          return;
+        }
+        resolve({ ok: true, info });
+      },
+    );
   });
 }
 
 function lastLine(text: string): string {
   const lines = text.split(/\r?\n/).filter((line) => line.trim() !== '');
-  return lines.length === 0 ? text : lines[lines.length - 1];
+  return lines.length === 0 ? '' : lines[lines.length - 1].trim();
 }
 
-/** The notification text for a failed check. */
-export function importFailureMessage(choice: InterpreterChoice, check: ImportCheck): string {
-  if (check.ok) {
-    return '';
+/** One candidate tried, and what came of it. */
+export interface Attempt {
+  candidate: Candidate;
+  result: ProbeResult;
+}
+
+/** The interpreter chosen, with every attempt before it. */
+export interface Selection {
+  chosen: { candidate: Candidate; info: ProbeInfo } | undefined;
+  attempts: Attempt[];
+}
+
+/** Try each candidate in order; the first that passes is chosen. */
+export async function selectInterpreter(
+  candidates: readonly Candidate[],
+  strategy: ImportStrategy,
+  probe: (candidate: Candidate, strategy: ImportStrategy) => Promise<ProbeResult> = probeCandidate,
+): Promise<Selection> {
+  const attempts: Attempt[] = [];
+  for (const candidate of candidates) {
+    const result = await probe(candidate, strategy);
+    attempts.push({ candidate, result });
+    if (result.ok) {
+      return { chosen: { candidate, info: result.info }, attempts };
+    }
   }
-  const where = `${choice.command} (from ${describeSource(choice.source)})`;
-  switch (check.reason) {
-    case 'not-found':
-      return `Skilldeck: cannot run the Python interpreter ${where}. Set skilldeck.server.pythonPath or select an interpreter.`;
-    case 'not-installed':
-      return `Skilldeck: the skilldeck package is not installed in ${where}. Install it with: ${installCommand(choice.command)}`;
-    case 'failed':
-      return `Skilldeck: importing skilldeck failed in ${where}: ${check.detail}`;
+  return { chosen: undefined, attempts };
+}
+
+/** `/usr/bin/python3 (PATH): Python 3.8.10, needs 3.10+` for each failed attempt. */
+export function describeAttempts(attempts: readonly Attempt[]): string[] {
+  return attempts
+    .filter((attempt) => !attempt.result.ok)
+    .map(({ candidate, result }) => {
+      const real = result.info?.executable;
+      const label = candidateLabel(candidate);
+      const where = real !== undefined && real !== '' && real !== label ? `${label} = ${real}` : label;
+      return `${where} (${describeSource(candidate.source)}): ${result.ok ? 'ok' : result.detail}`;
+    });
+}
+
+/** The notification when no candidate passed: what was tried, and what to do. */
+export function noInterpreterMessage(strategy: ImportStrategy, attempts: readonly Attempt[]): string {
+  const tried = describeAttempts(attempts).join('; ');
+  if (strategy === 'fromEnvironment') {
+    return (
+      'Skilldeck: no interpreter with skilldeck installed was found (skilldeck.importStrategy is "fromEnvironment"). ' +
+      `Tried: ${tried}. Select an interpreter that has skilldeck, or set skilldeck.importStrategy to "useBundled" to run the server shipped with the extension.`
+    );
   }
+  return (
+    `Skilldeck: the language server needs Python ${versionText(MIN_PYTHON)} or newer, and none was found. ` +
+    `Tried: ${tried}. Select an interpreter or set skilldeck.server.pythonPath to one.`
+  );
+}
+
+/** Where the bundled server's libraries live inside the installed extension. */
+export function bundledLibs(extensionPath: string): string {
+  return path.join(extensionPath, 'bundled', 'libs');
+}
+
+/** The script that puts `bundled/libs` first on `sys.path` and runs `python -m skilldeck`. */
+export function bundledLauncher(extensionPath: string): string {
+  return path.join(extensionPath, 'bundled', 'tool', 'launch.py');
+}
+
+/** How to launch the server process. */
+export interface ServerLaunch {
+  command: string;
+  args: string[];
+}
+
+/**
+ * The server command: `python -m skilldeck serve` from the environment, or the same
+ * module through the bundled launcher (`bundled/libs` first on `sys.path`).
+ */
+export function serverLaunch(candidate: Candidate, strategy: ImportStrategy, extensionPath: string): ServerLaunch {
+  const serve = strategy === 'useBundled' ? [bundledLauncher(extensionPath), 'serve'] : ['-m', 'skilldeck', 'serve'];
+  return { command: candidate.command, args: [...candidate.prefix, ...serve] };
 }

@@ -1,17 +1,23 @@
 /**
- * The language client's lifecycle: choose the interpreter, check that
- * skilldeck imports, start `python -m skilldeck serve`, restart on change.
+ * The language client's lifecycle: find a Python that can run the server (interpreter.ts),
+ * start the bundled server or `python -m skilldeck serve` (`skilldeck.importStrategy`),
+ * say what was tried when nothing works, restart on change.
  */
+import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import {
-  checkSkilldeckImport,
-  chooseInterpreter,
+  bundledLibs,
+  candidateLabel,
+  describeAttempts,
   describeSource,
-  importFailureMessage,
-  installCommand,
-  type InterpreterChoice,
+  interpreterCandidates,
+  noInterpreterMessage,
+  selectInterpreter,
+  serverLaunch,
+  type ImportStrategy,
 } from './interpreter';
 import { CATALOG_CHANGED_NOTIFICATION, SERVER_ERROR_NOTIFICATION, type CatalogChangedParams, type ServerErrorParams } from './protocol';
 import { FailureNotices, SHOW_OUTPUT } from './server-errors';
@@ -19,11 +25,11 @@ import {
   documentSelector,
   initializationOptions,
   readSettings,
-  serverLaunch,
   userSetServerSettings,
   type ClientSettings,
   type SettingInspector,
 } from './settings';
+import { sourcesUpdateMessage, UPDATE_SOURCES_COMMAND } from './sources-update';
 import { indexingUpdate, type IndexingUpdate, type StatusInput } from './status';
 import { createTraceChannel } from './traceChannel';
 
@@ -35,6 +41,20 @@ interface PythonEnvironmentsApi {
 
 interface PythonExtensionApi {
   environments?: PythonEnvironmentsApi;
+}
+
+const SELECT_INTERPRETER = 'Select Interpreter';
+const SET_PYTHON_PATH = 'Set Python Path';
+const USE_BUNDLED = 'Use Bundled Server';
+
+/**
+ * Open the Settings editor on `key`, on the tab that shows it: a machine-overridable
+ * setting shows only on the Remote tab of a remote window (code-server, SSH, WSL,
+ * containers), so there the remote settings open.
+ */
+export async function openSetting(key: string): Promise<void> {
+  const command = vscode.env.remoteName !== undefined ? 'workbench.action.openRemoteSettings' : 'workbench.action.openSettings';
+  await vscode.commands.executeCommand(command, { query: key });
 }
 
 /** Read the current `skilldeck` settings. */
@@ -80,7 +100,13 @@ export class ServerController implements vscode.Disposable {
   private readonly trace: vscode.LogOutputChannel = createTraceChannel();
   private readonly failures = new FailureNotices();
 
-  constructor(private readonly output: vscode.LogOutputChannel) {}
+  /** Why the server is not running, with the actions that help (the red status item shows it again). */
+  private problem: { message: string; actions: string[] } | undefined;
+
+  constructor(
+    private readonly output: vscode.LogOutputChannel,
+    private readonly extensionPath: string,
+  ) {}
 
   /** The running client, if the server is up. */
   get running(): LanguageClient | undefined {
@@ -155,19 +181,32 @@ export class ServerController implements vscode.Disposable {
     if (this.client !== undefined) {
       return;
     }
+    this.problem = undefined;
     this.stateEmitter.fire({ state: 'starting' });
     const settings = currentSettings();
-    const choice = chooseInterpreter({ pythonExtension: await this.pythonFromExtension(), setting: settings.pythonPath });
-    this.output.info(`Using Python ${choice.command} (from ${describeSource(choice.source)}).`);
-    const check = await checkSkilldeckImport(choice.command);
-    if (!check.ok) {
-      const message = importFailureMessage(choice, check);
-      this.output.error(`${message} [${check.detail}]`);
+    let strategy: ImportStrategy = settings.importStrategy;
+    if (strategy === 'useBundled' && !fs.existsSync(path.join(bundledLibs(this.extensionPath), 'skilldeck'))) {
+      this.output.warn(`No bundled server in ${bundledLibs(this.extensionPath)} (a build without \`npm run package\`): using the skilldeck installed in the interpreter.`);
+      strategy = 'fromEnvironment';
+    }
+    const candidates = interpreterCandidates({ pythonExtension: await this.pythonFromExtension(), setting: settings.pythonPath });
+    const selection = await selectInterpreter(candidates, strategy);
+    for (const line of describeAttempts(selection.attempts)) {
+      this.output.info(`Not usable: ${line}`);
+    }
+    if (selection.chosen === undefined) {
+      const message = noInterpreterMessage(strategy, selection.attempts);
+      this.output.error(message);
       this.stateEmitter.fire({ state: 'stopped', reason: message });
-      void this.offerFix(choice, message, check.reason === 'not-installed');
+      void this.reportProblem(message, strategy === 'fromEnvironment' ? [SELECT_INTERPRETER, USE_BUNDLED] : [SELECT_INTERPRETER, SET_PYTHON_PATH]);
       return;
     }
-    const launch = serverLaunch(choice.command);
+    const { candidate, info } = selection.chosen;
+    const launch = serverLaunch(candidate, strategy, this.extensionPath);
+    this.output.info(
+      `Using Python ${info.version.join('.')} at ${info.executable} (${candidateLabel(candidate)}, from ${describeSource(candidate.source)}); ` +
+        (strategy === 'useBundled' ? 'the server bundled with the extension.' : `skilldeck ${info.skilldeck ?? '?'} installed there.`),
+    );
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const serverOptions: ServerOptions = {
       command: launch.command,
@@ -179,6 +218,14 @@ export class ServerController implements vscode.Disposable {
       documentSelector: documentSelector(settings.server.customSkillDirs, os.homedir()),
       initializationOptions: initializationOptions(settingInspector()),
       middleware: {
+        executeCommand: async (command, args, next) => {
+          const result: unknown = await next(command, args);
+          const message = command === UPDATE_SOURCES_COMMAND ? sourcesUpdateMessage(result) : undefined;
+          if (message !== undefined) {
+            void vscode.window.showInformationMessage(message);
+          }
+          return result;
+        },
         handleWorkDoneProgress: (token, params, next) => {
           const update = indexingUpdate(token, params);
           if (update !== undefined) {
@@ -222,10 +269,10 @@ export class ServerController implements vscode.Disposable {
       await client.start();
     } catch (error) {
       this.client = undefined;
-      const message = `Skilldeck: the language server failed to start: ${String(error)}`;
+      const message = `Skilldeck: the language server (${launch.command} ${launch.args.join(' ')}) failed to start: ${String(error)}`;
       this.output.error(message);
       this.stateEmitter.fire({ state: 'stopped', reason: message });
-      void this.offerFix(choice, message, false);
+      void this.reportProblem(message, [SELECT_INTERPRETER, SET_PYTHON_PATH]);
       return;
     }
     this.output.info(`skilldeck language server started: ${launch.command} ${launch.args.join(' ')}`);
@@ -248,18 +295,27 @@ export class ServerController implements vscode.Disposable {
     }
   }
 
-  private async offerFix(choice: InterpreterChoice, message: string, installable: boolean): Promise<void> {
-    const copy = 'Copy Install Command';
-    const settings = 'Open Settings';
-    const output = 'Show Output';
-    const actions = installable ? [copy, settings, output] : [settings, output];
+  /** Show why the server is not running again (the red status item's command). */
+  async showProblem(): Promise<void> {
+    if (this.problem === undefined) {
+      this.output.show(true);
+      return;
+    }
+    await this.reportProblem(this.problem.message, this.problem.actions);
+  }
+
+  private async reportProblem(message: string, wanted: readonly string[]): Promise<void> {
+    const hasPython = vscode.extensions.getExtension('ms-python.python') !== undefined;
+    const actions = [...wanted.filter((action) => action !== SELECT_INTERPRETER || hasPython), SHOW_OUTPUT];
+    this.problem = { message, actions };
     const picked = await vscode.window.showErrorMessage(message, ...actions);
-    if (picked === copy) {
-      await vscode.env.clipboard.writeText(installCommand(choice.command));
-      void vscode.window.showInformationMessage(`Copied: ${installCommand(choice.command)}`);
-    } else if (picked === settings) {
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'skilldeck.server.pythonPath');
-    } else if (picked === output) {
+    if (picked === SELECT_INTERPRETER) {
+      await vscode.commands.executeCommand('python.setInterpreter');
+    } else if (picked === SET_PYTHON_PATH) {
+      await openSetting('skilldeck.server.pythonPath');
+    } else if (picked === USE_BUNDLED) {
+      await vscode.workspace.getConfiguration('skilldeck').update('importStrategy', 'useBundled', vscode.ConfigurationTarget.Global);
+    } else if (picked === SHOW_OUTPUT) {
       this.output.show(true);
     }
   }

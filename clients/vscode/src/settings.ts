@@ -3,6 +3,7 @@
  * server's initializationOptions and launch command, and deciding which
  * documents belong to the server. No `vscode` import.
  */
+import { IMPORT_STRATEGIES, type ImportStrategy } from './interpreter';
 
 /** Rule profiles the server knows. */
 export const PROFILES = ['dsh', 'agentskills', 'claude-code', 'codex'] as const;
@@ -11,6 +12,31 @@ export type Profile = (typeof PROFILES)[number];
 /** Agents the server can report on (`engine/hosts.py`; docs/hosts.md). */
 export const HOSTS = ['dsh', 'claude-code', 'codex', 'copilot', 'opencode', 'gemini-cli', 'kimi-code', 'agentskills'] as const;
 export type Host = (typeof HOSTS)[number];
+
+/** One row of the agent picker: the agent's display name, its id beside it. */
+export interface HostPick {
+  label: string;
+  description: string;
+  host: Host;
+}
+
+/**
+ * The agent picker's rows: the agents of `skilldeck.hosts` first, then the others, each
+ * shown by its display name (`enumItemLabels` of the setting in package.json, held to
+ * the engine's host table by tests/test_settings_schema.py).
+ */
+export function hostPicks(configured: unknown, manifest: unknown): HostPick[] {
+  const first = Array.isArray(configured) ? configured.filter((h): h is string => typeof h === 'string') : [];
+  const ordered = [...new Set([...first, ...HOSTS])].filter((h): h is Host => (HOSTS as readonly string[]).includes(h));
+  const items = (manifest as { contributes?: { configuration?: { properties?: Record<string, { items?: { enum?: unknown; enumItemLabels?: unknown } }> } } } | undefined)
+    ?.contributes?.configuration?.properties?.['skilldeck.hosts']?.items;
+  const ids = Array.isArray(items?.enum) ? (items.enum as unknown[]) : [];
+  const labels = Array.isArray(items?.enumItemLabels) ? (items.enumItemLabels as unknown[]) : [];
+  return ordered.map((host) => {
+    const label = labels[ids.indexOf(host)];
+    return { label: typeof label === 'string' && label !== '' ? label : host, description: host, host };
+  });
+}
 
 /** Severities a rule may be overridden to. */
 export const RULE_LEVELS = ['error', 'warning', 'information', 'hint', 'off'] as const;
@@ -38,6 +64,7 @@ export interface ServerSettings {
 export interface ClientSettings {
   server: ServerSettings;
   pythonPath: string;
+  importStrategy: ImportStrategy;
   trace: TraceLevel;
 }
 
@@ -127,6 +154,7 @@ export function readSettings(get: SettingGetter): ClientSettings {
       sources: objectList(get('sources')),
     },
     pythonPath: typeof get('server.pythonPath') === 'string' ? String(get('server.pythonPath')).trim() : '',
+    importStrategy: oneOf(get('importStrategy'), IMPORT_STRATEGIES, 'useBundled'),
     trace: oneOf(get('trace.server'), TRACE_LEVELS, 'off'),
   };
 }
@@ -216,19 +244,8 @@ export function initializationOptions(inspect: SettingInspector): Partial<Record
   return userSetServerSettings(inspect);
 }
 
-/** How to launch the server process. */
-export interface ServerLaunch {
-  command: string;
-  args: string[];
-}
-
-/** `python -m skilldeck serve` over stdio. */
-export function serverLaunch(python: string): ServerLaunch {
-  return { command: python, args: ['-m', 'skilldeck', 'serve'] };
-}
-
 /** Keys below `skilldeck.` whose change needs a server restart (everything but the trace level). */
-export const RESTART_KEYS: readonly string[] = ['server.pythonPath', ...SERVER_SETTING_KEYS];
+export const RESTART_KEYS: readonly string[] = ['server.pythonPath', 'importStrategy', ...SERVER_SETTING_KEYS];
 
 /** True when a configuration change (tested with `affects('skilldeck.<key>')`) needs a restart. */
 export function needsRestart(affects: (section: string) => boolean): boolean {

@@ -3,34 +3,39 @@ import { describe, it } from 'node:test';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkSkilldeckImport, chooseInterpreter, importFailureMessage, installCommand } from '../src/interpreter';
+import {
+  describeAttempts,
+  interpreterCandidates,
+  noInterpreterMessage,
+  probeCandidate,
+  selectInterpreter,
+  serverLaunch,
+  type Candidate,
+} from '../src/interpreter';
 
-describe('chooseInterpreter', () => {
-  it('prefers the Python extension over the setting', () => {
-    assert.deepEqual(chooseInterpreter({ pythonExtension: '/envs/a/bin/python', setting: '/usr/bin/python3.12' }), {
-      command: '/envs/a/bin/python',
-      source: 'python-extension',
-    });
+describe('interpreterCandidates', () => {
+  it('tries the Python extension, the setting, then python3 and python on PATH', () => {
+    const found = interpreterCandidates({ pythonExtension: '/envs/a/bin/python', setting: ' /opt/py/bin/python ', platform: 'linux' });
+    assert.deepEqual(
+      found.map((c) => [c.command, c.source]),
+      [
+        ['/envs/a/bin/python', 'python-extension'],
+        ['/opt/py/bin/python', 'setting'],
+        ['python3', 'path'],
+        ['python', 'path'],
+      ],
+    );
   });
 
-  it('falls back to the setting when the Python extension gives nothing', () => {
-    assert.deepEqual(chooseInterpreter({ pythonExtension: undefined, setting: ' /opt/py/bin/python ' }), {
-      command: '/opt/py/bin/python',
-      source: 'setting',
-    });
-    assert.deepEqual(chooseInterpreter({ pythonExtension: '   ', setting: '/opt/py/bin/python' }).source, 'setting');
-  });
-
-  it('falls back to python3 when both are absent or blank', () => {
-    assert.deepEqual(chooseInterpreter({}), { command: 'python3', source: 'default' });
-    assert.deepEqual(chooseInterpreter({ pythonExtension: null, setting: '' }), { command: 'python3', source: 'default' });
-  });
-});
-
-describe('installCommand', () => {
-  it('quotes paths with spaces', () => {
-    assert.equal(installCommand('/usr/bin/python3'), '/usr/bin/python3 -m pip install skilldeck');
-    assert.equal(installCommand('/My Envs/py/bin/python'), "'/My Envs/py/bin/python' -m pip install skilldeck");
+  it('skips blank inputs and duplicates; Windows tries the py launcher', () => {
+    const found = interpreterCandidates({ pythonExtension: '  ', setting: 'python', platform: 'win32' });
+    assert.deepEqual(
+      found.map((c) => [c.command, c.prefix, c.source]),
+      [
+        ['python', [], 'setting'],
+        ['py', ['-3'], 'path'],
+      ],
+    );
   });
 });
 
@@ -42,33 +47,84 @@ function fakePython(script: string): string {
   return path;
 }
 
-describe('checkSkilldeckImport', () => {
-  it('passes when the interpreter exits 0 and receives -c "import skilldeck"', async () => {
-    const python = fakePython('[ "$1" = "-c" ] && [ "$2" = "import skilldeck" ] && exit 0; exit 3');
-    assert.deepEqual(await checkSkilldeckImport(python), { ok: true });
+function candidate(command: string, source: Candidate['source'] = 'path'): Candidate {
+  return { command, prefix: [], source };
+}
+
+describe('probeCandidate (a real process)', () => {
+  it('accepts a Python 3.10+ for the bundled server without importing skilldeck', async () => {
+    const python = fakePython('case "$2" in *"import skilldeck"*) exit 9;; esac; echo \'{"executable": "/real/python3.12", "version": [3, 12, 1]}\'');
+    const result = await probeCandidate(candidate(python), 'useBundled');
+    assert.deepEqual(result, { ok: true, info: { executable: '/real/python3.12', version: [3, 12, 1], skilldeck: undefined } });
   });
 
-  it('reports a missing module as not-installed with the last stderr line', async () => {
+  it('refuses a Python older than 3.10, saying its version', async () => {
+    const python = fakePython('echo \'{"executable": "/usr/bin/python3.8", "version": [3, 8, 10]}\'');
+    const result = await probeCandidate(candidate(python), 'useBundled');
+    assert.equal(result.ok, false);
+    assert.equal(!result.ok && result.detail, 'Python 3.8.10, needs 3.10+');
+  });
+
+  it('with fromEnvironment, refuses an interpreter where skilldeck does not import', async () => {
     const python = fakePython(
-      'echo "Traceback (most recent call last):" >&2; echo "ModuleNotFoundError: No module named \'skilldeck\'" >&2; exit 1',
+      `cat <<'JSON'\n${JSON.stringify({ executable: '/venv/bin/python', version: [3, 11, 7], skilldeck: null, error: "ModuleNotFoundError: No module named 'skilldeck'" })}\nJSON`,
     );
-    const check = await checkSkilldeckImport(python);
-    assert.deepEqual(check, { ok: false, reason: 'not-installed', detail: "ModuleNotFoundError: No module named 'skilldeck'" });
+    const result = await probeCandidate(candidate(python), 'fromEnvironment');
+    assert.equal(!result.ok && result.reason, 'not-installed');
+    assert.equal(!result.ok && result.detail, "skilldeck does not import (ModuleNotFoundError: No module named 'skilldeck')");
+  });
+
+  it('reports an interpreter that does not exist as not found', async () => {
+    const result = await probeCandidate(candidate('/nonexistent/bin/python-skilldeck'), 'useBundled');
+    assert.deepEqual(result, { ok: false, reason: 'not-found', detail: 'not found' });
+  });
+
+  it('runs the real probe on a real python3 when there is one', async (t) => {
+    const result = await probeCandidate(candidate('python3'), 'useBundled');
+    if (!result.ok && result.reason === 'not-found') {
+      t.skip('no python3 on PATH');
+      return;
+    }
+    assert.equal(result.ok, true);
+  });
+});
+
+describe('selectInterpreter and the message when nothing works', () => {
+  it('takes the first candidate that passes and names every path tried before it', async () => {
+    const old = fakePython('echo \'{"executable": "/usr/bin/python3.8", "version": [3, 8, 10]}\'');
+    const good = fakePython('echo \'{"executable": "/opt/py/bin/python3.11", "version": [3, 11, 2]}\'');
+    const selection = await selectInterpreter(
+      [candidate('/missing/python', 'python-extension'), candidate(old, 'setting'), candidate(good)],
+      'useBundled',
+    );
+    assert.equal(selection.chosen?.candidate.command, good);
+    assert.deepEqual(describeAttempts(selection.attempts), [
+      "/missing/python (the Python extension's interpreter): not found",
+      `${old} = /usr/bin/python3.8 (skilldeck.server.pythonPath): Python 3.8.10, needs 3.10+`,
+    ]);
+  });
+
+  it('says what was tried, and no install command', async () => {
+    const selection = await selectInterpreter([candidate('/missing/python3'), candidate('/missing/python')], 'useBundled');
+    assert.equal(selection.chosen, undefined);
+    const message = noInterpreterMessage('useBundled', selection.attempts);
     assert.equal(
-      importFailureMessage({ command: python, source: 'setting' }, check),
-      `Skilldeck: the skilldeck package is not installed in ${python} (from the skilldeck.server.pythonPath setting). Install it with: ${python} -m pip install skilldeck`,
+      message,
+      'Skilldeck: the language server needs Python 3.10 or newer, and none was found. ' +
+        'Tried: /missing/python3 (PATH): not found; /missing/python (PATH): not found. ' +
+        'Select an interpreter or set skilldeck.server.pythonPath to one.',
     );
+    assert.doesNotMatch(message, /pip install/);
   });
+});
 
-  it('reports an interpreter that does not exist as not-found', async () => {
-    const check = await checkSkilldeckImport('/nonexistent/bin/python-skilldeck');
-    assert.equal(check.ok, false);
-    assert.equal(check.ok === false && check.reason, 'not-found');
-    assert.match(importFailureMessage({ command: '/nonexistent/bin/python-skilldeck', source: 'default' }, check), /cannot run the Python interpreter/);
-  });
-
-  it('reports other import errors as failed', async () => {
-    const python = fakePython('echo "SyntaxError: invalid syntax" >&2; exit 1');
-    assert.deepEqual(await checkSkilldeckImport(python), { ok: false, reason: 'failed', detail: 'SyntaxError: invalid syntax' });
+describe('serverLaunch', () => {
+  it('runs the bundled launcher with useBundled and python -m skilldeck serve with fromEnvironment', () => {
+    const py: Candidate = { command: 'py', prefix: ['-3'], source: 'path' };
+    assert.deepEqual(serverLaunch(py, 'useBundled', '/ext'), { command: 'py', args: ['-3', join('/ext', 'bundled', 'tool', 'launch.py'), 'serve'] });
+    assert.deepEqual(serverLaunch(candidate('/venv/bin/python'), 'fromEnvironment', '/ext'), {
+      command: '/venv/bin/python',
+      args: ['-m', 'skilldeck', 'serve'],
+    });
   });
 });

@@ -6,11 +6,11 @@ import {
   DEFAULT_SERVER_SETTINGS,
   SERVER_SETTING_KEYS,
   customDirPattern,
+  hostPicks,
   documentSelector,
   initializationOptions,
   needsRestart,
   readSettings,
-  serverLaunch,
   userSetServerSettings,
   userValue,
   type ServerSettingKey,
@@ -40,6 +40,7 @@ describe('readSettings', () => {
         sources: [],
       },
       pythonPath: '',
+      importStrategy: 'useBundled',
       trace: 'off',
     });
   });
@@ -58,6 +59,7 @@ describe('readSettings', () => {
         hosts: ['codex', 'cursor', 'dsh', 'codex', 3],
         sources: [{ name: 'team', type: 'git', url: 'https://git.example/team.git' }, 'team', null, ['x']],
         'server.pythonPath': '/venv/bin/python',
+        importStrategy: 'fromEnvironment',
         'trace.server': 'verbose',
       }),
     );
@@ -74,6 +76,7 @@ describe('readSettings', () => {
       sources: [{ name: 'team', type: 'git', url: 'https://git.example/team.git' }],
     });
     assert.equal(settings.pythonPath, '/venv/bin/python');
+    assert.equal(settings.importStrategy, 'fromEnvironment');
     assert.equal(settings.trace, 'verbose');
   });
 
@@ -133,7 +136,7 @@ describe('userSetServerSettings (what the server receives)', () => {
     const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
       contributes: { configuration: { properties: Record<string, unknown> } };
     };
-    const clientOnly = ['server.pythonPath', 'trace.server', 'catalogTokenBudget', 'skillsView.groupThreshold', 'skillsView.groupBy'];
+    const clientOnly = ['server.pythonPath', 'importStrategy', 'trace.server', 'catalogTokenBudget', 'skillsView.groupThreshold', 'skillsView.groupBy'];
     const declared = Object.keys(manifest.contributes.configuration.properties)
       .map((key) => key.replace(/^skilldeck\./, ''))
       .filter((key) => !clientOnly.includes(key));
@@ -191,15 +194,10 @@ describe('userSetServerSettings (what the server receives)', () => {
   });
 });
 
-describe('serverLaunch', () => {
-  it('runs python -m skilldeck serve', () => {
-    assert.deepEqual(serverLaunch('/venv/bin/python'), { command: '/venv/bin/python', args: ['-m', 'skilldeck', 'serve'] });
-  });
-});
-
 describe('needsRestart', () => {
   it('restarts for interpreter and server settings but not for the trace level', () => {
     assert.equal(needsRestart((section) => section === 'skilldeck.server.pythonPath'), true);
+    assert.equal(needsRestart((section) => section === 'skilldeck.importStrategy'), true);
     assert.equal(needsRestart((section) => section === 'skilldeck.rules'), true);
     assert.equal(needsRestart((section) => section === 'skilldeck.profile'), true);
     assert.equal(needsRestart((section) => section === 'skilldeck.trace.server'), false);
@@ -230,5 +228,16 @@ describe('documentSelector', () => {
   it('ignores empty dirs', () => {
     assert.equal(customDirPattern('  ', '/home/u'), null);
     assert.equal(customDirPattern('~', '/home/u'), '/home/u/**');
+  });
+});
+
+describe('hostPicks (the agent picker)', () => {
+  it("shows each agent by its display name from package.json, the configured ones first", () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as unknown;
+    const picks = hostPicks(['codex', 'nope'], manifest);
+    assert.deepEqual(picks[0], { label: 'Codex', description: 'codex', host: 'codex' });
+    assert.deepEqual(picks[1], { label: 'DeepSeek Harness', description: 'dsh', host: 'dsh' });
+    assert.equal(picks.length, 8);
+    assert.deepEqual(hostPicks([], undefined)[0], { label: 'dsh', description: 'dsh', host: 'dsh' });
   });
 });

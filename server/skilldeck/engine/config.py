@@ -26,6 +26,7 @@ repoint one of them (docs/sources.md). Relative ``custom-skill-dirs`` and
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -309,17 +310,7 @@ def load_config_file(path: str | os.PathLike[str]) -> ConfigLayer:
     keys, wrong types, unknown rules and bad severities.
     """
     file = Path(path).absolute()
-    data = _read_toml(file)
-    if file.name == "pyproject.toml":
-        tool = data.get("tool", {})
-        table = tool.get("skilldeck", {}) if isinstance(tool, dict) else {}
-        prefix = "tool.skilldeck."
-    else:
-        table = data
-        prefix = ""
-    if not isinstance(table, dict):
-        raise ConfigError(f"{file}: [{prefix.rstrip('.')}] must be a table", path=str(file))
-    return _parse_table(table, file, prefix)
+    return load_config_data(_read_toml(file), file)
 
 
 def load_project_config(
@@ -333,6 +324,64 @@ def load_project_config(
     if file is None:
         return config
     return replace(config.merged(load_config_file(file)), config_file=str(file))
+
+
+def load_config_file_keeping_valid(
+    path: str | os.PathLike[str],
+) -> tuple[ConfigLayer, tuple[ConfigError, ...]]:
+    """Like :func:`load_config_file`, but a bad key costs only that key: it is left out
+    (``rules.SD999`` leaves the other rules) and its error returned beside what is valid,
+    so an editor can show each error at its key and keep the rest. A file that is not
+    TOML (or not readable) still raises: there is no valid part to keep.
+    """
+    file = Path(path).absolute()
+    data = _read_toml(file)
+    prefix = "tool.skilldeck." if file.name == "pyproject.toml" else ""
+    errors: list[ConfigError] = []
+    for _ in range(1000):  # each round drops one key; a file has fewer
+        try:
+            return load_config_data(data, file), tuple(errors)
+        except ConfigError as error:
+            if not _drop_key(data, error.key, prefix):
+                raise
+            errors.append(error)
+    raise ConfigError(f"{file}: too many errors", path=str(file))
+
+
+def load_config_data(data: Mapping[str, Any], file: Path) -> ConfigLayer:
+    """The :class:`ConfigLayer` of an already parsed config file ``file``."""
+    if file.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        table = tool.get("skilldeck", {}) if isinstance(tool, dict) else {}
+        prefix = "tool.skilldeck."
+    else:
+        table = data
+        prefix = ""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{file}: [{prefix.rstrip('.')}] must be a table", path=str(file))
+    return _parse_table(table, file, prefix)
+
+
+def _drop_key(data: dict[str, Any], key: str | None, prefix: str) -> bool:
+    """Remove the value ``key`` (as an error names it: ``rules.SD999``,
+    ``ignore: SD999``, ``sources[1].url``) from ``data``; whether it was there."""
+    if key is None or not key.startswith(prefix):
+        return False
+    parts = [part for part in re.split(r"[.\[\]:]\s*", key[len(prefix) :]) if part]
+    table: Any = data
+    for part in prefix.rstrip(".").split(".") if prefix else []:
+        table = table.get(part) if isinstance(table, dict) else None
+    if not parts or not isinstance(table, dict) or parts[0] not in table:
+        return False
+    head = parts[0]
+    inner = table[head]
+    if len(parts) > 1 and isinstance(inner, dict) and parts[1] in inner:
+        del inner[parts[1]]  # one rule of [rules], one key of [overlap]
+    elif len(parts) > 1 and isinstance(inner, list) and parts[1] in inner:
+        inner.remove(parts[1])  # one code of `ignore`
+    else:
+        del table[head]
+    return True
 
 
 def parse_rule_overrides(

@@ -81,6 +81,19 @@ try:  # libyaml through ruamel.yaml.clib: ~4x faster than the pure parser.
 
     _compose_nodes: Callable[[str], object] | None = _compose_in_c
 
+    def _parser_error(text: str, error: Exception) -> Exception:
+        """The pure parser's error for ``text`` that libyaml refused: errors read the same
+        with or without ruamel.yaml.clib (the VS Code extension's bundled server has none),
+        and they are rare enough to parse twice."""
+        from ruamel.yaml.main import YAML  # noqa: PLC0415 - errors only
+
+        try:
+            for _ in YAML(typ="safe", pure=True).parse(text):
+                pass
+        except Exception as pure_error:  # any parser error is the answer
+            return pure_error
+        return error
+
 except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
 
     def _make_events(text: str) -> Callable[[], object]:
@@ -90,6 +103,10 @@ except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.cli
         return lambda: next(iterator)
 
     _compose_nodes = None  # the event composer reads everything
+
+    def _parser_error(text: str, error: Exception) -> Exception:
+        """The error the pure parser raised."""
+        return error
 
 
 Scalar = str | bool | int | float | None
@@ -198,7 +215,10 @@ def find_frontmatter(text: str) -> FrontmatterBounds | str | None:
     """
     start = 1 if text.startswith("\ufeff") else 0
     first_end = text.find("\n", start)
-    if first_end < 0 or text[start:first_end].rstrip("\r") != "---":
+    if first_end < 0:
+        # A file holding only the opening line (`---`, no line break): not closed (#31).
+        return "unterminated" if text[start:].rstrip("\r") == "---" else None
+    if text[start:first_end].rstrip("\r") != "---":
         return None
     yaml_start = first_end + 1
     match = _CLOSING_LINE.search(text, yaml_start)
@@ -468,7 +488,7 @@ class _Composer:
         except _Abort as abort:
             self.fatal = abort.finding
         except Exception as error:
-            self.fatal = self._yaml_error(error, yaml_text)
+            self.fatal = self._yaml_error(_parser_error(yaml_text, error), yaml_text)
             return
         if self.fatal is None:
             self._check_root(yaml_text)

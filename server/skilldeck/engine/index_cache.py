@@ -54,7 +54,9 @@ if TYPE_CHECKING:
     from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis
 
 #: Bump when the on-disk shape or the meaning of cached analyses changes.
-CACHE_FORMAT = 3  # 3: wide_lines split at a lone \r too (the LSP line model)
+# 3: wide_lines split at a lone \r too (the LSP line model); 4: SD204 on the opening line,
+# a file of only `---` is SD102 (not closed)
+CACHE_FORMAT = 4
 
 #: Files modified this recently (relative to the scan start) are not stored.
 RACY_WINDOW_NS = 2_000_000_000

@@ -8,6 +8,9 @@ that are not UTF-8 travel as surrogate escapes), integers beyond 64 bits, invali
 in a file. Those fall back to ``json`` with ``surrogateescape``, so every payload round
 trips exactly as before. orjson writes non-finite floats as ``null``, so callers must
 not hand it NaN or infinities (the index cache never stores an analysis holding one).
+
+orjson is compiled; the server bundled in the VS Code extension is pure Python and runs
+without it: then every payload goes through ``json`` (the same values, read back equal).
 """
 
 from __future__ import annotations
@@ -16,24 +19,33 @@ import json
 import math
 from typing import Any
 
-import orjson
+try:
+    import orjson
+except ImportError:  # the pure-Python bundle (clients/vscode/bundled/libs)
+    _FAST = False
+else:
+    _FAST = True
 
 
 def dump_bytes(payload: object) -> bytes:
     """Compact UTF-8 JSON of ``payload`` (surrogate escapes kept as raw bytes)."""
-    try:
-        return orjson.dumps(payload)
-    except TypeError:  # orjson.JSONEncodeError: surrogates, big integers
-        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-        return text.encode("utf-8", "surrogateescape")
+    if _FAST:
+        try:
+            return orjson.dumps(payload)
+        except TypeError:  # orjson.JSONEncodeError: surrogates, big integers
+            pass
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8", "surrogateescape")
 
 
 def load_bytes(data: bytes) -> Any:
     """The value of JSON ``data``; ``ValueError`` when it is not JSON."""
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return json.loads(data.decode("utf-8", "surrogateescape"))
+    if _FAST:
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(data.decode("utf-8", "surrogateescape"))
 
 
 def has_non_finite(value: object) -> bool:

@@ -262,8 +262,13 @@ class SkillFeatures:
 
 @lru_cache(maxsize=1)
 def _stemmer() -> Callable[[list[str]], list[str]]:
-    import Stemmer  # noqa: PLC0415 - loaded only when overlap runs
+    try:
+        import Stemmer  # noqa: PLC0415 - loaded only when overlap runs
+    except ImportError:  # the pure-Python bundle: the same Snowball algorithm, same stems
+        import snowballstemmer  # noqa: PLC0415
 
+        pure: Callable[[list[str]], list[str]] = snowballstemmer.stemmer("english").stemWords
+        return pure
     stem_words: Callable[[list[str]], list[str]] = Stemmer.Stemmer("english").stemWords
     return stem_words
 

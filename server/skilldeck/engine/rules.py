@@ -196,6 +196,22 @@ RULES: tuple[Rule, ...] = (
         "`.dsh/skills/skills/pdf-summary/SKILL.md` is nested one level too deep; move it "
         "to `.dsh/skills/pdf-summary/SKILL.md`.\n\n**Fix:** move or rename the file.",
     ),
+    Rule(
+        "SD008",
+        "config-error",
+        _W,
+        False,
+        "{problem}; {kept}",
+        "A value of the project's config file (`skilldeck.toml`, `[tool.skilldeck]`) "
+        "cannot be used.",
+        "The editor shows each bad key of the config file at that key and keeps every "
+        "other key of the file: one unknown rule code does not turn the valid "
+        '`SD501 = "off"` beside it back to its default. A file that is not TOML at all '
+        "keeps the last configuration that could be read (the defaults if there was "
+        "none). `skilldeck check` refuses a bad config file with the same message.\n\n"
+        "**Example:** `[rules]` `SD999 = \"off\"` → unknown rule 'rules.SD999'.\n\n"
+        "**Fix:** correct or remove the key (`skilldeck rules` lists the rule codes).",
+    ),
     # --- SD1xx: frontmatter and YAML -------------------------------------------------
     Rule(
         "SD101",

@@ -80,6 +80,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("integer", 10000, editor_key="catalogTokenBudget", minimum=0, client_only=True),
     Setting("integer", 100, editor_key="skillsView.groupThreshold", minimum=0, client_only=True),
     Setting("string", "root", editor_key="skillsView.groupBy", client_only=True),
+    Setting("string", "useBundled", editor_key="importStrategy", client_only=True),
     Setting("string", "", editor_key="server.pythonPath", client_only=True),
     Setting("string", "off", editor_key="trace.server", client_only=True),
 )

@@ -47,6 +47,7 @@ from skilldeck.engine.frontmatter import (
     LineIndex,
     describe_value,
     display_text,
+    first_line_span,
     parse_frontmatter,
     resolve_plain,
 )
@@ -653,7 +654,10 @@ class _Checker:
                 {"description": DESCRIPTION_PLACEHOLDER},
                 unsafe=True,  # a placeholder would reach the catalog
             )
-            self.findings.append(rule("SD204").finding(fm.span, fixes=fixes))
+            # On the opening `---` line only: across the whole frontmatter it started
+            # every hover and quick-fix list there (#31).
+            opening = first_line_span(self.text)
+            self.findings.append(rule("SD204").finding(opening, fixes=fixes))
             return
         value = entry.value
         if not isinstance(value, str) or not value.strip():

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from lsprotocol import types
+
 from skilldeck.engine.deck import ProvidedSkill, provided_skills
 from skilldeck.engine.defaults import provider_registry
 
@@ -34,7 +36,16 @@ class ProvidedSkills:
         configuration may have changed). A provider that fails makes the folder's view
         incomplete; it never stops indexing."""
         self.forget(folder)
-        registry = provider_registry(config, self.providers)
+        try:
+            registry = provider_registry(config, self.providers)
+        except ImportError as error:  # an mcp source in the pure-Python bundle (no SDK)
+            self.session.server.log(
+                f"skilldeck: a skill source needs {error.name or 'a module'}, which this"
+                " Python lacks (the VS Code extension's bundled server has no MCP SDK: set"
+                " skilldeck.importStrategy to fromEnvironment); its skills are left out",
+                types.MessageType.Warning,
+            )
+            return (), False
         unsubscribe = registry.on_change(lambda: self.session.spawn(self._refresh(folder)))
         self._registries[folder] = (registry, unsubscribe)
         try:

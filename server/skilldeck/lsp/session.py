@@ -247,6 +247,7 @@ class Session:
         try:
             indexes = list(self.folders.values())
             plans = [await asyncio.to_thread(self._plan, index.folder) for index in indexes]
+            self.settings_sync.publish_config_problems()
             if generation != self.generation:
                 return
             # A new watcher goes live after the scan (its inotify events would slow it),

@@ -7,12 +7,23 @@ Tests: ``tests/lsp/test_settings_fetch.py``, ``tests/lsp/test_settings_precedenc
 from __future__ import annotations
 
 import asyncio
+import re
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_project_config
+from skilldeck.engine.config import (
+    ConfigError,
+    SkilldeckConfig,
+    find_config_file,
+    load_config_file_keeping_valid,
+)
+from skilldeck.engine.positions import Position, Span
 from skilldeck.engine.roots import find_project_root
+from skilldeck.engine.rules import rule
+from skilldeck.lsp.diagnostics import SOURCE, docs_url, uri_of
 from skilldeck.lsp.settings import ParsedSettings, anchored, parse_settings
 
 if TYPE_CHECKING:
@@ -30,6 +41,13 @@ class SettingsSync:
         self.settings = ParsedSettings()
         #: Whether the client answers ``workspace/configuration``.
         self.supported = False
+        #: Each project root's configuration from its file, as last read without a
+        #: fatal error (what a file that stopped being TOML keeps).
+        self._last_good: dict[str, SkilldeckConfig] = {}
+        #: SD008 diagnostics per config file URI: to publish (``config_for`` runs in a
+        #: worker thread; :meth:`publish_config_problems` sends them from the loop).
+        self._problems: dict[str, list[types.Diagnostic]] = {}
+        self._published: dict[str, list[types.Diagnostic]] = {}
 
     def initialize(self, params: types.InitializeParams) -> None:
         """Settings from ``initializationOptions``; whether the client can be asked."""
@@ -99,14 +117,110 @@ class SettingsSync:
             self.apply(parse_settings(raw.get("skilldeck", raw)))
 
     def config_for(self, folder: str) -> SkilldeckConfig:
-        """Environment, then the project's config file, then editor settings (blocking)."""
+        """Environment, then the project's config file, then editor settings (blocking).
+
+        A bad key of the config file is left out and shown at the key (SD008); the rest
+        of the file applies. A file that cannot be read as TOML keeps the last good
+        configuration of its project (the defaults if there was none).
+        """
         base = SkilldeckConfig.from_environment()
         layer = anchored(self.settings.layer, folder)
-        try:
-            return load_project_config(find_project_root(folder), base=base).merged(layer)
-        except ConfigError as error:
-            self.server.warn_user(f"skilldeck: {error}; using the defaults.")
+        root = str(find_project_root(folder))
+        file = find_config_file(root)
+        if file is None:
+            self._last_good.pop(root, None)
             return base.merged(layer)
+        errors: tuple[ConfigError, ...]
+        try:
+            file_layer, errors = load_config_file_keeping_valid(file)
+            from_file = replace(base.merged(file_layer), config_file=str(file))
+            self._last_good[root] = from_file
+            kept = "left out; the rest of the file applies"
+        except ConfigError as error:
+            errors = (error,)
+            last = self._last_good.get(root)
+            from_file = last if last is not None else base
+            kept = (
+                "the last good configuration of this file applies"
+                if last is not None
+                else "the defaults apply"
+            )
+        self._problems[uri_of(str(file))] = [_config_diagnostic(file, e, kept) for e in errors]
+        for problem in errors:
+            self.server.log(f"skilldeck: {problem}; {kept}.", types.MessageType.Warning)
+        try:
+            return from_file.merged(layer)
+        except ConfigError as clash:  # the editor's settings clash with the file
+            self.server.log(
+                f"skilldeck: {clash}; using the file without them.", types.MessageType.Warning
+            )
+            return from_file
+
+    def publish_config_problems(self) -> None:
+        """Publish the config files' SD008 diagnostics that changed (and clear fixed ones)."""
+        problems, self._problems = self._problems, {}
+        for uri, diagnostics in problems.items():
+            if self._published.get(uri, []) == diagnostics:
+                continue
+            self._published[uri] = diagnostics
+            self.server.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics)
+            )
+
+
+#: Where tomllib says a syntax error is.
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+def _config_diagnostic(file: Path, error: ConfigError, kept: str) -> types.Diagnostic:
+    """SD008 at the bad key of ``file`` (its first line when the key is not found)."""
+    try:
+        lines = file.read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, UnicodeDecodeError):
+        lines = []
+    problem = str(error).removeprefix(f"{file}: ")
+    line, start, end = _key_location(lines, error.key, str(error))
+    finding = rule("SD008").finding(_span(line, start, end), problem=problem, kept=kept)
+    href = docs_url("SD008")
+    return types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=line, character=_utf16(lines, line, start)),
+            end=types.Position(line=line, character=_utf16(lines, line, end)),
+        ),
+        message=finding.message,
+        severity=types.DiagnosticSeverity.Warning,
+        code="SD008",
+        code_description=types.CodeDescription(href=href) if href else None,
+        source=SOURCE,
+    )
+
+
+def _key_location(lines: list[str], key: str | None, message: str) -> tuple[int, int, int]:
+    """(line, start, end) of the key an error names, or of a TOML syntax error."""
+    at = _TOML_AT.search(message)
+    if at is not None:
+        line = min(int(at.group(1)) - 1, max(len(lines) - 1, 0))
+        text = lines[line] if lines else ""
+        return line, 0, len(text)
+    last = re.split(r"[.\[\]:]\s*", key or "")
+    name = next((part for part in reversed(last) if part and not part.isdigit()), "")
+    if name:
+        written = re.compile(rf"^\s*[\"']?{re.escape(name)}[\"']?\s*=|[\"']{re.escape(name)}[\"']")
+        for number, text in enumerate(lines):
+            found = written.search(text)
+            if found is not None:
+                start = text.find(name, found.start())
+                return number, start, start + len(name)
+    return 0, 0, len(lines[0]) if lines else 0
+
+
+def _span(line: int, start: int, end: int) -> Span:
+    return Span(Position(line, start), Position(line, end))
+
+
+def _utf16(lines: list[str], line: int, column: int) -> int:
+    text = lines[line][:column] if line < len(lines) else ""
+    return len(text.encode("utf-16-le")) // 2
 
 
 def _retrieve(future: asyncio.Future[Any]) -> None:

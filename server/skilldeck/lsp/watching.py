@@ -8,6 +8,9 @@ which also follows a missing root until it appears. That watcher lists its roots
 each index and goes live after it once the client is quiet
 (:class:`~skilldeck.engine.watch_gate.QuietWindow`): setting up the watches stalls
 the loop for a moment per root, which keystrokes right after an index should not meet.
+
+watchfiles is compiled (Rust). The server bundled in the VS Code extension is pure Python
+and runs without it: there the client, which can watch any folder, watches every root.
 """
 
 from __future__ import annotations
@@ -21,16 +24,25 @@ from lsprotocol import types
 
 from skilldeck.engine.config import CONFIG_FILE_NAMES
 from skilldeck.engine.roots import SkillRoot, find_project_root
-from skilldeck.engine.watch import RootWatcher
 from skilldeck.engine.watch_gate import QuietWindow
 from skilldeck.lsp.diagnostics import uri_of
 
 if TYPE_CHECKING:
+    from skilldeck.engine.watch import RootWatcher
     from skilldeck.lsp.server import SkilldeckServer
     from skilldeck.lsp.session import Session
 
 REGISTRATION_ID = "skilldeck-watch-roots"
 DEBOUNCE_MS = 50
+
+
+def own_watcher_available() -> bool:
+    """Whether this server can watch folders itself (watchfiles is installed)."""
+    try:
+        import watchfiles  # noqa: F401, PLC0415
+    except ImportError:
+        return False
+    return True
 
 
 class Watching:
@@ -48,6 +60,8 @@ class Watching:
         self._watcher: RootWatcher | None = None
         self._watched: frozenset[str] = frozenset()
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Without watchfiles the client watches every root, not only the workspace's.
+        self.own_watcher = own_watcher_available()
 
     def configure(self, capabilities: types.ClientCapabilities) -> None:
         """Read whether the client can watch files for us."""
@@ -71,7 +85,8 @@ class Watching:
         for folder, roots in folders:
             for root in roots:
                 inside = _inside(root.path, folder)
-                target = client_roots if (self.client_watches and inside) else own_roots
+                by_client = self.client_watches and (inside or not self.own_watcher)
+                target = client_roots if by_client else own_roots
                 target[root.path] = root
         self._register_client(frozenset(client_roots))
         self._watch_own(own_roots, hold=hold)
@@ -114,6 +129,14 @@ class Watching:
         self._watched = paths
         if not roots:
             return
+        if not self.own_watcher:
+            self.server.log(
+                "skilldeck: watchfiles is not installed and the client does not watch files;"
+                " changes on disk outside open editors are seen at the next re-index"
+            )
+            return
+        from skilldeck.engine.watch import RootWatcher  # noqa: PLC0415 - needs watchfiles
+
         self._watcher = RootWatcher(
             roots.values(),
             self.session.on_paths_changed,

@@ -8,10 +8,16 @@ body: ``/name`` of user-invocable skills (winners of the deck), and the relative
 files inside a bundle's folder.
 
 Completion runs as the user types: the trigger characters are ``/``, ``-`` and the ASCII
-letters (a letter outside the frontmatter, a mention or a link answers nothing). The
-snippet is offered while the file holds nothing but (the start of) a ``---`` line, also
-on the blank line after it. A key item whose key has values to suggest carries the
-command ``editor.action.triggerSuggest``, so accepting ``name`` goes on to its value.
+letters (a letter outside the frontmatter, a mention or a link answers nothing). A key
+item whose key has values to suggest carries the command ``editor.action.triggerSuggest``,
+so accepting ``name`` goes on to its value.
+
+Typing frontmatter by hand must not fight the suggest widget, where Enter accepts the
+selected item: the snippet comes only in an empty file, or when asked for (Ctrl+Space)
+while the file holds nothing but (the start of) a ``---`` line (never while ``---`` is
+being typed, where Enter means a new line); values come, as they are typed, only while
+what is typed is the start of one (the list is re-asked at every character), so a value
+typed whole or typed otherwise (``PDF-Forms``) leaves no list for Enter to accept.
 """
 
 from __future__ import annotations
@@ -95,20 +101,25 @@ async def complete(
     """The completion list at ``at`` in ``doc`` (``None`` when nothing applies)."""
     position = doc.position(at)
     frontmatter = doc.frontmatter_lines()
-    fresh = doc.not_a_skill is None and _blank_start(doc) and position.line <= 1
+    starting = doc.not_a_skill is None and _blank_start(doc) and position.line <= 1
+    fresh = starting and (invoked or not any(line.strip() for line in doc.lines))
     if frontmatter is None:
         if position.line == 0 and fresh:
             item = _snippet(doc, snippets, formats)
             return types.CompletionList(is_incomplete=False, items=[item])
+        if position.line == 0 and starting:
+            return None  # `-`, `--` typed: a frontmatter line, not a path
         return await _body(doc, position, invoked)
     first, closing = frontmatter
-    if fresh and position.line == first:
-        return types.CompletionList(is_incomplete=False, items=[_snippet(doc, snippets, formats)])
+    if position.line == first and starting:
+        items = [_snippet(doc, snippets, formats)] if fresh else []
+        return types.CompletionList(is_incomplete=False, items=items) if items else None
     if first < position.line < closing:
-        items = _frontmatter(doc, position, closing, formats)
+        items, values = _frontmatter(doc, position, closing, formats, invoked)
         if fresh:
             items.insert(0, _snippet(doc, snippets, formats))
-        return types.CompletionList(is_incomplete=False, items=items) if items else None
+        # Values are re-asked at every character (see the module's docstring).
+        return types.CompletionList(is_incomplete=values, items=items) if items else None
     if position.line > closing:
         return await _body(doc, position, invoked)
     return None
@@ -160,14 +171,19 @@ def _snippet_escape(text: str) -> str:
 
 
 def _frontmatter(
-    doc: SkillDocument, position: Position, closing: int, formats: list[types.MarkupKind] | None
-) -> list[types.CompletionItem]:
+    doc: SkillDocument,
+    position: Position,
+    closing: int,
+    formats: list[types.MarkupKind] | None,
+    invoked: bool,
+) -> tuple[list[types.CompletionItem], bool]:
+    """The items at ``position``, and whether they are values (re-asked as typed)."""
     slot = slot_at(doc.line(position.line), position.line, position.character)
     if slot is None:
-        return []
+        return [], False
     if slot.kind == "key":
-        return _keys(doc, slot, closing, formats)
-    return _values(doc, slot)
+        return _keys(doc, slot, closing, formats), False
+    return _values(doc, slot, invoked), True
 
 
 def _keys(
@@ -221,10 +237,15 @@ def _has_values(doc: SkillDocument, key: str) -> bool:
     return bool(_value_choices(doc, key))
 
 
-def _values(doc: SkillDocument, slot: Slot) -> list[types.CompletionItem]:
+def _values(doc: SkillDocument, slot: Slot, invoked: bool) -> list[types.CompletionItem]:
+    """The value items; while typing, only the values what is typed is the start of
+    (and not the whole of): Enter after ``name: PDF-Forms`` is a new line."""
     assert slot.key is not None
     edit_range = doc.range(Span.at(slot.line, slot.start, slot.end))
     choices = _value_choices(doc, slot.key)
+    if not invoked:
+        typed = doc.line(slot.line)[slot.start : slot.end]
+        choices = [(v, d) for v, d in choices if v.startswith(typed) and v != typed]
     return [
         types.CompletionItem(
             label=value,

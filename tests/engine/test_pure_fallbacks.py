@@ -1,0 +1,103 @@
+"""The server bundled in the VS Code extension is pure Python: without libyaml
+(ruamel.yaml.clib), orjson, PyStemmer and watchfiles it says exactly what the full
+install says (``benchmarks/pure_python.py`` refuses the compiled modules at import)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import snowballstemmer
+import Stemmer
+
+REPO = Path(__file__).resolve().parents[2]
+PURE = REPO / "benchmarks" / "pure_python.py"
+#: ``../shared/corpora`` beside the clone (CI), or beside the worktrees' folder.
+CORPUS = next(
+    (
+        base / "shared" / "corpora" / "antigravity-awesome-skills" / "skills"
+        for base in (REPO.parent, REPO.parent.parent)
+        if (base / "shared" / "corpora").is_dir()
+    ),
+    REPO.parent / "shared" / "corpora" / "antigravity-awesome-skills" / "skills",
+)
+
+SKILLS = {
+    "review-pull-requests": (
+        "---\nname: review-pull-requests\ndescription: >\n"
+        "  Review a pull request's changed lines and flag risky edits.\n---\nBody.\n"
+    ),
+    "review-pr-changes": (
+        "---\nname: review-pr-changes\n"
+        "description: Reviews the changed lines of pull requests and flags risky edits.\n---\n"
+    ),
+    "broken-yaml": "---\nname: broken-yaml\ndescription: 'unclosed\n---\n",
+    "quoted": (
+        '---\nname: quoted\ndescription: "Summarise \\u00e9 logs: weekly"\n'
+        "metadata:\n  tags: [a, b]\n---\n"
+    ),
+    "no-description": "---\nname: no-description\n---\nText.\n",
+    # libyaml says "did not find expected ',' or ']'", the pure parser something else
+    "unclosed-flow": "---\nname: unclosed-flow\ndescription: Tags.\ntags: [a, b\n---\n",
+}
+
+
+def _check(python_args: list[str], cwd: Path, cache: Path) -> str:
+    env = {**os.environ, "SKILLDECK_CACHE_DIR": str(cache), "NO_COLOR": "1"}
+    completed = subprocess.run(
+        [sys.executable, *python_args, "check", "--format", "json", "--cwd", str(cwd)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
+    )
+    assert completed.returncode in (0, 1), completed.stderr
+    return completed.stdout
+
+
+def _same_verdict(deck: Path, tmp_path: Path) -> None:
+    compiled = _check(["-m", "skilldeck"], deck, tmp_path / "cache-compiled")
+    pure_cold = _check([str(PURE)], deck, tmp_path / "cache-pure")
+    pure_warm = _check([str(PURE)], deck, tmp_path / "cache-pure")  # the cache, read by json
+    assert pure_cold == compiled
+    assert pure_warm == compiled
+
+
+def test_a_deck_with_overlaps_and_yaml_errors_gets_the_same_findings(tmp_path: Path) -> None:
+    root = tmp_path / "deck" / ".agents" / "skills"
+    for name, text in SKILLS.items():
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(text, encoding="utf-8")
+    (tmp_path / "deck" / ".git").mkdir()
+    _same_verdict(tmp_path / "deck", tmp_path)
+    assert '"SD801"' in _check([str(PURE)], tmp_path / "deck", tmp_path / "c2")
+
+
+def test_the_example_workspace_gets_the_same_findings(tmp_path: Path) -> None:
+    _same_verdict(REPO / "examples" / "workspace", tmp_path)
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpora is not beside the repo")
+def test_a_real_collection_gets_the_same_findings(tmp_path: Path) -> None:
+    deck = tmp_path / "deck"
+    (deck / ".git").mkdir(parents=True)
+    (deck / ".agents").mkdir()
+    os.symlink(CORPUS, deck / ".agents" / "skills")
+    _same_verdict(deck, tmp_path)
+
+
+def test_snowballstemmer_stems_every_word_as_pystemmer_does() -> None:
+    words = set(re.findall(r"[a-z]+", " ".join(SKILLS.values()).lower()))
+    words |= {"running", "reviewers", "generalization", "analyses", "formatting", "skies"}
+    if CORPUS.is_dir():
+        for path in CORPUS.rglob("SKILL.md"):
+            words |= set(re.findall(r"[a-z]+", path.read_text("utf-8", "replace").lower()))
+    ordered = sorted(words)
+    fast = Stemmer.Stemmer("english").stemWords(ordered)
+    pure = snowballstemmer.stemmer("english").stemWords(ordered)
+    assert dict(zip(ordered, pure, strict=True)) == dict(zip(ordered, fast, strict=True))
