@@ -68,6 +68,7 @@ from skilldeck.engine.profiles import (
     get_profile,
 )
 from skilldeck.engine.rules import rule
+from skilldeck.engine.safety_file import safety_findings
 from skilldeck.engine.skill_names import (
     kebab_case,
     name_problem,
@@ -569,6 +570,23 @@ class _Checker:
         if self.settings.profile == "agentskills":
             self.check_agentskills(fm)
         self.check_near_miss_keys(fm)
+        self.check_safety(fm)
+
+    def check_safety(self, fm: Frontmatter) -> None:
+        """SD1001-SD1015 (:mod:`skilldeck.engine.safety_file`)."""
+        body_start = self.parsed.body_start
+        if body_start is None:
+            return
+        self.findings.extend(
+            safety_findings(
+                self.text,
+                fm,
+                body_start,
+                name=self.name,
+                description=self.description,
+                offer=self.offer,
+            )
+        )
 
     def check_name(self, fm: Frontmatter) -> None:
         entry = fm.get("name")

@@ -1,0 +1,32 @@
+"""What a safety scan of one text reports, before it becomes a finding: the rule, the
+offsets of the text it points at, and the values its message is filled with."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """Rule ``code`` at ``start:end`` of the scanned text; ``fields`` fill its message."""
+
+    code: str
+    start: int
+    end: int
+    fields: tuple[tuple[str, str], ...]
+
+    def values(self) -> dict[str, Any]:
+        """The message fields as keyword arguments for :meth:`Rule.finding`."""
+        return dict(self.fields)
+
+    def value(self, key: str, default: str = "") -> str:
+        """One message field."""
+        return dict(self.fields).get(key, default)
+
+
+def shorten(text: str, limit: int = 100) -> str:
+    """One line of ``text`` for a message: whitespace collapsed, cut at ``limit``,
+    backticks made quotes (messages put it in code spans)."""
+    flat = " ".join(text.split()).replace("`", "'")
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
