@@ -70,6 +70,7 @@ from skilldeck.engine.skill_file import (
     analyze_skill_bytes,
     analyze_skill_file,
     analyze_skill_text,
+    with_bundle_findings,
 )
 from skilldeck.engine.skill_read import SkillReadError, read_skill_body, read_skill_bytes
 
@@ -440,7 +441,8 @@ def _scan_file(
             task.path,
             task.folder,
             task.expected_name,
-            analysis,
+            # the bundle's other files are judged fresh: the cache keys on SKILL.md only
+            with_bundle_findings(analysis, settings),
             name_span(analysis) if span is None else span,
         )
 

@@ -68,6 +68,7 @@ from skilldeck.engine.profiles import (
     get_profile,
 )
 from skilldeck.engine.rules import rule
+from skilldeck.engine.safety_bundle import bundle_findings, is_bundle_finding
 from skilldeck.engine.safety_file import safety_findings
 from skilldeck.engine.skill_names import (
     kebab_case,
@@ -250,9 +251,37 @@ def analyze_skill_file(
         data = read_skill_bytes(path)
     except SkillReadError as error:
         return _failed(os.fspath(path), error.finding, settings or RuleSettings())
-    return analyze_skill_bytes(
+    analysis = analyze_skill_bytes(
         data, path=os.fspath(path), expected_name=expected_name, settings=settings
     )
+    return with_bundle_findings(analysis, settings or RuleSettings())
+
+
+def with_bundle_findings(analysis: SkillFileAnalysis, settings: RuleSettings) -> SkillFileAnalysis:
+    """``analysis`` with the safety findings of its bundle's other files, fresh
+    (:func:`skilldeck.engine.safety_bundle.bundle_findings`, memoised by the files'
+    identities). Idempotent: earlier bundle findings are replaced."""
+    extra, _ = _apply_settings(bundle_findings(analysis.path), settings, analysis.path)
+    return keep_bundle_findings(analysis, extra)
+
+
+def keep_bundle_findings(
+    analysis: SkillFileAnalysis, bundle: Iterable[Finding]
+) -> SkillFileAnalysis:
+    """``analysis`` with ``bundle`` as its bundle findings (the editor keeps a file's
+    bundle findings across edits of its buffer: they come from the other files)."""
+    path = analysis.path
+    own = [f for f in analysis.findings if not is_bundle_finding(f, path)]
+    added = [f for f in bundle if is_bundle_finding(f, path)]
+    if not added and len(own) == len(analysis.findings):
+        return analysis
+    merged = sorted(own + added, key=lambda f: (f.span.start, f.span.end, f.code))
+    return replace(analysis, findings=tuple(merged))
+
+
+def bundle_findings_of(analysis: SkillFileAnalysis) -> tuple[Finding, ...]:
+    """The bundle findings ``analysis`` carries."""
+    return tuple(f for f in analysis.findings if is_bundle_finding(f, analysis.path))
 
 
 def analyze_skill_bytes(
