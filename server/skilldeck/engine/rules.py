@@ -795,7 +795,7 @@ RULES: tuple[Rule, ...] = (
         "hidden-tag-characters",
         _E,
         False,
-        '{count} invisible Unicode tag characters in the {place} spell out hidden text: "{hidden}"',
+        '{count} invisible Unicode tag characters in {place} spell out hidden text: "{hidden}"',
         "Invisible Unicode tag characters carry hidden text the model reads.",
         "Unicode tag characters (U+E0000-U+E007F) render as nothing in editors, diffs "
         "and rendered Markdown, but each one mirrors an ASCII character, and models read "
@@ -833,7 +833,7 @@ RULES: tuple[Rule, ...] = (
         "invisible-characters",
         _W,
         False,
-        "{count} invisible character(s) ({kinds}) in the {place}: {points}",
+        "{count} invisible character(s) ({kinds}) in {place}: {points}",
         "The body or another frontmatter value contains invisible characters.",
         "The same characters as SD1002, anywhere else the model reads: the body and the "
         "other frontmatter values. A reviewer of the file, its diff or the rendered page "

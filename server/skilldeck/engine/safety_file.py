@@ -109,7 +109,7 @@ def _char_finding(
         hidden = describe_tag_text(run.text)
         found = [
             rule("SD1001").finding(
-                span, fixes=fixes, count=len(run.text), place=place, hidden=hidden
+                span, fixes=fixes, count=len(run.text), place=f"the {place}", hidden=hidden
             )
         ]
         kind = tag_text_hit(hidden)
@@ -123,7 +123,7 @@ def _char_finding(
         rule(code).finding(
             span,
             fixes=fixes,
-            place=place,
+            place=place if catalog else f"the {place}",
             count=len(run.text),
             kinds=run_kinds(run.text),
             points=describe_points(run.text),
