@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from skilldeck.engine.safety_gate import folder_refusal
 from skilldeck.engine.sources.spec import GitSourceSpec, redacted
 
 _REV_MARK = ".skilldeck-rev"
@@ -231,6 +232,8 @@ async def fetch(spec: GitSourceSpec, cache_dir: Path) -> str:
         await _git(env, "-C", str(work), "checkout", "--quiet", "--detach", commit)
         # The file work runs in a worker thread: an editor's event loop keeps serving.
         await asyncio.to_thread(_seal, work, folder / f"rev-{commit}", commit)
+        if spec.require is not None:
+            await _gate(spec, folder / f"rev-{commit}", commit)
     except FetchError as error:
         message = str(error)
         if spec.token_env and not os.environ.get(spec.token_env):
@@ -247,6 +250,14 @@ async def fetch(spec: GitSourceSpec, cache_dir: Path) -> str:
     state = CopyState(commit, now, now, None, redacted(spec.url), spec.ref)
     await asyncio.to_thread(_serve, folder, state, f"rev-{commit}")
     return commit
+
+
+async def _gate(spec: GitSourceSpec, rev: Path, commit: str) -> None:
+    """``require = "no-errors"``: refuse ``commit`` (a :class:`FetchError`, so the last
+    good commit stays served) when its skills have error-level safety findings."""
+    refusal = await asyncio.to_thread(folder_refusal, str(skills_folder(spec, rev)))
+    if refusal is not None:
+        raise FetchError(f"refused commit {commit[:12]} (require = {spec.require!r}): {refusal}")
 
 
 def _seal(work: Path, rev: Path, commit: str) -> None:
