@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from skilldeck.engine.safety_hits import Hit, shorten
+from skilldeck.engine.safety_hits import Gate, Hit, shorten
 
 _I = re.IGNORECASE
 _SHELL = (
@@ -35,7 +35,7 @@ _DOWNLOAD_EXEC = re.compile(
     r"new-object\s+(?:system\.)?net\.webclient)",
     _I,
 )
-_DOWNLOAD_WORDS = ("curl", "wget", "iwr", "irm", "invoke-", "downloadstring", "iex")
+_DOWNLOAD_GATE = Gate(("curl", "wget", "iwr ", "irm ", "iex", "downloadstring", "invoke-"))
 _DECODE_EXEC = re.compile(
     r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*"
     + _SHELL
@@ -48,16 +48,8 @@ _DECODE_EXEC = re.compile(
     r"\|\s*(?:iex|invoke-expression)\b",
     _I,
 )
-_DECODE_WORDS = (
-    "base64",
-    "atob",
-    "b64decode",
-    "codecs.decode",
-    "zlib",
-    "fromhex",
-    "buffer.from",
-    "powershell",
-    "frombase64string",
+_DECODE_GATE = Gate(
+    ("base64", "atob", "b64decode", "codecs.", "zlib.", "fromhex", "buffer.from", "powershell")
 )
 _CREDENTIAL = re.compile(
     r"(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|/home/[\w.-]+|/root)[/\\]\.(?:ssh[/\\](?:id_\w+|\w*_key"
@@ -67,23 +59,12 @@ _CREDENTIAL = re.compile(
     r"|\$(?:\{)?(?:AWS_SECRET_ACCESS_KEY|GITHUB_TOKEN|GH_TOKEN|OPENAI_API_KEY|ANTHROPIC_API_KEY)\b",
     _I,
 )
-_CREDENTIAL_WORDS = (
-    "ssh",
-    "aws",
-    "netrc",
-    "git-credentials",
-    "docker",
-    "kube",
-    "npmrc",
-    "pypirc",
-    "gh",
-    "gnupg",
-    "id_",
-    ".env",
-    "shadow",
-    "token",
-    "api_key",
-)
+_CREDENTIAL_GATE = Gate(
+    (".ssh", ".aws", ".netrc", ".git-credentials", ".docker", ".kube", ".npmrc", ".pypirc",
+     "gh/hosts", "gh\\hosts", ".gnupg", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", ".env",
+     "/etc/shadow", "aws_secret_access_key", "github_token", "gh_token", "openai_api_key",
+     "anthropic_api_key")
+)  # fmt: skip
 _SENDER = re.compile(
     r"\bcurl\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\b"
     r"|\bwget\b[^\n]*--post-(?:file|data)"
@@ -97,20 +78,10 @@ _SENDER = re.compile(
     r"|/dev/tcp/",
     _I,
 )
-_SENDER_WORDS = (
-    "curl",
-    "wget",
-    "nc ",
-    "ncat",
-    "netcat",
-    "scp",
-    "requests.",
-    "httpx.",
-    "urlopen",
-    "fetch",
-    "invoke-",
-    "/dev/tcp/",
-)
+_SENDER_GATE = Gate(
+    ("curl", "wget", "nc ", "ncat", "netcat", "scp", "requests.", "httpx.", "urlopen",
+     "fetch", "invoke-", "/dev/tcp/")
+)  # fmt: skip
 _SAFEGUARDS = re.compile(
     r"--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox"
     r"|--permission-mode[= ]bypassPermissions"
@@ -119,47 +90,43 @@ _SAFEGUARDS = re.compile(
     r"|dangerouslyDisableSandbox",
     _I,
 )
-_SAFEGUARD_WORDS = ("dangerously", "bypasspermissions", "approval_policy", "sandbox_mode")
+_SAFEGUARD_GATE = Gate(("dangerously", "bypasspermissions", "approval_policy", "sandbox_mode"))
 
-_SECRETS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_SECRETS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
     (
         "a private key",
         re.compile(
             r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----"
             r"[ \t]*\r?\n(?:[\w-]+:[^\n]*\r?\n)*\r?\n?[A-Za-z0-9+/=]{40,}"
         ),
+        ("-----begin",),
     ),
-    ("an AWS access key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
+    ("an AWS access key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), ("akia", "asia")),
     (
         "a GitHub token",
         re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{60,}"),
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
     ),
-    ("a GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}")),
-    ("a Slack token", re.compile(r"\bxox[abprs]-[A-Za-z0-9]{6,}-[A-Za-z0-9-]{10,}")),
-    ("a Stripe live key", re.compile(r"\b[sr]k_live_[A-Za-z0-9]{24,}\b")),
-    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
+    ("a GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}"), ("glpat-",)),
+    (
+        "a Slack token",
+        re.compile(r"\bxox[abprs]-[A-Za-z0-9]{6,}-[A-Za-z0-9-]{10,}"),
+        ("xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"),
+    ),
+    ("a Stripe live key", re.compile(r"\b[sr]k_live_[A-Za-z0-9]{24,}\b"), ("k_live_",)),
+    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"), ("aiza",)),
     (
         "an OpenAI API key",
         re.compile(r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}"),
+        ("t3blbkfj",),
     ),
-    ("an Anthropic API key", re.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}")),
-    ("an npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    ("a PyPI token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}")),
-)
-_SECRET_WORDS = (
-    "-----begin",
-    "akia",
-    "asia",
-    "gh",
-    "github_pat_",
-    "glpat-",
-    "xox",
-    "_live_",
-    "aiza",
-    "t3blbkfj",
-    "sk-ant-",
-    "npm_",
-    "pypi-",
+    (
+        "an Anthropic API key",
+        re.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}"),
+        ("sk-ant-",),
+    ),
+    ("an npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
+    ("a PyPI token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"), ("pypi-",)),
 )
 #: Placeholders documentation writes in place of a token.
 _PLACEHOLDER = re.compile(r"EXAMPLE|xxxx|XXXX|0000000|1234567|abcdef|your|YOUR|\.\.\.|<|>")
@@ -174,32 +141,33 @@ def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def command_hits(
-    text: str, start: int, end: int, lowered: str, *, where: str = "", window: int = 0
+    text: str,
+    start: int,
+    end: int,
+    lowered: str,
+    *,
+    where: str = "",
+    window: int = 0,
 ) -> Iterator[Hit]:
     """SD1011-SD1015 in ``text[start:end]``; ``lowered`` is ``text.lower()``; ``where``
     starts each message (``in `scripts/x.sh` line 3: ``); ``window`` is how many lines
     apart a credential read and a sender still count as one command (0: the same line)."""
 
-    def has(words: tuple[str, ...]) -> bool:
-        return any(lowered.find(word, start, end) >= 0 for word in words)
-
     def field(match: re.Match[str]) -> tuple[tuple[str, str], ...]:
         return (("where", where), ("command", shorten(match.group())))
 
-    if has(_DOWNLOAD_WORDS):
-        for match in _DOWNLOAD_EXEC.finditer(text, start, end):
-            yield Hit("SD1011", match.start(), match.end(), field(match))
-    if has(_DECODE_WORDS):
-        for match in _DECODE_EXEC.finditer(text, start, end):
-            if not _browser_payload(text, match):
-                yield Hit("SD1012", match.start(), match.end(), field(match))
-    if has(_CREDENTIAL_WORDS) and has(_SENDER_WORDS):
-        yield from _exfiltration(text, start, end, where, window)
-    if has(_SAFEGUARD_WORDS):
-        for match in _SAFEGUARDS.finditer(text, start, end):
-            yield Hit("SD1014", match.start(), match.end(), field(match))
-    if has(_SECRET_WORDS):
-        yield from secret_hits(text, start, end, where)
+    for pattern, code, gate in (
+        (_DOWNLOAD_EXEC, "SD1011", _DOWNLOAD_GATE),
+        (_DECODE_EXEC, "SD1012", _DECODE_GATE),
+        (_SAFEGUARDS, "SD1014", _SAFEGUARD_GATE),
+    ):
+        if gate.opens(lowered, start, end):
+            for match in pattern.finditer(text, start, end):
+                if code != "SD1012" or not _browser_payload(text, match):
+                    yield Hit(code, match.start(), match.end(), field(match))
+    if _CREDENTIAL_GATE.opens(lowered, start, end) and _SENDER_GATE.opens(lowered, start, end):
+        yield from _exfiltration(text, (start, end), where=where, window=window)
+    yield from secret_hits(text, start, end, where, lowered)
 
 
 _BROWSER = re.compile(r"<script|javascript:|\bon[a-z]+\s*=", _I)
@@ -214,24 +182,26 @@ def _browser_payload(text: str, match: re.Match[str]) -> bool:
     return _BROWSER.search(text, first, last) is not None
 
 
-def _exfiltration(text: str, start: int, end: int, where: str, window: int) -> Iterator[Hit]:
+def _exfiltration(text: str, bounds: tuple[int, int], *, where: str, window: int) -> Iterator[Hit]:
+    start, end = bounds
     reported: set[int] = set()
     for match in _CREDENTIAL.finditer(text, start, end):
-        first, last = _line_bounds(text, match.start(), match.end())
+        line_first, line_last = _line_bounds(text, match.start(), match.end())
+        line_first, line_last = max(line_first, start), min(line_last, end)
+        if line_first in reported:
+            continue
+        first, last = line_first, line_last
         for _ in range(window):
             if first <= start:
                 break
-            first = text.rfind("\n", 0, first - 1) + 1
+            first = max(start, text.rfind("\n", start, first - 1) + 1)
         for _ in range(window):
             if last >= end:
                 break
-            following = text.find("\n", last + 1)
+            following = text.find("\n", last + 1, end)
             last = end if following < 0 else following
-        sender = _SENDER.search(text, max(first, start), min(last, end))
+        sender = _SENDER.search(text, first, last)
         if sender is None:
-            continue
-        line_first, line_last = _line_bounds(text, match.start(), match.end())
-        if line_first in reported:
             continue
         reported.add(line_first)
         command = text[line_first:line_last]
@@ -245,18 +215,24 @@ def _exfiltration(text: str, start: int, end: int, where: str, window: int) -> I
         )
 
 
-def secret_hits(text: str, start: int, end: int, where: str) -> Iterator[Hit]:
+def secret_hits(
+    text: str, start: int, end: int, where: str, lowered: str | None = None
+) -> Iterator[Hit]:
     """SD1015: token formats and private key blocks in ``text[start:end]``."""
-    for kind, pattern in _SECRETS:
+    lowered = text.lower() if lowered is None else lowered
+    for kind, pattern, marks in _SECRETS:
+        if not any(lowered.find(mark, start, end) >= 0 for mark in marks):
+            continue
         for match in pattern.finditer(text, start, end):
             value = match.group()
             if _PLACEHOLDER.search(value) or len(set(value)) < 10:
                 continue
             first_line = value.split("\n", 1)[0].strip()
-            masked = first_line if kind == "a private key" else f"{value[:8]}...{value[-2:]}"
+            private = kind == "a private key"
+            masked = first_line if private else f"{value[:8]}...{value[-2:]}"
             yield Hit(
                 "SD1015",
                 match.start(),
-                match.start() + len(first_line) if kind == "a private key" else match.end(),
+                match.start() + len(first_line) if private else match.end(),
                 (("where", where), ("kind", kind), ("masked", masked)),
             )

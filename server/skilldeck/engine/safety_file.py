@@ -10,7 +10,9 @@ secrets (:mod:`~skilldeck.engine.safety_commands`). Offsets become spans through
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
+from functools import lru_cache
 
 from skilldeck.engine.findings import Finding, Fix, TextEdit
 from skilldeck.engine.frontmatter import Frontmatter, FrontmatterEntry, LineIndex
@@ -27,7 +29,14 @@ from skilldeck.engine.safety_chars import (
 )
 from skilldeck.engine.safety_commands import command_hits
 from skilldeck.engine.safety_hits import Hit
-from skilldeck.engine.safety_text import body_hits, hijack_phrase, tag_text_hit
+from skilldeck.engine.safety_text import (
+    INSTRUCTION_CODES,
+    PROSE,
+    hidden_hits,
+    hijack_phrase,
+    instruction_hits,
+    tag_text_hit,
+)
 
 #: ``offer(title, edits, changes)``: the fix when the edits make exactly ``changes`` to
 #: the frontmatter mapping (:meth:`skilldeck.engine.skill_file._Checker.offer`).
@@ -37,21 +46,32 @@ _CATALOG_KEYS = ("name", "description")
 
 
 class _Spans:
-    """Offsets to spans, with the line index built on first use."""
+    """Offsets to spans. Without a carriage return a position is counted with two C-speed
+    string scans (no line index of a 50 KB text at each keystroke); with one, the line
+    index is built on first use. ``offset`` serves positions inside the frontmatter."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, frontmatter_end: int) -> None:
         self.text = text
+        self._plain = "\r" not in text
         self._index: LineIndex | None = None
+        self._head: LineIndex | None = None
+        self._frontmatter_end = frontmatter_end
+
+    def position(self, offset: int) -> Position:
+        if self._plain:
+            line_start = self.text.rfind("\n", 0, offset) + 1
+            return Position(self.text.count("\n", 0, offset), offset - line_start)
+        if self._index is None:
+            self._index = LineIndex(self.text)
+        return self._index.position(offset)
 
     def span(self, start: int, end: int) -> Span:
-        if self._index is None:
-            self._index = LineIndex(self.text)
-        return self._index.span(start, end)
+        return Span(self.position(start), self.position(max(start, end)))
 
     def offset(self, position: Position) -> int:
-        if self._index is None:
-            self._index = LineIndex(self.text)
-        return self._index.offset(position)
+        if self._head is None:
+            self._head = LineIndex(self.text, self._frontmatter_end)
+        return self._head.offset(position)
 
 
 def safety_findings(
@@ -64,14 +84,29 @@ def safety_findings(
     offer: Offer,
 ) -> list[Finding]:
     """Every SD1001-SD1015 finding of one skill file whose frontmatter parsed."""
-    spans = _Spans(text)
+    spans = _Spans(text, body_start)
     findings: list[Finding] = []
     findings += _frontmatter_characters(text, fm, body_start, spans, offer)
-    findings += _body_characters(text, body_start, spans)
-    for hit in body_hits(text, body_start, len(text)):
+    head = text[:body_start]
+    for hit in command_hits(head, 0, body_start, head.lower()):
         findings.append(_finding(hit, spans))
-    for hit in command_hits(text, 0, len(text), text.lower()):
+    hidden, regions = hidden_hits(text, body_start, len(text))
+    for hit in hidden:
         findings.append(_finding(hit, spans))
+    runs: list[InvisibleRun] = []
+    for first, last in _chunks(text, body_start, len(text)):
+        chunk = text[first:last]
+        for hit in _chunk_hits(chunk):
+            start = first + hit.start
+            if hit.code in INSTRUCTION_CODES and regions.inside(start):
+                continue
+            findings.append(_finding(replace(hit, start=start, end=first + hit.end), spans))
+        if not chunk.isascii():
+            runs += (
+                InvisibleRun(first + run.start, first + run.end, run.text)
+                for run in _chunk_runs(chunk)
+            )
+    findings += _body_characters(runs, spans)
     if name is not None:
         confusion = name_confusion(name)
         entry = fm.get("name")
@@ -87,6 +122,51 @@ def safety_findings(
     if description is not None:
         findings += _routing(text, fm, description, spans)
     return findings
+
+
+#: A body is judged in chunks, each chunk's hits memoised by its text: a keystroke
+#: re-judges one chunk. A chunk ends at a paragraph break chosen by the text before it
+#: (the line before the blank line has a length divisible by seven: about every seventh
+#: paragraph), so an edit moves no other chunk's boundaries; a chunk longer than
+#: :data:`_CHUNK_CHARS` is cut at a line break. Every rule judged here looks within one
+#: line, so chunks cut at line breaks lose nothing.
+_CHUNK_CHARS = 4096
+_CHUNK_MEMO = 4096
+
+
+def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    at = start
+    while at < end:
+        stop = at
+        while True:
+            blank = text.find("\n\n", stop, end)
+            if blank < 0:
+                stop = end
+                break
+            stop = blank + 2
+            line = blank - (text.rfind("\n", at, blank) + 1)
+            if line % 7 == 0 or stop - at > _CHUNK_CHARS:
+                break
+        if stop - at > _CHUNK_CHARS:
+            cut = text.find("\n", at + _CHUNK_CHARS, stop)
+            stop = stop if cut < 0 else cut + 1
+        yield at, stop
+        at = stop
+
+
+@lru_cache(maxsize=_CHUNK_MEMO)
+def _chunk_hits(chunk: str) -> tuple[Hit, ...]:
+    """SD1007-SD1009 (quotation marks and inline code left out) and SD1011-SD1015 in one
+    chunk, offsets into it."""
+    lowered = chunk.lower()
+    hits = list(instruction_hits(chunk, 0, len(chunk), lowered, PROSE))
+    hits += command_hits(chunk, 0, len(chunk), lowered)
+    return tuple(hits)
+
+
+@lru_cache(maxsize=_CHUNK_MEMO)
+def _chunk_runs(chunk: str) -> tuple[InvisibleRun, ...]:
+    return tuple(invisible_runs(chunk))
 
 
 def _finding(hit: Hit, spans: _Spans) -> Finding:
@@ -174,9 +254,9 @@ def _frontmatter_characters(
     return findings
 
 
-def _body_characters(text: str, body_start: int, spans: _Spans) -> list[Finding]:
+def _body_characters(runs: list[InvisibleRun], spans: _Spans) -> list[Finding]:
     findings: list[Finding] = []
-    for run in invisible_runs(text, body_start):
+    for run in runs:
         span = spans.span(run.start, run.end)
         count = len(run.text)
         title = f"Remove {count} invisible character{'s' if count > 1 else ''}"

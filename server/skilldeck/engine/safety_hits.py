@@ -30,3 +30,21 @@ def shorten(text: str, limit: int = 100) -> str:
     backticks made quotes (messages put it in code spans)."""
     flat = " ".join(text.split()).replace("`", "'")
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """When a pattern is worth trying on a text: one of its ``marks`` (lowercase) is a
+    substring of the lowered text.
+
+    Python's ``re`` tries a case-insensitive alternation at every position of a text,
+    which costs far more than a substring search; each pattern runs only on the texts
+    its gate opens for, and :mod:`skilldeck.engine.safety_file` judges a body a few
+    paragraphs at a time, so a pattern runs on the few paragraphs that hold its words.
+    """
+
+    marks: tuple[str, ...]
+
+    def opens(self, lowered: str, start: int, end: int) -> bool:
+        """Whether ``lowered[start:end]`` holds one of the marks."""
+        return any(lowered.find(mark, start, end) >= 0 for mark in self.marks)

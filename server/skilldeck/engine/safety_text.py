@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from skilldeck.engine.safety_hits import Hit, shorten
+from skilldeck.engine.safety_hits import Gate, Hit, shorten
 
 _I = re.IGNORECASE
 _IS = re.IGNORECASE | re.DOTALL
@@ -73,62 +73,66 @@ _EXFILTRATE = re.compile(
 #: Words before a match, in its sentence, that make it a prohibition.
 _NEGATION = re.compile(r"\b(?:never|not|don't|avoid|prevent|without|no)\b", _I)
 
-#: (pattern, rule, what the message says the text asks, the keywords one of which
-#: must be in the lowered text for the pattern to be tried)
-_INSTRUCTIONS: tuple[tuple[re.Pattern[str], str, str, tuple[str, ...]], ...] = (
+#: (pattern, rule, what the message says the text asks, the gate that must open for the
+#: pattern to be tried: :class:`~skilldeck.engine.safety_hits.Gate`)
+_INSTRUCTIONS: tuple[tuple[re.Pattern[str], str, str, Gate], ...] = (
     (
         _OVERRIDE,
         "SD1007",
         "ignore earlier instructions",
-        ("ignore", "disregard", "forget", "override", "bypass"),
+        Gate(("ignore", "disregard", "forget", "override", "bypass")),
     ),
     (
         _IDENTITY,
         "SD1007",
         "take another identity",
-        (
-            "you are",
-            "act as",
-            "pretend",
-            "become",
-            "forget",
-            "abandon",
-            "your new",
-            "your true",
-            "your real",
-            " mode",
-        ),
+        Gate(("unrestricted", "unfiltered", "uncensored", "jailbr", " dan", "evil", "amoral",
+              "developer mode", "god mode", "forget", "abandon", "no longer", "your new ",
+              "your true ", "your real ")),
     ),
     (
         _ROLE_MARKERS,
         "SD1007",
         "read chat-template role markers",
-        ("<|", "inst]", "<<sys>>", "system"),
+        Gate(("<|", "[inst]", "[/inst]", "<<sys>>", "system prompt", "system instruction",
+              "system override")),
     ),
     (
         _CONCEAL,
         "SD1008",
         "keep something from the user",
-        ("user", "secretly", "covertly", "surreptitiously", "stealthily", "silently", "quietly"),
+        Gate(("user", "they ", "secretly", "covertly", "surreptitiously", "stealthily",
+              "silently", "quietly")),
     ),
     (
         _EXFILTRATE,
         "SD1009",
         "send data out",
-        ("send", "upload", "post", "transmit", "exfiltrate", "forward", "leak", "email", "copy"),
+        Gate(("send", "upload", "post", "transmit", "exfiltrate", "forward", "leak", "email",
+              "copy")),
     ),
-)
+)  # fmt: skip
 
 # --- Markdown that renders to nothing ---------------------------------------------------
 
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})", re.MULTILINE)
-_HIDDEN = re.compile(
-    r"<!--(?P<comment>.*?)(?:-->|\Z)"
-    r"|^[ \t]{0,3}\[[^\]\n]*\]:[ \t]*(?:#|<>)[ \t]*(?:\((?P<refp>[^\n]*)\)|\"(?P<refq>[^\n]*)\""
-    r"|'(?P<refs>[^\n]*)')[ \t]*$"
-    r"|<(?P<tag>[a-zA-Z][\w-]*)\b[^>]*?(?:\shidden\b|style\s*=\s*[\"'][^\"']*(?:display\s*:\s*"
+_COMMENT = re.compile(r"<!--(?P<comment>.*?)(?:-->|\Z)", re.DOTALL)
+_REFERENCE = re.compile(
+    r"^[ \t]{0,3}\[[^\]\n]*\]:[ \t]*(?:#|<>)[ \t]*(?:\((?P<refp>[^\n]*)\)|\"(?P<refq>[^\n]*)\""
+    r"|'(?P<refs>[^\n]*)')[ \t]*$",
+    re.MULTILINE,
+)
+_ELEMENT = re.compile(
+    r"<(?P<tag>[a-zA-Z][\w-]*)\b[^>]*?(?:\shidden\b|style\s*=\s*[\"'][^\"']*(?:display\s*:\s*"
     r"none|visibility\s*:\s*hidden|font-size\s*:\s*0))[^>]*>(?P<element>.*?)</(?P=tag)\s*>",
-    re.IGNORECASE | re.DOTALL | re.MULTILINE,
+    re.IGNORECASE | re.DOTALL,
+)
+#: Each kind of hidden Markdown: its pattern, what it is called, the strings one of which
+#: the text must hold for the pattern to be tried (a substring search is far cheaper).
+_HIDDEN: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
+    (_COMMENT, "an HTML comment", ("<!--",)),
+    (_REFERENCE, "a comment-style link definition", ("]:",)),
+    (_ELEMENT, "a hidden HTML element", ("hidden", "display", "visibility", "font-size")),
 )
 _WORD = re.compile(r"[^\W\d_]{2,}")
 #: Hidden text of this many words or fewer is a marker, not prose.
@@ -173,21 +177,43 @@ class Regions:
         )
 
 
+def _fences(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:
+    """Each fence line's start and its fence (three or more backticks or tildes, indented
+    by at most three spaces), found by substring search (no regular expression scans the
+    whole text)."""
+    found: list[int] = []
+    for mark in ("```", "~~~"):
+        at = text.find(mark, start, end)
+        while at >= 0:
+            found.append(at)
+            line_end = text.find("\n", at, end)
+            at = -1 if line_end < 0 else text.find(mark, line_end, end)
+    for at in sorted(found):
+        line_start = text.rfind("\n", 0, at) + 1
+        if line_start < start or len(text[line_start:at].expandtabs(4)) > 3:
+            continue
+        if text[line_start:at].strip(" \t"):
+            continue
+        match = _FENCE.match(text, line_start, end)
+        if match is not None:
+            yield line_start, match.group(1)
+
+
 def fenced_code(text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
     """The fenced code blocks of ``text[start:end]`` (an unclosed fence runs to the end)."""
     if "```" not in text and "~~~" not in text:
         return ()
     blocks: list[tuple[int, int]] = []
     opening: tuple[int, str] | None = None
-    for match in _FENCE.finditer(text, start, end):
-        fence = match.group(1)
+    for at, fence in _fences(text, start, end):
         if opening is None:
-            opening = (match.start(), fence)
+            opening = (at, fence)
         elif fence[0] == opening[1][0] and len(fence) >= len(opening[1]):
-            line_end = text.find("\n", match.end())
-            rest = text[match.end() : end if line_end < 0 else line_end]
+            fence_end = text.index(fence, at) + len(fence)
+            line_end = text.find("\n", fence_end)
+            rest = text[fence_end : end if line_end < 0 else line_end]
             if not rest.strip():
-                blocks.append((opening[0], match.end()))
+                blocks.append((opening[0], fence_end))
                 opening = None
     if opening is not None:
         blocks.append((opening[0], end))
@@ -214,25 +240,32 @@ def hidden_markdown(
 ) -> list[HiddenMarkdown]:
     """HTML comments, comment-style link definitions and hidden HTML elements outside
     code blocks in ``text[start:end]``."""
-    if "<" not in text and "]:" not in text:
-        return []
     found: list[HiddenMarkdown] = []
-    for match in _HIDDEN.finditer(text, start, end):
-        if _in_code(code, match.start()):
+    lowered: str | None = None
+    for pattern, what, needles in _HIDDEN:
+        if pattern is _ELEMENT:
+            if text.find("<", start, end) < 0:
+                continue
+            lowered = text.lower() if lowered is None else lowered
+            haystack = lowered
+        else:
+            haystack = text
+        if not any(haystack.find(needle, start, end) >= 0 for needle in needles):
             continue
-        for group, what in (
-            ("comment", "an HTML comment"),
-            ("refp", "a comment-style link definition"),
-            ("refq", "a comment-style link definition"),
-            ("refs", "a comment-style link definition"),
-            ("element", "a hidden HTML element"),
-        ):
-            value = match.group(group)
-            if value is not None:
-                found.append(
-                    HiddenMarkdown(what, match.start(), match.end(), match.start(group), value)
+        for match in pattern.finditer(text, start, end):
+            if _in_code(code, match.start()):
+                continue
+            group = next(
+                name
+                for name, value in match.groupdict().items()
+                if value is not None and name != "tag"
+            )
+            found.append(
+                HiddenMarkdown(
+                    what, match.start(), match.end(), match.start(group), match.group(group)
                 )
-                break
+            )
+    found.sort(key=lambda item: item.start)
     return found
 
 
@@ -261,12 +294,16 @@ def _negated(text: str, start: int) -> bool:
 
 
 def instruction_hits(
-    text: str, start: int, end: int, lowered: str, skip: Regions | None
+    text: str,
+    start: int,
+    end: int,
+    lowered: str,
+    skip: Regions | None,
 ) -> Iterator[Hit]:
     """SD1007-SD1009 in ``text[start:end]``; ``lowered`` is ``text.lower()`` (the
     keyword test); matches inside ``skip`` regions or quotation marks are left out."""
-    for pattern, code, kind, words in _INSTRUCTIONS:
-        if not any(lowered.find(word, start, end) >= 0 for word in words):
+    for pattern, code, kind, gate in _INSTRUCTIONS:
+        if not gate.opens(lowered, start, end):
             continue
         for match in pattern.finditer(text, start, end):
             if skip is not None and (
@@ -293,35 +330,45 @@ def _first_is_plain(match: re.Match[str]) -> bool:
     return not head.startswith(("do not", "don't", "never"))
 
 
-def body_hits(text: str, start: int, end: int) -> Iterator[Hit]:
-    """SD1005-SD1009 in the body ``text[start:end]``."""
+def hidden_hits(text: str, start: int, end: int) -> tuple[list[Hit], Regions]:
+    """SD1005 and SD1006 in the body ``text[start:end]``, and the regions where prose
+    is not (code blocks, hidden Markdown) for :func:`instruction_hits`."""
     code = fenced_code(text, start, end)
     hidden = hidden_markdown(text, start, end, code)
-    lowered = text.lower()
+    hits: list[Hit] = []
     for item in hidden:
-        instruction = next(
-            instruction_hits(
-                text, item.text_start, item.text_start + len(item.text), lowered, None
-            ),
-            None,
-        )
+        inner = item.text
+        instruction = next(instruction_hits(inner, 0, len(inner), inner.lower(), None), None)
         if instruction is not None:
-            kind = _kind(instruction)
-            yield Hit(
-                "SD1006",
-                item.start,
-                item.end,
-                (("what", _capital(item.what)), ("kind", kind), ("text", shorten(item.text))),
+            hits.append(
+                Hit(
+                    "SD1006",
+                    item.start,
+                    item.end,
+                    (
+                        ("what", _capital(item.what)),
+                        ("kind", _kind(instruction)),
+                        ("text", shorten(inner)),
+                    ),
+                )
             )
-        elif len(_WORD.findall(item.text)) > _MARKER_WORDS:
-            yield Hit(
-                "SD1005",
-                item.start,
-                item.end,
-                (("what", _capital(item.what)), ("text", shorten(item.text))),
+        elif len(_WORD.findall(inner)) > _MARKER_WORDS:
+            hits.append(
+                Hit(
+                    "SD1005",
+                    item.start,
+                    item.end,
+                    (("what", _capital(item.what)), ("text", shorten(inner))),
+                )
             )
-    regions = Regions(code, tuple((item.start, item.end) for item in hidden))
-    yield from instruction_hits(text, start, end, lowered, regions)
+    return hits, Regions(code, tuple((item.start, item.end) for item in hidden))
+
+
+#: Regions of a text judged line by line: none, so only quotation marks and inline code
+#: are left out (a caller drops the hits in code blocks and hidden Markdown afterwards).
+PROSE = Regions((), ())
+#: The rules :func:`instruction_hits` reports.
+INSTRUCTION_CODES = frozenset({"SD1007", "SD1008", "SD1009"})
 
 
 def tag_text_hit(hidden: str) -> str | None:
