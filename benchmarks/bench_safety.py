@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from skilldeck.engine import safety_bundle, safety_file, skill_file
-from skilldeck.engine.frontmatter import parse_frontmatter
+from skilldeck.engine.frontmatter import Frontmatter, parse_frontmatter
 from skilldeck.engine.safety_bundle import bundle_findings
 from skilldeck.engine.safety_file import safety_findings
 from skilldeck.engine.skill_file import analyze_skill_file, analyze_skill_text
@@ -109,8 +109,7 @@ def keystroke(body: str, runs: int) -> None:
         assert fm is not None and parsed.body_start is not None
         start = parsed.body_start
 
-        def safety(buffer: str, start: int = start) -> list[object]:
-            assert fm is not None
+        def safety(buffer: str, start: int = start, fm: Frontmatter = fm) -> list[object]:
             return list(
                 safety_findings(
                     buffer,
