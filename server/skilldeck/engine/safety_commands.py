@@ -165,7 +165,7 @@ def command_hits(
             for match in pattern.finditer(text, start, end):
                 if code != "SD1012" or not _browser_payload(text, match):
                     yield Hit(code, match.start(), match.end(), field(match))
-    if _CREDENTIAL_GATE.opens(lowered, start, end) and _SENDER_GATE.opens(lowered, start, end):
+    if _SENDER_GATE.opens(lowered, start, end) and _CREDENTIAL_GATE.opens(lowered, start, end):
         yield from _exfiltration(text, (start, end), where=where, window=window)
     yield from secret_hits(text, start, end, where, lowered)
 

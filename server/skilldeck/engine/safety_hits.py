@@ -35,7 +35,7 @@ def shorten(text: str, limit: int = 100) -> str:
 @dataclass(frozen=True, slots=True)
 class Gate:
     """When a pattern is worth trying on a text: one of its ``marks`` (lowercase) is a
-    substring of the lowered text.
+    substring of the lowered text, and one of ``also`` when that is given.
 
     Python's ``re`` tries a case-insensitive alternation at every position of a text,
     which costs far more than a substring search; each pattern runs only on the texts
@@ -44,7 +44,12 @@ class Gate:
     """
 
     marks: tuple[str, ...]
+    #: When given, the text must also hold one of these (every alternative of the
+    #: pattern needs a word of each tuple).
+    also: tuple[str, ...] = ()
 
     def opens(self, lowered: str, start: int, end: int) -> bool:
-        """Whether ``lowered[start:end]`` holds one of the marks."""
-        return any(lowered.find(mark, start, end) >= 0 for mark in self.marks)
+        """Whether ``lowered[start:end]`` holds one of the marks (and one of ``also``)."""
+        return any(lowered.find(mark, start, end) >= 0 for mark in self.marks) and (
+            not self.also or any(lowered.find(mark, start, end) >= 0 for mark in self.also)
+        )

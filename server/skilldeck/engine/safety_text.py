@@ -56,8 +56,11 @@ _CONCEAL = re.compile(
     r"|\b(?:hide|conceal)\s+(?:this|these|that|it|them|(?:the|your|any)\s+\w+)\s+from\s+"
     r"(?:the\s+)?users?\b"
     r"|\bwithout\s+the\s+user(?:'s)?\s+(?:knowing|knowledge|noticing|seeing|awareness)\b"
-    r"|\b(?:the\s+user|they)\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|notice|find\s+out)\b"
-    r"|\b(?:secretly|covertly|surreptitiously|stealthily)\b"
+    r"|\b(?:the\s+user|they)\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|notice|find\s+out)\b",
+    _I,
+)
+_STEALTH = re.compile(
+    r"\b(?:secretly|covertly|surreptitiously|stealthily)\b"
     r"|\b(?:silently|quietly)\s+(?:send|upload|post|exfiltrate|transmit|copy|forward|collect)\b",
     _I,
 )
@@ -101,15 +104,24 @@ _INSTRUCTIONS: tuple[tuple[re.Pattern[str], str, str, Gate], ...] = (
         _CONCEAL,
         "SD1008",
         "keep something from the user",
-        Gate(("user", "they ", "secretly", "covertly", "surreptitiously", "stealthily",
-              "silently", "quietly")),
+        Gate(("user", "they "), also=("not", "n't", "never", "hide", "conceal", "without")),
+    ),
+    (
+        _STEALTH,
+        "SD1008",
+        "keep something from the user",
+        Gate(("secretly", "covertly", "surreptitiously", "stealthily", "silently", "quietly")),
     ),
     (
         _EXFILTRATE,
         "SD1009",
         "send data out",
-        Gate(("send", "upload", "post", "transmit", "exfiltrate", "forward", "leak", "email",
-              "copy")),
+        Gate(
+            ("send", "upload", "post", "transmit", "exfiltrate", "forward", "leak", "email",
+             "copy"),
+            also=("key", "credential", "secret", "token", "password", ".env", "id_rsa",
+                  "cookie", "environment variable"),
+        ),
     ),
 )  # fmt: skip
 
