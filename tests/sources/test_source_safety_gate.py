@@ -19,12 +19,6 @@ def _names(run: Run) -> set[str]:
     return {entry["name"] for entry in json.loads(result.stdout)["skills"]}
 
 
-def _body(run: Run, name: str) -> str:
-    result = run("load", name)
-    assert result.code == 0, result.stderr
-    return result.stdout
-
-
 def test_a_commit_with_a_tag_payload_is_refused_and_the_last_good_one_served(
     run: Run, project: Path, team: TeamRepo
 ) -> None:
@@ -51,7 +45,8 @@ def test_a_commit_with_a_tag_payload_is_refused_and_the_last_good_one_served(
     )
     text = run("sources")
     assert "refused commit" in text.stdout
-    assert "\U000e0049" not in _body(run, "team-review")
+    loaded = run("load", "team-review")
+    assert loaded.code == 0 and _PAYLOAD not in loaded.stdout
     assert _PAYLOAD not in run("catalog").stdout
 
     team.write("skills/team-review/SKILL.md", skill("team-review", "Review it, v2."))
