@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from cli_helpers import Run, write
-from hostile_skills import HOSTILE, LOOK_ALIKES
+from hostile_skills import CONFUSABLE, HOSTILE, LOOK_ALIKES
 
 _LINE = re.compile(
     r"^\.dsh/skills/(?P<skill>[^/]+)/SKILL\.md:(?P<line>\d+):(?P<col>\d+): (?P<code>SD\d+) "
@@ -118,3 +118,17 @@ def test_fix_removes_invisible_characters(run: Run, tmp_path: Path) -> None:
     assert "description: Format daer code.\n" in fixed
     body = (tmp_path / ".dsh/skills/zero-width-body/SKILL.md").read_text(encoding="utf-8")
     assert body.endswith("Run the tests before committing.\n")
+
+
+def test_a_confusable_name_under_agentskills(run: Run, tmp_path: Path) -> None:
+    _deck(tmp_path, {CONFUSABLE.name: (CONFUSABLE.text, CONFUSABLE.files)})
+
+    result = run("check", "--profile", "agentskills", "--select", "SD10", ".")
+
+    assert _found(result.stdout) == {CONFUSABLE.name: list(CONFUSABLE.expected)}
+    assert (
+        "SD1004 error name `p\u0430ypal` passes for `paypal`: it mixes Cyrillic and Latin: "
+        "`\u0430` (U+0430 CYRILLIC SMALL LETTER A) looks like `a`"
+    ) in result.stdout
+    dsh = run("check", "--select", "SD10", ".")
+    assert _found(dsh.stdout) == {}  # SD203 refuses the name and names the look-alike

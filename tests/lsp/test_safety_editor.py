@@ -11,7 +11,7 @@ from lsprotocol import types
 
 
 def _safety(diagnostics: list[types.Diagnostic]) -> list[str]:
-    return [code for code in codes(diagnostics) if code.startswith("SD10")]
+    return [code for code in codes(diagnostics) if len(code) == 6 and code.startswith("SD10")]
 
 
 async def test_each_invisible_run_is_marked_and_the_hover_names_it(
@@ -31,7 +31,7 @@ async def test_each_invisible_run_is_marked_and_the_hover_names_it(
     marked = sorted(
         ((d.range.start.line, d.range.start.character, d.range.end.character), str(d.code))
         for d in found
-        if str(d.code).startswith("SD10")
+        if len(str(d.code)) == 6 and str(d.code).startswith("SD10")
     )
     assert marked == [
         ((2, 21, 22), "SD1002"),

@@ -26,6 +26,8 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from skilldeck.engine.model import is_skill_name
+
 #: Every format character (Unicode category Cf, Unicode 15.1; the test compares it
 #: with the running Python's ``unicodedata``), the private-use planes, the variation
 #: selectors supplement (used to smuggle bytes behind an emoji), the combining grapheme
@@ -228,7 +230,8 @@ def name_confusion(name: str) -> NameConfusion | None:
             look_alikes.append(f"`{char}` ({code_point_name(char)}) looks like `{ascii_glyphs[0]}`")
             latin = latin.replace(char, ascii_glyphs[0])
     letters = [char for char in name if char.isalpha()]
-    all_look_alike = bool(letters) and latin.isascii()
+    # all look-alikes, and what they spell could be a skill's name (``exe``, not ``HABblK``)
+    all_look_alike = bool(letters) and latin.isascii() and is_skill_name(latin)
     mixed = len(scripts) > 1 and bool(look_alikes)
     if not mixed and not all_look_alike:
         return None

@@ -82,11 +82,17 @@ def safety_findings(
     name: str | None,
     description: str | None,
     offer: Offer,
+    name_refused: bool = False,
 ) -> list[Finding]:
-    """Every SD1001-SD1015 finding of one skill file whose frontmatter parsed."""
+    """Every SD1001-SD1015 finding of one skill file whose frontmatter parsed.
+
+    ``name_refused``: another rule already refuses the name with an error (SD203 names
+    the look-alike or invisible character): SD1002 and SD1004 leave the name alone.
+    """
     spans = _Spans(text, body_start)
     findings: list[Finding] = []
-    findings += _frontmatter_characters(text, fm, body_start, spans, offer)
+    skipped = ("name",) if name_refused else ()
+    findings += _frontmatter_characters(text, fm, body_start, spans, offer, skipped=skipped)
     head = text[:body_start]
     for hit in command_hits(head, 0, body_start, head.lower()):
         findings.append(_finding(hit, spans))
@@ -107,7 +113,7 @@ def safety_findings(
                 for run in _chunk_runs(chunk)
             )
     findings += _body_characters(runs, spans)
-    if name is not None:
+    if name is not None and not name_refused:
         confusion = name_confusion(name)
         entry = fm.get("name")
         if confusion is not None and entry is not None:
@@ -212,7 +218,13 @@ def _char_finding(
 
 
 def _frontmatter_characters(
-    text: str, fm: Frontmatter, body_start: int, spans: _Spans, offer: Offer
+    text: str,
+    fm: Frontmatter,
+    body_start: int,
+    spans: _Spans,
+    offer: Offer,
+    *,
+    skipped: tuple[str, ...],
 ) -> list[Finding]:
     runs = invisible_runs(text, 0, body_start)
     findings: list[Finding] = []
@@ -223,6 +235,8 @@ def _frontmatter_characters(
         entry = _entry_at(fm, spans, run.start)
         if entry is None:
             loose.append(run)
+        elif entry.key in skipped and not run.has_tags:
+            continue
         else:
             by_entry.setdefault(entry.key, []).append(run)
             entries[entry.key] = entry
@@ -246,7 +260,7 @@ def _frontmatter_characters(
     # A quoted value can spell the characters as escapes ("\u200b"): judge the values too.
     for key in _CATALOG_KEYS:
         entry = fm.get(key)
-        if entry is None or key in by_entry or not isinstance(entry.value, str):
+        if entry is None or key in by_entry or key in skipped or not isinstance(entry.value, str):
             continue
         for run in invisible_runs(entry.value):
             findings += _char_finding(run, key, True, entry.value_span, ())

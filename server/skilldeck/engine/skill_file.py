@@ -606,6 +606,13 @@ class _Checker:
         body_start = self.parsed.body_start
         if body_start is None:
             return
+        entry = fm.get("name")
+        # A name another rule already refuses (SD203 names its look-alike or invisible
+        # character) is not reported twice.
+        refused = entry is not None and any(
+            f.severity is Severity.ERROR and f.span.start.line == entry.value_span.start.line
+            for f in self.findings
+        )
         self.findings.extend(
             safety_findings(
                 self.text,
@@ -614,6 +621,7 @@ class _Checker:
                 name=self.name,
                 description=self.description,
                 offer=self.offer,
+                name_refused=refused,
             )
         )
 
