@@ -856,7 +856,9 @@ RULES: tuple[Rule, ...] = (
         "or every letter of it passes for a Latin letter (`exe` spelt in Cyrillic). The "
         "scripts and look-alikes come from the Unicode confusables data (PyPI "
         "`confusable_homoglyphs` 3.3.1). A name in another script, alone or beside Latin "
-        "words (`日本語-tools`), is not reported.\n\n**Fix:** spell the name in one "
+        "words (`日本語-tools`), is not reported. Under the `dsh` profile a non-ASCII "
+        "name is refused by SD203, which names the look-alike itself; SD1004 speaks for "
+        "the names a profile accepts (`agentskills`).\n\n**Fix:** spell the name in one "
         "script; use plain ASCII kebab-case where you can.",
     ),
     Rule(
