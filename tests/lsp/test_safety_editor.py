@@ -4,7 +4,7 @@ while the buffer changes, and the look-alikes staying quiet."""
 
 from __future__ import annotations
 
-from editing_fixtures import doc_id, open_doc, pos, replace_doc, rng, start_editor
+from editing_fixtures import doc_id, edits_of, open_doc, pos, replace_doc, rng, start_editor
 from hostile_skills import HOSTILE, LOOK_ALIKES, skill, tags
 from lsp_harness import Deck, StartServer, codes, diagnostics_of
 from lsprotocol import types
@@ -111,3 +111,32 @@ async def test_look_alikes_stay_quiet_in_the_editor(deck: Deck, start_server: St
     replace_doc(client, other, quoted.replace("name: quoted-attacks", "name: Quoted"), 2)
     judged = await diagnostics_of(client, other, lambda d: "SD203" in codes(d))
     assert _safety(judged) == []
+
+
+async def test_the_quick_fix_removes_the_invisible_characters(
+    deck: Deck, start_server: StartServer
+) -> None:
+    text = skill("pulled", "Formats \u202ecode\u202c.", "Run\u200b now.\n")
+    path = deck.write(deck.project_dsh, "pulled", text)
+    client = await start_editor(start_server)
+    open_doc(client, path, text, version=2)
+    await diagnostics_of(client, path, lambda d: len(_safety(d)) == 3)
+
+    def at(line: int, character: int) -> types.CodeActionParams:
+        return types.CodeActionParams(
+            text_document=doc_id(path),
+            range=rng(line, character, line, character),
+            context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.QuickFix]),
+        )
+
+    description = await client.text_document_code_action_async(at(2, 21))
+    [remove] = [a for a in description or [] if isinstance(a, types.CodeAction)]
+    assert remove.title == "Remove the invisible characters from `description`"
+    assert edits_of(remove, path, 2) == [
+        types.TextEdit(range=rng(2, 21, 2, 22), new_text=""),
+        types.TextEdit(range=rng(2, 26, 2, 27), new_text=""),
+    ]
+    body = await client.text_document_code_action_async(at(4, 3))
+    [zero] = [a for a in body or [] if isinstance(a, types.CodeAction)]
+    assert zero.title == "Remove 1 invisible character"
+    assert edits_of(zero, path, 2) == [types.TextEdit(range=rng(4, 3, 4, 4), new_text="")]
