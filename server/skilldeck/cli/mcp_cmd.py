@@ -51,6 +51,13 @@ def register(subparsers: Any) -> None:
         default=None,
         help="cap catalog descriptions at N characters (as `skilldeck catalog`)",
     )
+    parser.add_argument(
+        "--require-safe",
+        action="store_true",
+        default=None,
+        help="do not serve skills with error-level safety findings (SD10xx); skills/list "
+        "names them and why in its _meta (config: mcp-require-safe = true)",
+    )
     add_registry_options(parser)
     parser.set_defaults(run=run)
 
@@ -95,7 +102,12 @@ def run(args: argparse.Namespace) -> int:
     from skilldeck.mcp.deck_server import DeckServer  # noqa: PLC0415
 
     cwd = lookup_cwd(args)
-    config = build_config(args, cwd, catalog_max_description_length=args.max_description_length)
+    config = build_config(
+        args,
+        cwd,
+        catalog_max_description_length=args.max_description_length,
+        mcp_require_safe=args.require_safe,
+    )
     cache = None if args.no_cache else IndexCache.default()
     # The watches go live once the first answer is out (DeckServer opens the gate).
     gate = WatchGate()
@@ -112,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         cwd=cwd,
         max_description_length=config.catalog_max_description_length,
         watch_gate=gate,
+        require_safe=config.mcp_require_safe,
     )
     if address is None:
         from skilldeck.mcp.serve import serve_stdio  # noqa: PLC0415

@@ -1,7 +1,10 @@
 """``--select`` / ``--ignore``: which rules a ``check`` run reports and fixes.
 
 A selector is a rule code (``SD203``), a code prefix (``SD6``, ``SD60``; ``SD`` or
-``ALL`` for every rule) or a rule name (``invalid-name``); several may be given
+``ALL`` for every rule) or a rule name (``invalid-name``). The four-digit families
+(``SD10xx``, supply-chain safety) are named by their first two digits: ``SD10`` selects
+``SD1001``-``SD1099`` and not ``SD101``-``SD109`` (``SD1`` still selects those, and
+never a four-digit code); several may be given
 comma-separated or by repeating the flag. The report, the statistics and the fixes see
 only the selected findings. (Switching a rule off for good belongs in the config file:
 ``ignore = [...]``.)
@@ -16,7 +19,17 @@ from dataclasses import dataclass
 from skilldeck.cli.errors import CliError
 from skilldeck.engine.rules import RULES
 
-_PREFIX = re.compile(r"^SD[0-9]{0,3}$")
+_PREFIX = re.compile(r"^SD[0-9]{0,4}$")
+#: The four-digit families (``SD10``): such a prefix selects only that family.
+_WIDE_FAMILIES = frozenset(rule.code[:4] for rule in RULES if len(rule.code) == 6)
+
+
+def _prefix_matches(code: str, prefix: str) -> bool:
+    if prefix == "SD":
+        return True
+    if len(code) == 6:
+        return len(prefix) >= 4 and code.startswith(prefix)
+    return code.startswith(prefix) and prefix not in _WIDE_FAMILIES
 
 
 def _codes(selector: str, flag: str) -> frozenset[str]:
@@ -25,7 +38,7 @@ def _codes(selector: str, flag: str) -> frozenset[str]:
     if upper == "ALL":
         return frozenset(rule.code for rule in RULES)
     if _PREFIX.fullmatch(upper):
-        found = frozenset(rule.code for rule in RULES if rule.code.startswith(upper))
+        found = frozenset(rule.code for rule in RULES if _prefix_matches(rule.code, upper))
     else:
         found = frozenset(rule.code for rule in RULES if rule.name == text.lower())
     if not found:

@@ -155,6 +155,7 @@ def build_config(
     *,
     include_user_roots: bool | None = None,
     catalog_max_description_length: int | None = None,
+    mcp_require_safe: bool | None = None,
 ) -> SkilldeckConfig:
     """The configuration for the project at ``project_dir`` (a lookup directory).
 
@@ -190,6 +191,7 @@ def build_config(
         bundled_skill_dir=os.path.normpath(os.path.join(cwd, bundled)) if bundled else None,
         include_user_roots=include_user_roots,
         catalog_max_description_length=catalog_max_description_length,
+        mcp_require_safe=mcp_require_safe,
         origin=None,
     )
     merged = config.merged(flags)

@@ -109,6 +109,7 @@ class ConfigLayer:
     agents_home: str | None = None
     bundled_skill_dir: str | None = None
     bundled_skills: bool | None = None
+    mcp_require_safe: bool | None = None
     include_default_roots: bool | None = None
     include_user_roots: bool | None = None
     catalog_max_description_length: int | None = None
@@ -138,6 +139,8 @@ class SkilldeckConfig:
     agents_home: str | None = None
     bundled_skill_dir: str | None = None
     bundled_skills: bool = False
+    #: ``skilldeck mcp`` leaves out skills with error-level SD10xx findings.
+    mcp_require_safe: bool = False
     include_default_roots: bool = True
     include_user_roots: bool = True
     catalog_max_description_length: int = 500
@@ -438,6 +441,12 @@ def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> Config
                     f"{origin}: '{shown}' must be true or false", path=origin, key=shown
                 )
             values["bundled_skills"] = value
+        elif key == "mcp-require-safe":
+            if not isinstance(value, bool):
+                raise ConfigError(
+                    f"{origin}: '{shown}' must be true or false", path=origin, key=shown
+                )
+            values["mcp_require_safe"] = value
         elif key == "catalog-description-max-length":
             values["catalog_max_description_length"] = _check_cap(value, shown, origin)
         elif key == "rules":

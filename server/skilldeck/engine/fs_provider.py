@@ -63,6 +63,7 @@ from skilldeck.engine.provider import (
 )
 from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot, resolve_roots
+from skilldeck.engine.safety_gate import refusal_reason, safety_errors
 from skilldeck.engine.scan_helpers import ScanHelpers
 from skilldeck.engine.skill_file import (
     RuleSettings,
@@ -70,6 +71,7 @@ from skilldeck.engine.skill_file import (
     analyze_skill_bytes,
     analyze_skill_file,
     analyze_skill_text,
+    with_bundle_findings,
 )
 from skilldeck.engine.skill_read import SkillReadError, read_skill_body, read_skill_bytes
 
@@ -118,6 +120,9 @@ class FileLocator:
     path: str
     expected_name: str
     resource_dir: str
+    #: Why a gate that requires safe skills refuses this one (its error-level SD10xx
+    #: findings, :mod:`skilldeck.engine.safety_gate`); ``None`` when it has none.
+    refusal: str | None = None
 
 
 @dataclass(frozen=True)
@@ -179,10 +184,25 @@ def to_candidate(entry: SkillFileEntry, provider_name: str = PROVIDER_NAME) -> S
         when_to_use=analysis.when_to_use,
         resource_base=DirectoryResourceBase(entry.resource_dir),
         rank=entry.root.rank,
-        locator=FileLocator(entry.path, entry.expected_name, entry.resource_dir),
+        locator=FileLocator(
+            entry.path, entry.expected_name, entry.resource_dir, _refusal(analysis)
+        ),
         path=entry.path,
         metadata=dict(metadata) if metadata is not None else None,
     )
+
+
+def _refusal(analysis: SkillFileAnalysis) -> str | None:
+    errors = safety_errors(analysis.findings)
+    return refusal_reason(errors) if errors else None
+
+
+def refusal_of(candidate: SkillCandidate) -> str | None:
+    """Why ``candidate`` has error-level safety findings (``None``: it has none, or it is
+    no skill file: other providers' skills pass their own gates, e.g. a source's
+    ``require``)."""
+    locator = candidate.locator
+    return locator.refusal if isinstance(locator, FileLocator) else None
 
 
 def name_span(analysis: SkillFileAnalysis) -> Span:
@@ -440,7 +460,8 @@ def _scan_file(
             task.path,
             task.folder,
             task.expected_name,
-            analysis,
+            # the bundle's other files are judged fresh: the cache keys on SKILL.md only
+            with_bundle_findings(analysis, settings),
             name_span(analysis) if span is None else span,
         )
 

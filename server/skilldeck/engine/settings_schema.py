@@ -76,6 +76,9 @@ SETTINGS: tuple[Setting, ...] = (
     # ``[[sources]]`` tables: remote skill sources (engine/sources/spec.py, docs/sources.md);
     # ``skilldeck.sources`` is an array of objects with the same keys, merged by name.
     Setting("sources", (), "remote_sources", "sources", "sources"),
+    # `skilldeck mcp --require-safe`: skills with error-level SD10xx findings are not
+    # served (docs/safety.md); the MCP server's own switch, not the editor's.
+    Setting("boolean", False, "mcp_require_safe", "mcp-require-safe"),
     # The editor's own settings: they shape the extension's views, never the verdicts.
     Setting("integer", 10000, editor_key="catalogTokenBudget", minimum=0, client_only=True),
     Setting("integer", 100, editor_key="skillsView.groupThreshold", minimum=0, client_only=True),

@@ -69,6 +69,8 @@ from skilldeck.engine.profiles import (
     get_profile,
 )
 from skilldeck.engine.rules import rule
+from skilldeck.engine.safety_bundle import bundle_findings, is_bundle_finding
+from skilldeck.engine.safety_file import safety_findings
 from skilldeck.engine.skill_names import (
     kebab_case,
     name_problem,
@@ -250,9 +252,37 @@ def analyze_skill_file(
         data = read_skill_bytes(path)
     except SkillReadError as error:
         return _failed(os.fspath(path), error.finding, settings or RuleSettings())
-    return analyze_skill_bytes(
+    analysis = analyze_skill_bytes(
         data, path=os.fspath(path), expected_name=expected_name, settings=settings
     )
+    return with_bundle_findings(analysis, settings or RuleSettings())
+
+
+def with_bundle_findings(analysis: SkillFileAnalysis, settings: RuleSettings) -> SkillFileAnalysis:
+    """``analysis`` with the safety findings of its bundle's other files, fresh
+    (:func:`skilldeck.engine.safety_bundle.bundle_findings`, memoised by the files'
+    identities). Idempotent: earlier bundle findings are replaced."""
+    extra, _ = _apply_settings(bundle_findings(analysis.path), settings, analysis.path)
+    return keep_bundle_findings(analysis, extra)
+
+
+def keep_bundle_findings(
+    analysis: SkillFileAnalysis, bundle: Iterable[Finding]
+) -> SkillFileAnalysis:
+    """``analysis`` with ``bundle`` as its bundle findings (the editor keeps a file's
+    bundle findings across edits of its buffer: they come from the other files)."""
+    path = analysis.path
+    own = [f for f in analysis.findings if not is_bundle_finding(f, path)]
+    added = [f for f in bundle if is_bundle_finding(f, path)]
+    if not added and len(own) == len(analysis.findings):
+        return analysis
+    merged = sorted(own + added, key=lambda f: (f.span.start, f.span.end, f.code))
+    return replace(analysis, findings=tuple(merged))
+
+
+def bundle_findings_of(analysis: SkillFileAnalysis) -> tuple[Finding, ...]:
+    """The bundle findings ``analysis`` carries."""
+    return tuple(f for f in analysis.findings if is_bundle_finding(f, analysis.path))
 
 
 def analyze_skill_bytes(
@@ -570,6 +600,31 @@ class _Checker:
         if self.settings.profile == "agentskills":
             self.check_agentskills(fm)
         self.check_near_miss_keys(fm)
+        self.check_safety(fm)
+
+    def check_safety(self, fm: Frontmatter) -> None:
+        """SD1001-SD1015 (:mod:`skilldeck.engine.safety_file`)."""
+        body_start = self.parsed.body_start
+        if body_start is None:
+            return
+        entry = fm.get("name")
+        # A name another rule already refuses (SD203 names its look-alike or invisible
+        # character) is not reported twice.
+        refused = entry is not None and any(
+            f.severity is Severity.ERROR and f.span.start.line == entry.value_span.start.line
+            for f in self.findings
+        )
+        self.findings.extend(
+            safety_findings(
+                self.text,
+                fm,
+                body_start,
+                name=self.name,
+                description=self.description,
+                offer=self.offer,
+                name_refused=refused,
+            )
+        )
 
     def check_name(self, fm: Frontmatter) -> None:
         entry = fm.get("name")

@@ -49,7 +49,13 @@ from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.layout import NotASkill, place_of
 from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot
-from skilldeck.engine.skill_file import SkillFileAnalysis, analyze_skill_text, wide_lines
+from skilldeck.engine.skill_file import (
+    SkillFileAnalysis,
+    analyze_skill_text,
+    bundle_findings_of,
+    keep_bundle_findings,
+    wide_lines,
+)
 
 
 @dataclass(frozen=True)
@@ -521,7 +527,10 @@ class FolderIndex:
             analysis = self.analyze(text, path, expected)
             entry = SkillFileEntry(root, layout, path, folder, expected, analysis)
         else:
-            analysis = self.analyze(text, path, entry.expected_name)
+            # the bundle's other files did not change with this buffer: keep their findings
+            analysis = keep_bundle_findings(
+                self.analyze(text, path, entry.expected_name), bundle_findings_of(entry.analysis)
+            )
         # Non-ASCII lines of the frontmatter (the first 200 lines without one), where
         # completion and hover convert columns, and those of the findings.
         head = analysis.body_start_line + 1 if analysis.body_start_line is not None else 200

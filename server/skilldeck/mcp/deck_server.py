@@ -127,6 +127,7 @@ class DeckServer:
         cwd: str,
         max_description_length: int,
         watch_gate: WatchGate | None = None,
+        require_safe: bool = False,
     ) -> None:
         self.registry = registry
         self._watch_gate = watch_gate
@@ -135,7 +136,12 @@ class DeckServer:
         self._last_request_at = 0.0
         self._gate_opening: QuietCall | None = None
         self.cwd = cwd
-        self.state = DeckState(registry, cwd=cwd, max_description_length=max_description_length)
+        self.state = DeckState(
+            registry,
+            cwd=cwd,
+            max_description_length=max_description_length,
+            require_safe=require_safe,
+        )
         self._entries = EntryCache(self._definition)
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
         self._bus = InMemorySubscriptionBus()
@@ -270,6 +276,11 @@ class DeckServer:
     ) -> types.CallToolResult:
         if params.name != SKILL_TOOL_NAME:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name!r}")
+        refused = await self._refused((params.arguments or {}).get("name"))
+        if refused is not None:
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=refused)], is_error=True
+            )
         result = await execute_skill_tool(self.registry, params.arguments or {}, cwd=self.cwd)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=result.text)], is_error=not result.ok
@@ -300,9 +311,10 @@ class DeckServer:
         if params.name == CATALOG_PROMPT:
             view = await self.state.current()
             return _user_prompt("The skills catalog", view.catalog_text)
+        refused = await self._refused(params.name)
         injections = (
             await expand_user_message(self.registry, f"/{params.name}", cwd=self.cwd)
-            if is_skill_name(params.name)
+            if is_skill_name(params.name) and refused is None
             else []
         )
         if not injections:
@@ -400,6 +412,13 @@ class DeckServer:
         result: dict[str, Any] = {"skills": skills}
         if cursor is not None:
             result["nextCursor"] = cursor
+        if view.refused:
+            result["_meta"] = {
+                REFUSED_META: [
+                    {"name": name, "reason": reason}
+                    for name, reason in sorted(view.refused.items())
+                ]
+            }
         return _complete(result)
 
     async def _skills_get(self, ctx: Context, params: SkillsGetParams) -> dict[str, Any]:
@@ -413,6 +432,14 @@ class DeckServer:
             raise MCPError(types.INVALID_PARAMS, f"Unknown skill URI: {params.uri}: {entry}")
         return _complete({"skill": entry.wire})
 
+    async def _refused(self, name: object) -> str | None:
+        """Why ``--require-safe`` does not serve the skill ``name`` (``None``: it may)."""
+        view = await self.state.current()
+        reason = view.refused.get(name) if isinstance(name, str) else None
+        if reason is None:
+            return None
+        return f"skill {name!r} is not served: it has error-level safety findings ({reason})"
+
     async def _definition(self, name: str) -> SkillDefinition | None:
         return await self.registry.get(name, cwd=self.cwd)
 
@@ -422,6 +449,10 @@ class DeckServer:
         if skill is None:
             return f"no skill named {name!r} is served"
         return await self._entries.entry(view, skill, fresh=fresh)
+
+
+#: The ``skills/list`` ``_meta`` key listing the skills ``--require-safe`` left out.
+REFUSED_META = "io.skilldeck/refused"
 
 
 def _served(view: DeckView, name: str) -> SkillCandidate | None:

@@ -9,9 +9,10 @@ never replaces a complete view, as the catalog tracker keeps the last good catal
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from skilldeck.engine.catalog import catalog_digest, catalog_entries, render_entries
+from skilldeck.engine.fs_provider import refusal_of
 from skilldeck.engine.model import SkillCandidate, is_skill_name
 from skilldeck.engine.registry import SkillRegistry
 
@@ -29,6 +30,8 @@ class DeckView:
     catalog_text: str
     digest: str
     revision: int = 0
+    #: Winners left out by ``--require-safe`` (``mcp-require-safe``), with the reason.
+    refused: Mapping[str, str] = field(default_factory=dict)
 
     def model_visible(self) -> list[SkillCandidate]:
         """The skills the model may load (the catalog's skills), sorted by name."""
@@ -48,11 +51,24 @@ class DeckView:
 
 
 async def read_view(
-    registry: SkillRegistry, *, cwd: str, max_description_length: int, revision: int = 0
+    registry: SkillRegistry,
+    *,
+    cwd: str,
+    max_description_length: int,
+    revision: int = 0,
+    require_safe: bool = False,
 ) -> DeckView:
-    """A fresh view of the deck for ``cwd``."""
+    """A fresh view of the deck for ``cwd``; ``require_safe`` leaves out the winners with
+    error-level safety findings (and notes why in ``refused``)."""
     resolution = await registry.resolve(cwd=cwd)
     skills = {name: found.winner.candidate for name, found in resolution.names.items()}
+    refused: dict[str, str] = {}
+    if require_safe:
+        for name, skill in list(skills.items()):
+            reason = refusal_of(skill)
+            if reason is not None:
+                refused[name] = reason
+                del skills[name]
     entries = catalog_entries(skills.values(), max_description_length)
     return DeckView(
         skills=skills,
@@ -60,14 +76,23 @@ async def read_view(
         catalog_text=render_entries(entries, kind="initial"),
         digest=catalog_digest(entries),
         revision=revision,
+        refused=refused,
     )
 
 
 class DeckState:
     """The view being served; :meth:`refresh` reads again and keeps the last good one."""
 
-    def __init__(self, registry: SkillRegistry, *, cwd: str, max_description_length: int) -> None:
+    def __init__(
+        self,
+        registry: SkillRegistry,
+        *,
+        cwd: str,
+        max_description_length: int,
+        require_safe: bool = False,
+    ) -> None:
         self.registry = registry
+        self.require_safe = require_safe
         self.cwd = cwd
         self._max_description_length = max_description_length
         self._view: DeckView | None = None
@@ -92,6 +117,7 @@ class DeckState:
             cwd=self.cwd,
             max_description_length=self._max_description_length,
             revision=self._revision,
+            require_safe=self.require_safe,
         )
         if self._view is not None and not view.complete:
             return False

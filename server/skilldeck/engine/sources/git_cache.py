@@ -45,6 +45,7 @@ from pathlib import Path
 
 from skilldeck.engine.cache_file import file_sha256, read_cache_text
 from skilldeck.engine.index_cache import write_atomically
+from skilldeck.engine.safety_gate import folder_refusal
 from skilldeck.engine.sources.cache_tree import TreeTooDeep, remove_tree, walk_tree
 from skilldeck.engine.sources.spec import GitSourceSpec, redacted
 
@@ -285,10 +286,20 @@ async def _fetch_into(spec: GitSourceSpec, folder: Path, work: Path) -> str:
     await _git(env, "-C", str(work), "checkout", "--quiet", "--detach", commit)
     # The file work runs in a worker thread: an editor's event loop keeps serving.
     await asyncio.to_thread(_seal, work, folder / f"rev-{commit}", commit)
+    if spec.require is not None:
+        await _gate(spec, folder / f"rev-{commit}", commit)
     now = time.time()
     state = CopyState(commit, now, now, None, redacted(spec.url), spec.ref)
     await asyncio.to_thread(_serve, folder, state)
     return commit
+
+
+async def _gate(spec: GitSourceSpec, rev: Path, commit: str) -> None:
+    """``require = "no-errors"``: refuse ``commit`` (a :class:`FetchError`, so the last
+    good commit stays served) when its skills have error-level safety findings."""
+    refusal = await asyncio.to_thread(folder_refusal, str(skills_folder(spec, rev)))
+    if refusal is not None:
+        raise FetchError(f"refused commit {commit[:12]} (require = {spec.require!r}): {refusal}")
 
 
 def _seal(work: Path, rev: Path, commit: str) -> None:

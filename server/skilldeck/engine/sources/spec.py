@@ -32,7 +32,7 @@ SOURCE_TYPES = ("git", "mcp")
 #: Keys every source table may hold, and each type's own keys.
 COMMON_KEYS = ("name", "type", "rank", "timeout")
 TYPE_KEYS: Mapping[str, tuple[str, ...]] = {
-    "git": ("url", "ref", "path", "refresh-interval", "token-env"),
+    "git": ("url", "ref", "path", "refresh-interval", "token-env", "require"),
     "mcp": ("command", "url", "token-env"),
 }
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
@@ -70,6 +70,9 @@ class GitSourceSpec:
     refresh_interval: float = DEFAULT_REFRESH_INTERVAL
     timeout: float = DEFAULT_SOURCE_TIMEOUT
     token_env: str | None = None
+    #: ``"no-errors"``: a new revision with error-level safety findings (SD10xx) is
+    #: refused and the last good one stays served (``docs/safety.md``).
+    require: str | None = None
 
     @property
     def label(self) -> str:
@@ -157,6 +160,7 @@ def _parse_one(table: Mapping[str, object], shown: str, base: str) -> SourceSpec
             refresh_interval=_seconds(table, "refresh-interval", shown, DEFAULT_REFRESH_INTERVAL),
             timeout=timeout,
             token_env=token_env,
+            require=_require(table, shown),
         )
     command = table.get("command")
     url = _optional_string(table, "url", shown)
@@ -311,6 +315,21 @@ def _ref(table: Mapping[str, object], shown: str) -> str | None:
     ):
         raise SourceSpecError(f"'{shown}.ref' must be a branch, tag or commit name", f"{shown}.ref")
     return ref
+
+
+#: The values of a git source's ``require`` option.
+REQUIRE_VALUES = ("no-errors",)
+
+
+def _require(table: Mapping[str, object], shown: str) -> str | None:
+    require = _optional_string(table, "require", shown)
+    if require is not None and require not in REQUIRE_VALUES:
+        raise SourceSpecError(
+            f"'{shown}.require' must be one of {', '.join(map(repr, REQUIRE_VALUES))}, "
+            f"not {require!r}",
+            f"{shown}.require",
+        )
+    return require
 
 
 def _sub_folder(table: Mapping[str, object], shown: str) -> str:

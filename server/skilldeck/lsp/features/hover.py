@@ -10,6 +10,8 @@
   catalog publishes (collapsed, escaped, cut), and the three skills nearest it (routing
   overlap, with their scores).
 - On a ``/name`` mention in the body: the mentioned skill's summary.
+- On a run of invisible characters (SD1001-SD1003), anywhere: each code point with its
+  name, and the text that tag characters spell.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from lsprotocol import types
 
 from skilldeck.engine.catalog import CatalogEntry, catalog_entries, render_entries
 from skilldeck.engine.catalog_text import catalog_description, collapse_whitespace, escape_text
+from skilldeck.engine.frontmatter import LineIndex
 from skilldeck.engine.fs_provider import SkillFileEntry
 from skilldeck.engine.host_view import host_summary
 from skilldeck.engine.model import DirectoryResourceBase, SkillSummary
-from skilldeck.engine.positions import Span
+from skilldeck.engine.positions import Position, Span
 from skilldeck.engine.rules import NOT_LOADED
+from skilldeck.engine.safety_chars import code_point_name, hidden_tag_text, run_at
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.frontmatter_cursor import entry_at
 from skilldeck.lsp.key_docs import key_markdown, markup, unknown_key_markdown
@@ -59,6 +63,9 @@ def hover_at(
 ) -> types.Hover | None:
     """The hover at ``at`` in ``doc`` (Markdown when the client lists it in ``formats``)."""
     position = doc.position(at)
+    invisible = invisible_markdown(doc.text, position)
+    if invisible is not None:
+        return _hover(doc, invisible[0], invisible[1], formats)
     if in_frontmatter(doc, position):
         fm = doc.frontmatter
         hit = entry_at(fm, position) if fm is not None else None
@@ -92,6 +99,29 @@ def hover_at(
     if mention is None:
         return None
     return _hover(doc, mention_markdown(doc, mention.name), mention.span, formats)
+
+
+#: How many code points of one run the hover lists.
+_HOVER_POINTS = 24
+
+
+def invisible_markdown(text: str, position: Position) -> tuple[str, Span] | None:
+    """The code points of the run of invisible characters at ``position`` (and the text
+    tag characters spell), with the run's span; ``None`` when there is none."""
+    if text.isascii():
+        return None
+    index = LineIndex(text)
+    run = run_at(text, index.offset(position))
+    if run is None:
+        return None
+    lines = [f"**{len(run.text)} invisible character{'s' if len(run.text) > 1 else ''}**", ""]
+    lines += [f"- `{code_point_name(char)}`" for char in run.text[:_HOVER_POINTS]]
+    if len(run.text) > _HOVER_POINTS:
+        lines.append(f"- ... and {len(run.text) - _HOVER_POINTS} more")
+    hidden = hidden_tag_text(run.text)
+    if hidden:
+        lines += ["", "The tag characters spell:", "", fenced(hidden)]
+    return "\n".join(lines), index.span(run.start, run.end)
 
 
 def _hover(
