@@ -21,7 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cli_helpers import write
+from cli_helpers import cli_environment, write
 
 #: Runs ``skilldeck`` (argv) and, the first time it creates a file in $HOLD_FOLDER other
 #: than the skill file itself, says so on $HOLD_READY_FD and waits for a byte on
@@ -60,40 +60,21 @@ CHECKED = "---\nname: a\ndescription: Alpha.\ndisable-model-invocation: yes\n---
 SAVED = "---\nname: a\ndescription: Alpha, saved meanwhile.\ndisable-model-invocation: yes\n---\n"
 
 
-def _environment(tmp_path: Path, extra: dict[str, str]) -> dict[str, str]:
-    home = tmp_path / "home"
-    home.mkdir(exist_ok=True)
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("DSH_", "SKILLDECK_")) and key != "NO_COLOR"
-    }
-    env.update(
-        {
-            "DSH_HOME": str(home / ".dsh"),
-            "DSH_AGENTS_HOME": str(home / ".agents"),
-            "SKILLDECK_CACHE_DIR": str(tmp_path / "cache"),
-            "NO_COLOR": "1",
-            "HOME": str(home),
-            **extra,
-        }
-    )
-    return env
-
-
 def test_a_save_while_the_fix_is_written_is_kept(tmp_path: Path) -> None:
     project = tmp_path / "proj"
     (project / ".git").mkdir(parents=True)
     skill = write(project / ".dsh/skills/a/SKILL.md", CHECKED)
     ready_read, ready_write = os.pipe()
     go_read, go_write = os.pipe()
-    env = _environment(
-        tmp_path,
+    home = tmp_path / "home"
+    home.mkdir()
+    env = cli_environment(tmp_path, home)
+    env.update(
         {
             "HOLD_FOLDER": str(skill.parent),
             "HOLD_READY_FD": str(ready_write),
             "HOLD_GO_FD": str(go_read),
-        },
+        }
     )
     process = subprocess.Popen(
         [sys.executable, "-c", LAUNCHER, "check", "--fix", "--no-cache"],

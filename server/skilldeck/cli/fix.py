@@ -306,35 +306,21 @@ def write_plan(plan: FilePlan) -> Skipped | None:
 
 def _unchanged(plan: FilePlan) -> Skipped | None:
     """``None`` when the file still holds the bytes read and is the same file (device,
-    inode, size, modification and change times); else why it is left alone."""
+    inode, size, modification and change times, mode: taken after this read, without
+    following a symlink); else why it is left alone."""
     try:
-        current = _read_state(plan.real, limit=len(plan.original))
+        current = read_skill_bytes(plan.real, max_bytes=len(plan.original))
+        identity = FileIdentity.of(os.lstat(plan.real))
+    except SkillReadError as error:
+        if error.os_error is not None:
+            reason = error.os_error.strerror or str(error.os_error)
+            return Skipped(plan.path, f"cannot read it again: {reason}; left alone")
+        current, identity = b"", None  # no longer a regular file, or grown past its size
     except OSError as error:
         return Skipped(plan.path, f"cannot read it again: {error.strerror or error}; left alone")
-    if current != (plan.identity, plan.original):
+    if (identity, current) != (plan.identity, plan.original):
         return Skipped(plan.path, "it changed on disk since it was read; left alone")
     return None
-
-
-def _read_state(path: str, *, limit: int) -> tuple[FileIdentity, bytes]:
-    """The identity of the regular file ``path`` (not a symlink: never followed) and
-    at most ``limit + 1`` of its bytes, taken after the read."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return FileIdentity.of(os.fstat(fd)), b""
-        chunks: list[bytes] = []
-        remaining = limit + 1
-        while remaining > 0:
-            chunk = os.read(fd, remaining)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        return FileIdentity.of(os.fstat(fd)), b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def unified_diff(plan: FilePlan, shown: str) -> str:
