@@ -198,8 +198,14 @@ class SkilldeckProtocol(LanguageServerProtocol):
         message_type = known or (JsonRPCRequestMessage if "id" in data else JsonRPCNotification)
         try:
             return self._converter.structure(data, message_type)
-        except (BaseValidationError, ValueError, TypeError, KeyError) as error:
+        except _UNFIT as error:
             reason = unreadable_reason(error)
+        except Exception as error:  # a fault of ours, not the message's: traceback logged
+            logger.exception("skilldeck: cannot read a %s message", shown)
+            if "id" in data:
+                failure = JsonRpcInternalError(message=f"cannot read the message: {error!r}")
+                self._send_response(data["id"], error=failure.to_response_error())
+            return UNREADABLE
         if "id" in data:
             self._server_log(
                 f"skilldeck: refused request {_one_line(repr(data['id']), 100)} ({shown}): "
@@ -216,16 +222,19 @@ class SkilldeckProtocol(LanguageServerProtocol):
         result that does not fit (or a ``workspace/configuration`` result, see
         :data:`RAW_RESULT_METHODS`) is delivered as its raw JSON value, so the caller
         never waits forever on it."""
+        shown = _one_line(repr(data["id"]), 100)
         result_type = self._result_types.pop(data["id"], None)
         if result_type is not None and result_type not in self._raw_result_types():
             try:
                 return self._converter.structure(data, result_type)
-            except (BaseValidationError, ValueError, TypeError, KeyError) as error:
+            except _UNFIT as error:
                 reason = unreadable_reason(error)
-                self._server_log(
-                    f"skilldeck: unexpected result for request {data['id']!r}: {reason}"
-                )
-        return self._converter.structure(data, JsonRPCResponseMessage)
+                self._server_log(f"skilldeck: unexpected result for request {shown}: {reason}")
+        try:
+            return self._converter.structure(data, JsonRPCResponseMessage)
+        except _UNFIT as error:  # e.g. neither a result nor an error
+            self._server_log(f"skilldeck: ignored a response ({shown}): {unreadable_reason(error)}")
+            return UNREADABLE
 
     def handle_message(self, message: Any) -> None:
         """Note when the client last spoke, then handle ``message`` as pygls does (a
@@ -238,6 +247,9 @@ class SkilldeckProtocol(LanguageServerProtocol):
 
 #: Stands for a message whose params could not be read (already answered and logged).
 UNREADABLE = object()
+#: What reading a message that does not fit its type raises (cattrs, with detailed
+#: validation or without).
+_UNFIT = (BaseValidationError, ValueError, TypeError, KeyError)
 
 
 def unreadable_reason(error: Exception) -> str:
