@@ -235,8 +235,8 @@ def test_a_symlinked_alias_folder_settles_and_is_fixed_once(run: Run, project: P
     ]
     assert (
         "skilldeck: .dsh/skills/docx-official/SKILL.md: renaming it to 'docx-official' is "
-        "ambiguous: the same file is reached as 'docx' and 'docx-official' (a folder linked "
-        "to another); left alone"
+        "ambiguous: the same file is reached as 'docx' and 'docx-official' (through a "
+        "symlink); left alone"
     ) in first.stderr
     assert "changed on disk" not in first.stderr
 

@@ -261,7 +261,7 @@ def _ambiguous_rename(
         listed = " and ".join(f"'{name}'" for name in sorted(names))
         return (
             f"renaming it to '{renamed}' is ambiguous: the same file is reached as {listed} "
-            "(a folder linked to another); left alone"
+            "(through a symlink); left alone"
         )
     for candidate in (renamed, renamed + FLAT_SUFFIX):
         taken = os.path.join(target.root, candidate)
