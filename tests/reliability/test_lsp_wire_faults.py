@@ -21,10 +21,9 @@ BAD_NAME = "---\nname: Bad_Name\ndescription: d\n---\nbody\n"
 
 
 def ping(server: RawServer) -> dict[str, object]:
-    """An unknown request: any answer proves the reader and dispatcher are alive."""
-    started = time.monotonic()
+    """An unknown request: any answer proves the reader and dispatcher are alive (the
+    wait for it is bounded by ``HANG_S``: no speed claim, a loaded machine is slow)."""
     response = server.request("skilldeck/noSuchMethod", {})
-    assert time.monotonic() - started < 5
     assert response["error"] == {  # type: ignore[comparison-overlap]
         "code": METHOD_NOT_FOUND,
         "message": "Method Not Found: skilldeck/noSuchMethod",
