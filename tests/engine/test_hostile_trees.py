@@ -64,7 +64,7 @@ def test_root_symlinked_to_filesystem_root_is_one_level_and_bounded(tmp_path: Pa
     link.symlink_to("/")
     started = time.monotonic()
     scan = scan_root(_root(link), RuleSettings())
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 60  # a hang bound: a walk of / takes far longer
     assert scan.entries == () or all(
         e.path.count(os.sep) <= str(link).count(os.sep) + 2 for e in scan.entries
     )
@@ -80,7 +80,7 @@ def test_fifo_and_devices_are_never_opened(tmp_path: Path) -> None:
     (root / "dev" / "SKILL.md").symlink_to("/dev/zero")
     started = time.monotonic()
     scan = scan_root(_root(root), RuleSettings())
-    assert time.monotonic() - started < 5  # opening the fifo would block forever
+    assert time.monotonic() - started < 60  # opening the fifo would block forever
     findings = {e.expected_name: [f.message for f in e.analysis.findings] for e in scan.entries}
     assert sorted(findings) == ["dev", "good", "pipe"]  # fifo.md is passed over
     assert findings["good"] == []
