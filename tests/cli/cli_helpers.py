@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,3 +26,23 @@ def write(path: Path, text: str) -> Path:
 
 def skill(name: str, description: str = "Does a thing when asked.", extra: str = "") -> str:
     return f"---\nname: {name}\ndescription: {description}\n{extra}---\n\nBody of {name}.\n"
+
+
+def cli_environment(tmp_path: Path, home: Path) -> dict[str, str]:
+    """The environment of a ``skilldeck`` run in a test: this one without skilldeck's
+    variables, a fake home with empty user roots, a cache in ``tmp_path``, no colour."""
+    environ = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DSH_", "SKILLDECK_")) and key != "NO_COLOR"
+    }
+    environ.update(
+        {
+            "DSH_HOME": str(home / ".dsh"),
+            "DSH_AGENTS_HOME": str(home / ".agents"),
+            "SKILLDECK_CACHE_DIR": str(tmp_path / "cache"),
+            "NO_COLOR": "1",
+            "HOME": str(home),
+        }
+    )
+    return environ

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from cli_helpers import Result, Run
+from cli_helpers import Result, Run, cli_environment
 
 
 @pytest.fixture
@@ -24,20 +23,7 @@ def run(tmp_path: Path, home: Path) -> Run:
     """Run ``python -m skilldeck ARGS`` in ``cwd`` with an isolated environment."""
 
     def invoke(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> Result:
-        environ = {
-            key: value
-            for key, value in os.environ.items()
-            if not key.startswith(("DSH_", "SKILLDECK_")) and key != "NO_COLOR"
-        }
-        environ.update(
-            {
-                "DSH_HOME": str(home / ".dsh"),
-                "DSH_AGENTS_HOME": str(home / ".agents"),
-                "SKILLDECK_CACHE_DIR": str(tmp_path / "cache"),
-                "NO_COLOR": "1",
-                "HOME": str(home),
-            }
-        )
+        environ = cli_environment(tmp_path, home)
         environ.update(env or {})
         completed = subprocess.run(
             [sys.executable, "-m", "skilldeck", *args],

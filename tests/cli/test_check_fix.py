@@ -214,3 +214,50 @@ def test_near_miss_families_through_check(run: Run, project: Path) -> None:
         ("SD404", 6, "'descripton' is not a key of the dsh profile: did you mean 'description'"),
         ("SD704", 9, "'/bb' names no skill in this deck; did you mean /b"),
     ]
+
+
+ALIASED = "---\nname: docx\ndescription: Edits docx files.\ndisable-model-invocation: yes\n---\n"
+
+
+def test_a_symlinked_alias_folder_settles_and_is_fixed_once(run: Run, project: Path) -> None:
+    # Issue #32.8: `docx -> docx-official` in one root; each run renamed the one real
+    # file to the other folder's name (and back on the next pass).
+    real = write(project / ".dsh/skills/docx-official/SKILL.md", ALIASED)
+    (project / ".dsh/skills/docx").symlink_to("docx-official")
+    fixed = ALIASED.replace("invocation: yes", "invocation: true")
+
+    first = run("check", "--fix", "--unsafe-fixes", "--no-cache", cwd=project)
+    assert real.read_text(encoding="utf-8") == fixed  # the safe fix, the name kept
+    fixes = [line for line in first.stdout.splitlines() if line.startswith("Fixed ")]
+    assert fixes == [
+        "Fixed .dsh/skills/docx-official/SKILL.md: SD303 Replace with 'true' (line 4)",
+        "Fixed 1 problem.",
+    ]
+    assert (
+        "skilldeck: .dsh/skills/docx-official/SKILL.md: renaming it to 'docx-official' is "
+        "ambiguous: the same file is reached as 'docx' and 'docx-official' (through a "
+        "symlink); left alone"
+    ) in first.stderr
+    assert "changed on disk" not in first.stderr
+
+    second = run("check", "--fix", "--unsafe-fixes", "--no-cache", cwd=project)
+    assert real.read_text(encoding="utf-8") == fixed
+    assert "Fixed 0 problems." in second.stdout
+
+
+def test_a_rename_onto_an_existing_folder_is_refused(run: Run, project: Path) -> None:
+    path = write(project / ".dsh/skills/notes/SKILL.md", skill_text("Notes Tool"))
+    taken = write(project / ".dsh/skills/notes-tool/SKILL.md", skill_text("other-notes"))
+
+    result = run("check", "--fix", "--unsafe-fixes", "--no-cache", "--select", "SD203", cwd=project)
+
+    assert path.read_text(encoding="utf-8") == skill_text("Notes Tool")
+    assert (
+        "skilldeck: .dsh/skills/notes/SKILL.md: renaming it to 'notes-tool' is ambiguous: "
+        f"{taken.parent} already exists; left alone"
+    ) in result.stderr
+    assert "Fixed 0 problems." in result.stdout
+
+
+def skill_text(name: str) -> str:
+    return f"---\nname: {name}\ndescription: Takes notes.\n---\nBody.\n"

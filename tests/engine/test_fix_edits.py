@@ -128,7 +128,9 @@ def test_checking_the_fixes_of_a_huge_frontmatter_stays_within_its_budget() -> N
         settings=RuleSettings(profile="agentskills"),
     )
 
-    assert time.perf_counter() - started < 5  # ~0.2 s; unbounded checking took minutes
+    # ~0.2 s idle; unbounded checking took minutes. The bound is for a hang, not a speed
+    # claim (a loaded machine took 5.5 s): what bounds the work is the budget, below.
+    assert time.perf_counter() - started < 60
     moves = [f for f in analysis.findings if f.code == "SD605"]
     assert len(moves) == 2000
     offered = [f for f in moves if f.fixes]

@@ -17,7 +17,9 @@ from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.watch import LIVE_GAP_S, RootWatcher, is_relevant_change
 from skilldeck.engine.watch_gate import QuietWindow
 
-WAIT = 5.0  # seconds: the most any single expectation may take
+#: Seconds any single expectation may take before the test calls it a hang (the waits
+#: return as soon as it is met; generous for a loaded machine).
+WAIT = 30.0
 
 
 def _root(path: Path, skip: frozenset[str] = frozenset()) -> SkillRoot:

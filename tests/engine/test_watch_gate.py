@@ -12,7 +12,9 @@ from skilldeck.engine.fs_provider import filesystem_provider_factory
 from skilldeck.engine.registry import SkillRegistry
 from skilldeck.engine.watch_gate import QuietCall, QuietWindow, WatchGate
 
-WAIT = 5.0  # seconds: the most any single expectation may take
+#: Seconds any single expectation may take before the test calls it a hang (the waits
+#: return as soon as it is met; generous for a loaded machine).
+WAIT = 30.0
 
 
 def _skill(root: Path, name: str, description: str) -> Path:

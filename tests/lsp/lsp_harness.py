@@ -22,6 +22,12 @@ from pytest_lsp import LanguageClient
 
 SERVER_COMMAND = [sys.executable, "-m", "skilldeck.lsp"]
 
+#: Seconds an awaited event may take before a test calls it a hang. The waits return
+#: as soon as the event happens, so this only bounds a failure: generous, because a
+#: loaded machine (a CI runner, two cores shared by several suites) starts a server
+#: and indexes a small deck in well under a second idle but in tens of seconds at worst.
+HANG_S = 60.0
+
 
 def skill_text(name: str, description: str = "Does a thing.", *, extra: str = "") -> str:
     """A SKILL.md with a frontmatter naming ``name``."""
@@ -119,7 +125,7 @@ def catalog_changes(client: LanguageClient) -> list[Any]:
 
 
 async def wait_for(
-    condition: Callable[[], Any], *, timeout: float = 10.0, what: str = "condition"
+    condition: Callable[[], Any], *, timeout: float = HANG_S, what: str = "condition"
 ) -> Any:
     """Poll ``condition`` until it returns something truthy (then return it)."""
     deadline = time.monotonic() + timeout
@@ -137,7 +143,7 @@ async def diagnostics_of(
     path: Path,
     predicate: Callable[[list[types.Diagnostic]], bool],
     *,
-    timeout: float = 10.0,
+    timeout: float = HANG_S,
 ) -> list[types.Diagnostic]:
     """Wait until the pushed diagnostics of ``path`` satisfy ``predicate``."""
     target = uri(path)
@@ -162,7 +168,7 @@ def codes(diagnostics: list[types.Diagnostic]) -> list[str]:
     return sorted(str(d.code) for d in diagnostics)
 
 
-async def indexed(client: LanguageClient, *, timeout: float = 10.0) -> None:
+async def indexed(client: LanguageClient, *, timeout: float = HANG_S) -> None:
     """Wait for the first ``skilldeck/catalogChanged`` (sent once the first index is applied)."""
     await wait_for(lambda: catalog_changes(client), timeout=timeout, what="the first index")
 
@@ -192,7 +198,7 @@ async def raw_request(client: LanguageClient, method: str, params: Any, *, msg_i
     writer = client.protocol.writer
     assert writer is not None
     writer.write(data)
-    return plain(await asyncio.wait_for(future, 10))
+    return plain(await asyncio.wait_for(future, HANG_S))
 
 
 async def stop_client(client: LanguageClient) -> None:

@@ -28,7 +28,7 @@ async def test_a_nul_in_a_path_setting_is_named_and_ignored(
     client = await start_server(settings=settings)
 
     # Diagnostics are published and requests answer promptly (no 30 s silence).
-    found = await diagnostics_of(client, bad, bool, timeout=10)
+    found = await diagnostics_of(client, bad, bool)
     assert codes(found) == ["SD203"]
     catalog = await asyncio.wait_for(
         request(client, "skilldeck/catalog", {"uri": uri(deck.project)}), 5
@@ -57,7 +57,7 @@ async def test_a_nul_in_the_config_file_is_named_and_the_file_ignored(
     bad = deck.write(deck.project_dsh, "bad", skill_text("Bad Name"))
     client = await start_server()
 
-    found = await diagnostics_of(client, bad, bool, timeout=10)
+    found = await diagnostics_of(client, bad, bool)
     assert codes(found) == ["SD203"]
     catalog = await asyncio.wait_for(
         request(client, "skilldeck/catalog", {"uri": uri(deck.project)}), 5
@@ -79,7 +79,7 @@ async def test_a_workspace_folder_uri_with_a_nul_is_ignored(
     bad = deck.write(deck.project_dsh, "bad", skill_text("Bad Name"))
     client = await start_server(folders=[deck.project, deck.base / "a\0b"])
 
-    assert codes(await diagnostics_of(client, bad, bool, timeout=10)) == ["SD203"]
+    assert codes(await diagnostics_of(client, bad, bool)) == ["SD203"]
     catalog = await asyncio.wait_for(
         request(client, "skilldeck/catalog", {"uri": uri(deck.project)}), 5
     )

@@ -74,7 +74,7 @@ async def test_silent_mistakes_are_published_and_follow_the_deck(
     hidden = root / "hidden" / "SKILL.md"
     open_doc(client, hidden, version=1)
     replace_doc(client, hidden, skill_text("hidden"), version=2)
-    after = await diagnostics_of(client, a, lambda d: codes(d) == ["SD404", "SD704"], timeout=15)
+    after = await diagnostics_of(client, a, lambda d: codes(d) == ["SD404", "SD704"])
     assert [d.message for d in after if d.code == "SD704"] == [
         "'/nonexistent' names no skill in this deck"
     ]

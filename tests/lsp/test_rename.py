@@ -178,3 +178,34 @@ async def test_refused_without_file_rename_support(deck: Deck, start_server: Sta
     message = await refused(client, path, 1, 8, "audit")
 
     assert message.startswith("Renaming a skill renames its folder or file")
+
+
+async def test_a_name_the_file_system_cannot_hold_is_refused(
+    deck: Deck, start_server: StartServer
+) -> None:
+    # Issue #32.13: the folder rename of such an edit cannot succeed, and it came
+    # bundled with edits to the other files' /name mentions.
+    winner, _, caller = layered(deck)
+    flat = deck.write(deck.project_dsh, "notes", flat=True)
+    client = await start_editor(start_server)
+    longest = "-".join(["abcdefg"] * 32)[:255].rstrip("-")  # a valid name of 255 bytes
+    too_long = longest + "x"
+
+    assert await refused(client, winner, 1, 8, too_long) == (
+        f"'{too_long[:20]}...{too_long[-20:]} (256 characters)' is too "
+        f"long for a folder name in {deck.project_dsh}: 256 bytes, and the file system allows "
+        "at most 255 bytes per name. Choose a shorter name."
+    )
+    assert await refused(client, caller, 9, 8, too_long) == await refused(
+        client, winner, 1, 8, too_long
+    )
+    # A flat skill's file name carries ".md": three bytes fewer for the name.
+    message = await refused(client, flat, 1, 7, longest[:253])
+    assert message.startswith("'abcdefg-abcdefg-abcd...")
+    assert f"too long for a file name in {deck.project_dsh}: 256 bytes" in message
+    # The longest name that fits is still offered.
+    edit = await rename(client, winner, 1, 8, longest)
+    assert edit is not None
+    first = next(iter(edit.document_changes or []))
+    assert isinstance(first, types.RenameFile)
+    assert first.new_uri == uri(deck.project_dsh / longest)

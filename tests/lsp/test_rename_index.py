@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from client_text import Editor
 from editing_fixtures import doc_id, pos, start_editor
-from lsp_harness import Deck, StartServer, request, skill_text, uri
+from lsp_harness import HANG_S, Deck, StartServer, request, skill_text, uri
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -34,8 +34,8 @@ async def _settled(
     client: LanguageClient, deck: Deck, want: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """The client's view once it equals ``want`` (without one: once it stops changing for
-    half a second), or the last one after 10 s."""
-    deadline = time.monotonic() + 10
+    half a second), or the last one after ``HANG_S`` (a loaded machine may take long)."""
+    deadline = time.monotonic() + HANG_S
     last: dict[str, Any] | None = None
     steady = 0
     while True:

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from lsp_harness import (
+    HANG_S,
     Deck,
     StartServer,
     indexed,
     raw_request,
     request,
     skill_text,
-    stop_client,
     uri,
 )
 from lsprotocol import types
@@ -122,16 +123,19 @@ async def test_rapid_edits_with_disk_churn_end_like_a_fresh_index(
             await asyncio.sleep(0)
     # Final buffer names "churn-3" (version 1001 is odd); disk now has many churn-3 copies.
     final = await request(client, "skilldeck/skills", {})
-    await asyncio.sleep(1.5)
-    live = await request(client, "skilldeck/skills", {})
-    await stop_client(client)
-
-    fresh_client = await start_server()
-    # The fresh server sees the buffer's text on disk.
+    # The reference: a fresh server over the same disk, the buffer's text saved. Nothing
+    # changes on disk after this, so its first index is final.
     edited.write_text(skill_text("churn-3"), encoding="utf-8")
+    fresh_client = await start_server()
     await indexed(fresh_client)
-    await asyncio.sleep(0.3)
     fresh = await request(fresh_client, "skilldeck/skills", {})
+    # The live server follows the churn (watches, re-indexes) in its own time: wait until
+    # its view matches, however long a loaded machine takes (a 1.5 s sleep did not).
+    live = await request(client, "skilldeck/skills", {})
+    deadline = time.monotonic() + HANG_S
+    while summary(live) != summary(fresh) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+        live = await request(client, "skilldeck/skills", {})
     assert final["complete"] is True
     assert summary(live) == summary(fresh)
 

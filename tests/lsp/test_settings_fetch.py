@@ -97,13 +97,15 @@ async def test_a_document_opened_while_settings_load_gets_the_fetched_profile(
     deck: Deck, start_client: Start
 ) -> None:
     path = deck.write(deck.project_agents, "forms", VENDOR)
+    opened = asyncio.Event()
 
     async def slow_answer(params: types.ConfigurationParams) -> Any:
-        await asyncio.sleep(0.8)
+        await opened.wait()  # answered only once the document is open (sent first)
         return [{"profile": "agentskills"}]
 
     client = await start_client(slow_answer)
     open_doc(client, path)  # the server is still waiting for workspace/configuration
+    opened.set()
 
     found = await diagnostics_of(client, path, lambda d: codes(d) == ["SD605"])
     assert found[0].range == types.Range(types.Position(3, 0), types.Position(3, 8))
@@ -135,7 +137,7 @@ async def test_a_configuration_answer_it_cannot_read_falls_back_to_initializatio
 
     client = await start_client(bad_answer, initialization_options={"profile": "agentskills"})
 
-    await diagnostics_of(client, path, lambda d: codes(d) == ["SD605"], timeout=6)
+    await diagnostics_of(client, path, lambda d: codes(d) == ["SD605"])
     warnings = [
         m.message
         for m in client.log_messages
@@ -152,15 +154,28 @@ async def test_a_client_that_never_answers_configuration_is_given_up_on(
     deck: Deck, start_client: Start
 ) -> None:
     path = deck.write(deck.project_agents, "forms", VENDOR)
+    answered = asyncio.Event()
+    clients: list[LanguageClient] = []
+
+    def gave_up() -> bool:
+        return any("got no answer" in m.message for c in clients for m in c.log_messages)
 
     async def late_answer(params: types.ConfigurationParams) -> Any:
-        await asyncio.sleep(2.5)  # after the server's 2 s: the answer is ignored
+        # After the server has given up (it says so), however slow the machine: the
+        # answer is then ignored. (A sleep past its 2 s raced with its timer under load.)
+        await wait_for(gave_up, what="the server giving up on workspace/configuration")
+        # Set after this handler's task is done, when its answer has been written.
+        asyncio.get_running_loop().call_soon(answered.set)
         return [{"profile": "dsh"}]
 
     client = await start_client(late_answer, initialization_options={"profile": "agentskills"})
+    clients.append(client)
 
-    await diagnostics_of(client, path, lambda d: codes(d) == ["SD605"], timeout=8)
-    await asyncio.sleep(1.0)  # the late answer has arrived by now
+    await diagnostics_of(client, path, lambda d: codes(d) == ["SD605"])
+    await answered.wait()
+    # The server reads messages in order: once this is answered, it has read the late
+    # answer to workspace/configuration.
+    await request(client, "skilldeck/skills", {})
     assert [d.code for d in client.diagnostics[uri(path)]] == ["SD605"]
     assert not [m for m in client.log_messages if m.type == types.MessageType.Error]
     assert [m.message for m in client.log_messages if "workspace/configuration" in m.message] == [

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from lsp_harness import (
+    HANG_S,
     Deck,
     StartServer,
     codes,
@@ -79,7 +80,7 @@ async def test_a_file_opened_by_its_other_path_is_the_indexed_file(
     assert hover is not None
 
 
-async def wait_for_async(check: Callable[[], Awaitable[bool]], *, timeout: float = 10.0) -> None:
+async def wait_for_async(check: Callable[[], Awaitable[bool]], *, timeout: float = HANG_S) -> None:
     """Poll an async ``check`` until it is true."""
     deadline = time.monotonic() + timeout
     while not await check():

@@ -123,7 +123,8 @@ async def test_client_watches_workspace_roots_server_watches_the_rest(
 async def test_a_client_that_never_pauses_still_gets_live_watches(
     deck: Deck, start_server: StartServer
 ) -> None:
-    """Watches go live when the client is quiet, but within seconds even if it never is."""
+    """Watches go live when the client is quiet, but also if it never is (within
+    ``QUIET_WITHIN_S``, 3 s; the wait allows a loaded machine more)."""
     path = deck.write(deck.user_agents, "busy")
     client = await start_server()
     await indexed(client)
@@ -136,6 +137,6 @@ async def test_a_client_that_never_pauses_still_gets_live_watches(
     talking = asyncio.create_task(keep_talking())
     try:
         path.write_text("---\nname: busy\n---\n", encoding="utf-8")
-        await diagnostics_of(client, path, lambda d: codes(d) == ["SD204"], timeout=8.0)
+        await diagnostics_of(client, path, lambda d: codes(d) == ["SD204"])
     finally:
         talking.cancel()

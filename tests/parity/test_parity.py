@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from lsp_harness import (
+    HANG_S,
     catalog_changes,
     plain,
     pull_capabilities,
@@ -311,7 +312,7 @@ async def start() -> AsyncIterator[StartServer]:
                 workspace_folders=[types.WorkspaceFolder(uri=uri(project), name=project.name)],
             )
         )
-        await wait_for(lambda: catalog_changes(client), timeout=20, what="the first index")
+        await wait_for(lambda: catalog_changes(client), what="the first index")
         return client
 
     yield launch
@@ -320,7 +321,7 @@ async def start() -> AsyncIterator[StartServer]:
 
 
 async def converge(
-    read: Callable[[], Awaitable[Any]], expected: Any, *, what: str, timeout: float = 15.0
+    read: Callable[[], Awaitable[Any]], expected: Any, *, what: str, timeout: float = HANG_S
 ) -> None:
     """Wait until ``read()`` equals ``expected`` (the server catches up with the disk);
     on timeout, assert the last value so the difference is printed."""

@@ -21,6 +21,9 @@ from typing import Any
 SERVER_COMMAND = [sys.executable, "-m", "skilldeck.lsp"]
 #: Set in the server's environment; any process that still carries it is a leftover.
 MARK_VARIABLE = "SKILLDECK_RELIABILITY_MARK"
+#: Seconds an awaited message may take before a test calls it a hang (the waits return
+#: as soon as it arrives; generous for a loaded machine, see ``lsp_harness.HANG_S``).
+HANG_S = 60.0
 
 Message = dict[str, Any]
 
@@ -68,7 +71,7 @@ class RawServer:
             message["params"] = params
         self.send(message)
 
-    def request(self, method: str, params: Any = None, *, timeout: float = 10.0) -> Message:
+    def request(self, method: str, params: Any = None, *, timeout: float = HANG_S) -> Message:
         """Send a request and return its response (``result`` or ``error``)."""
         self._next_id += 1
         ident = self._next_id
@@ -78,7 +81,7 @@ class RawServer:
         self.send(message)
         return self.response(ident, timeout=timeout)
 
-    def response(self, ident: int | str, *, timeout: float = 10.0) -> Message:
+    def response(self, ident: int | str, *, timeout: float = HANG_S) -> Message:
         """Wait for the response carrying ``ident``."""
         return self.wait(
             lambda m: m.get("id") == ident and "method" not in m,
@@ -103,7 +106,7 @@ class RawServer:
     # -- reading -------------------------------------------------------------------
 
     def wait(
-        self, predicate: Callable[[Message], bool], *, timeout: float = 10.0, what: str = "?"
+        self, predicate: Callable[[Message], bool], *, timeout: float = HANG_S, what: str = "?"
     ) -> Message:
         """The first message (already seen or arriving) that satisfies ``predicate``."""
         for message in self.seen:

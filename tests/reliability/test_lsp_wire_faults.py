@@ -21,10 +21,9 @@ BAD_NAME = "---\nname: Bad_Name\ndescription: d\n---\nbody\n"
 
 
 def ping(server: RawServer) -> dict[str, object]:
-    """An unknown request: any answer proves the reader and dispatcher are alive."""
-    started = time.monotonic()
-    response = server.request("skilldeck/noSuchMethod", {}, timeout=5)
-    assert time.monotonic() - started < 5
+    """An unknown request: any answer proves the reader and dispatcher are alive (the
+    wait for it is bounded by ``HANG_S``: no speed claim, a loaded machine is slow)."""
+    response = server.request("skilldeck/noSuchMethod", {})
     assert response["error"] == {  # type: ignore[comparison-overlap]
         "code": METHOD_NOT_FOUND,
         "message": "Method Not Found: skilldeck/noSuchMethod",
@@ -116,12 +115,12 @@ def test_garbage_on_the_wire_is_skipped_and_the_server_keeps_serving(started):
 @pytest.mark.timeout(30)
 def test_a_request_with_wrong_param_types_gets_invalid_params(started):
     server, path = started
-    response = server.request("textDocument/hover", {"textDocument": 5, "position": "x"}, timeout=5)
+    response = server.request("textDocument/hover", {"textDocument": 5, "position": "x"})
     assert response["error"]["code"] == INVALID_PARAMS
     assert response["error"]["message"].startswith("Invalid params for 'textDocument/hover'")
     weird_id = {"jsonrpc": "2.0", "id": "str-id", "method": "skilldeck/skills", "params": 3}
     server.send(weird_id)
-    answer = server.response("str-id", timeout=5)
+    answer = server.response("str-id")
     assert "error" in answer or "result" in answer
     ping(server)
     open_and_expect_bad_name(server, path)
@@ -131,7 +130,7 @@ def test_a_request_with_wrong_param_types_gets_invalid_params(started):
 def test_unknown_methods_get_method_not_found(started):
     server, _ = started
     ping(server)
-    response = server.request("workspace/willDoSomethingNew", {"x": [1]}, timeout=5)
+    response = server.request("workspace/willDoSomethingNew", {"x": [1]})
     assert response["error"]["code"] == METHOD_NOT_FOUND
 
 
@@ -152,7 +151,7 @@ def test_an_unknown_method_is_logged_as_one_quiet_line_without_a_traceback(start
 @pytest.mark.timeout(30)
 def test_an_unknown_method_without_params_gets_method_not_found(started):
     server, _ = started
-    response = server.request("skilldeck/noParams", None, timeout=5)
+    response = server.request("skilldeck/noParams", None)
     assert response["error"]["code"] == METHOD_NOT_FOUND
 
 

@@ -38,7 +38,7 @@ from skilldeck.cli.fix import (
     FixTarget,
     Skipped,
     describe,
-    plan_file,
+    plan_files,
     unified_diff,
     write_plan,
 )
@@ -281,19 +281,15 @@ def _report(
 def _plans(
     checker: _Checker, selection: RuleSelection, *, unsafe: bool
 ) -> tuple[list[FilePlan], list[Skipped]]:
-    plans: list[FilePlan] = []
-    skipped: list[Skipped] = []
-    for path, findings in checker.collected.findings.items():
-        target = checker.collected.targets.get(path)
-        chosen = [f for f in findings if f.code in selection.codes and f.fixes]
-        if target is None or not chosen:
-            continue
-        plan = plan_file(path, target, chosen, unsafe=unsafe)
-        if isinstance(plan, FilePlan):
-            plans.append(plan)
-        elif isinstance(plan, Skipped):
-            skipped.append(plan)
-    return plans, skipped
+    collected = checker.collected
+    return plan_files(
+        (
+            (path, target, [f for f in findings if f.code in selection.codes and f.fixes])
+            for path, findings in collected.findings.items()
+            if (target := collected.targets.get(path)) is not None
+        ),
+        unsafe=unsafe,
+    )
 
 
 def _fresh_check(

@@ -12,9 +12,17 @@ chosen waits for the next pass. A file is changed only when:
   bytes read now) and, at the moment of writing, exactly the bytes read: otherwise it is
   left alone with a message.
 
-It is written atomically: a temporary file beside it, its mode copied, then renamed over
-it. Line endings and a byte order mark stay as they were (edits insert the file's own
-line break).
+It is written atomically: a temporary file beside it, its mode copied, flushed to disk;
+then the file is compared with what was read (identity and bytes) and the temporary file
+renamed over it right after, so a save made while the fix was written is kept
+(:func:`write_plan`). Line endings and a byte order mark stay as they were (edits insert
+the file's own line break).
+
+A file is fixed once per real path: paths that resolve to one file (a folder linked to
+another in the same root) are planned through one of them. A fix that renames the skill
+is left out, with a message, when the new name is ambiguous: the file is reached under
+more than one name, or another file or folder of its root already carries the new name
+(:func:`plan_file`).
 """
 
 from __future__ import annotations
@@ -27,7 +35,11 @@ from dataclasses import dataclass
 
 from skilldeck.engine.findings import Finding, Fix, TextEdit
 from skilldeck.engine.frontmatter import LineIndex
+from skilldeck.engine.fs_provider import FLAT_SUFFIX
+from skilldeck.engine.layout import skill_place
+from skilldeck.engine.model import RANK_CUSTOM, SOURCE_CUSTOM
 from skilldeck.engine.positions import Span
+from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis, analyze_skill_text
 from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
 
@@ -46,6 +58,25 @@ class FixTarget:
 
 
 @dataclass(frozen=True)
+class FileIdentity:
+    """Which file a path held and in what state: device, inode, size, modification and
+    change times (nanoseconds), mode. Any save changes one of them (or the bytes)."""
+
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    mode: int
+
+    @classmethod
+    def of(cls, info: os.stat_result) -> FileIdentity:
+        return cls(
+            info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_mode
+        )
+
+
+@dataclass(frozen=True)
 class FilePlan:
     """The fixed text of one file and the fixes it applies."""
 
@@ -56,6 +87,10 @@ class FilePlan:
     text: str
     fixed: str
     applied: tuple[tuple[Finding, Fix], ...]
+    #: The file as it was when ``original`` was read (taken before the read).
+    identity: FileIdentity
+    #: Why fixes of this file were left out (an ambiguous rename), one line each.
+    refused: tuple[str, ...] = ()
 
     def encoded(self) -> bytes:
         data = self.fixed.encode("utf-8")
@@ -116,11 +151,48 @@ def _still_found(fresh: SkillFileAnalysis, target: FixTarget, finding: Finding) 
     )
 
 
+def plan_files(
+    items: Iterable[tuple[str, FixTarget, Sequence[Finding]]], *, unsafe: bool
+) -> tuple[list[FilePlan], list[Skipped]]:
+    """Plan each real file once: ``items`` are the checked paths with their fixable
+    findings; paths that resolve to one file (a folder linked to another in the same
+    root) are planned through one of them, the real path when it was checked, and every
+    name they give the file makes a rename ambiguous (:func:`plan_file`'s ``aliases``)."""
+    groups: dict[str, list[tuple[str, FixTarget, Sequence[Finding]]]] = {}
+    for item in items:
+        groups.setdefault(os.path.realpath(item[0]), []).append(item)
+    plans: list[FilePlan] = []
+    skipped: list[Skipped] = []
+    for real, members in groups.items():
+        fixable = [member for member in members if member[2]]
+        if not fixable:
+            continue
+        path, target, findings = next((m for m in fixable if m[0] == real), fixable[0])
+        aliases = frozenset(member[1].expected_name for member in members)
+        plan = plan_file(path, target, findings, unsafe=unsafe, aliases=aliases)
+        if isinstance(plan, FilePlan):
+            plans.append(plan)
+            skipped.extend(Skipped(plan.path, reason) for reason in plan.refused)
+        elif isinstance(plan, Skipped):
+            skipped.append(plan)
+    return plans, skipped
+
+
 def plan_file(
-    path: str, target: FixTarget, findings: Iterable[Finding], *, unsafe: bool
+    path: str,
+    target: FixTarget,
+    findings: Iterable[Finding],
+    *,
+    unsafe: bool,
+    aliases: frozenset[str] = frozenset(),
 ) -> FilePlan | Skipped | None:
     """The fixed text of ``path``; ``Skipped`` when it must be left alone; ``None`` when
-    no fix applies."""
+    no fix applies.
+
+    A fix that renames the skill is left out when its new name is ambiguous: the file
+    is also reached under another name (``aliases``, the names of other checked paths
+    to it, or its real folder's name), or another file or folder of the root already
+    carries the new name."""
     chosen = choose_fixes(findings, unsafe=unsafe)
     if not chosen:
         return None
@@ -146,22 +218,68 @@ def plan_file(
     )
     if not all(_still_found(fresh, target, finding) for finding, _ in chosen):
         return Skipped(path, "it changed on disk since it was checked; left alone")
-    fixed = apply_edits(text, [edit for _, fix in chosen for edit in fix.edits])
+    names = {target.expected_name, *aliases}
+    place = skill_place(real, [SkillRoot(RANK_CUSTOM, SOURCE_CUSTOM, root, True)])
+    if place is not None:
+        names.add(place.expected_name)
+    kept: list[tuple[Finding, Fix]] = []
+    refused: list[str] = []
+    for finding, fix in chosen:
+        reason = _ambiguous_rename(text, fresh, fix, target, real=real, names=names)
+        if reason is None:
+            kept.append((finding, fix))
+        else:
+            refused.append(reason)
+    if not kept:
+        return Skipped(path, refused[0]) if refused else None
+    fixed = apply_edits(text, [edit for _, fix in kept for edit in fix.edits])
     if fixed == text:
         return None
-    return FilePlan(path, real, original, text, fixed, tuple(chosen))
+    identity = FileIdentity.of(info)
+    return FilePlan(path, real, original, text, fixed, tuple(kept), identity, tuple(refused))
+
+
+def _ambiguous_rename(
+    text: str,
+    fresh: SkillFileAnalysis,
+    fix: Fix,
+    target: FixTarget,
+    *,
+    real: str,
+    names: set[str],
+) -> str | None:
+    """Why ``fix`` must not be applied when it changes the skill's name to an
+    ambiguous one; ``None`` for any other fix."""
+    if not fix.unsafe:  # a safe fix keeps what the skill means, its name included
+        return None
+    renamed = analyze_skill_text(
+        apply_edits(text, fix.edits), path=real, expected_name=None, settings=target.settings
+    ).name
+    if renamed is None or renamed == fresh.name:
+        return None
+    if len(names) > 1:
+        listed = " and ".join(f"'{name}'" for name in sorted(names))
+        return (
+            f"renaming it to '{renamed}' is ambiguous: the same file is reached as {listed} "
+            "(through a symlink); left alone"
+        )
+    for candidate in (renamed, renamed + FLAT_SUFFIX):
+        taken = os.path.join(target.root, candidate)
+        if os.path.lexists(taken) and os.path.realpath(taken) not in (real, os.path.dirname(real)):
+            return f"renaming it to '{renamed}' is ambiguous: {taken} already exists; left alone"
+    return None
 
 
 def write_plan(plan: FilePlan) -> Skipped | None:
-    """Write ``plan`` atomically unless the file changed since it was read."""
-    try:
-        with open(plan.real, "rb") as handle:
-            current = handle.read()
-        info = os.stat(plan.real)
-    except OSError as error:
-        return Skipped(plan.path, f"cannot read it again: {error.strerror or error}; left alone")
-    if current != plan.original:
-        return Skipped(plan.path, "it changed on disk since it was read; left alone")
+    """Write ``plan`` atomically unless the file changed since it was read.
+
+    The slow part comes first: the fixed bytes go to a temporary file beside the file,
+    flushed to disk. Only then is the file compared with what was read (identity and
+    bytes, :func:`_unchanged`), and the temporary file renamed over it right after: a
+    save made while the fix was being written is kept, never replaced by the fix of the
+    older text. (No lock is shared with editors: a save in the two system calls between
+    that comparison and the rename can still be replaced.)
+    """
     import tempfile  # noqa: PLC0415 - only when a file is written
 
     folder, name = os.path.split(plan.real)
@@ -173,13 +291,35 @@ def write_plan(plan: FilePlan) -> Skipped | None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(plan.encoded())
             handle.flush()
+            os.fchmod(handle.fileno(), stat.S_IMODE(plan.identity.mode))
             os.fsync(handle.fileno())
-        os.chmod(temporary, stat.S_IMODE(info.st_mode))
-        os.replace(temporary, plan.real)
+        changed = _unchanged(plan)
+        if changed is None:
+            os.replace(temporary, plan.real)
+            return None
     except OSError as error:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        return Skipped(plan.path, f"cannot write it: {error.strerror or error}; left alone")
+        changed = Skipped(plan.path, f"cannot write it: {error.strerror or error}; left alone")
+    with contextlib.suppress(OSError):
+        os.unlink(temporary)
+    return changed
+
+
+def _unchanged(plan: FilePlan) -> Skipped | None:
+    """``None`` when the file still holds the bytes read and is the same file (device,
+    inode, size, modification and change times, mode: taken after this read, without
+    following a symlink); else why it is left alone."""
+    try:
+        current = read_skill_bytes(plan.real, max_bytes=len(plan.original))
+        identity = FileIdentity.of(os.lstat(plan.real))
+    except SkillReadError as error:
+        if error.os_error is not None:
+            reason = error.os_error.strerror or str(error.os_error)
+            return Skipped(plan.path, f"cannot read it again: {reason}; left alone")
+        current, identity = b"", None  # no longer a regular file, or grown past its size
+    except OSError as error:
+        return Skipped(plan.path, f"cannot read it again: {error.strerror or error}; left alone")
+    if (identity, current) != (plan.identity, plan.original):
+        return Skipped(plan.path, "it changed on disk since it was read; left alone")
     return None
 
 

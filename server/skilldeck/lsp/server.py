@@ -15,6 +15,8 @@ import traceback
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from cattrs import transform_error
+from cattrs.errors import BaseValidationError
 from lsprotocol import types
 from pygls.exceptions import (
     FeatureNotificationError,
@@ -26,6 +28,11 @@ from pygls.exceptions import (
 )
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import (
+    JsonRPCNotification,
+    JsonRPCRequestMessage,
+    JsonRPCResponseMessage,
+)
 from pygls.protocol.language_server import lsp_method
 
 from skilldeck import __version__
@@ -50,10 +57,13 @@ SERVER_ERROR = "skilldeck/serverError"
 SERVER_ERROR_NOTICES = 5
 
 #: pygls log records that are routine, not failures: a ``$/cancelRequest`` for a request
-#: already answered happens all the time while typing.
+#: already answered happens all the time while typing; a method we do not serve is
+#: answered ``MethodNotFound`` (and logged to the client by ``report_server_error``).
 _ROUTINE_MESSAGES = (
     "Cancel notification for unknown message id",
     "Received response to unknown message id",
+    "Failed to handle request %r, unknown method %r",
+    "Ignoring notification for unknown method",
 )
 
 
@@ -87,7 +97,8 @@ class SkilldeckProtocol(LanguageServerProtocol):
     """LSP protocol that answers a request whose params cannot be read.
 
     pygls drops such a request silently, which leaves the client waiting forever; we
-    answer it with ``InvalidParams`` and keep serving. A message of a method lsprotocol
+    answer it with ``InvalidParams`` and keep serving, and log it in one line (pygls
+    logs two tracebacks to stderr). A message of a method lsprotocol
     does not know may leave out ``params`` (JSON-RPC makes them optional): it is read
     with ``params: null``, so an unknown request is answered ``MethodNotFound``.
 
@@ -106,11 +117,6 @@ class SkilldeckProtocol(LanguageServerProtocol):
     #: ``time.monotonic()`` of the last message from the client (0: none yet): bulk work
     #: such as publishing a whole deck's diagnostics yields to a user at work.
     last_message_at = 0.0
-
-    def handle_message(self, message: Any) -> None:
-        """Note when the client last spoke, then handle ``message`` as pygls does."""
-        self.last_message_at = time.monotonic()
-        super().handle_message(message)
 
     def _documents(self) -> OpenDocuments | None:
         server = self._server
@@ -165,32 +171,103 @@ class SkilldeckProtocol(LanguageServerProtocol):
             server.log(message)
 
     def structure_message(self, data: dict[str, Any]) -> Any:
-        """Deserialize one message; a malformed request gets an error response."""
-        if (
-            isinstance(data, dict)
-            and "jsonrpc" in data
-            and isinstance(data.get("method"), str)
-            and "params" not in data
-            and self.get_message_type(data["method"]) is None
-        ):
+        """Deserialize one message; a request whose params cannot be read is answered
+        ``InvalidParams`` here, with one log line (see :meth:`_structure_call`)."""
+        if not isinstance(data, dict) or "jsonrpc" not in data:
+            return data  # a value inside a message (pygls does the same)
+        if isinstance(data.get("method"), str):
+            return self._structure_call(data)
+        if _is_result(data):
+            return self._structure_result(data)
+        return super().structure_message(data)
+
+    def _structure_call(self, data: dict[str, Any]) -> Any:
+        """A request or notification, read as its method's type.
+
+        Params that do not fit are the client's mistake, not a server fault: the request
+        is answered ``InvalidParams`` saying which field, the notification is dropped,
+        and either is logged in one line (to the client's log, not a traceback on
+        stderr: a client that does not drain stderr would stall the server). The message
+        is replaced by :data:`UNREADABLE`, which :meth:`handle_message` skips.
+        """
+        method = data["method"]
+        shown = _one_line(method, 100)
+        known = self.get_message_type(method)
+        if known is None and "params" not in data:
             data = {**data, "params": None}
-        if _is_result(data) and self._result_types.get(data["id"]) in self._raw_result_types():
-            # Read as plain JSON (pygls' generic response): the caller judges the shape.
-            self._result_types.pop(data["id"], None)
+        message_type = known or (JsonRPCRequestMessage if "id" in data else JsonRPCNotification)
         try:
-            return super().structure_message(data)
-        except JsonRpcException as error:
-            if _is_result(data):
-                # A response whose result does not fit the request's type: hand the raw
-                # value to the waiting request instead of leaving it waiting forever.
-                self._server_log(f"skilldeck: unexpected result for request {data['id']!r}")
-                return super().structure_message(data)
-            if "id" in data and "method" in data:
-                invalid = JsonRpcInvalidParams(
-                    message=f"Invalid params for {data.get('method')!r}: {error.__cause__ or error}"
-                )
-                self._send_response(data["id"], error=invalid.to_response_error())
-            raise
+            return self._converter.structure(data, message_type)
+        except _UNFIT as error:
+            reason = unreadable_reason(error)
+        except Exception as error:  # a fault of ours, not the message's: traceback logged
+            logger.exception("skilldeck: cannot read a %s message", shown)
+            if "id" in data:
+                failure = JsonRpcInternalError(message=f"cannot read the message: {error!r}")
+                self._send_response(data["id"], error=failure.to_response_error())
+            return UNREADABLE
+        if "id" in data:
+            self._server_log(
+                f"skilldeck: refused request {_one_line(repr(data['id']), 100)} ({shown}): "
+                f"invalid params: {reason}"
+            )
+            invalid = JsonRpcInvalidParams(message=f"Invalid params for {shown!r}: {reason}")
+            self._send_response(data["id"], error=invalid.to_response_error())
+        else:
+            self._server_log(f"skilldeck: ignored a {shown} notification: invalid params: {reason}")
+        return UNREADABLE
+
+    def _structure_result(self, data: dict[str, Any]) -> Any:
+        """A response to one of our requests, read as that request's result type; a
+        result that does not fit (or a ``workspace/configuration`` result, see
+        :data:`RAW_RESULT_METHODS`) is delivered as its raw JSON value, so the caller
+        never waits forever on it."""
+        shown = _one_line(repr(data["id"]), 100)
+        result_type = self._result_types.pop(data["id"], None)
+        if result_type is not None and result_type not in self._raw_result_types():
+            try:
+                return self._converter.structure(data, result_type)
+            except _UNFIT as error:
+                reason = unreadable_reason(error)
+                self._server_log(f"skilldeck: unexpected result for request {shown}: {reason}")
+        try:
+            return self._converter.structure(data, JsonRPCResponseMessage)
+        except _UNFIT as error:  # e.g. neither a result nor an error
+            self._server_log(f"skilldeck: ignored a response ({shown}): {unreadable_reason(error)}")
+            return UNREADABLE
+
+    def handle_message(self, message: Any) -> None:
+        """Note when the client last spoke, then handle ``message`` as pygls does (a
+        message already answered as unreadable is skipped)."""
+        self.last_message_at = time.monotonic()
+        if message is UNREADABLE:
+            return
+        super().handle_message(message)
+
+
+#: Stands for a message whose params could not be read (already answered and logged).
+UNREADABLE = object()
+#: What reading a message that does not fit its type raises (cattrs, with detailed
+#: validation or without).
+_UNFIT = (BaseValidationError, ValueError, TypeError, KeyError)
+
+
+def unreadable_reason(error: Exception) -> str:
+    """What does not fit in a message, in one short line: ``required field missing @
+    $.params.position``; at most three problems, then how many more."""
+    if isinstance(error, BaseValidationError):
+        problems = transform_error(error, path="$")
+    else:
+        problems = ["".join(traceback.format_exception_only(error)).strip()]
+    more = len(problems) - 3
+    text = "; ".join(problems[:3]) + (f" (and {more} more)" if more > 0 else "")
+    return _one_line(text)
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    """``text`` on one line, cut to ``limit`` characters (a client chooses its length)."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
 def _is_result(data: Any) -> bool:

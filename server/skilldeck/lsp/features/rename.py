@@ -29,8 +29,11 @@ annotation, or a message).
 
 Refusals are JSON-RPC errors (code ``-32803`` RequestFailed) with a message saying why:
 not on a name, an invalid new name, a name already taken in the skill's root (by an
-indexed skill or by a file or folder on disk), an unknown skill, a skill outside the
-workspace, or a client that cannot rename files through workspace edits. They are the
+indexed skill or by a file or folder on disk), a name the file system cannot hold (more
+bytes than a folder or file name may have, or a renamed path longer than a path may be:
+the folder rename would fail while the other files' edits went through), an unknown
+skill, a skill outside the workspace, or a client that cannot rename files through
+workspace edits. They are the
 user's answer, logged at info level (:class:`~skilldeck.lsp.refusals.RequestRefused`).
 """
 
@@ -157,6 +160,53 @@ def _taken_on_disk(entry: SkillFileEntry, new_name: str) -> str | None:
     return None
 
 
+def _too_long_on_disk(entry: SkillFileEntry, new_name: str) -> str | None:
+    """Blocking: why the file system cannot hold the renamed folder (or flat file) or
+    the skill file in it; ``None`` when it can. The limits are the root's (``pathconf``:
+    bytes per name, and per path with its terminating NUL)."""
+    root = entry.root.path
+    destination = _destination(entry, new_name)
+    component = os.path.basename(destination)
+    kind = "folder" if entry.folder is not None else "file"
+    name_max = _path_limit(root, "PC_NAME_MAX", 255)
+    size = len(os.fsencode(component))
+    if size > name_max:
+        return (
+            f"'{_shortened(new_name)}' is too long for a {kind} name in {root}: {size} bytes, "
+            f"and the file system allows at most {name_max} bytes per name. Choose a shorter "
+            "name."
+        )
+    path_max = _path_limit(root, "PC_PATH_MAX", 4096)
+    renamed = destination
+    if entry.folder is not None:
+        renamed = destination + entry.path[len(entry.folder) :]
+    size = len(os.fsencode(renamed))
+    if size >= path_max:
+        return (
+            f"'{_shortened(new_name)}' is too long for {root}: the renamed skill file's path "
+            f"would be {size} bytes, and the file system allows paths of at most "
+            f"{path_max - 1} bytes. Choose a shorter name."
+        )
+    return None
+
+
+def _path_limit(folder: str, name: str, default: int) -> int:
+    """``os.pathconf(folder, name)``, or ``default`` where it says nothing."""
+    pathconf = getattr(os, "pathconf", None)
+    try:
+        limit = pathconf(folder, name) if pathconf is not None else -1
+    except (OSError, ValueError):
+        limit = -1
+    return limit if isinstance(limit, int) and limit > 0 else default
+
+
+def _shortened(name: str, keep: int = 40) -> str:
+    """``name``, its middle elided when longer than ``keep`` characters (for a message)."""
+    if len(name) <= keep:
+        return name
+    return f"{name[: keep // 2]}...{name[-(keep // 2) :]} ({len(name)} characters)"
+
+
 def _inside(path: str, folder: str) -> bool:
     path, folder = os.path.normpath(path), os.path.normpath(folder)
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
@@ -226,6 +276,9 @@ async def rename_edit(
             )
     moves = entry.expected_name != new_name
     if moves:
+        too_long = await asyncio.to_thread(_too_long_on_disk, entry, new_name)
+        if too_long is not None:
+            raise RenameRefused(too_long)
         existing = await asyncio.to_thread(_taken_on_disk, entry, new_name)
         if existing is not None:
             raise RenameRefused(
