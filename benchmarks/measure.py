@@ -44,18 +44,29 @@ class ProcessRun:
 
 
 def run_timed(
-    argv: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: str | None = None
+    argv: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    stdin: bytes | None = None,
 ) -> ProcessRun:
     """Run ``argv`` to completion; the child is reaped with ``wait4`` for its own usage.
 
-    Output goes to temporary files (pipes could fill up before we wait).
+    Output goes to temporary files (pipes could fill up before we wait); ``stdin`` too.
     """
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with (
+        tempfile.TemporaryFile() as given,
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+    ):
+        given.write(stdin or b"")
+        given.seek(0)
         start = time.perf_counter()
         child = subprocess.Popen(
             list(argv),
             env=dict(env) if env is not None else None,
             cwd=cwd,
+            stdin=given,
             stdout=out,
             stderr=err,
         )

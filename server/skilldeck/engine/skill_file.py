@@ -17,6 +17,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import PurePath
@@ -67,7 +68,7 @@ from skilldeck.engine.profiles import (
     DEFERRED_EFFECTS,
     get_profile,
 )
-from skilldeck.engine.rules import rule
+from skilldeck.engine.rules import RULES, rule
 from skilldeck.engine.skill_names import (
     kebab_case,
     name_problem,
@@ -161,6 +162,21 @@ class RuleSettings:
     def severity_for(self, code: str, default: Severity) -> Severity | None:
         """The effective severity of rule ``code`` (``None`` when it is off)."""
         return self.overrides.get(code, default)
+
+    def in_force(self, code: str) -> bool:
+        """Whether rule ``code`` is reported (not switched ``off``)."""
+        return self.overrides.get(code, True) is not None
+
+    def narrowed(self, select: AbstractSet[str] | None) -> RuleSettings:
+        """These settings with every rule outside ``select`` switched off (``None``: all
+        selected, ``self`` returned): what a run that reports only ``select`` (``check
+        --select / --ignore``) needs the deck-wide passes to compute."""
+        if select is None:
+            return self
+        dropped = {r.code: None for r in RULES if r.code not in select and self.in_force(r.code)}
+        if not dropped:
+            return self
+        return replace(self, overrides={**self.overrides, **dropped})
 
 
 @dataclass(frozen=True)
