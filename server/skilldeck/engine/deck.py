@@ -170,11 +170,14 @@ def passes_in_force(settings: RuleSettings | None) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class DeckReport:
-    """:func:`deck_report`'s answer: the findings per path, and which deck-wide passes
-    ran (the names of :data:`DECK_PASSES`; a pass with no rule in force does not)."""
+    """:func:`deck_report`'s answer: the findings per path, which deck-wide passes ran
+    (the names of :data:`DECK_PASSES`; a pass with no rule in force does not), and how
+    many unknown ``/name`` mentions were scored against the deck's names for "did you
+    mean" (once per distinct name)."""
 
     findings: dict[str, list[Finding]]
     passes: frozenset[str]
+    name_lookups: int = 0
 
 
 def deck_report(
@@ -199,6 +202,7 @@ def deck_report(
     entries = scan.entries()
     result: dict[str, list[Finding]] = {e.path: list(e.analysis.findings) for e in entries}
     groups = name_groups(scan, provided)
+    lookups = 0
     if "shadowing" in passes:
         for group in groups:
             if len(group) > 1:
@@ -218,11 +222,12 @@ def deck_report(
                         suggestions=suggestions,
                     )
                 )
+        lookups = suggestions.lookups
     if "overlap" in passes:
         overlap = DeckOverlap((group[0] for group in groups), settings)
         for path in overlap.paths():
             result[path].extend(overlap.findings_of(path))
-    return DeckReport(result, passes)
+    return DeckReport(result, passes, lookups)
 
 
 def deck_findings(

@@ -99,6 +99,9 @@ class NameSuggestions:
         self._by_shape: dict[str, dict[str, None]] = {}
         self._choices: list[str] | None = None
         self._memo: dict[str, tuple[str, ...]] = {}
+        #: How many lookups scored the deck's names (a name asked again while the names
+        #: have not changed is answered from the memo and not counted).
+        self.lookups = 0
         for name in names:
             self.add(name)
 
@@ -131,6 +134,7 @@ class NameSuggestions:
         """Up to ``limit`` names nearest to ``name``, as :func:`nearest_names` orders them."""
         found = self._memo.get(name)
         if found is None:
+            self.lookups += 1
             found = self._memo[name] = tuple(nearest_names(name, self._candidates(name), 2**30))
         return list(found[:limit])
 
