@@ -24,7 +24,9 @@ def project(tmp_path: Path) -> Path:
     (root / ".git").mkdir(parents=True)
     skills = root / ".dsh" / "skills"
     for name, body in (("tdd-workflow", "Run /reviw first."), ("tdd-guide", "Ask /nope now.")):
-        write(skills / name / "SKILL.md", f"---\nname: {name}\ndescription: {SHARED}\n---\n{body}\n")
+        write(
+            skills / name / "SKILL.md", f"---\nname: {name}\ndescription: {SHARED}\n---\n{body}\n"
+        )
     write(
         skills / "review" / "SKILL.md",
         "---\nname: review\ndescription: Review a change before merging.\nuser_invocable: no\n"

@@ -24,7 +24,9 @@ ALL = frozenset(rule.code for rule in RULES)
 def _write(root: Path, name: str, description: str, body: str) -> None:
     folder = root / name
     folder.mkdir(parents=True)
-    (folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {description}\n---\n{body}\n")
+    (folder / "SKILL.md").write_text(
+        f"---\nname: {name}\ndescription: {description}\n---\n{body}\n"
+    )
 
 
 def _scan(tmp_path: Path, **config: object) -> DeckScan:

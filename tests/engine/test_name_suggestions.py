@@ -1,4 +1,4 @@
-""""Did you mean": the deck's index of names (NameSuggestions) answers exactly what
+""" "Did you mean": the deck's index of names (NameSuggestions) answers exactly what
 ``nearest_names`` answers, looks each unknown name up once, and follows the names as
 they change (the language server keeps one per folder)."""
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skilldeck.engine.near_misses import NameSuggestions, nearest_names
-from skilldeck.engine.skill_file import SkillFileAnalysis, analyze_skill_file
+from skilldeck.engine.skill_file import analyze_skill_file
 
 #: Names with every kind of neighbour nearest_names knows: same shape (case,
 #: separators), one and two edits, swaps, prefixes, short and long words.
