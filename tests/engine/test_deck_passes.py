@@ -9,6 +9,7 @@ from pathlib import Path
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.deck import DECK_PASSES, deck_report, host_findings, passes_in_force
+from skilldeck.engine.findings import Severity
 from skilldeck.engine.fs_provider import DeckScan, scan_deck
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.rules import RULES
@@ -106,7 +107,7 @@ def test_the_hosts_pass_needs_one_of_its_rules(tmp_path: Path) -> None:
 
 
 def test_narrowed_settings_keep_severities_and_switch_the_rest_off() -> None:
-    settings = RuleSettings(overrides={"SD801": "error", "SD704": "off"})
+    settings = RuleSettings(overrides={"SD801": Severity.ERROR, "SD704": None})
     narrowed = settings.narrowed(frozenset({"SD801", "SD802"}))
     assert narrowed.severity_for("SD801", None) is not None  # type: ignore[arg-type]
     assert narrowed.overrides["SD801"].value == "error"  # type: ignore[union-attr]
