@@ -56,7 +56,7 @@ SOURCE = next(
 )
 COLLECTION = "antigravity-awesome-skills/skills"
 #: Bump when the written bytes change, so cached decks are rebuilt.
-BUILDER_VERSION = 1
+BUILDER_VERSION = 2
 VARIANT = "real"
 _NAME_LINE = re.compile(r"^name:.*$", re.MULTILINE)
 
@@ -127,7 +127,7 @@ def build(dest: str | os.PathLike[str], n: int, *, corpora: str | None = None) -
             path.write_bytes(data)
             written.append(str(path))
             total += len(data)
-            if not probe and _probe_shape(data):
+            if not probe and _probe_shape(data) and _has_findings(data, name):
                 probe = str(path)
     for dirpath, dirnames, filenames in os.walk(top, topdown=False):
         for entry in filenames + dirnames:
@@ -165,6 +165,14 @@ def build(dest: str | os.PathLike[str], n: int, *, corpora: str | None = None) -
     (top / MANIFEST).write_text(json.dumps(corpus.to_json(), indent=1, ensure_ascii=False))
     os.utime(top / MANIFEST, (FIXED_MTIME, FIXED_MTIME))
     return corpus
+
+
+def _has_findings(data: bytes, name: str) -> bool:
+    """Whether the engine reports something on this file alone (the language-server
+    benchmark waits for the probe's diagnostics, and a clean file is not published)."""
+    from skilldeck.engine.skill_file import analyze_skill_bytes  # noqa: PLC0415
+
+    return bool(analyze_skill_bytes(data, path=f"{name}/SKILL.md", expected_name=name).findings)
 
 
 def _probe_shape(data: bytes) -> bool:

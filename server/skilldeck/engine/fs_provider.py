@@ -434,13 +434,14 @@ def _scan_file(
     helpers: ScanHelpers | None,
 ) -> _Outcome:
     def entry(analysis: SkillFileAnalysis, span: Span | None = None) -> SkillFileEntry:
+        # The parsed frontmatter is not kept (a cached analysis has none either).
         return SkillFileEntry(
             root,
             task.layout,
             task.path,
             task.folder,
             task.expected_name,
-            analysis,
+            analysis.without_frontmatter(),
             name_span(analysis) if span is None else span,
         )
 

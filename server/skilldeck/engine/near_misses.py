@@ -95,22 +95,23 @@ class NameSuggestions:
     """
 
     def __init__(self, names: Iterable[str] = ()) -> None:
-        self._names: dict[str, None] = {}
-        self._by_shape: dict[str, dict[str, None]] = {}
+        self._names: dict[str, None] = dict.fromkeys(names)
+        #: Names by shape, and the names as one list for rapidfuzz: made on the first
+        #: lookup (most decks have no unknown mention), then kept up to date.
+        self._by_shape: dict[str, dict[str, None]] | None = None
         self._choices: list[str] | None = None
         self._memo: dict[str, tuple[str, ...]] = {}
         #: How many lookups scored the deck's names (a name asked again while the names
         #: have not changed is answered from the memo and not counted).
         self.lookups = 0
-        for name in names:
-            self.add(name)
 
     def add(self, name: str) -> None:
         """Count ``name`` among the deck's names."""
         if name in self._names:
             return
         self._names[name] = None
-        self._by_shape.setdefault(key_shape(name), {})[name] = None
+        if self._by_shape is not None:
+            self._by_shape.setdefault(key_shape(name), {})[name] = None
         self._changed()
 
     def discard(self, name: str) -> None:
@@ -118,11 +119,12 @@ class NameSuggestions:
         if name not in self._names:
             return
         del self._names[name]
-        shape = key_shape(name)
-        same = self._by_shape[shape]
-        del same[name]
-        if not same:
-            del self._by_shape[shape]
+        if self._by_shape is not None:
+            shape = key_shape(name)
+            same = self._by_shape[shape]
+            del same[name]
+            if not same:
+                del self._by_shape[shape]
         self._changed()
 
     def _changed(self) -> None:
@@ -145,6 +147,10 @@ class NameSuggestions:
 
         if self._choices is None:
             self._choices = list(self._names)
+        if self._by_shape is None:
+            self._by_shape = {}
+            for known in self._names:
+                self._by_shape.setdefault(key_shape(known), {})[known] = None
         close = process.extract(
             name, self._choices, scorer=OSA.distance, score_cutoff=2, limit=None
         )

@@ -219,6 +219,15 @@ class SkillFileAnalysis:
             and not any(f.drops_skill for f in self.findings)
         )
 
+    def without_frontmatter(self) -> SkillFileAnalysis:
+        """This analysis as an index keeps it: without the parsed frontmatter (entries,
+        values and spans, ~2 KB a file), as the cache's JSON form holds it. A scan keeps
+        these (a fresh and a cached analysis then weigh the same); an editor re-parses
+        the one file it works on."""
+        if self.frontmatter is None:
+            return self
+        return replace(self, frontmatter=None)
+
     def to_json(self) -> dict[str, object]:
         """A JSON-compatible dict for the on-disk cache (the frontmatter is left out)."""
         return {
