@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import FIXED_MTIME, MANIFEST, Corpus, CorpusRoot, load
+from corpus import FIXED_MTIME, MANIFEST, Corpus, CorpusRoot, load, print_manifest
 
 _REPO = Path(__file__).resolve().parents[1]
 #: Where the collections are: ``$SKILLDECK_CORPORA``, else ``../shared/corpora`` beside the
@@ -212,11 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=1000, help="skills (default 1000)")
     parser.add_argument("--corpora", default=None, help=f"default {SOURCE}")
     args = parser.parse_args(argv)
-    corpus = build(args.dest, args.n, corpora=args.corpora)
-    summary = corpus.to_json()
-    summary.pop("skill_files")
-    json.dump(summary, sys.stdout, indent=1, ensure_ascii=False)
-    print()
+    print_manifest(build(args.dest, args.n, corpora=args.corpora))
     return 0
 
 
