@@ -22,7 +22,7 @@ from typing import Literal
 from skilldeck.engine.catalog_text import catalog_description, collapse_whitespace
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.frontmatter import parse_frontmatter
-from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry, name_span, scan_deck
+from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry, scan_deck
 from skilldeck.engine.host_budget import (
     BudgetReport,
     CatalogState,
@@ -32,6 +32,7 @@ from skilldeck.engine.hosts import Host, HostRoot
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.layout import NotASkill, place_in_root
 from skilldeck.engine.model import RANK_CUSTOM, is_skill_name
+from skilldeck.engine.positions import FILE_START, Span
 from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.skill_file import SkillFileAnalysis
@@ -54,6 +55,8 @@ class FoundFile:
     expected_name: str
     analysis: SkillFileAnalysis | None
     nested: str | None = None
+    #: Where the ``name`` value is (the scan's, which keeps no frontmatter to find it in).
+    name_span: Span = FILE_START
 
     @cached_property
     def name(self) -> str:
@@ -120,7 +123,7 @@ class HostsView:
                     found.folder,
                     found.expected_name,
                     found.analysis,
-                    name_span(found.analysis),
+                    found.name_span,
                 )
             )
         return loaded
@@ -250,7 +253,13 @@ def _found_files(scan: DeckScan) -> list[FoundFile]:
 
 def _from_entry(entry: SkillFileEntry) -> FoundFile:
     return FoundFile(
-        entry.path, entry.root, entry.layout, entry.folder, entry.expected_name, entry.analysis
+        entry.path,
+        entry.root,
+        entry.layout,
+        entry.folder,
+        entry.expected_name,
+        entry.analysis,
+        name_span=entry.name_span,
     )
 
 
