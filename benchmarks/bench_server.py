@@ -42,7 +42,7 @@ from pygls.lsp.client import LanguageClient
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import Corpus, load
-from measure import percentile, rss_kb
+from measure import cpu_ns, percentile, rss_kb, settle
 
 
 def uri_of(path: str) -> str:
@@ -202,6 +202,7 @@ async def bench_server(
     idle_s: float = 1.0,
     client_watches: bool = True,
     save_every_s: float | None = None,
+    settle_s: float | None = None,
 ) -> dict[str, object]:
     """Start the server on ``corpus`` and measure (see the module doc).
 
@@ -256,6 +257,11 @@ async def bench_server(
         result["diagnostics_published_at_index"] = watch.published
         result["rss_after_index_kb"] = rss_kb(server.pid)
         await asyncio.sleep(idle_s)
+        if settle_s:
+            # Wait for the background work after an index (publishing every file's
+            # diagnostics, the overlap build) to finish: the requests below then measure
+            # their own work, not the queue behind it.
+            result["settle_s"], result["settle_cpu_s"] = await settle(server.pid, settle_s)
         result["rss_idle_kb"] = rss_kb(server.pid)
 
         if edits == 0 and queries == 0:
@@ -275,6 +281,7 @@ async def bench_server(
         result["did_open_s"] = await asyncio.wait_for(opened, timeout_s) - t_open
 
         latencies: list[float] = []
+        edits_cpu = cpu_ns(server.pid)
         version = 1
         stop_saving = asyncio.Event()
         saver = (
@@ -303,6 +310,9 @@ async def bench_server(
             stop_saving.set()
             result["saves"] = await saver
         result["did_change"] = _summary(latencies)
+        if latencies:
+            spent = (cpu_ns(server.pid) - edits_cpu) / 1e6 / len(latencies)
+            result["did_change"]["server_cpu_ms"] = spent  # type: ignore[index]
         result["did_change_slowest"] = sorted(
             ({"ms": round(lat * 1000, 1), "edit": k} for k, lat in enumerate(latencies)),
             key=lambda row: -row["ms"],
@@ -327,22 +337,26 @@ async def bench_server(
         doc = types.TextDocumentIdentifier(uri=uri)
         result["completion_key"] = await _requests(
             queries,
+            server.pid,
             lambda: client.text_document_completion_async(
                 types.CompletionParams(doc, types.Position(closing, 0))
             ),
         )
         result["completion_mention"] = await _requests(
             queries,
+            server.pid,
             lambda: client.text_document_completion_async(
                 types.CompletionParams(doc, types.Position(slash_line, 5))
             ),
         )
         result["hover_name"] = await _requests(
             queries,
+            server.pid,
             lambda: client.text_document_hover_async(types.HoverParams(doc, probe.name_value)),
         )
         result["hover_description"] = await _requests(
             queries,
+            server.pid,
             lambda: client.text_document_hover_async(types.HoverParams(doc, probe.description_key)),
         )
         result["rss_end_kb"] = rss_kb(server.pid)
@@ -402,18 +416,23 @@ def _revised(text: str, sentence: str) -> str:
     return "\n".join(lines)
 
 
-async def _requests(count: int, send: Any) -> dict[str, object]:
-    """Send a request ``count`` times (after one warm-up) and summarise the round trips."""
+async def _requests(count: int, pid: int, send: Any) -> dict[str, object]:
+    """Send a request ``count`` times (after one warm-up) and summarise the round trips,
+    with the server's CPU time per request (``server_cpu_ms``: what the answers cost it,
+    however busy the machine is)."""
     try:
         first = await asyncio.wait_for(send(), 60)
     except Exception as error:
         return {"supported": False, "error": f"{type(error).__name__}: {error}"[:200]}
     latencies: list[float] = []
+    cpu_before = cpu_ns(pid)
     for _ in range(count):
         t0 = time.perf_counter()
         await asyncio.wait_for(send(), 60)
         latencies.append(time.perf_counter() - t0)
     summary = _summary(latencies)
+    if count:
+        summary["server_cpu_ms"] = (cpu_ns(pid) - cpu_before) / 1e6 / count
     summary["supported"] = first is not None
     summary["items"] = _size(first)
     return summary
@@ -470,6 +489,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="rewrite another skill file on disk every S seconds while typing",
     )
     parser.add_argument(
+        "--settle",
+        type=float,
+        default=None,
+        metavar="S",
+        help="after indexing, wait (at most S seconds) until the server is idle before typing",
+    )
+    parser.add_argument(
         "--settings", default="{}", help='more skilldeck settings as JSON, e.g. {"rules": {...}}'
     )
     args = parser.parse_args(argv)
@@ -487,6 +513,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             idle_s=args.idle,
             client_watches=not args.no_client_watch,
             save_every_s=args.save_every,
+            settle_s=args.settle,
         )
     )
     json.dump(result, sys.stdout, indent=1)

@@ -611,12 +611,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--variant", choices=VARIANTS, default="varied")
     args = parser.parse_args(argv)
-    corpus = generate(args.dest, args.n, seed=args.seed, variant=args.variant)
+    print_manifest(generate(args.dest, args.n, seed=args.seed, variant=args.variant))
+    return 0
+
+
+def print_manifest(corpus: Corpus) -> None:
+    """The manifest without the file list, as JSON on stdout."""
     summary = corpus.to_json()
     summary.pop("skill_files")
     json.dump(summary, sys.stdout, indent=1, ensure_ascii=False)
     print()
-    return 0
 
 
 if __name__ == "__main__":

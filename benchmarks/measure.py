@@ -44,18 +44,29 @@ class ProcessRun:
 
 
 def run_timed(
-    argv: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: str | None = None
+    argv: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    stdin: bytes | None = None,
 ) -> ProcessRun:
     """Run ``argv`` to completion; the child is reaped with ``wait4`` for its own usage.
 
-    Output goes to temporary files (pipes could fill up before we wait).
+    Output goes to temporary files (pipes could fill up before we wait); ``stdin`` too.
     """
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with (
+        tempfile.TemporaryFile() as given,
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+    ):
+        given.write(stdin or b"")
+        given.seek(0)
         start = time.perf_counter()
         child = subprocess.Popen(
             list(argv),
             env=dict(env) if env is not None else None,
             cwd=cwd,
+            stdin=given,
             stdout=out,
             stderr=err,
         )
@@ -84,6 +95,41 @@ def rss_kb(pid: int) -> int:
     except OSError:
         pass
     return 0
+
+
+def cpu_ns(pid: int) -> int:
+    """CPU time a live process has run so far, in nanoseconds (``/proc/PID/schedstat``,
+    whose first field counts it exactly; unlike wall time it does not grow while other
+    processes hold the CPU); 0 when unknown."""
+    return _schedstat(pid)[0]
+
+
+def _schedstat(pid: int) -> tuple[int, int]:
+    """(ns run on a CPU, ns waited runnable for one) of a live process; zeros when unknown."""
+    try:
+        with open(f"/proc/{pid}/schedstat", encoding="ascii") as handle:
+            ran, waited = handle.read().split()[:2]
+        return int(ran), int(waited)
+    except (OSError, ValueError):
+        return 0, 0
+
+
+async def settle(pid: int, limit_s: float, *, window_s: float = 0.5) -> tuple[float, float]:
+    """Wait until process ``pid`` is idle: over ``window_s`` it ran and waited to run
+    for under 2 % of the window (a process starved by a busy machine is not idle: it
+    waits to run), at most ``limit_s`` seconds. Returns the seconds waited and the CPU
+    seconds the process used meanwhile (its background work)."""
+    import asyncio  # noqa: PLC0415
+
+    started = time.perf_counter()
+    first = _schedstat(pid)[0]
+    while time.perf_counter() - started < limit_s:
+        ran, waited = _schedstat(pid)
+        await asyncio.sleep(window_s)
+        ran2, waited2 = _schedstat(pid)
+        if (ran2 - ran) + (waited2 - waited) < 0.02 * window_s * 1e9:
+            break
+    return time.perf_counter() - started, (_schedstat(pid)[0] - first) / 1e9
 
 
 def machine() -> dict[str, object]:

@@ -25,11 +25,17 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import real_corpus  # noqa: E402
 from bench_check import bench_check, python_startup, read_floor  # noqa: E402
+from bench_peers import bench_peers, peers_dir  # noqa: E402
 from corpus import VARIANTS, ensure  # noqa: E402
 from measure import loadavg, machine  # noqa: E402
 
 DEFAULT_SIZES = (100, 1000, 10000)
+#: The decks: ``generated`` (corpus.py: varied and near-duplicate) and ``real``
+#: (real_corpus.py: renamed copies of a public collection's skills).
+DECKS = ("generated", "real")
+REAL = "real"
 
 #: (key, description, limit, how to read the figure from a result) for the 10k targets.
 Result = dict[str, Any]
@@ -45,13 +51,31 @@ def _get(result: Result, *path: str) -> float:
 
 
 def measure_size(
-    n: int, *, corpus_root: Path, repeats: int, server: bool, edits: int, queries: int
+    n: int,
+    *,
+    corpus_root: Path,
+    repeats: int,
+    server: bool,
+    edits: int,
+    queries: int,
+    decks: Sequence[str] = DECKS,
+    peers: Path | None = None,
 ) -> Result:
-    """Every figure for one size (varied corpus) plus the near-duplicate check."""
+    """Every figure for one size: the generated deck (varied, plus the near-duplicate
+    check) and the deck of renamed copies of real skills (with the peers on it)."""
     out: Result = {"n": n}
-    for variant in VARIANTS:
+    planned: list[str] = list(VARIANTS) if "generated" in decks else []
+    if "real" in decks:
+        if real_corpus.source_files(real_corpus.source_dir()):
+            planned.append(REAL)
+        else:
+            print(f"  no real collection under {real_corpus.SOURCE}: skipped", file=sys.stderr)
+    for variant in planned:
         started = time.perf_counter()
-        corpus = ensure(corpus_root / f"n{n}-{variant}", n, variant=variant)
+        if variant == REAL:
+            corpus = real_corpus.ensure(corpus_root / f"real-n{n}", n)
+        else:
+            corpus = ensure(corpus_root / f"n{n}-{variant}", n, variant=variant)  # type: ignore[arg-type]
         generated = time.perf_counter() - started
         entry: Result = {
             "corpus": corpus.dest,
@@ -61,7 +85,9 @@ def measure_size(
             "read_floor": read_floor(corpus),
             "check": bench_check(corpus, repeats=repeats),
         }
-        if server and variant == "varied":
+        if variant == REAL:
+            entry["peers"] = bench_peers(corpus, peers, repeats=repeats)
+        if server and variant in ("varied", REAL):
             from bench_server import bench_server  # noqa: PLC0415
 
             with tempfile.TemporaryDirectory(prefix="skilldeck-bench-server-") as cache:
@@ -91,68 +117,94 @@ def _fmt(value: float, digits: int = 3) -> str:
     return f"{value:.{digits}f}"
 
 
-ROWS: list[tuple[str, Callable[[Result], float]]] = [
-    ("read floor (s, best)", lambda r: _get(r, "varied", "read_floor", "best_s")),
-    ("check cold (s)", lambda r: _get(r, "varied", "check", "cold", "wall_s")),
-    (
-        "  x read floor",
-        lambda r: _ratio(
-            _get(r, "varied", "check", "cold", "wall_s"), _get(r, "varied", "read_floor", "best_s")
-        ),
-    ),
-    ("  cpu (s)", lambda r: _get(r, "varied", "check", "cold", "cpu_s")),
-    ("check --no-cache (s)", lambda r: _get(r, "varied", "check", "no_cache", "wall_s")),
-    ("check warm (s)", lambda r: _get(r, "varied", "check", "warm", "wall_s")),
-    (
-        "  x read floor",
-        lambda r: _ratio(
-            _get(r, "varied", "check", "warm", "wall_s"), _get(r, "varied", "read_floor", "best_s")
-        ),
-    ),
-    ("  cpu (s)", lambda r: _get(r, "varied", "check", "warm", "cpu_s")),
-    ("check peak RSS (MB)", lambda r: _get(r, "varied", "check", "cold", "max_rss_kb") / 1024),
-    ("near-dup check cold (s)", lambda r: _get(r, "near-duplicate", "check", "cold", "wall_s")),
-    ("near-dup check warm (s)", lambda r: _get(r, "near-duplicate", "check", "warm", "wall_s")),
-    ("server initialize (s)", lambda r: _get(r, "varied", "server", "initialize_s")),
-    ("server index (s)", lambda r: _get(r, "varied", "server", "index_s")),
-    (
-        "server index, 2nd start (s)",
-        lambda r: _get(r, "varied", "server", "index_second_start_s"),
-    ),
-    ("didChange->diag p50 (ms)", lambda r: _get(r, "varied", "server", "did_change", "p50_ms")),
-    ("didChange->diag p95 (ms)", lambda r: _get(r, "varied", "server", "did_change", "p95_ms")),
-    ("completion key p50 (ms)", lambda r: _get(r, "varied", "server", "completion_key", "p50_ms")),
-    ("completion key p95 (ms)", lambda r: _get(r, "varied", "server", "completion_key", "p95_ms")),
-    (
-        "completion /name p50 (ms)",
-        lambda r: _get(r, "varied", "server", "completion_mention", "p50_ms"),
-    ),
-    (
-        "completion /name p95 (ms)",
-        lambda r: _get(r, "varied", "server", "completion_mention", "p95_ms"),
-    ),
-    ("hover name p50 (ms)", lambda r: _get(r, "varied", "server", "hover_name", "p50_ms")),
-    ("hover name p95 (ms)", lambda r: _get(r, "varied", "server", "hover_name", "p95_ms")),
-    (
-        "hover description p95 (ms)",
-        lambda r: _get(r, "varied", "server", "hover_description", "p95_ms"),
-    ),
-    (
-        "server RSS after index (MB)",
-        lambda r: _get(r, "varied", "server", "rss_after_index_kb") / 1024,
-    ),
-    ("server RSS at end (MB)", lambda r: _get(r, "varied", "server", "rss_end_kb") / 1024),
-]
+Row = tuple[str, Callable[[Result], float]]
 
 
-def table(results: Sequence[Result]) -> str:
-    """The figures as a fixed-width table: one column per size, then 1k -> 10k growth."""
+def _rows(variant: str) -> list[Row]:
+    """The table's rows for one deck (``varied`` or ``real``), read from a size's result."""
+
+    def get(*path: str) -> Callable[[Result], float]:
+        return lambda r: _get(r, variant, *path)
+
+    def over(
+        top: Callable[[Result], float], bottom: Callable[[Result], float]
+    ) -> Callable[[Result], float]:
+        return lambda r: _ratio(top(r), bottom(r))
+
+    floor = get("read_floor", "best_s")
+    cold = get("check", "cold", "wall_s")
+    warm = get("check", "warm", "wall_s")
+    rows: list[Row] = [
+        ("read floor (s, best)", floor),
+        ("check cold (s)", cold),
+        ("  x read floor", over(cold, floor)),
+        ("  cpu (s)", get("check", "cold", "cpu_s")),
+        ("check --no-cache (s)", get("check", "no_cache", "wall_s")),
+        ("check warm (s)", warm),
+        ("  x read floor", over(warm, floor)),
+        ("  cpu (s)", get("check", "warm", "cpu_s")),
+        ("check peak RSS (MB)", lambda r: _get(r, variant, "check", "cold", "max_rss_kb") / 1024),
+        ("check findings", get("check", "findings")),
+    ]
+    if variant == REAL:
+        agnix = get("peers", "agnix", "wall_s")
+        skills_ref = get("peers", "skills_ref_rs", "wall_s")
+        rows += [
+            ("agnix (s)", agnix),
+            ("  check cold / agnix", over(cold, agnix)),
+            ("skills-ref-rs (s)", skills_ref),
+            ("  check warm / skills-ref-rs", over(warm, skills_ref)),
+        ]
+    else:
+        rows += [
+            (
+                "near-dup check cold (s)",
+                lambda r: _get(r, "near-duplicate", "check", "cold", "wall_s"),
+            ),
+            (
+                "near-dup check warm (s)",
+                lambda r: _get(r, "near-duplicate", "check", "warm", "wall_s"),
+            ),
+        ]
+    rows += [
+        ("server initialize (s)", get("server", "initialize_s")),
+        ("server index (s)", get("server", "index_s")),
+        ("server index, 2nd start (s)", get("server", "index_second_start_s")),
+    ]
+    for key, label in _REQUESTS:
+        rows.append((f"{label} p50 (ms)", get("server", key, "p50_ms")))
+        rows.append((f"{label} p95 (ms)", get("server", key, "p95_ms")))
+    rows += [
+        (
+            "server RSS after index (MB)",
+            lambda r: _get(r, variant, "server", "rss_after_index_kb") / 1024,
+        ),
+        ("server RSS at end (MB)", lambda r: _get(r, variant, "server", "rss_end_kb") / 1024),
+    ]
+    return rows
+
+
+#: The language-server requests measured: (result key, label).
+_REQUESTS = (
+    ("did_change", "didChange->diag"),
+    ("completion_key", "completion key"),
+    ("completion_mention", "completion /name"),
+    ("hover_name", "hover name"),
+    ("hover_description", "hover description"),
+)
+
+
+def table(results: Sequence[Result], variant: str = "varied") -> str:
+    """One deck's figures as a fixed-width table: one column per size, then 1k -> 10k."""
+    results = [r for r in results if variant in r]
+    if not results:
+        return ""
     sizes = [r["n"] for r in results]
     by_n = {r["n"]: r for r in results}
     growth = 1000 in by_n and 10000 in by_n
     head = ["figure"] + [f"N={n:,}" for n in sizes] + (["1k->10k"] if growth else [])
     rows = [head]
-    for label, get in ROWS:
+    for label, get in _rows(variant):
         values = [get(r) for r in results]
         if all(math.isnan(v) for v in values):
             continue
@@ -172,95 +224,86 @@ def table(results: Sequence[Result]) -> str:
     return "\n".join(lines)
 
 
-def targets(results: Sequence[Result]) -> list[dict[str, object]]:
-    """The issue's targets, judged at the largest size measured (10,000 when present)."""
+def targets(results: Sequence[Result], variant: str = "varied") -> list[dict[str, object]]:
+    """Issue #27's targets for one deck, judged at the largest size measured."""
+    results = [r for r in results if variant in r]
+    checks: list[dict[str, object]] = []
+    if not results:
+        return checks
     by_n = {r["n"]: r for r in results}
     top = by_n[max(by_n)]
-    floor = _get(top, "varied", "read_floor", "best_s")
-    checks: list[dict[str, object]] = []
+    floor = _get(top, variant, "read_floor", "best_s")
 
     def add(name: str, value: float, limit: float, unit: str) -> None:
         met = None if math.isnan(value) else value <= limit
         checks.append({"target": name, "value": value, "limit": limit, "unit": unit, "met": met})
 
+    def at(n: int, *path: str) -> float:
+        return _get(by_n[n], variant, *path) if n in by_n else math.nan
+
     add(
         "cold check / read floor",
-        _ratio(_get(top, "varied", "check", "cold", "wall_s"), floor),
+        _ratio(_get(top, variant, "check", "cold", "wall_s"), floor),
         10,
         "x",
     )
     add(
         "warm check / read floor",
-        _ratio(_get(top, "varied", "check", "warm", "wall_s"), floor),
-        2,
+        _ratio(_get(top, variant, "check", "warm", "wall_s"), floor),
+        1.5,
         "x",
     )
-    if 1000 in by_n and 10000 in by_n:
+    if variant == REAL:
         add(
-            "cold check growth 1k->10k",
+            "warm check / skills-ref-rs",
             _ratio(
-                _get(by_n[10000], "varied", "check", "cold", "wall_s"),
-                _get(by_n[1000], "varied", "check", "cold", "wall_s"),
+                _get(top, variant, "check", "warm", "wall_s"),
+                _get(top, variant, "peers", "skills_ref_rs", "wall_s"),
             ),
-            10,
+            1,
             "x",
         )
         add(
-            "cold check CPU growth 1k->10k",
-            _ratio(
-                _get(by_n[10000], "varied", "check", "cold", "cpu_s"),
-                _get(by_n[1000], "varied", "check", "cold", "cpu_s"),
-            ),
-            10,
+            "cold check at 1k / agnix at 1k",
+            _ratio(at(1000, "check", "cold", "wall_s"), at(1000, "peers", "agnix", "wall_s")),
+            0.2,
             "x",
         )
-        # No "marginal growth" (minus N=100) row: from 1,000 files on, a cold check forks
-        # a helper process and N=100 does not, so the difference has no fixed meaning.
+    for kind in ("wall_s", "cpu_s"):
         add(
-            "near-dup cold check growth 1k->10k",
-            _ratio(
-                _get(by_n[10000], "near-duplicate", "check", "cold", "wall_s"),
-                _get(by_n[1000], "near-duplicate", "check", "cold", "wall_s"),
-            ),
-            10,
+            f"cold check growth 1k->10k ({kind[:-2]})",
+            _ratio(at(10000, "check", "cold", kind), at(1000, "check", "cold", kind)),
+            11,
             "x",
         )
-    add("server index after initialized", _get(top, "varied", "server", "index_s"), 2, "s")
-    add(
-        "didChange->diagnostics p95",
-        _get(top, "varied", "server", "did_change", "p95_ms"),
-        20,
-        "ms",
-    )
-    if min(by_n) != max(by_n):
-        add(
-            f"didChange p95 N={max(by_n):,} / N={min(by_n):,}",
-            _ratio(
-                _get(top, "varied", "server", "did_change", "p95_ms"),
-                _get(by_n[min(by_n)], "varied", "server", "did_change", "p95_ms"),
-            ),
-            1.5,
-            "x",
-        )
-    for key, label in (
-        ("completion_key", "completion (key) p95"),
-        ("completion_mention", "completion (/name) p95"),
-        ("hover_name", "hover (name) p95"),
-        ("hover_description", "hover (description) p95"),
-    ):
-        add(label, _get(top, "varied", "server", key, "p95_ms"), 10, "ms")
+    add("server index after initialized", _get(top, variant, "server", "index_s"), 1.5, "s")
+    small = min(by_n)
+    for key, label in _REQUESTS:
+        add(f"{label} p95", _get(top, variant, "server", key, "p95_ms"), 10, "ms")
+        if small != max(by_n):
+            add(
+                f"{label} p50 N={max(by_n):,} / N={small:,}",
+                _ratio(
+                    _get(top, variant, "server", key, "p50_ms"),
+                    at(small, "server", key, "p50_ms"),
+                ),
+                1.3,
+                "x",
+            )
     add(
         "server RSS after index",
-        _get(top, "varied", "server", "rss_after_index_kb") / 1024,
-        200,
+        _get(top, variant, "server", "rss_after_index_kb") / 1024,
+        150,
         "MB",
     )
+    add("server RSS at end", _get(top, variant, "server", "rss_end_kb") / 1024, 150, "MB")
+    add("check peak RSS", _get(top, variant, "check", "cold", "max_rss_kb") / 1024, 150, "MB")
     return checks
 
 
-def format_targets(checks: Sequence[dict[str, object]], n: int) -> str:
+def format_targets(checks: Sequence[dict[str, object]], n: int, deck: str = "") -> str:
     """One line per target: value, limit, met / MISSED / not measured."""
-    lines = [f"targets at N={n:,}:"]
+    lines = [f"targets at N={n:,}{' (' + deck + ')' if deck else ''}:"]
     for check in checks:
         value = float(check["value"])  # type: ignore[arg-type]
         verdict = {True: "met", False: "MISSED", None: "not measured"}[check["met"]]  # type: ignore[index]
@@ -281,6 +324,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--edits", type=int, default=100, help="didChange samples")
     parser.add_argument("--queries", type=int, default=100, help="samples per request kind")
     parser.add_argument("--skip-server", action="store_true")
+    parser.add_argument(
+        "--decks", default=",".join(DECKS), help="generated, real, or both (default both)"
+    )
+    parser.add_argument(
+        "--peers",
+        default=None,
+        help="bin folder with agnix and skills-ref-rs (see bench_peers.py; "
+        "default $SKILLDECK_BENCH_PEERS)",
+    )
     parser.add_argument(
         "--report", metavar="JSON", default=None, help="only reprint the table of a results file"
     )
@@ -305,6 +357,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 server=not args.skip_server,
                 edits=args.edits,
                 queries=args.queries,
+                decks=[d for d in args.decks.split(",") if d],
+                peers=peers_dir(args.peers),
             )
         )
     report = {
@@ -313,7 +367,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "duration_s": round(time.time() - started, 1),
         "loadavg_at_end": loadavg(),
         "results": results,
-        "targets": targets(results),
+        "targets": {deck: targets(results, deck) for deck in ("varied", REAL)},
     }
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -330,9 +384,14 @@ def print_report(info: dict[str, Any], results: list[Result], load_end: object) 
         f"machine: {info['nproc']} CPUs, {info['cpu_model']}, Python {info['python']}; "
         f"load {info['loadavg_at_start']} -> {load_end}"
     )
-    print(table(results))
-    print()
-    print(format_targets(targets(results), max(r["n"] for r in results)))
+    for deck, title in (("varied", "generated deck (corpus.py)"), (REAL, "real-derived deck")):
+        text = table(results, deck)
+        if not text:
+            continue
+        print(f"\n{title}:")
+        print(text)
+        print()
+        print(format_targets(targets(results, deck), max(r["n"] for r in results), title))
 
 
 if __name__ == "__main__":

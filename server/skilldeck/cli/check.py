@@ -412,6 +412,10 @@ class _Checker:
         self._keys: dict[tuple[tuple[SkillRoot, ...], RuleSettings], DeckKey | None] = {}
         self._pending: list[tuple[tuple[SkillRoot, ...], RuleSettings, DeckMemo]] = []
         self._started_ns = time.time_ns()
+        selection = RuleSelection.parse(args.select, args.ignore)
+        #: The rules this run reports (``None``: all): the engine skips deck-wide passes
+        #: whose rules are all unselected, and such a partial deck keeps no memo.
+        self._select = None if selection.everything else selection.codes
         self._factories = provider_factories(args)
         #: Some deck checked had skills of other providers (bundled, sources, --provider).
         self.used_providers = False
@@ -633,7 +637,7 @@ class _Checker:
             memo = None
         if memo is None:
             memo = self._scan_roots(roots, config, progress)
-            if cache is not None and memo.complete and not self._fresh:
+            if cache is not None and memo.complete and not self._fresh and self._select is None:
                 self._pending.append((tuple(roots), settings, memo))
         self.complete = self.complete and memo.complete
         for item in memo.files:
@@ -660,14 +664,17 @@ class _Checker:
         deck = scan_deck(
             config, self._cwd, cache=self._cache, roots=roots, on_root=on_root, processes=jobs
         )
-        by_path = deck_findings(deck, provided)
+        by_path = deck_findings(deck, provided, select=self._select)
         settings = config.rule_settings()
         for entry in deck.entries():
             self.collected.targets[entry.path] = FixTarget(
                 entry.root.path, entry.expected_name, settings, entry.analysis.mentions
             )
         if hosts_lookup is not None:
-            for path, found in host_findings(deck, config, hosts_lookup, cache=self._cache).items():
+            hosted = host_findings(
+                deck, config, hosts_lookup, cache=self._cache, select=self._select
+            )
+            for path, found in hosted.items():
                 by_path.setdefault(path, []).extend(found)
         files = tuple(
             MemoFile(

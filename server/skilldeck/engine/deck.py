@@ -23,6 +23,7 @@ shadows them, does, naming the provider.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -31,7 +32,7 @@ from skilldeck.engine.catalog_text import validate_max_description_length
 from skilldeck.engine.findings import Finding, Fix, RelatedLocation, TextEdit
 from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry
 from skilldeck.engine.model import SkillCandidate
-from skilldeck.engine.near_misses import nearest_names
+from skilldeck.engine.near_misses import NameSuggestions, nearest_names
 from skilldeck.engine.positions import FILE_START, Position, Span
 from skilldeck.engine.resolution import group_by_name
 
@@ -147,31 +148,96 @@ def _catalog_line(member: DeckMember, max_description_length: int) -> CatalogEnt
     )
 
 
-def deck_findings(
-    scan: DeckScan, provided: Sequence[ProvidedSkill] = ()
-) -> dict[str, list[Finding]]:
-    """Per-file findings plus the cross-skill ones (SD701/SD702/SD703, and SD801/SD802
-    between the winners: :mod:`skilldeck.engine.deck_overlap`; the scan's rule settings
-    applied), for every entry's path; ``provided`` skills take part."""
+#: The deck-wide passes and the rules each one makes: a pass runs only when one of its
+#: rules is in force (not ``off`` in the settings, and selected: ``check --select /
+#: --ignore``), as ruff runs only the selected rules. ``hosts`` is :func:`host_findings`.
+DECK_PASSES: Mapping[str, frozenset[str]] = {
+    "shadowing": frozenset({"SD701", "SD702", "SD703"}),
+    "mentions": frozenset({"SD704", "SD705"}),
+    "overlap": frozenset({"SD801", "SD802"}),
+    "hosts": frozenset({"SD901", "SD902", "SD801", "SD802"}),
+}
+
+
+def passes_in_force(settings: RuleSettings | None) -> frozenset[str]:
+    """The names of :data:`DECK_PASSES` that have a rule in force under ``settings``."""
+    return frozenset(
+        name
+        for name, codes in DECK_PASSES.items()
+        if settings is None or any(settings.in_force(code) for code in codes)
+    )
+
+
+@dataclass(frozen=True)
+class DeckReport:
+    """:func:`deck_report`'s answer: the findings per path, which deck-wide passes ran
+    (the names of :data:`DECK_PASSES`; a pass with no rule in force does not), and how
+    many unknown ``/name`` mentions were scored against the deck's names for "did you
+    mean" (once per distinct name)."""
+
+    findings: dict[str, list[Finding]]
+    passes: frozenset[str]
+    name_lookups: int = 0
+
+
+def deck_report(
+    scan: DeckScan,
+    provided: Sequence[ProvidedSkill] = (),
+    *,
+    select: AbstractSet[str] | None = None,
+) -> DeckReport:
+    """Per-file findings plus the cross-skill ones (SD701/SD702/SD703, SD704/SD705, and
+    SD801/SD802 between the winners: :mod:`skilldeck.engine.deck_overlap`; the scan's rule
+    settings applied), for every entry's path; ``provided`` skills take part. ``select``
+    (rule codes; ``None``: all) are the rules the caller reports: a deck-wide pass whose
+    rules are all off or unselected is not run."""
     from skilldeck.engine.deck_overlap import DeckOverlap  # noqa: PLC0415
 
+    settings = scan.settings.narrowed(select) if scan.settings is not None else None
+    if settings is None and select is not None:
+        from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
+
+        settings = RuleSettings().narrowed(select)
+    passes = passes_in_force(settings) - {"hosts"}
     entries = scan.entries()
     result: dict[str, list[Finding]] = {e.path: list(e.analysis.findings) for e in entries}
     groups = name_groups(scan, provided)
-    for group in groups:
-        if len(group) > 1:
-            for path, finding in shadowing_findings(group, scan.settings):
-                result[path].append(finding)
-    targets = mention_targets(group[0] for group in groups)
-    for entry in entries:
-        if entry.analysis.mentions:
-            result[entry.path].extend(
-                mention_findings(entry, targets, scan.settings, complete=bool(scan.complete))
-            )
-    overlap = DeckOverlap((group[0] for group in groups), scan.settings)
-    for path in overlap.paths():
-        result[path].extend(overlap.findings_of(path))
-    return result
+    lookups = 0
+    if "shadowing" in passes:
+        for group in groups:
+            if len(group) > 1:
+                for path, finding in shadowing_findings(group, settings):
+                    result[path].append(finding)
+    if "mentions" in passes:
+        targets = mention_targets(group[0] for group in groups)
+        suggestions = NameSuggestions(targets)
+        for entry in entries:
+            if entry.analysis.mentions:
+                result[entry.path].extend(
+                    mention_findings(
+                        entry,
+                        targets,
+                        settings,
+                        complete=bool(scan.complete),
+                        suggestions=suggestions,
+                    )
+                )
+        lookups = suggestions.lookups
+    if "overlap" in passes:
+        overlap = DeckOverlap((group[0] for group in groups), settings)
+        for path in overlap.paths():
+            result[path].extend(overlap.findings_of(path))
+    return DeckReport(result, passes, lookups)
+
+
+def deck_findings(
+    scan: DeckScan,
+    provided: Sequence[ProvidedSkill] = (),
+    *,
+    select: AbstractSet[str] | None = None,
+) -> dict[str, list[Finding]]:
+    """:func:`deck_report`'s findings."""
+    return deck_report(scan, provided, select=select).findings
 
 
 def mention_targets(
@@ -196,25 +262,34 @@ def mention_findings(
     settings: RuleSettings | None,
     *,
     complete: bool = True,
+    suggestions: NameSuggestions | None = None,
 ) -> list[Finding]:
     """SD704 / SD705 for the body mentions of ``entry``: a ``/name`` that names no skill
     of the deck (with the nearest names and a quick fix for each), or a skill the
     gesture will not inject. The one place these are made (``check`` and the server).
     An incomplete deck (a root not listed, a provider that failed) may miss the skill a
-    mention names: then no SD704."""
+    mention names: then no SD704. ``suggestions`` is the deck's index of ``targets``
+    (made once per deck; each unknown name is looked up once); without it one is made.
+    A rule that is off is not computed."""
     from skilldeck.engine.rules import rule  # noqa: PLC0415
 
+    unknown = complete and (settings is None or settings.in_force("SD704"))
+    hidden = settings is None or settings.in_force("SD705")
     found: list[Finding] = []
     for name, span in entry.analysis.mentions:
         invocable = targets.get(name)
         if invocable is True:
             continue
         if invocable is False:
+            if not hidden:
+                continue
             finding = rule("SD705").finding(span, name=name)
-        elif not complete:
+        elif not unknown:
             continue
         else:
-            nearest = nearest_names(name, targets)
+            if suggestions is None:
+                suggestions = NameSuggestions(targets)
+            nearest = suggestions.nearest(name)
             hint = (
                 "; did you mean " + " or ".join(f"/{n}" for n in nearest) + "?" if nearest else ""
             )
@@ -375,6 +450,7 @@ def host_findings(
     *,
     cache: IndexCache | None = None,
     view: HostsView | None = None,
+    select: AbstractSet[str] | None = None,
 ) -> dict[str, list[Finding]]:
     """SD901 / SD902 for the deck's files, for each agent in ``config.hosts`` but DSH
     (whose verdicts are the deck's own): where it would not load a file of a folder it
@@ -382,16 +458,19 @@ def host_findings(
     are scanned too (through the cache), since they decide shadowing and budgets. Rule
     settings apply; files outside every host's folders get nothing. ``view`` is a
     :func:`~skilldeck.engine.host_view.build_view` of (at least) those hosts, when the
-    caller has one."""
+    caller has one. ``select`` as for :func:`deck_report`: with none of the pass's rules
+    in force no view is built."""
     from skilldeck.engine.host_view import build_view  # noqa: PLC0415
     from skilldeck.engine.hosts import get_host  # noqa: PLC0415
+    from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
 
+    settings = (scan.settings or RuleSettings()).narrowed(select)
     hosts = [get_host(name) for name in config.hosts if name != "dsh"]
-    if not hosts:
+    if not hosts or "hosts" not in passes_in_force(settings):
         return {}
     if view is None:
         view = build_view(hosts, config, cwd, cache=cache)
-    return view_findings(view, scan.entries(), scan.settings)
+    return view_findings(view, scan.entries(), settings)
 
 
 def view_findings(
@@ -403,7 +482,8 @@ def view_findings(
 
     by_path = {entry.path: entry for entry in entries}
     found: dict[str, list[Finding]] = {}
-    for host in view.hosts:
+    loads = settings is None or settings.in_force("SD901") or settings.in_force("SD902")
+    for host in view.hosts if loads else ():
         if host.engine_roots:
             continue
         budget = view.catalogs[host.name]
@@ -467,7 +547,7 @@ def host_overlap_findings(
     from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
 
     settings = settings if settings is not None else RuleSettings()
-    if all(settings.overrides.get(code, True) is None for code in ("SD801", "SD802")):
+    if "overlap" not in passes_in_force(settings):
         return {}
     entries = list(entries)
     by_path = {entry.path: entry for entry in entries}

@@ -454,6 +454,7 @@ def _scan_file(
     helpers: ScanHelpers | None,
 ) -> _Outcome:
     def entry(analysis: SkillFileAnalysis, span: Span | None = None) -> SkillFileEntry:
+        # The parsed frontmatter is not kept (a cached analysis has none either).
         return SkillFileEntry(
             root,
             task.layout,
@@ -461,7 +462,7 @@ def _scan_file(
             task.folder,
             task.expected_name,
             # the bundle's other files are judged fresh: the cache keys on SKILL.md only
-            with_bundle_findings(analysis, settings),
+            with_bundle_findings(analysis, settings).without_frontmatter(),
             name_span(analysis) if span is None else span,
         )
 

@@ -35,6 +35,7 @@ from skilldeck.engine.hosts import Host, HostRoot
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.layout import BUNDLE_FILE, NotASkill, place_in_root
 from skilldeck.engine.model import RANK_CUSTOM, is_skill_name
+from skilldeck.engine.positions import FILE_START, Span
 from skilldeck.engine.roots import SkillRoot, find_project_root, resolve_roots
 from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis, analyze_skill_file
 from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
@@ -58,6 +59,8 @@ class FoundFile:
     nested: str | None = None
     #: Where the file sits when it is two or more folders below its root.
     deep: DeepFile | None = None
+    #: Where the ``name`` value is (the scan's, which keeps no frontmatter to find it in).
+    name_span: Span = FILE_START
 
     @cached_property
     def name(self) -> str:
@@ -127,7 +130,7 @@ class HostsView:
                     found.folder,
                     found.expected_name,
                     found.analysis,
-                    name_span(found.analysis),
+                    found.name_span,
                 )
             )
         return loaded
@@ -288,10 +291,13 @@ def _found_files(
     with their analyses (from the scans of the folders holding them, ``holders``)."""
     files: list[FoundFile] = []
     analyses: dict[str, SkillFileAnalysis] = {}
+    spans: dict[str, Span] = {}
     for root_scan in scan.scans:
         root = root_scan.root
         if root.path in holders:
-            analyses.update((entry.path, entry.analysis) for entry in root_scan.entries)
+            for entry in root_scan.entries:
+                analyses[entry.path] = entry.analysis
+                spans[entry.path] = entry.name_span
             continue
         for entry in root_scan.entries:
             files.append(_from_entry(entry))
@@ -303,7 +309,9 @@ def _found_files(
             if isinstance(place, NotASkill):
                 files.append(FoundFile(path, root, "nested", None, _stem(path), None, place.reason))
     for item, root in deep:
-        files.append(_from_deep(item, root, analyses.get(item.path), scan.settings))
+        files.append(
+            _from_deep(item, root, analyses.get(item.path), spans.get(item.path), scan.settings)
+        )
     return files
 
 
@@ -311,18 +319,29 @@ def _from_deep(
     item: DeepFile,
     root: SkillRoot,
     analysis: SkillFileAnalysis | None,
+    span: Span | None,
     settings: RuleSettings | None,
 ) -> FoundFile:
     folder = os.path.dirname(item.path)
     expected = os.path.basename(folder)
     if analysis is None:
         analysis = analyze_skill_file(item.path, expected_name=expected, settings=settings)
-    return FoundFile(item.path, root, "bundle", folder, expected, analysis, deep=item)
+    if span is None:
+        span = name_span(analysis)
+    return FoundFile(
+        item.path, root, "bundle", folder, expected, analysis, deep=item, name_span=span
+    )
 
 
 def _from_entry(entry: SkillFileEntry) -> FoundFile:
     return FoundFile(
-        entry.path, entry.root, entry.layout, entry.folder, entry.expected_name, entry.analysis
+        entry.path,
+        entry.root,
+        entry.layout,
+        entry.folder,
+        entry.expected_name,
+        entry.analysis,
+        name_span=entry.name_span,
     )
 
 

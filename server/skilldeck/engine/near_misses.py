@@ -82,6 +82,82 @@ def nearest_names(name: str, names: Iterable[str], limit: int = 3) -> list[str]:
     return [candidate for _, candidate in scored[:limit]]
 
 
+class NameSuggestions:
+    """:func:`nearest_names` over one deck's names, from an index made once per deck:
+    each unknown name is looked up once (memoized until the names change), and only
+    the names that can be near it are scored.
+
+    The answer equals :func:`nearest_names` ``(name, names)`` for distinct ``names``
+    (``tests/engine/test_name_suggestions.py`` holds it on a fixture and on the real
+    corpus's unknown mentions). Names of the same shape come from a table by shape; a
+    typo (an optimal string alignment distance of at most 2) is looked for with
+    rapidfuzz's OSA distance in C, cut off at 2, and confirmed by :func:`edit_distance`.
+    """
+
+    def __init__(self, names: Iterable[str] = ()) -> None:
+        self._names: dict[str, None] = dict.fromkeys(names)
+        #: Names by shape, and the names as one list for rapidfuzz: made on the first
+        #: lookup (most decks have no unknown mention), then kept up to date.
+        self._by_shape: dict[str, dict[str, None]] | None = None
+        self._choices: list[str] | None = None
+        self._memo: dict[str, tuple[str, ...]] = {}
+        #: How many lookups scored the deck's names (a name asked again while the names
+        #: have not changed is answered from the memo and not counted).
+        self.lookups = 0
+
+    def add(self, name: str) -> None:
+        """Count ``name`` among the deck's names."""
+        if name in self._names:
+            return
+        self._names[name] = None
+        if self._by_shape is not None:
+            self._by_shape.setdefault(key_shape(name), {})[name] = None
+        self._changed()
+
+    def discard(self, name: str) -> None:
+        """Forget ``name`` (no error when it is not there)."""
+        if name not in self._names:
+            return
+        del self._names[name]
+        if self._by_shape is not None:
+            shape = key_shape(name)
+            same = self._by_shape[shape]
+            del same[name]
+            if not same:
+                del self._by_shape[shape]
+        self._changed()
+
+    def _changed(self) -> None:
+        self._choices = None
+        if self._memo:
+            self._memo.clear()
+
+    def nearest(self, name: str, limit: int = 3) -> list[str]:
+        """Up to ``limit`` names nearest to ``name``, as :func:`nearest_names` orders them."""
+        found = self._memo.get(name)
+        if found is None:
+            self.lookups += 1
+            found = self._memo[name] = tuple(nearest_names(name, self._candidates(name), 2**30))
+        return list(found[:limit])
+
+    def _candidates(self, name: str) -> list[str]:
+        """A superset of the names :func:`nearest_names` keeps for ``name``."""
+        from rapidfuzz import process  # noqa: PLC0415  (only when a name is unknown)
+        from rapidfuzz.distance import OSA  # noqa: PLC0415
+
+        if self._choices is None:
+            self._choices = list(self._names)
+        if self._by_shape is None:
+            self._by_shape = {}
+            for known in self._names:
+                self._by_shape.setdefault(key_shape(known), {})[known] = None
+        close = process.extract(
+            name, self._choices, scorer=OSA.distance, score_cutoff=2, limit=None
+        )
+        same = self._by_shape.get(key_shape(name), {})
+        return list({**same, **{choice: None for choice, _score, _at in close}})
+
+
 def could_mean(typed: str, key: str) -> bool:
     """Whether ``typed`` (a key being written) is on its way to ``key`` in another
     spelling: its shape starts ``key``'s shape (``user_inv`` → ``user-invocable``), or

@@ -17,6 +17,7 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import PurePath
@@ -68,7 +69,7 @@ from skilldeck.engine.profiles import (
     DEFERRED_EFFECTS,
     get_profile,
 )
-from skilldeck.engine.rules import rule
+from skilldeck.engine.rules import RULES, rule
 from skilldeck.engine.safety_bundle import bundle_findings, is_bundle_finding
 from skilldeck.engine.safety_file import safety_findings
 from skilldeck.engine.skill_names import (
@@ -165,6 +166,21 @@ class RuleSettings:
         """The effective severity of rule ``code`` (``None`` when it is off)."""
         return self.overrides.get(code, default)
 
+    def in_force(self, code: str) -> bool:
+        """Whether rule ``code`` is reported (not switched ``off``)."""
+        return self.overrides.get(code, True) is not None
+
+    def narrowed(self, select: AbstractSet[str] | None) -> RuleSettings:
+        """These settings with every rule outside ``select`` switched off (``None``: all
+        selected, ``self`` returned): what a run that reports only ``select`` (``check
+        --select / --ignore``) needs the deck-wide passes to compute."""
+        if select is None:
+            return self
+        dropped = {r.code: None for r in RULES if r.code not in select and self.in_force(r.code)}
+        if not dropped:
+            return self
+        return replace(self, overrides={**self.overrides, **dropped})
+
 
 @dataclass(frozen=True)
 class SkillFileAnalysis:
@@ -205,6 +221,15 @@ class SkillFileAnalysis:
             and not self.suppressed_drops
             and not any(f.drops_skill for f in self.findings)
         )
+
+    def without_frontmatter(self) -> SkillFileAnalysis:
+        """This analysis as an index keeps it: without the parsed frontmatter (entries,
+        values and spans, ~2 KB a file), as the cache's JSON form holds it. A scan keeps
+        these (a fresh and a cached analysis then weigh the same); an editor re-parses
+        the one file it works on."""
+        if self.frontmatter is None:
+            return self
+        return replace(self, frontmatter=None)
 
     def to_json(self) -> dict[str, object]:
         """A JSON-compatible dict for the on-disk cache (the frontmatter is left out)."""

@@ -47,6 +47,7 @@ from skilldeck.engine.host_view import HostsView, build_view
 from skilldeck.engine.hosts import get_host
 from skilldeck.engine.index_cache import IndexCache
 from skilldeck.engine.layout import NotASkill, place_of
+from skilldeck.engine.near_misses import NameSuggestions
 from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.skill_file import (
@@ -274,6 +275,8 @@ class FolderIndex:
         self.catalog_memo = CatalogMemo()
         #: What a ``/name`` mention reaches (the engine's ``mention_targets``), on demand.
         self._targets: dict[str, bool] | None = None
+        #: The "did you mean" index of :attr:`_targets`' names, on demand.
+        self._suggestions: NameSuggestions | None = None
         #: The files whose body mentions a skill (their findings follow the targets).
         self._mentioning: set[str] = set()
         #: Routing overlap between the winners (SD801 / SD802), kept current per edit;
@@ -313,9 +316,18 @@ class FolderIndex:
         )
         if not entry.analysis.mentions:
             return own
-        targets = self.mention_targets()
-        settings = self.config.rule_settings()
-        return own + tuple(mention_findings(entry, targets, settings, complete=self.complete))
+        return own + tuple(self.mention_findings(entry))
+
+    def mention_findings(self, entry: SkillFileEntry) -> list[Finding]:
+        """SD704 / SD705 for ``entry``'s mentions against this folder's deck (the engine's
+        ``mention_findings``, with the folder's index of names for "did you mean")."""
+        return mention_findings(
+            entry,
+            self.mention_targets(),
+            self.config.rule_settings(),
+            complete=self.complete,
+            suggestions=self._name_suggestions(),
+        )
 
     def mention_targets(self) -> dict[str, bool]:
         """Each winning name and whether the ``/name`` gesture injects it."""
@@ -323,7 +335,16 @@ class FolderIndex:
             winners: list[DeckMember] = [self._entries[p] for p in self._winners.values()]
             winners.extend(self._provided_winners.values())
             self._targets = mention_targets(winners)
+            self._suggestions = None
         return self._targets
+
+    def _name_suggestions(self) -> NameSuggestions:
+        """The nearest names of unknown mentions, indexed once per deck and kept up to
+        date with :meth:`mention_targets`."""
+        targets = self.mention_targets()
+        if self._suggestions is None:
+            self._suggestions = NameSuggestions(targets)
+        return self._suggestions
 
     def _retarget(self, names: Iterable[str]) -> set[str]:
         """Bring the mention targets up to date for ``names`` (the only names whose winner
@@ -339,8 +360,12 @@ class FolderIndex:
                 changed.add(name)
                 if now is None:
                     targets.pop(name, None)
+                    if self._suggestions is not None:
+                        self._suggestions.discard(name)
                 else:
                     targets[name] = now
+                    if self._suggestions is not None:
+                        self._suggestions.add(name)
         if not changed:
             return set()
         return {

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck import mention_findings
 from skilldeck.engine.findings import Finding
 from skilldeck.engine.frontmatter import Frontmatter, FrontmatterBounds, find_frontmatter
 from skilldeck.engine.fs_provider import SkillFileEntry, name_span
@@ -73,10 +72,7 @@ class SkillDocument:
         mentions judged against the folder's deck (the engine's ``mention_findings``)."""
         found = [f for f in self.analysis.findings if f.fixes]
         if self.index is not None and self.entry is not None and self.analysis.mentions:
-            targets = self.index.mention_targets()
-            mentions = mention_findings(
-                self.entry, targets, self.config.rule_settings(), complete=self.index.complete
-            )
+            mentions = self.index.mention_findings(self.entry)
             found.extend(f for f in mentions if f.fixes)
         return found
 
