@@ -151,6 +151,8 @@ class DeckOverlap:
             if clock.over():
                 yield
                 clock.restart()
+        #: ``id(family) -> (family, its members by name, its message's fields)``.
+        self._described: dict[int, tuple[Family, list[OverlapSkill], tuple[int, str, str]]] = {}
         self._families = yield from OverlapFamilies.stepwise(
             skills,
             threshold=self.settings.overlap_threshold,
@@ -204,11 +206,10 @@ class DeckOverlap:
             finding, other = self._family_finding(member, family)
             found.append((finding, other))
         own = member.analysis.name or ""
-        rep = self._families.representative(path).key if self._families.skill(path) else ""
         for pair in self._families.competitors(path):
             if len(found) == MAX_FINDINGS_PER_SKILL:
                 break
-            partner = pair.other(rep)
+            partner = self._families.rival(path, pair)
             if self._distinct and self._distinct.declared(own, partner.name):
                 continue
             finding = _finding(member, self._members[partner.key], pair, partner, self.scope)
@@ -264,13 +265,13 @@ class DeckOverlap:
             if not moved:
                 return set()
             told = set(self._families.family(key).members)
-            rep = self._families.representative(key).key
             for pair in self._families.competitors(key):
-                told |= set(self._families.family(pair.other(rep).key).members)
+                told |= set(self._families.family(self._families.rival(key, pair).key).members)
             told.discard(key)
             return {path for path in told if self._is_file(path)}
         if skill is None and self._families.skill(key) is None:
             return set()
+        self._described.clear()
         if skill is None or member is None:
             changed = self._families.update(key, None)
             self._members.pop(key, None)
@@ -293,35 +294,42 @@ class DeckOverlap:
     ) -> tuple[Finding, OverlapSkill]:
         from skilldeck.engine.rules import rule  # noqa: PLC0415
 
-        skills = self._families
-        others = [
-            skill
-            for key in family.members
-            if key != entry.path and (skill := skills.skill(key)) is not None
-        ]
-        others.sort(key=lambda s: (s.name, s.key))
-        named = sorted([entry.analysis.name or "", *(s.name for s in others)])
-        shown = ", ".join(f"`{name}`" for name in named[:FAMILY_NAMES_SHOWN])
-        if len(named) > FAMILY_NAMES_SHOWN:
-            shown += f" and {len(named) - FAMILY_NAMES_SHOWN} more"
-        how = "the same description" if family.identical else "nearly the same description"
+        described = self._described.get(id(family))
+        if described is None or described[0] is not family:
+            described = (family, *self._describe(family))
+            self._described[id(family)] = described
+        _family, members, (count, how, names) = described
+        others = (skill for skill in members if skill.key != entry.path)
         related: list[RelatedLocation] = []
+        first: OverlapSkill | None = None
         for other in others:
-            if len(related) == FAMILY_LOCATIONS:
-                break
+            first = first or other
             location = _location(self._members[other.key], f"`{other.name}`: {how}")
             if location is not None:
                 related.append(location)
+                if len(related) == FAMILY_LOCATIONS:
+                    break
         finding = rule("SD802").finding(
             entry.name_span,
             related=tuple(related),
-            name=entry.analysis.name,
-            count=len(named),
+            count=count,
             how=how,
-            names=shown,
+            names=names,
             scope=self.scope,
         )
-        return finding, others[0]
+        return finding, first or members[0]
+
+    def _describe(self, family: Family) -> tuple[list[OverlapSkill], tuple[int, str, str]]:
+        """A family's members by name, and what its SD802 message says (the same on
+        every member): computed once per family, not once per member."""
+        members = [skill for key in family.members if (skill := self._families.skill(key))]
+        members.sort(key=lambda s: (s.name, s.key))
+        names = [f"`{skill.name}`" for skill in members]
+        shown = ", ".join(names[:FAMILY_NAMES_SHOWN])
+        if len(names) > FAMILY_NAMES_SHOWN:
+            shown += f" and {len(names) - FAMILY_NAMES_SHOWN} more"
+        how = "the same description" if family.identical else "nearly the same description"
+        return members, (len(names), how, shown)
 
     def _is_file(self, key: str) -> bool:
         return isinstance(self._members.get(key), SkillFileEntry)

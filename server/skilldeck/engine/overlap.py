@@ -39,9 +39,11 @@ from dataclasses import dataclass, field
 
 from skilldeck.engine.overlap_text import (
     SkillFeatures,
+    TextFeatures,
     divide_a_family,
     name_different_things,
     skill_features,
+    text_features,
 )
 from skilldeck.engine.time_slices import TimeSlice
 
@@ -232,8 +234,14 @@ class OverlapIndex:
     def _fill(self, skills: list[OverlapSkill]) -> Iterator[None]:
         clock = TimeSlice()
         featured: list[tuple[OverlapSkill, SkillFeatures]] = []
+        #: Copies of one text read it once.
+        read: dict[str, TextFeatures] = {}
         for skill in skills:
-            featured.append((skill, skill_features(skill.name, skill.text)))
+            text = skill.text
+            known = read.get(text)
+            if known is None:
+                known = read[text] = text_features(text)
+            featured.append((skill, skill_features(skill.name, text, known)))
             if clock.over():
                 yield
                 clock.restart()
@@ -325,17 +333,30 @@ class OverlapIndex:
         doc = self._doc(skill, skill_features(skill.name, skill.text))
         return sort_pairs(self._pairs_with(doc, self._postings, self.threshold, exclude=skill.key))
 
+    def pairs_of_indexed(
+        self, key: str, *, skip: Container[str] = (), only: Container[str] | None = None
+    ) -> list[OverlapPair]:
+        """The pairs the indexed skill ``key`` forms with the other indexed skills, but
+        those in ``skip`` and (when given) those not in ``only``; unsorted."""
+        return self._pairs_with(
+            self._docs[key], self._postings, self.threshold, skip=skip, only=only
+        )
+
     def _pairs_with(
         self,
         doc: _Doc,
         postings: dict[str, dict[str, float]],
         threshold: float,
+        *,
         exclude: str | None = None,
         among: Container[str] | None = None,
+        skip: Container[str] = (),
+        only: Container[str] | None = None,
     ) -> list[OverlapPair]:
         """The pairs ``doc`` forms with the skills in ``postings`` (feature -> skill ->
         weight, indexed prefixes only) scoring at least ``threshold``; generalist pairs
-        (:data:`GENERALIST_SCORE`) with the skills ``among`` (default: all).
+        (:data:`GENERALIST_SCORE`) with the skills ``among`` (default: all). Skills in
+        ``skip``, and (when given) skills not in ``only``, are left out.
 
         The dot product over the indexed features is accumulated from the postings;
         a candidate whose partial score plus the norm of its unindexed features cannot
@@ -350,6 +371,12 @@ class OverlapIndex:
                     partial[other] = accumulated(other, 0.0) + weight * other_weight
         own = doc.skill.key if exclude is None else exclude
         partial.pop(own, None)
+        if skip or only is not None:
+            partial = {
+                other: value
+                for other, value in partial.items()
+                if other not in skip and (only is None or other in only)
+            }
         found: list[OverlapPair] = []
         docs = self._docs
         vector = doc.vector
@@ -358,6 +385,12 @@ class OverlapIndex:
         if threshold <= GENERALIST_SCORE and (features.generalist or features.specialised):
             competing = self._competing(features, self._docs if among is None else among)
             competing.discard(own)
+            if skip or only is not None:
+                competing = {
+                    other
+                    for other in competing
+                    if other not in skip and (only is None or other in only)
+                }
             for other in competing:
                 partial.pop(other, None)
                 candidate = docs[other]

@@ -1,4 +1,4 @@
-"""Near-duplicate families and each skill's strongest competitors, in time linear in the deck.
+"""Near-duplicate families and each family's strongest competitors, in time linear in the deck.
 
 A deck built from copies (seven skills with one description, a template filled in and
 never changed) made the pair search quadratic: k copies are k(k-1)/2 pairs, each one
@@ -6,28 +6,30 @@ scored, stored and reported. :class:`OverlapFamilies` works on families instead:
 
 1. **Copies** are grouped by their model-visible text (description and ``whenToUse``,
    case-folded, every word kept, punctuation dropped: :func:`text_key`), one hash bucket
-   per text. Only the bucket's *representative* (its first member by name) is put in the
-   :class:`~skilldeck.engine.overlap.OverlapIndex`: the pair search runs over the deck's
-   distinct texts, and words are weighed over them (copies do not make their words
-   common).
-2. **Near-duplicates**: two representatives whose pair scores at least the threshold and
-   whose descriptions are nearly word for word the same
-   (:attr:`~skilldeck.engine.overlap.OverlapPair.near_duplicate`) join their buckets
-   (union-find): a :class:`Family` is a connected group of buckets. Every member of a
-   family of two or more gets one finding naming the others (SD802), never one per pair.
-   Skills with the same text are one family whatever their names say (the description
-   is copied word for word); skills whose texts differ join only through a pair that
-   scores (names that say different things keep them apart, as for SD801).
-3. **Competitors** (SD801) are the pairs of a skill's representative with the
-   representatives of other families: a copy competes as its representative does, and a
-   family is one competitor (its best-scoring pair stands for it).
-   :meth:`competitors` lists them best first; :meth:`pairs` lists each skill's
-   :data:`MAX_PAIRS_PER_SKILL` strongest, so the listing is bounded by the deck's size.
+   per text; the bucket's *representative* is its first member by name.
+2. **Pairs** are scored only where one side is a representative: each representative is
+   compared with every indexed skill outside its bucket (the
+   :class:`~skilldeck.engine.overlap.OverlapIndex` holds every skill, so names count as
+   they do for any pair), never two copies with each other and never two members that
+   are both not representatives. Seven copies cost one search, not 21 pairs.
+3. **Near-duplicates**: two buckets whose skills form a pair scoring at least the
+   threshold with descriptions nearly word for word the same
+   (:attr:`~skilldeck.engine.overlap.OverlapPair.near_duplicate`) are joined; a
+   :class:`Family` is a connected group of buckets (found by a walk over those links).
+   Every member of a family of two or more gets one finding naming the others (SD802),
+   never one per pair. Skills with the same text are one family whatever their names;
+   skills whose texts differ join only through a pair that scores (names that say
+   different things keep them apart, as for SD801).
+4. **Competitors** (SD801): a family competes as one skill. :meth:`competitors` lists
+   the pairs of its members with other families, the best one per other family, best
+   first; :meth:`pairs` lists each family's :data:`MAX_PAIRS_PER_SKILL` strongest, so
+   the listing grows with the deck, not with its square.
 
-The editor changes one skill at a time (:meth:`update`): only a representative that
-appears, goes or changes is compared against the index, and only the families it
-touches are regrouped; the result is what a fresh build of the same skills gives (the
-word weights aside: those of the last full build, as for the index).
+The editor changes one skill at a time (:meth:`update`): the skill is compared against
+the index (against the representatives only, unless it is one), a representative that
+changes hands is compared again, and only the families it touches are regrouped; the
+result is what a fresh build of the same skills gives (the word weights aside: those of
+the last full build, as for the index).
 """
 
 from __future__ import annotations
@@ -111,14 +113,14 @@ class OverlapFamilies:
     ) -> Iterator[None]:
         self.threshold = threshold
         self._focus = frozenset(focus) if focus is not None else None
-        self._skills: dict[str, OverlapSkill] = {}
+        listed = list(skills)
+        self._skills: dict[str, OverlapSkill] = {skill.key: skill for skill in listed}
         #: ``key -> text`` (:func:`text_key`) and ``text -> members``, representative first.
         self._text: dict[str, str] = {}
         self._buckets: dict[str, list[str]] = {}
         clock = TimeSlice()
-        for skill in skills:
+        for skill in listed:
             text = text_key(skill)
-            self._skills[skill.key] = skill
             self._text[skill.key] = text
             self._buckets.setdefault(text, []).append(skill.key)
             if clock.over():
@@ -126,28 +128,36 @@ class OverlapFamilies:
                 clock.restart()
         for members in self._buckets.values():
             members.sort(key=self._rank)
-        representatives = [self._skills[members[0]] for members in self._buckets.values()]
+        #: The representatives' keys.
+        self._reps: set[str] = {members[0] for members in self._buckets.values()}
         self._index = yield from OverlapIndex.stepwise(
-            representatives,
-            threshold=threshold,
-            near_duplicate_threshold=near_duplicate_threshold,
+            listed, threshold=threshold, near_duplicate_threshold=near_duplicate_threshold
         )
-        #: Pairs between representatives scoring at least the threshold (both ways).
+        #: ``key -> other -> pair``: pairs scoring at least the threshold, one side a
+        #: representative (both ways).
         self._pairs: dict[str, dict[str, OverlapPair]] = {}
-        if self._focus is None:
-            pairs = yield from self._index.pairs_stepwise(ordered=False)
-        else:
-            wanted = {self._buckets[self._text[key]][0] for key in self._focus if key in self._text}
-            pairs = [p for rep in sorted(wanted) for p in self._index.pairs_of(self._skills[rep])]
+        #: Whether two texts' descriptions are nearly the same (asked once per two texts).
+        self._near_memo: dict[tuple[str, str], bool] = {}
+        #: ``family's first text -> competitors`` (cleared by every update).
+        self._competing: dict[str, list[OverlapPair]] = {}
         clock.restart()
-        for pair in pairs:
-            self._record(pair)
+        for members in self._buckets.values():
+            rep = members[0]
+            if self._focus is not None and self._focus.isdisjoint(members):
+                continue
+            for pair in self._index.pairs_of_indexed(rep, skip=members):
+                self._record(pair)
             if clock.over():
                 yield
                 clock.restart()
+        if self._focus is not None:
+            # A focus skill that is no representative meets the representatives.
+            for key in sorted(self._focus - self._reps):
+                if key in self._text:
+                    self._query_as_member(key)
         #: ``text -> family`` for the buckets in a family of two or more skills.
         self._families: dict[str, Family] = {}
-        self._regroup(self._buckets.keys())
+        self._regroup(list(self._buckets))
 
     # -- queries --------------------------------------------------------------------
 
@@ -157,10 +167,6 @@ class OverlapFamilies:
     def skill(self, key: str) -> OverlapSkill | None:
         """The competing skill ``key`` as last given."""
         return self._skills.get(key)
-
-    def representative(self, key: str) -> OverlapSkill:
-        """The skill that stands for ``key``'s copies (``key`` itself when it has none)."""
-        return self._skills[self._buckets[self._text[key]][0]]
 
     def family(self, key: str) -> Family:
         """The family of ``key`` (a family of one when it has no near-duplicate)."""
@@ -173,57 +179,6 @@ class OverlapFamilies:
         unique = {family.members: family for family in self._families.values()}
         return sorted(unique.values(), key=lambda f: (-len(f.members), f.members))
 
-    def competitors(self, key: str) -> list[OverlapPair]:
-        """The pairs of ``key``'s representative with other families, best first, one per
-        family (its best; a family's representative is named for it). With ``focus``,
-        only pairs involving a focus skill."""
-        text = self._text.get(key)
-        if text is None:
-            return []
-        rep = self._buckets[text][0]
-        own = self._family_texts(text)
-        seen: set[str] = set()
-        result: list[OverlapPair] = []
-        for pair in _best_first(self._pairs.get(rep, {}).values(), rep):
-            other = pair.other(rep).key
-            other_text = self._text[other]
-            if other_text in own:
-                continue
-            family = self._families.get(other_text)
-            group = family.members[0] if family is not None else other
-            if group in seen:
-                continue
-            seen.add(group)
-            if (
-                self._focus is not None
-                and key not in self._focus
-                and self._focus.isdisjoint(self._bucket_or_family(other_text))
-            ):
-                continue
-            result.append(pair)
-        return result
-
-    def pairs(self) -> list[OverlapPair]:
-        """Each skill's :data:`MAX_PAIRS_PER_SKILL` strongest competitors (between
-        representatives; a pair either side keeps), best first."""
-        kept: dict[tuple[str, str], OverlapPair] = {}
-        for members in self._buckets.values():
-            for pair in self.competitors(members[0])[:MAX_PAIRS_PER_SKILL]:
-                kept[(pair.a.key, pair.b.key)] = pair
-        return sort_pairs(kept.values())
-
-    def neighbours(self, skill: OverlapSkill, limit: int) -> list[Neighbour]:
-        """The ``limit`` skills nearest ``skill`` (as given, e.g. an edited buffer) outside
-        its family, best first (see :meth:`OverlapIndex.neighbours`)."""
-        own = self._family_texts(self._text[skill.key]) if skill.key in self._text else set()
-        own.add(text_key(skill))
-        found = [
-            n
-            for n in self._index.neighbours(skill)
-            if self._text.get(n.skill.key) not in own and n.skill.key != skill.key
-        ]
-        return found[:limit]
-
     def reported_family(self, key: str) -> Family | None:
         """The family ``key`` is told about: its family when it has two or more members
         (with ``focus``, one of them a focus skill), else ``None``."""
@@ -234,60 +189,118 @@ class OverlapFamilies:
             return None
         return family
 
+    def competitors(self, key: str) -> list[OverlapPair]:
+        """The pairs of ``key``'s family with other families, best first, one per other
+        family (its best pair, which names one member of each: :meth:`rival`). With
+        ``focus``, only pairs involving a focus skill."""
+        text = self._text.get(key)
+        if text is None:
+            return []
+        own = self._family_texts(text)
+        first = min(own)
+        found = self._competing.get(first)
+        if found is None:
+            found = self._family_competitors(own)
+            self._competing[first] = found
+        if self._focus is None:
+            return found
+        return [pair for pair in found if self._focus_pair(key, pair)]
+
+    def rival(self, key: str, pair: OverlapPair) -> OverlapSkill:
+        """The skill ``pair`` (one of :meth:`competitors` ``key``) names for the other
+        family."""
+        own = self._family_texts(self._text[key])
+        return pair.b if self._text[pair.a.key] in own else pair.a
+
+    def pairs(self) -> list[OverlapPair]:
+        """Each family's :data:`MAX_PAIRS_PER_SKILL` strongest competitors (a pair either
+        side keeps), best first."""
+        kept: dict[tuple[str, str], OverlapPair] = {}
+        done: set[str] = set()
+        for text, members in self._buckets.items():
+            first = min(self._family_texts(text))
+            if first in done:
+                continue
+            done.add(first)
+            for pair in self.competitors(members[0])[:MAX_PAIRS_PER_SKILL]:
+                kept[(pair.a.key, pair.b.key)] = pair
+        return sort_pairs(kept.values())
+
+    def neighbours(self, skill: OverlapSkill, limit: int) -> list[Neighbour]:
+        """The ``limit`` skills nearest ``skill`` (as given, e.g. an edited buffer) outside
+        its family, one per family, best first (see :meth:`OverlapIndex.neighbours`)."""
+        own = self._family_texts(self._text[skill.key]) if skill.key in self._text else set()
+        own.add(text_key(skill))
+        seen: set[str] = set()
+        found: list[Neighbour] = []
+        for neighbour in self._index.neighbours(skill):
+            text = self._text.get(neighbour.skill.key)
+            if text is None or text in own or neighbour.skill.key == skill.key:
+                continue
+            group = min(self._family_texts(text))
+            if group not in seen:
+                seen.add(group)
+                found.append(neighbour)
+                if len(found) == limit:
+                    break
+        return found
+
     # -- updates --------------------------------------------------------------------
 
     def update(self, key: str, skill: OverlapSkill | None) -> set[str]:
         """Make ``skill`` the competing skill ``key`` (``None``: it competes no more).
         Returns the keys whose findings may have changed: the members of the families it
-        left and joined, and of the families whose competitors changed."""
+        left and joined, and of the families that compete with those."""
         if skill is not None and skill == self._skills.get(key):
             return set()
+        self._competing.clear()
         old_text = self._text.get(key)
-        new_text = text_key(skill) if skill is not None else None
-        touched: set[str] = set()  # texts whose family may have changed
-        partners: set[str] = set()  # representatives whose pairs changed
+        touched: set[str] = set()  # texts whose family or competitors may have changed
+        partners: set[str] = set()  # skills whose pairs changed
         if old_text is not None:
             touched |= self._family_texts(old_text)
             members = self._buckets[old_text]
-            leaving_rep = members[0] == key
-            if leaving_rep:
-                partners |= self._drop_representative(key)
+            partners |= self._drop_pairs(key)
+            self._index.remove(key)
             members.remove(key)
             del self._skills[key], self._text[key]
+            self._reps.discard(key)
             if not members:
                 del self._buckets[old_text]
                 self._families.pop(old_text, None)
-            elif leaving_rep:
-                partners |= self._add_representative(members[0])
-        if skill is not None and new_text is not None:
+            elif members[0] not in self._reps:
+                partners |= self._promote(members[0])
+        if skill is not None:
+            new_text = text_key(skill)
             self._skills[key] = skill
             self._text[key] = new_text
+            self._index.replace(skill)
             members = self._buckets.setdefault(new_text, [])
             bisect.insort(members, key, key=self._rank)
             if members[0] == key:
                 if len(members) > 1:
-                    partners |= self._drop_representative(members[1])
-                partners |= self._add_representative(key)
-            touched |= self._family_texts(new_text)
-        for rep in partners:
-            text = self._text.get(rep)
+                    partners |= self._demote(members[1])
+                partners |= self._promote(key)
+            else:
+                partners |= self._query_as_member(key)
+            touched |= self._family_texts(new_text) | {new_text}
+        for other in partners:
+            text = self._text.get(other)
             if text is not None:
                 touched |= self._family_texts(text)
-        touched = {text for text in touched if text in self._buckets} | (
-            {new_text} if new_text is not None else set()
-        )
+        touched = {text for text in touched if text in self._buckets}
         before = {m for text in touched for m in self._bucket_or_family(text)}
         self._regroup(touched)
         after = {m for text in touched for m in self._bucket_or_family(text)}
         changed = before | after | {key}
         # Who competes with a family that changed is told about it differently (one pair
-        # stands for each family), and so is who paired with a representative that changed.
+        # stands for each family).
         for text in touched:
-            bucket = self._buckets.get(text)
-            if bucket:
-                partners.update(self._pairs.get(bucket[0], ()))
-        for rep in partners:
-            text = self._text.get(rep)
+            for member in self._buckets[text]:
+                for other in self._pairs.get(member, ()):
+                    changed.update(self._bucket_or_family(self._text[other]))
+        for other in partners:
+            text = self._text.get(other)
             if text is not None:
                 changed.update(self._bucket_or_family(text))
         return changed
@@ -295,6 +308,8 @@ class OverlapFamilies:
     def dismantle(self) -> Iterator[None]:
         """Empty everything a time slice at a time (see :meth:`OverlapIndex.dismantle`)."""
         clock = TimeSlice()
+        self._competing.clear()
+        self._near_memo.clear()
         for table in (self._pairs, self._families, self._buckets):
             while table:
                 table.popitem()
@@ -304,6 +319,7 @@ class OverlapFamilies:
         yield from self._index.dismantle()
         self._skills.clear()
         self._text.clear()
+        self._reps.clear()
 
     # -- internals ------------------------------------------------------------------
 
@@ -316,33 +332,58 @@ class OverlapFamilies:
         self._pairs.setdefault(pair.a.key, {})[pair.b.key] = pair
         self._pairs.setdefault(pair.b.key, {})[pair.a.key] = pair
 
-    def _drop_representative(self, rep: str) -> set[str]:
-        """Take ``rep`` out of the index and its pairs; returns its former partners."""
-        self._index.remove(rep)
-        gone = self._pairs.pop(rep, {})
+    def _drop_pairs(self, key: str) -> set[str]:
+        """Forget the pairs of ``key``; returns its former partners."""
+        gone = self._pairs.pop(key, {})
         for other in gone:
-            self._pairs.get(other, {}).pop(rep, None)
+            partner = self._pairs.get(other)
+            if partner is not None:
+                partner.pop(key, None)
+                if not partner:
+                    del self._pairs[other]
         return set(gone)
 
-    def _add_representative(self, rep: str) -> set[str]:
-        """Compare ``rep`` against the index, keep its pairs, index it; returns its
-        partners."""
-        skill = self._skills[rep]
-        partners: set[str] = set()
-        for pair in self._index.pairs_of(skill):
+    def _promote(self, rep: str) -> set[str]:
+        """Make ``rep`` its bucket's representative: compared with every skill outside
+        its bucket. Returns the skills whose pairs changed."""
+        self._reps.add(rep)
+        changed = self._drop_pairs(rep)
+        members = self._buckets[self._text[rep]]
+        for pair in self._index.pairs_of_indexed(rep, skip=members):
             self._record(pair)
-            partners.add(pair.other(rep).key)
-        self._index.replace(skill)
-        return partners
+            changed.add(pair.other(rep).key)
+        return changed
+
+    def _demote(self, key: str) -> set[str]:
+        """``key`` is its bucket's representative no more: compared with the
+        representatives only. Returns the skills whose pairs changed."""
+        self._reps.discard(key)
+        return self._drop_pairs(key) | self._query_as_member(key)
+
+    def _query_as_member(self, key: str) -> set[str]:
+        """Pair ``key`` (no representative) with the representatives of other buckets."""
+        members = self._buckets[self._text[key]]
+        changed: set[str] = set()
+        for pair in self._index.pairs_of_indexed(key, skip=members, only=self._reps):
+            self._record(pair)
+            changed.add(pair.other(key).key)
+        return changed
+
+    def _is_near(self, first: str, second: str, pair: OverlapPair) -> bool:
+        memo = (first, second) if first < second else (second, first)
+        near = self._near_memo.get(memo)
+        if near is None:
+            near = pair.near_duplicate
+            self._near_memo[memo] = near
+        return near
 
     def _near(self, text: str) -> Iterator[str]:
-        """The texts whose representatives are near-duplicates of ``text``'s."""
-        members = self._buckets.get(text)
-        if not members:
-            return
-        for other, pair in self._pairs.get(members[0], {}).items():
-            if pair.near_duplicate:
-                yield self._text[other]
+        """The texts whose skills form a near-duplicate pair with ``text``'s."""
+        for member in self._buckets.get(text, ()):
+            for other, pair in self._pairs.get(member, {}).items():
+                other_text = self._text[other]
+                if self._is_near(text, other_text, pair):
+                    yield other_text
 
     def _family_texts(self, text: str) -> set[str]:
         family = self._families.get(text)
@@ -356,6 +397,34 @@ class OverlapFamilies:
         if family is not None:
             return family.members
         return tuple(self._buckets.get(text, ()))
+
+    def _family_competitors(self, own: set[str]) -> list[OverlapPair]:
+        pairs = {
+            (pair.a.key, pair.b.key): pair
+            for text in own
+            for member in self._buckets.get(text, ())
+            for pair in self._pairs.get(member, {}).values()
+        }
+        seen: set[str] = set()
+        result: list[OverlapPair] = []
+        for pair in sort_pairs(pairs.values()):
+            first, second = self._text[pair.a.key], self._text[pair.b.key]
+            other_text = second if first in own else first
+            if other_text in own:
+                continue
+            group = min(self._family_texts(other_text))
+            if group not in seen:
+                seen.add(group)
+                result.append(pair)
+        return result
+
+    def _focus_pair(self, key: str, pair: OverlapPair) -> bool:
+        """With ``focus``: whether ``pair`` (one of ``key``'s family's) is reported to
+        ``key``: when ``key`` or the other family has a focus skill."""
+        focus = self._focus
+        if focus is None or key in focus:
+            return True
+        return not focus.isdisjoint(self._bucket_or_family(self._text[self.rival(key, pair).key]))
 
     def _regroup(self, texts: Iterable[str]) -> None:
         """Recompute the families of ``texts``: each connected group of buckets (by
@@ -379,7 +448,3 @@ class OverlapFamilies:
             family = Family(members, identical=len(group) == 1)
             for text in group:
                 self._families[text] = family
-
-
-def _best_first(pairs: Iterable[OverlapPair], key: str) -> list[OverlapPair]:
-    return sorted(pairs, key=lambda p: (-p.score, p.other(key).name, p.other(key).key))
