@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from skilldeck.engine.catalog import CatalogEntry, catalog_entry
 from skilldeck.engine.catalog_text import validate_max_description_length
-from skilldeck.engine.findings import Finding, Fix, RelatedLocation, TextEdit
+from skilldeck.engine.findings import Finding, Fix, TextEdit
 from skilldeck.engine.fs_provider import DeckScan, SkillFileEntry
 from skilldeck.engine.model import SkillCandidate
 from skilldeck.engine.near_misses import nearest_names
-from skilldeck.engine.positions import FILE_START, Position, Span
+from skilldeck.engine.positions import Position, Span
 from skilldeck.engine.resolution import group_by_name
 
 if TYPE_CHECKING:
@@ -305,14 +305,6 @@ def _same_root(a: DeckMember, b: DeckMember) -> bool:
     )
 
 
-def _related(member: DeckMember, message: str) -> RelatedLocation | None:
-    if isinstance(member, SkillFileEntry):
-        return RelatedLocation(member.path, member.name_span, message)
-    if member.path is not None:
-        return RelatedLocation(member.path, FILE_START, message)
-    return None
-
-
 def _relation(
     code: str,
     entry: SkillFileEntry,
@@ -321,6 +313,7 @@ def _relation(
     note: str,
 ) -> Finding:
     """A deck-level finding on ``entry``; the message names ``other``'s location."""
+    from skilldeck.engine.deck_overlap import related_location  # noqa: PLC0415
     from skilldeck.engine.rules import rule  # noqa: PLC0415
 
     if isinstance(other, SkillFileEntry):
@@ -330,7 +323,7 @@ def _relation(
     return rule(code).finding(
         entry.name_span,
         related=tuple(
-            location for item in related if (location := _related(item, note)) is not None
+            location for item in related if (location := related_location(item, note)) is not None
         ),
         name=entry.analysis.name,
         path=path,

@@ -304,7 +304,7 @@ class DeckOverlap:
         first: OverlapSkill | None = None
         for other in others:
             first = first or other
-            location = _location(self._members[other.key], f"`{other.name}`: {how}")
+            location = related_location(self._members[other.key], f"`{other.name}`: {how}")
             if location is not None:
                 related.append(location)
                 if len(related) == FAMILY_LOCATIONS:
@@ -339,12 +339,13 @@ def _name_span(member: DeckMember | None) -> Span | None:
     return member.name_span if isinstance(member, SkillFileEntry) else None
 
 
-def _location(member: DeckMember, note: str) -> RelatedLocation | None:
-    """Where a finding points at ``member``: a file's name, else a provided skill's file."""
+def related_location(member: DeckMember, message: str) -> RelatedLocation | None:
+    """Where a finding points at ``member``: a file's name, else a provided skill's file
+    (``None``: a provided skill without one)."""
     if isinstance(member, SkillFileEntry):
-        return RelatedLocation(member.path, member.name_span, note)
+        return RelatedLocation(member.path, member.name_span, message)
     if member.path is not None:
-        return RelatedLocation(member.path, FILE_START, note)
+        return RelatedLocation(member.path, FILE_START, message)
     return None
 
 
@@ -353,7 +354,9 @@ def _finding(
 ) -> Finding:
     from skilldeck.engine.rules import rule  # noqa: PLC0415
 
-    location = _location(other, f"`{partner.name}`: the skill it overlaps (score {pair.score:.2f})")
+    location = related_location(
+        other, f"`{partner.name}`: the skill it overlaps (score {pair.score:.2f})"
+    )
     return rule("SD801").finding(
         entry.name_span,
         related=(location,) if location is not None else (),

@@ -295,14 +295,12 @@ class OverlapFamilies:
         changed = before | after | {key}
         # Who competes with a family that changed is told about it differently (one pair
         # stands for each family).
+        rivals = {self._text[other] for other in partners if other in self._text}
         for text in touched:
             for member in self._buckets[text]:
-                for other in self._pairs.get(member, ()):
-                    changed.update(self._bucket_or_family(self._text[other]))
-        for other in partners:
-            text = self._text.get(other)
-            if text is not None:
-                changed.update(self._bucket_or_family(text))
+                rivals.update(self._text[other] for other in self._pairs.get(member, ()))
+        for text in rivals:
+            changed.update(self._bucket_or_family(text))
         return changed
 
     def dismantle(self) -> Iterator[None]:
