@@ -334,12 +334,18 @@ class OverlapIndex:
         return sort_pairs(self._pairs_with(doc, self._postings, self.threshold, exclude=skill.key))
 
     def pairs_of_indexed(
-        self, key: str, *, skip: Container[str] = (), only: Container[str] | None = None
+        self,
+        key: str,
+        *,
+        skip: Container[str] = (),
+        seen: Container[str] = (),
+        only: Container[str] | None = None,
     ) -> list[OverlapPair]:
         """The pairs the indexed skill ``key`` forms with the other indexed skills, but
-        those in ``skip`` and (when given) those not in ``only``; unsorted."""
+        those in ``skip`` or ``seen`` (two sets, so neither is copied) and (when given)
+        those not in ``only``; unsorted."""
         return self._pairs_with(
-            self._docs[key], self._postings, self.threshold, skip=skip, only=only
+            self._docs[key], self._postings, self.threshold, skip=skip, seen=seen, only=only
         )
 
     def _pairs_with(
@@ -351,12 +357,13 @@ class OverlapIndex:
         exclude: str | None = None,
         among: Container[str] | None = None,
         skip: Container[str] = (),
+        seen: Container[str] = (),
         only: Container[str] | None = None,
     ) -> list[OverlapPair]:
         """The pairs ``doc`` forms with the skills in ``postings`` (feature -> skill ->
         weight, indexed prefixes only) scoring at least ``threshold``; generalist pairs
         (:data:`GENERALIST_SCORE`) with the skills ``among`` (default: all). Skills in
-        ``skip``, and (when given) skills not in ``only``, are left out.
+        ``skip`` or ``seen``, and (when given) skills not in ``only``, are left out.
 
         The dot product over the indexed features is accumulated from the postings;
         a candidate whose partial score plus the norm of its unindexed features cannot
@@ -371,11 +378,11 @@ class OverlapIndex:
                     partial[other] = accumulated(other, 0.0) + weight * other_weight
         own = doc.skill.key if exclude is None else exclude
         partial.pop(own, None)
-        if skip or only is not None:
+        if skip or seen or only is not None:
             partial = {
                 other: value
                 for other, value in partial.items()
-                if other not in skip and (only is None or other in only)
+                if other not in skip and other not in seen and (only is None or other in only)
             }
         found: list[OverlapPair] = []
         docs = self._docs
@@ -385,11 +392,11 @@ class OverlapIndex:
         if threshold <= GENERALIST_SCORE and (features.generalist or features.specialised):
             competing = self._competing(features, self._docs if among is None else among)
             competing.discard(own)
-            if skip or only is not None:
+            if skip or seen or only is not None:
                 competing = {
                     other
                     for other in competing
-                    if other not in skip and (only is None or other in only)
+                    if other not in skip and other not in seen and (only is None or other in only)
                 }
             for other in competing:
                 partial.pop(other, None)

@@ -141,12 +141,15 @@ class OverlapFamilies:
         #: ``family's first text -> competitors`` (cleared by every update).
         self._competing: dict[str, list[OverlapPair]] = {}
         clock.restart()
+        #: The representatives searched so far: their pairs with the others are known.
+        done: set[str] = set()
         for members in self._buckets.values():
             rep = members[0]
             if self._focus is not None and self._focus.isdisjoint(members):
                 continue
-            for pair in self._index.pairs_of_indexed(rep, skip=members):
+            for pair in self._index.pairs_of_indexed(rep, skip=members, seen=done):
                 self._record(pair)
+            done.add(rep)
             if clock.over():
                 yield
                 clock.restart()
