@@ -17,7 +17,9 @@ skill (:func:`bounded`): how many of the labelled pairs that score at least the 
 threshold ``skilldeck overlap`` still lists and ``check`` still tells.
 
 Speed: on a corpus of ``--n`` generated skills (``corpus.py``) the whole-deck pass (index
-build plus every pair above the default threshold) in a fresh process, the update of one
+build plus every pair above the default threshold) in a fresh process, then in the same
+process the families pass ``check`` runs (:class:`OverlapFamilies`: families, and each
+family's strongest competitors listed), the update of one
 edited skill (compare against the index, then replace it) over ``--edits`` edits, and the
 index's memory (tracemalloc).
 
@@ -411,6 +413,10 @@ def speed(dest: Path, n: int, edits: int) -> dict[str, object]:
         "pass_cold_s": cold_result["seconds"],
         "pass_import_s": cold_result["import_seconds"],
         "pairs": cold_result["pairs"],
+        # What check and the editor use: families and each family's strongest competitors.
+        "families_pass_s": cold_result["families_seconds"],
+        "families": cold_result["families"],
+        "families_pairs_listed": cold_result["families_pairs_listed"],
         "edit_p50_ms": round(statistics.median(samples) * 1000, 2),
         "edit_p95_ms": round(samples[int(len(samples) * 0.95) - 1] * 1000, 2),
         "index_mb": round(current / 1e6, 1),
@@ -428,10 +434,17 @@ skills = [overlap.OverlapSkill(*row) for row in rows]
 begin = time.perf_counter()
 pairs = overlap.OverlapIndex(skills).pairs()
 end = time.perf_counter()
+from skilldeck.engine.overlap_families import OverlapFamilies
+families = OverlapFamilies(skills)
+listed = families.pairs()
+done = time.perf_counter()
 print(json.dumps({
     "seconds": round(end - begin + imported - start, 3),
     "import_seconds": round(imported - start, 3),
     "pairs": len(pairs),
+    "families_seconds": round(done - end, 3),
+    "families": len(families.families()),
+    "families_pairs_listed": len(listed),
 }))
 """
 
