@@ -538,7 +538,7 @@ def test_seven_copies_are_one_family_and_seven_findings_each_naming_the_others(
             for other in others
         ]  # fmt: skip
     # Case and punctuation do not make a copy another description.
-    write(tmp_path, "copy-shout", REVIEWER.format(lang="Go").upper().replace(",", " ;"))
+    write(tmp_path, "copy", REVIEWER.format(lang="Go").upper().replace(",", " ;"))
     assert len(overlap_of(findings(tmp_path), paths[0])) == 1
     assert (
         "8 skills have the same description" in overlap_of(findings(tmp_path), paths[0])[0].message

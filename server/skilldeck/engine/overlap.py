@@ -424,6 +424,19 @@ class OverlapIndex:
             found.append(self._make_pair(doc, candidate, score))
         return found
 
+    def score(self, first: str, second: str) -> float:
+        """The score of the indexed skills ``first`` and ``second`` (unrounded), as a pair
+        search would find it."""
+        a, b = self._docs[first], self._docs[second]
+        va, vb = a.vector, b.vector
+        cosine = 0.0
+        for feature in va.keys() & vb.keys():
+            cosine += va[feature] * vb[feature]
+        score = penalised(cosine, a.features, b.features) if cosine > 0.0 else 0.0
+        if self.threshold <= GENERALIST_SCORE and _generalist_of(a, b) is not None:
+            score = max(score, GENERALIST_SCORE)
+        return score
+
     # -- updates --------------------------------------------------------------------
 
     def replace(self, skill: OverlapSkill) -> None:

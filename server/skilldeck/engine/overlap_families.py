@@ -38,7 +38,7 @@ import bisect
 import re
 from collections.abc import Generator, Iterable, Iterator
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from skilldeck.engine.overlap import (
     DEFAULT_NEAR_DUPLICATE_THRESHOLD,
@@ -72,6 +72,8 @@ class Family:
 
     members: tuple[str, ...]
     identical: bool = True
+    #: ``members`` as a set (what membership asks).
+    keys: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
 
 class OverlapFamilies:
@@ -160,6 +162,9 @@ class OverlapFamilies:
                     self._query_as_member(key)
         #: ``text -> family`` for the buckets in a family of two or more skills.
         self._families: dict[str, Family] = {}
+        #: ``text -> its members in the family``: the representative and the copies that
+        #: score at least the threshold with it (names can keep copies apart).
+        self._linked_memo: dict[str, tuple[str, ...]] = {}
         self._regroup(list(self._buckets))
 
     # -- queries --------------------------------------------------------------------
@@ -175,7 +180,7 @@ class OverlapFamilies:
         """The family of ``key`` (a family of one when it has no near-duplicate)."""
         text = self._text.get(key)
         family = self._families.get(text) if text is not None else None
-        return family if family is not None else Family((key,))
+        return family if family is not None and key in family.keys else Family((key,))
 
     def families(self) -> list[Family]:
         """Every family of two or more skills, largest first."""
@@ -273,8 +278,8 @@ class OverlapFamilies:
                 self._families.pop(old_text, None)
             elif members[0] not in self._reps:
                 partners |= self._promote(members[0])
-        if skill is not None:
-            new_text = text_key(skill)
+        new_text = text_key(skill) if skill is not None else None
+        if skill is not None and new_text is not None:
             self._skills[key] = skill
             self._text[key] = new_text
             self._index.replace(skill)
@@ -293,6 +298,9 @@ class OverlapFamilies:
                 touched |= self._family_texts(text)
         touched = {text for text in touched if text in self._buckets}
         before = {m for text in touched for m in self._bucket_or_family(text)}
+        for text in (old_text, new_text):
+            if text is not None:
+                self._linked_memo.pop(text, None)
         self._regroup(touched)
         after = {m for text in touched for m in self._bucket_or_family(text)}
         changed = before | after | {key}
@@ -311,6 +319,7 @@ class OverlapFamilies:
         clock = TimeSlice()
         self._competing.clear()
         self._near_memo.clear()
+        self._linked_memo.clear()
         for table in (self._pairs, self._families, self._buckets):
             while table:
                 table.popitem()
@@ -378,9 +387,24 @@ class OverlapFamilies:
             self._near_memo[memo] = near
         return near
 
+    def _linked(self, text: str) -> tuple[str, ...]:
+        """The members of the bucket ``text`` that belong to its family: the
+        representative, and each copy scoring at least the threshold with it (copies are
+        one family unless their names tell them apart, as SD801 would)."""
+        linked = self._linked_memo.get(text)
+        if linked is None:
+            members = self._buckets.get(text, [])
+            if not members:
+                return ()
+            rep = members[0]
+            score = self._index.score
+            linked = (rep, *(m for m in members[1:] if score(m, rep) >= self.threshold))
+            self._linked_memo[text] = linked
+        return linked
+
     def _near(self, text: str) -> Iterator[str]:
         """The texts whose skills form a near-duplicate pair with ``text``'s."""
-        for member in self._buckets.get(text, ()):
+        for member in self._linked(text):
             for other, pair in self._pairs.get(member, {}).items():
                 other_text = self._text[other]
                 if self._is_near(text, other_text, pair):
@@ -394,10 +418,8 @@ class OverlapFamilies:
         return {self._text[m] for m in family.members if m in self._text} | {text}
 
     def _bucket_or_family(self, text: str) -> tuple[str, ...]:
-        family = self._families.get(text)
-        if family is not None:
-            return family.members
-        return tuple(self._buckets.get(text, ()))
+        """Every skill of ``text``'s family's texts (copies outside the family too)."""
+        return tuple(k for t in self._family_texts(text) for k in self._buckets.get(t, ()))
 
     def _family_competitors(self, own: set[str]) -> list[OverlapPair]:
         pairs = {
@@ -442,10 +464,10 @@ class OverlapFamilies:
                         group.add(other)
                         frontier.append(other)
             done |= group
-            members = tuple(sorted(m for text in group for m in self._buckets[text]))
+            members = tuple(sorted(m for text in group for m in self._linked(text)))
             if len(members) < 2:
                 self._families.pop(start, None)
                 continue
-            family = Family(members, identical=len(group) == 1)
+            family = Family(members, identical=len(group) == 1, keys=frozenset(members))
             for text in group:
                 self._families[text] = family
