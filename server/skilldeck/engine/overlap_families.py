@@ -17,9 +17,10 @@ scored, stored and reported. :class:`OverlapFamilies` works on families instead:
    (:attr:`~skilldeck.engine.overlap.OverlapPair.near_duplicate`) are joined; a
    :class:`Family` is a connected group of buckets (found by a walk over those links).
    Every member of a family of two or more gets one finding naming the others (SD802),
-   never one per pair. Skills with the same text are one family whatever their names;
-   skills whose texts differ join only through a pair that scores (names that say
-   different things keep them apart, as for SD801).
+   never one per pair. Skills with the same text are one family as far as each copy
+   scores the threshold with the representative (names that say different things keep
+   a copy out, as they kept such a pair from SD802 before: k - 1 scores, not k^2);
+   skills whose texts differ join only through a pair that scores.
 4. **Competitors** (SD801): a family competes as one skill. :meth:`competitors` lists
    the pairs of its members with other families, the best one per other family, best
    first; :meth:`pairs` lists each family's :data:`MAX_PAIRS_PER_SKILL` strongest, so
