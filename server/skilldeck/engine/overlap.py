@@ -313,6 +313,42 @@ class OverlapIndex:
                 clock.restart()
         return sort_pairs(found) if ordered else found
 
+    def representative_pairs(
+        self, groups: Sequence[Sequence[str]]
+    ) -> Generator[None, None, list[OverlapPair]]:
+        """The pairs in which one side is the first key of its group (``groups``
+        partition the indexed keys): each first key against every indexed skill outside
+        its group, a pair of two first keys once; yielding every few groups (see
+        :meth:`stepwise`). Two postings, so the cost is the index's own whole-deck pass
+        when every group has one key: the first keys searched so far (grown as they
+        are searched) and the other keys (built once)."""
+        limit = self.threshold
+        firsts = {group[0] for group in groups}
+        others: dict[str, dict[str, float]] = {}
+        rest: set[str] = set()
+        for key, doc in self._docs.items():
+            if key not in firsts:
+                rest.add(key)
+                for feature in doc.indexed:
+                    others.setdefault(feature, {})[key] = doc.vector[feature]
+        postings: dict[str, dict[str, float]] = {}
+        done: set[str] = set()
+        found: list[OverlapPair] = []
+        clock = TimeSlice()
+        for group in groups:
+            key = group[0]
+            doc = self._docs[key]
+            found.extend(self._pairs_with(doc, postings, limit, among=done))
+            if rest:
+                found.extend(self._pairs_with(doc, others, limit, among=rest, skip=group))
+            done.add(key)
+            for feature in doc.indexed:
+                postings.setdefault(feature, {})[key] = doc.vector[feature]
+            if clock.over():
+                yield
+                clock.restart()
+        return found
+
     def neighbours(
         self, skill: OverlapSkill, *, threshold: float | None = None, limit: int | None = None
     ) -> list[Neighbour]:

@@ -36,6 +36,8 @@ the last full build, as for the index).
 from __future__ import annotations
 
 import bisect
+import functools
+import itertools
 import re
 from collections.abc import Generator, Iterable, Iterator
 from collections.abc import Set as AbstractSet
@@ -144,18 +146,20 @@ class OverlapFamilies:
         #: ``family's first text -> competitors`` (cleared by every update).
         self._competing: dict[str, list[OverlapPair]] = {}
         clock.restart()
-        #: The representatives searched so far: their pairs with the others are known.
-        done: set[str] = set()
-        for members in self._buckets.values():
-            rep = members[0]
-            if self._focus is not None and self._focus.isdisjoint(members):
-                continue
-            for pair in self._index.pairs_of_indexed(rep, skip=members, seen=done):
+        if self._focus is None:
+            pairs = yield from self._index.representative_pairs(list(self._buckets.values()))
+            for pair in pairs:
                 self._record(pair)
-            done.add(rep)
-            if clock.over():
-                yield
-                clock.restart()
+                if clock.over():
+                    yield
+                    clock.restart()
+        else:
+            done: set[str] = set()  # representatives searched: their pairs are known
+            for members in self._buckets.values():
+                if not self._focus.isdisjoint(members):
+                    for pair in self._index.pairs_of_indexed(members[0], skip=members, seen=done):
+                        self._record(pair)
+                    done.add(members[0])
         if self._focus is not None:
             # A focus skill that is no representative meets the representatives.
             for key in sorted(self._focus - self._reps):
@@ -384,7 +388,15 @@ class OverlapFamilies:
         memo = (first, second) if first < second else (second, first)
         near = self._near_memo.get(memo)
         if near is None:
-            near = pair.near_duplicate
+            # Word-pair sets whose sizes differ by more than the threshold allows cannot
+            # be that similar (Jaccard <= the smaller size over the larger): no need to
+            # build them.
+            small, large = sorted(
+                (_pair_count(pair.a.description), _pair_count(pair.b.description))
+            )
+            near = (
+                small >= large * self._index.near_duplicate_threshold - 1e-9 and pair.near_duplicate
+            )
             self._near_memo[memo] = near
         return near
 
@@ -472,3 +484,11 @@ class OverlapFamilies:
             family = Family(members, identical=len(group) == 1, keys=frozenset(members))
             for text in group:
                 self._families[text] = family
+
+
+@functools.lru_cache(maxsize=32_768)
+def _pair_count(description: str) -> int:
+    """How many distinct word pairs ``description`` has (what
+    :func:`~skilldeck.engine.overlap.description_similarity` compares), at least 1."""
+    words = _WORD.findall(description.casefold())
+    return max(len(set(itertools.pairwise(words))), 1)
