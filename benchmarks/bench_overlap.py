@@ -12,8 +12,14 @@ is done on ``--splits`` random halves (stratified, seeded) and the median and th
 10th-90th percentiles of the held-out figures are printed too. A plain TF-IDF cosine over
 descriptions is measured the same way for comparison.
 
+What a user is shown: the same deck through the families and the bound on pairs per
+skill (:func:`bounded`): how many of the labelled pairs that score at least the default
+threshold ``skilldeck overlap`` still lists and ``check`` still tells.
+
 Speed: on a corpus of ``--n`` generated skills (``corpus.py``) the whole-deck pass (index
-build plus every pair above the default threshold) in a fresh process, the update of one
+build plus every pair above the default threshold) in a fresh process, then in the same
+process the families pass ``check`` runs (:class:`OverlapFamilies`: families, and each
+family's strongest competitors listed), the update of one
 edited skill (compare against the index, then replace it) over ``--edits`` edits, and the
 index's memory (tracemalloc).
 
@@ -44,12 +50,14 @@ sys.path.insert(0, str(HERE))
 
 from corpus import ensure  # noqa: E402
 from skilldeck.engine.config import SkilldeckConfig  # noqa: E402
+from skilldeck.engine.deck_overlap import MAX_FINDINGS_PER_SKILL  # noqa: E402
 from skilldeck.engine.fs_provider import scan_deck  # noqa: E402
 from skilldeck.engine.overlap import (  # noqa: E402
     DEFAULT_OVERLAP_THRESHOLD,
     OverlapIndex,
     OverlapSkill,
 )
+from skilldeck.engine.overlap_families import MAX_PAIRS_PER_SKILL, OverlapFamilies  # noqa: E402
 
 LABELS = HERE / "overlap_labels.json"
 Scorer = Callable[[Sequence[OverlapSkill]], Callable[[OverlapSkill, OverlapSkill], float]]
@@ -268,6 +276,89 @@ def _print_quality(result: dict[str, object], default: float | None) -> None:
                 print(f"    {kind:11} {s:.3f}  {names}: {pair['reason']}")
 
 
+def bounded(
+    labels: Path = LABELS,
+    only: frozenset[str] = frozenset(),
+    without: frozenset[str] = frozenset(),
+    gold: str = "consensus",
+) -> dict[str, object]:
+    """What the bound on pairs per skill and the families keep of the labelled pairs: the
+    deck of every skill of the file through :class:`OverlapFamilies` at the default
+    threshold. A pair is *listed* (``skilldeck overlap``) when its skills are one family
+    or their families' pair is among either family's :data:`MAX_PAIRS_PER_SKILL`
+    strongest competitors (a family's pair names one of its members); *told* (the
+    findings of ``check``) when one family or among either file's nearest competitors
+    (the family taking one of :data:`MAX_FINDINGS_PER_SKILL` places). Counted over the
+    labelled pairs that score at least the threshold (the index alone), and against the
+    labels (precision and recall of what is listed)."""
+    data = json.loads(labels.read_text(encoding="utf-8"))
+    skills = _skills(data["pairs"])
+    families = OverlapFamilies(list(skills.values()))
+    index = OverlapIndex(list(skills.values()))
+    scores = {(p.a.key, p.b.key): p.score for p in index.pairs()}
+    listed: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for p in families.pairs():
+        listed.add((families.family(p.a.key).members, families.family(p.b.key).members))
+        listed.add((families.family(p.b.key).members, families.family(p.a.key).members))
+    told: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for key in skills:
+        room = MAX_FINDINGS_PER_SKILL - (len(families.family(key).members) > 1)
+        for pair in families.competitors(key)[:room]:
+            told.add(
+                (
+                    families.family(key).members,
+                    families.family(families.rival(key, pair).key).members,
+                )
+            )
+    counts = {"scored": 0, "listed": 0, "told": 0, "scored_true": 0, "listed_true": 0}
+    counts |= {"told_true": 0, "true": 0, "listed_all": 0}
+    for pair in data["pairs"]:
+        if (only and pair["picked"] not in only) or pair["picked"] in without:
+            continue
+        label = gold_label(pair, gold)
+        if label is None:
+            continue
+        a, b = sorted((str(pair["a"]["source"]), str(pair["b"]["source"])))
+        fa, fb = families.family(a).members, families.family(b).members
+        one_family = fa == fb and len(fa) > 1
+        # Kept when the two families are (a family's pair names one of its members).
+        is_listed = one_family or (fa, fb) in listed
+        is_told = one_family or (fa, fb) in told or (fb, fa) in told
+        counts["true"] += label
+        counts["listed_all"] += is_listed
+        if scores.get((a, b), 0.0) >= DEFAULT_OVERLAP_THRESHOLD:
+            counts["scored"] += 1
+            counts["listed"] += is_listed
+            counts["told"] += is_told
+            counts["scored_true"] += label
+            counts["listed_true"] += label and is_listed
+            counts["told_true"] += label and is_told
+    listed_true = counts["listed_true"]
+    return counts | {
+        "precision": round(listed_true / max(counts["listed_all"], 1), 3),
+        "recall": round(listed_true / max(counts["true"], 1), 3),
+        "families": len(families.families()),
+    }
+
+
+def _print_bounded(result: dict[str, object]) -> None:
+    print(
+        f"\nthrough the families and the bound ({MAX_PAIRS_PER_SKILL} pairs per skill listed, "
+        f"{MAX_FINDINGS_PER_SKILL} findings per file), default threshold "
+        f"{DEFAULT_OVERLAP_THRESHOLD}: {result['families']} families in the deck"
+    )
+    print(
+        f"  labelled pairs scoring >= threshold: {result['scored']} "
+        f"({result['scored_true']} overlapping); listed by `overlap`: {result['listed']} "
+        f"({result['listed_true']} overlapping); told in findings: {result['told']} "
+        f"({result['told_true']} overlapping)"
+    )
+    print(
+        f"  what `overlap` lists, against the labels: precision {result['precision']:.2f} "
+        f"recall {result['recall']:.2f}"
+    )
+
+
 # --------------------------------------------------------------------------- speed
 
 
@@ -322,6 +413,10 @@ def speed(dest: Path, n: int, edits: int) -> dict[str, object]:
         "pass_cold_s": cold_result["seconds"],
         "pass_import_s": cold_result["import_seconds"],
         "pairs": cold_result["pairs"],
+        # What check and the editor use: families and each family's strongest competitors.
+        "families_pass_s": cold_result["families_seconds"],
+        "families": cold_result["families"],
+        "families_pairs_listed": cold_result["families_pairs_listed"],
         "edit_p50_ms": round(statistics.median(samples) * 1000, 2),
         "edit_p95_ms": round(samples[int(len(samples) * 0.95) - 1] * 1000, 2),
         "index_mb": round(current / 1e6, 1),
@@ -339,10 +434,17 @@ skills = [overlap.OverlapSkill(*row) for row in rows]
 begin = time.perf_counter()
 pairs = overlap.OverlapIndex(skills).pairs()
 end = time.perf_counter()
+from skilldeck.engine.overlap_families import OverlapFamilies
+families = OverlapFamilies(skills)
+listed = families.pairs()
+done = time.perf_counter()
 print(json.dumps({
     "seconds": round(end - begin + imported - start, 3),
     "import_seconds": round(imported - start, 3),
     "pairs": len(pairs),
+    "families_seconds": round(done - end, 3),
+    "families": len(families.families()),
+    "families_pairs_listed": len(listed),
 }))
 """
 
@@ -380,6 +482,7 @@ def main() -> None:
         args.splits,
     )
     _print_quality(index_result, DEFAULT_OVERLAP_THRESHOLD)
+    _print_bounded(bounded(args.labels, only, without, args.gold))
     baseline = quality(
         plain_tfidf_scorer,
         "plain TF-IDF cosine over descriptions",

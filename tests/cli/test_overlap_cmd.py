@@ -38,7 +38,8 @@ def test_overlap_json_lists_pairs_by_score_with_shared_words_and_clusters(
     result = run("overlap", "--json", cwd=project)
     assert (result.code, result.stderr) == (0, "")
     document = json.loads(result.stdout)
-    assert set(document) == {"pairs", "clusters"}
+    assert set(document) == {"pairs", "clusters", "families"}
+    assert document["families"] == []
     pairs = document["pairs"]
     assert len(pairs) >= 2
     for pair in pairs:
@@ -78,6 +79,39 @@ def test_overlap_text_names_pairs_paths_and_clusters(run: Run, project: Path) ->
     ]
     none = run("overlap", "--threshold", "1", cwd=project)
     assert none.stdout == "no competing skills (threshold 1.00)\n"
+
+
+def test_overlap_lists_a_family_of_copies_once_and_no_pairs_among_them(
+    run: Run, project: Path
+) -> None:
+    """Three copies of one description: one family (text and JSON), no pair between two
+    of them; the pair they form with another skill names one member and the family."""
+    skills = project / ".dsh" / "skills"
+    for n in (1, 2):
+        write(skills / f"tdd-guide-{n}" / "SKILL.md", skill(f"tdd-guide-{n}", TDD_GUIDE))
+    document = json.loads(run("overlap", "--json", cwd=project).stdout)
+    assert document["families"] == [
+        {
+            "identical": True,
+            "skills": [
+                {"name": name, "path": str(skills / name / "SKILL.md")}
+                for name in ("tdd-guide", "tdd-guide-1", "tdd-guide-2")
+            ],
+        }
+    ]
+    named = [{p["a"]["name"], p["b"]["name"]} for p in document["pairs"]]
+    assert {"tdd-guide", "tdd-workflow"} in named
+    assert not any(len(pair & {"tdd-guide", "tdd-guide-1", "tdd-guide-2"}) == 2 for pair in named)
+    lines = run("overlap", "--threshold", "0.6", cwd=project).stdout.splitlines()
+    assert lines[0] == "1 competing pair (threshold 0.60):"
+    assert lines[1].endswith("  tdd-guide (and 2 near-identical)  <->  tdd-workflow")
+    assert lines[-4:] == [
+        "  3 skills, the same description: tdd-guide, tdd-guide-1, tdd-guide-2",
+        "        tdd-guide: .dsh/skills/tdd-guide/SKILL.md",
+        "        tdd-guide-1: .dsh/skills/tdd-guide-1/SKILL.md",
+        "        tdd-guide-2: .dsh/skills/tdd-guide-2/SKILL.md",
+    ]
+    assert lines[-5] == "1 family of near-identical descriptions:"
 
 
 def test_overlap_rejects_a_threshold_outside_0_1(run: Run, project: Path) -> None:
@@ -232,10 +266,10 @@ def test_near_identical_descriptions_are_reported_even_when_declared_distinct(
     skills = project / ".dsh" / "skills"
     write(skills / "tdd-guide-copy" / "SKILL.md", skill("tdd-guide-copy", TDD_GUIDE))
     write(project / "skilldeck.toml", '[overlap]\ndistinct = [["tdd-guide*"]]\n')
-    found = _sd8(run, project)
-    assert ("tdd-guide", "SD802", "`tdd-guide` and `tdd-guide-copy` have nearly the same") in [
-        (d, c, m.split(" description")[0]) for d, c, m in found
-    ]
+    result = run("check", "--format", "json", cwd=project)
+    found = {(i["code"], i["message"]) for i in json.loads(result.stdout)}
+    family = "2 skills have the same description: `tdd-guide`, `tdd-guide-copy`; the model "
+    assert ("SD802", family + "cannot tell them apart") in found
 
 
 @pytest.mark.parametrize(

@@ -114,7 +114,9 @@ def test_skills_whose_names_say_different_platforms_do_not_overlap(tmp_path: Pat
     found = findings(tmp_path)
     assert overlap_of(found, backend) == []
     (finding,) = overlap_of(found, tmp_path / "ios-security-coder" / "SKILL.md")
-    assert finding.message.startswith("`ios-security-coder` and `mobile-security-coder`")
+    assert finding.message.startswith(
+        "2 skills have the same description: `ios-security-coder`, `mobile-security-coder`"
+    )
 
 
 def test_the_same_template_and_the_same_language_do_overlap(tmp_path: Path) -> None:
@@ -124,10 +126,15 @@ def test_the_same_template_and_the_same_language_do_overlap(tmp_path: Path) -> N
     (finding,) = overlap_of(found, first)
     assert finding.code == "SD802"  # nearly word for word: a warning
     assert finding.severity is Severity.WARNING
-    assert finding.message.startswith(
-        "`go-reviewer` and `golang-review` have nearly the same description (score "
+    assert finding.message == (
+        "2 skills have nearly the same description: `go-reviewer`, `golang-review`; "
+        "the model cannot tell them apart"
     )
-    assert finding.message.endswith("the model cannot tell them apart")
+    (related,) = finding.related
+    assert (related.path, related.message) == (
+        str(second),
+        "`golang-review`: nearly the same description",
+    )
     assert [f.code for f in overlap_of(found, second)] == ["SD802"]
 
 
@@ -508,13 +515,63 @@ def test_prefix_filtering_finds_every_pair_a_full_comparison_finds(
         ]
 
 
-def test_a_skill_is_told_about_its_three_nearest_competitors_only(tmp_path: Path) -> None:
-    for number in range(5):
-        write(tmp_path, f"copy-{number}", REVIEWER.format(lang="Go"))
+def test_seven_copies_are_one_family_and_seven_findings_each_naming_the_others(
+    tmp_path: Path,
+) -> None:
+    """Seven skills with one description: one SD802 on each file naming the family (the
+    first six names, then how many more), pointing at the six others; no pair findings
+    among them (21 before)."""
+    paths = [write(tmp_path, f"copy-{n}", REVIEWER.format(lang="Go")) for n in range(7)]
     found = findings(tmp_path)
-    for number in range(5):
-        told = overlap_of(found, tmp_path / f"copy-{number}" / "SKILL.md")
-        assert [f.code for f in told] == ["SD802"] * 3
+    for path in paths:
+        (finding,) = overlap_of(found, path)
+        assert (finding.code, finding.severity) == ("SD802", Severity.WARNING)
+        assert finding.message == (
+            "7 skills have the same description: `copy-0`, `copy-1`, `copy-2`, `copy-3`, "
+            "`copy-4`, `copy-5` and 1 more; the model cannot tell them apart"
+        )
+        assert finding.span == Span(Position(1, 6), Position(1, 12))
+        others = [other for other in paths if other != path]
+        assert [(r.path, r.span, r.message) for r in finding.related] == [
+            (str(other), Span(Position(1, 6), Position(1, 12)),
+             f"`{other.parent.name}`: the same description")
+            for other in others
+        ]  # fmt: skip
+    # Case and punctuation do not make a copy another description.
+    write(tmp_path, "copy", REVIEWER.format(lang="Go").upper().replace(",", " ;"))
+    assert len(overlap_of(findings(tmp_path), paths[0])) == 1
+    assert (
+        "8 skills have the same description" in overlap_of(findings(tmp_path), paths[0])[0].message
+    )
+
+
+def test_a_near_duplicate_joins_the_copies_and_an_outsider_is_told_once(tmp_path: Path) -> None:
+    """Three copies and a near-identical variant are one family ("nearly the same"); a
+    skill that overlaps them gets one SD801 for the whole family, naming one member."""
+    copies = [write(tmp_path, f"go-review-{n}", REVIEWER.format(lang="Go")) for n in range(3)]
+    variant = write(tmp_path, "golang-review", REVIEWER.format(lang="Go") + " Go only.")
+    tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
+    driven = write(tmp_path, "test-driven-development", TEST_DRIVEN)
+    found = findings(tmp_path)
+    for path in [*copies, variant]:
+        (finding,) = overlap_of(found, path)
+        assert finding.message == (
+            "4 skills have nearly the same description: `go-review-0`, `go-review-1`, "
+            "`go-review-2`, `golang-review`; the model cannot tell them apart"
+        )
+        assert len(finding.related) == 3
+    assert [f.code for f in overlap_of(found, tdd)] == ["SD801"]
+    assert [f.code for f in overlap_of(found, driven)] == ["SD801"]
+
+
+def test_a_skill_is_told_about_its_three_nearest_competitors_only(tmp_path: Path) -> None:
+    """Five distinct skills on one task: each file names three of the others (SD801)."""
+    for lang in ("Go", "Golang", "Go1", "Go2", "Go3"):
+        write(tmp_path, f"{lang.lower()}-reviewer", REVIEWER.format(lang="Go") + f" {lang} first.")
+    scan_found = findings(tmp_path, RuleSettings(near_duplicate_threshold=1.0))
+    for path in scan_found:
+        told = overlap_of(scan_found, Path(path))
+        assert [f.code for f in told] == ["SD801"] * 3
 
 
 def test_a_provided_skill_competes_and_the_file_is_told(tmp_path: Path) -> None:

@@ -327,3 +327,63 @@ async def test_hover_names_the_generalist_of_a_pair(deck: Deck, start_server: St
     assert line.startswith(f"- [`review`]({uri(review)}) · score ")
     assert float(line.split(" · score ")[1].split(" ")[0]) >= 0.3
     assert line.endswith(" · generalist: `review` (named for the task alone)")
+
+
+def _family_message(count: int, names: list[str]) -> str:
+    shown = ", ".join(f"`{name}`" for name in names)
+    return f"{count} skills have the same description: {shown}; the model cannot tell them apart"
+
+
+async def test_a_family_of_copies_is_one_finding_on_each_and_follows_typing(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """Three copies: one SD802 on each naming the family, pointing at the two others; one
+    copy rewritten as the user types leaves a family of two (and the rewritten file
+    alone), typed back it rejoins; the hover on a description lists its family."""
+    names = ["tdd-copy-a", "tdd-copy-b", "tdd-copy-c"]
+    paths = [deck.write(deck.project_dsh, name, skill_text(name, TDD_GUIDE)) for name in names]
+    client = await start_editor(start_server)
+    for path in paths:
+        (finding,) = await diagnostics_of(client, path, lambda d: codes(d) == ["SD802"])
+        assert finding.message == _family_message(3, names)
+        assert finding.severity == types.DiagnosticSeverity.Warning
+        assert finding.related_information is not None
+        assert [(r.location.uri, r.message) for r in finding.related_information] == [
+            (uri(other), f"`{other.parent.name}`: the same description")
+            for other in paths
+            if other != path
+        ]
+    open_doc(client, paths[0])
+    section = (await nearest_section(client, paths[0])).split("\n")
+    assert section == [
+        "**2 other skills with the same description** (one family, SD802):",
+        f"- [`tdd-copy-b`]({uri(paths[1])})",
+        f"- [`tdd-copy-c`]({uri(paths[2])})",
+    ]
+
+    rewritten = skill_text(names[0], "Plan the weekly roadmap review with the team.")
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(paths[0]), version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(rewritten)],
+        )
+    )
+    await diagnostics_of(client, paths[0], lambda d: d == [])
+    for path in paths[1:]:
+        await diagnostics_of(
+            client,
+            path,
+            lambda d: [x.message for x in d] == [_family_message(2, names[1:])],
+        )
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(paths[0]), version=3),
+            content_changes=[
+                types.TextDocumentContentChangeWholeDocument(skill_text(names[0], TDD_GUIDE))
+            ],
+        )
+    )
+    for path in paths:
+        await diagnostics_of(
+            client, path, lambda d: [x.message for x in d] == [_family_message(3, names)]
+        )

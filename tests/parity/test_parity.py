@@ -59,6 +59,9 @@ def _write(path: Path, text: str) -> Path:
     return path
 
 
+LINT = "Lint the Terraform modules of the repository and fix what tflint reports."
+
+
 def layered_deck(base: Path) -> Path:
     """A project with every layer, every cross-skill rule and overridden severities."""
     project = base / "project"
@@ -108,6 +111,9 @@ def layered_deck(base: Path) -> Path:
             "Write the changelog and release notes from merged pull requests for a version.",
         ),
     )
+    # A family of three copies (one SD802 on each, naming the family), across two roots.
+    for folder, name in ((dsh, "lint-a"), (dsh, "lint-b"), (team, "lint-c")):
+        _write(folder / name / "SKILL.md", _skill(name, LINT))
     _write(dsh / "twin" / "SKILL.md", _skill("twin", "Twin as a bundle."))
     _write(dsh / "twin-flat.md", _skill("twin", "Twin as a flat file."))
     _write(dsh / "broken" / "SKILL.md", "---\nname: broken\n---\nNo description.\n")
@@ -217,6 +223,24 @@ def cli_findings(project: Path, env: dict[str, str], *extra: str) -> set[Finding
         )
         for item in items
     }
+
+
+def cli_families(project: Path, env: dict[str, str], *extra: str) -> dict[str, str]:
+    """``skilldeck overlap --json``'s families: each member file's path -> the message its
+    SD802 finding says (the count and the first six names, as the engine writes it)."""
+    document = json.loads(cli(project, env, "overlap", "--json", *extra))
+    told: dict[str, str] = {}
+    for family in document["families"]:
+        names = [f"`{skill['name']}`" for skill in family["skills"]]
+        shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+        how = "the same" if family["identical"] else "nearly the same"
+        message = (
+            f"{len(names)} skills have {how} description: {shown}; the model cannot tell them apart"
+        )
+        for skill in family["skills"]:
+            if skill["path"] is not None:
+                told[os.path.realpath(skill["path"])] = message
+    return told
 
 
 def cli_winners(project: Path, env: dict[str, str], *extra: str) -> set[tuple[Any, ...]]:
@@ -362,6 +386,10 @@ async def assert_parity(
 
     await converge(pushed, expected, what="pushed diagnostics == check --format json")
     await converge(pulled, expected, what="pulled diagnostics == check --format json")
+    # The overlap command's families are check's SD802 findings (the deck's own: an
+    # agent's families say its name).
+    families = {path: message for path, *_r, code, _s, message in expected if code == "SD802"}
+    assert cli_families(project, env, *extra) == families
     catalog = cli(project, env, "catalog", "--no-cache", *extra).rstrip("\n")
     for client in (push, pull):
         await converge(lambda c=client: server_catalog(c, project), catalog, what="catalog text")
@@ -428,6 +456,10 @@ async def test_cli_and_editor_agree_before_and_after_changes(
         _write(
             go_reviewer.parent.parent / "go-idioms" / "SKILL.md", _skill("go-idioms", GO_REVIEWER)
         )
+    # A copy of the family is rewritten: a family of two is left.
+    lint_b = project / ".dsh" / "skills" / "lint-b" / "SKILL.md"
+    if lint_b.exists():
+        lint_b.write_text(_skill("lint-b", "Lint the shell scripts with shellcheck."))
     # The layered deck's own skill-authoring goes: the bundled one (rank 600) now wins.
     own_authoring = project / ".agents" / "skills" / "skill-authoring" / "SKILL.md"
     if own_authoring.exists():
@@ -454,11 +486,29 @@ def test_layered_config_is_applied_by_check(tmp_path: Path) -> None:
     assert any(code == "SD702" and "bundled skill" in message for *_, code, _s, message in found), (
         found
     )
-    # The pair declared distinct is there, and left out.
-    assert not any(code.startswith("SD8") for *_, code, _s, _m in found), found
+    # The pair declared distinct is there, and left out; the family of three is one
+    # finding on each of its files.
+    assert {
+        (os.path.basename(os.path.dirname(path)), code, message)
+        for path, *_r, code, _s, message in found
+        if code.startswith("SD8")
+    } == {
+        (
+            name,
+            "SD802",
+            "3 skills have the same description: `lint-a`, `lint-b`, `lint-c`; the model "
+            "cannot tell them apart",
+        )
+        for name in ("lint-a", "lint-b", "lint-c")
+    }
     overlap = cli(project, environment(tmp_path), "overlap", "--no-cache").splitlines()
     assert overlap == [
         "no competing skills (threshold 0.23)",
+        "1 family of near-identical descriptions:",
+        "  3 skills, the same description: lint-a, lint-b, lint-c",
+        "        lint-a: .dsh/skills/lint-a/SKILL.md",
+        "        lint-b: .dsh/skills/lint-b/SKILL.md",
+        "        lint-c: team/lint-c/SKILL.md",
         "1 pair declared distinct ([overlap] distinct)",
     ]
 
@@ -532,7 +582,7 @@ async def test_registered_provider_reaches_every_front_end(
     assert names["remote-helper"]["uri"] is None
     assert names["remote-helper"]["layout"] == "provided"
     team = next(root for root in roots if root["source"] == "custom")
-    (team_gamma,) = team["skills"]
+    (team_gamma,) = [skill for skill in team["skills"] if skill["name"] == "gamma"]
     assert team_gamma["winner"] is False
     assert team_gamma["shadowedBy"] == {
         "source": "remote",

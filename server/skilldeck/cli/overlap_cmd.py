@@ -2,15 +2,19 @@
 apart.
 
 Scans the lookup directory's deck (the roots ``list`` reads, plus the skills of other
-providers) and prints every pair of competing skills (the model-invocable winners) whose
-overlap score reaches the threshold, best first, with the words they share, then the
-clusters those pairs form. The pairs are the engine's (:mod:`skilldeck.engine.deck_overlap`),
-the same ``check`` reports as SD801 / SD802. With ``--host H`` only the skill files agent
-H loads compete (its folders, name rules and precedence: :mod:`skilldeck.engine.hosts`).
+providers) and prints the pairs of competing skills (the model-invocable winners) whose
+overlap score reaches the threshold, best first, with the words they share (each skill's
+strongest competitors: :data:`~skilldeck.engine.overlap_families.MAX_PAIRS_PER_SKILL`;
+a family of near-duplicates competes as one skill, named by one member), the clusters
+those pairs form, then the families of near-duplicate descriptions. Pairs and families
+are the engine's (:mod:`skilldeck.engine.deck_overlap`), the same ``check`` reports as
+SD801 / SD802. With ``--host H`` only the skill files agent H loads compete (its
+folders, name rules and precedence: :mod:`skilldeck.engine.hosts`).
 
 JSON: ``{"pairs": [{"a": {"name", "path"}, "b": {"name", "path"}, "score": float,
-"shared": [str]}], "clusters": [[name, ...]]}``, pairs sorted by score (highest first);
-``path`` is ``null`` for a provided skill without a file.
+"shared": [str]}], "clusters": [[name, ...]], "families": [{"identical": bool,
+"skills": [{"name", "path"}]}]}``, pairs sorted by score (highest first), families
+largest first; ``path`` is ``null`` for a provided skill without a file.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from skilldeck.engine.index_cache import IndexCache
 if TYPE_CHECKING:
     from skilldeck.engine.deck_overlap import DeckOverlap
     from skilldeck.engine.overlap import OverlapPair, OverlapSkill
+    from skilldeck.engine.overlap_families import Family
 
 
 def register(subparsers: Any) -> None:
@@ -43,8 +48,9 @@ def register(subparsers: Any) -> None:
         "overlap",
         help="list skills whose descriptions compete for the same requests",
         description="Pairs of skills the model chooses between whose names and "
-        "descriptions say nearly the same thing (SD801 / SD802), best first, with the "
-        "words they share, and the clusters they form.",
+        "descriptions say nearly the same thing (SD801), best first, with the words they "
+        "share, the clusters they form, and the families of near-identical descriptions "
+        "(SD802).",
     )
     parser.add_argument(
         "--threshold",
@@ -95,7 +101,11 @@ def run(args: argparse.Namespace) -> int:
     pairs = overlap.pairs()
     groups = clusters(pairs)
     if args.json:
-        document = {"pairs": [_pair_json(pair, overlap) for pair in pairs], "clusters": groups}
+        document = {
+            "pairs": [_pair_json(pair, overlap) for pair in pairs],
+            "clusters": groups,
+            "families": [_family_json(family, overlap) for family in overlap.families()],
+        }
         print(json.dumps(document, indent=2, ensure_ascii=False))
     else:
         for line in _lines(overlap, groups, settings.overlap_threshold, cwd):
@@ -117,18 +127,31 @@ def _pair_json(pair: OverlapPair, overlap: DeckOverlap) -> dict[str, object]:
     }
 
 
+def _family_json(family: Family, overlap: DeckOverlap) -> dict[str, object]:
+    skills = [skill for key in family.members if (skill := overlap.skill(key)) is not None]
+    return {
+        "identical": family.identical,
+        "skills": [_skill_json(skill, overlap) for skill in _by_name(skills)],
+    }
+
+
+def _by_name(skills: list[OverlapSkill]) -> list[OverlapSkill]:
+    return sorted(skills, key=lambda s: (s.name, s.key))
+
+
 def _lines(overlap: DeckOverlap, groups: list[list[str]], threshold: float, cwd: str) -> list[str]:
     pairs = overlap.pairs()
+    families = _family_lines(overlap, cwd)
     declared = overlap.declared_distinct()
     noun = "pair" if declared == 1 else "pairs"
     hidden = [f"{declared} {noun} declared distinct ([overlap] distinct)"] if declared else []
     if not pairs:
-        return [f"no competing skills (threshold {threshold:.2f})", *hidden]
+        return [f"no competing skills (threshold {threshold:.2f})", *families, *hidden]
     noun = "pair" if len(pairs) == 1 else "pairs"
     lines = [f"{len(pairs)} competing {noun} (threshold {threshold:.2f}):"]
     for pair in pairs:
-        kind = "  near-identical" if pair.near_duplicate else ""
-        lines.append(f"  {pair.score:.2f}  {pair.a.name}  <->  {pair.b.name}{kind}")
+        a, b = (_with_family(skill, overlap) for skill in (pair.a, pair.b))
+        lines.append(f"  {pair.score:.2f}  {a}  <->  {b}")
         lines.append(f"        shared: {', '.join(pair.shared) or '-'}")
         if (general := pair.generalist) is not None:
             lines.append(f"        generalist: {general.name} (named for the task alone)")
@@ -138,4 +161,29 @@ def _lines(overlap: DeckOverlap, groups: list[list[str]], threshold: float, cwd:
             lines.append(f"        {skill.name}: {shown}")
     lines.append("clusters:")
     lines.extend(f"  {', '.join(group)}" for group in groups)
-    return [*lines, *hidden]
+    return [*lines, *families, *hidden]
+
+
+def _with_family(skill: OverlapSkill, overlap: DeckOverlap) -> str:
+    """A skill's name, with the size of its family of near-duplicates when it has one."""
+    size = len(overlap.family_members(skill.key))
+    return f"{skill.name} (and {size - 1} near-identical)" if size > 1 else skill.name
+
+
+def _family_lines(overlap: DeckOverlap, cwd: str) -> list[str]:
+    families = overlap.families()
+    if not families:
+        return []
+    noun = "family" if len(families) == 1 else "families"
+    lines = [f"{len(families)} {noun} of near-identical descriptions:"]
+    for family in families:
+        skills = _by_name(
+            [skill for key in family.members if (skill := overlap.skill(key)) is not None]
+        )
+        how = "the same description" if family.identical else "nearly the same description"
+        lines.append(f"  {len(skills)} skills, {how}: {', '.join(s.name for s in skills)}")
+        for skill in skills:
+            where = overlap.path_of(skill.key)
+            shown = display_path(where, cwd) if where is not None else skill.key
+            lines.append(f"        {skill.name}: {shown}")
+    return lines

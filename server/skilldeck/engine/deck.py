@@ -380,14 +380,6 @@ def _same_root(a: DeckMember, b: DeckMember) -> bool:
     )
 
 
-def _related(member: DeckMember, message: str) -> RelatedLocation | None:
-    if isinstance(member, SkillFileEntry):
-        return RelatedLocation(member.path, member.name_span, message)
-    if member.path is not None:
-        return RelatedLocation(member.path, FILE_START, message)
-    return None
-
-
 def _relation(
     code: str,
     entry: SkillFileEntry,
@@ -396,6 +388,7 @@ def _relation(
     note: str,
 ) -> Finding:
     """A deck-level finding on ``entry``; the message names ``other``'s location."""
+    from skilldeck.engine.deck_overlap import related_location  # noqa: PLC0415
     from skilldeck.engine.rules import rule  # noqa: PLC0415
 
     if isinstance(other, SkillFileEntry):
@@ -405,7 +398,7 @@ def _relation(
     return rule(code).finding(
         entry.name_span,
         related=tuple(
-            location for item in related if (location := _related(item, note)) is not None
+            location for item in related if (location := related_location(item, note)) is not None
         ),
         name=entry.analysis.name,
         path=path,

@@ -1,16 +1,19 @@
 """The deck's routing overlap: SD801 / SD802 between the skills the model chooses from.
 
-:class:`DeckOverlap` holds the :class:`~skilldeck.engine.overlap.OverlapIndex` of a deck's
-competing skills (each name's winner, when it is model-invocable: what the catalog lists)
-and every pair above the threshold. ``check`` builds one per deck
-(:func:`skilldeck.engine.deck.deck_findings`); the language server keeps one per folder
-and, on a keystroke, compares only the edited skill against it (:meth:`DeckOverlap.update`).
+:class:`DeckOverlap` holds the :class:`~skilldeck.engine.overlap_families.OverlapFamilies`
+of a deck's competing skills (each name's winner, when it is model-invocable: what the
+catalog lists): its near-duplicate families and each skill's competitors. ``check`` builds
+one per deck (:func:`skilldeck.engine.deck.deck_findings`); the language server keeps one
+per folder and, on a keystroke, updates only the edited skill (:meth:`DeckOverlap.update`).
 Both read their findings from :meth:`DeckOverlap.findings_of`, so they agree.
 
+Each file of a family of near-duplicates gets one SD802 naming the others (seven copies:
+seven findings, not 21), and SD801 for its nearest competitors outside its family.
 Provided skills (bundled, runtime) compete too but receive no findings: a file that
 overlaps one is told so, naming the provider. Pairs the author has declared distinct
-(``[overlap] distinct``, :mod:`skilldeck.engine.overlap_distinct`) are left out here, once,
-unless their descriptions are near-identical (SD802).
+(``[overlap] distinct``, :mod:`skilldeck.engine.overlap_distinct`) are left out of SD801
+here, once; a family is reported whatever the declarations say (a description copied
+word for word leaves the model nothing to tell the skills apart by).
 """
 
 from __future__ import annotations
@@ -23,14 +26,9 @@ from typing import TYPE_CHECKING
 from skilldeck.engine.catalog_text import catalog_description
 from skilldeck.engine.findings import Finding, RelatedLocation
 from skilldeck.engine.fs_provider import SkillFileEntry
-from skilldeck.engine.overlap import (
-    Neighbour,
-    OverlapIndex,
-    OverlapPair,
-    OverlapSkill,
-    sort_pairs,
-)
+from skilldeck.engine.overlap import Neighbour, OverlapPair, OverlapSkill
 from skilldeck.engine.overlap_distinct import DistinctMatcher
+from skilldeck.engine.overlap_families import Family, OverlapFamilies
 from skilldeck.engine.positions import FILE_START, Span
 from skilldeck.engine.time_slices import TimeSlice
 
@@ -39,8 +37,13 @@ if TYPE_CHECKING:
     from skilldeck.engine.skill_file import RuleSettings
 
 OVERLAP_CODES = ("SD801", "SD802")
-#: A file is told about its nearest competitors only (``skilldeck overlap`` lists all).
+#: A file is told about its family and its nearest competitors: this many findings at
+#: most (``skilldeck overlap`` lists more).
 MAX_FINDINGS_PER_SKILL = 3
+#: How many names an SD802 finding lists ("... and 12 more"), and how many related
+#: locations it carries: a family of a thousand copies must not make a million.
+FAMILY_NAMES_SHOWN = 6
+FAMILY_LOCATIONS = 20
 
 
 def member_key(member: DeckMember) -> str:
@@ -80,7 +83,8 @@ def competing_skill(member: DeckMember, max_length: int) -> OverlapSkill | None:
 
 
 class DeckOverlap:
-    """The overlap pairs of one deck's winners, kept current one skill at a time.
+    """The near-duplicate families and competing pairs of one deck's winners, kept current
+    one skill at a time.
 
     ``scope`` is said in each finding after "overlapping tasks" (empty for the deck
     itself; `` for Codex`` for one agent's skills, see :meth:`around`).
@@ -100,9 +104,10 @@ class DeckOverlap:
         settings: RuleSettings | None,
         scope: str,
     ) -> DeckOverlap:
-        """The pairs among ``members`` (weighted as one deck) that involve a member whose
-        key is in ``focus``, and no others: only the focus skills are compared against the
-        index (an agent's deck where only a few skills differ from skilldeck's)."""
+        """The pairs and families among ``members`` (weighted as one deck) that involve a
+        member whose key is in ``focus``, and no others: only the focus skills are compared
+        against the index (an agent's deck where only a few skills differ from
+        skilldeck's)."""
         overlap = cls.__new__(cls)
         overlap.scope = scope
         for _ in overlap._fill(members, settings, focus=focus):
@@ -131,86 +136,92 @@ class DeckOverlap:
         self.settings = settings if settings is not None else RuleSettings()
         self._max_length = self.settings.catalog_max_description_length
         self._members: dict[str, DeckMember] = {}
-        #: The text each competing skill was last indexed with.
-        self._skills: dict[str, OverlapSkill] = {}
         self._distinct = DistinctMatcher(self.settings.overlap_distinct)
-        #: Pairs above the threshold left out as declared distinct (by their two keys).
-        self._declared: set[tuple[str, str]] = set()
         #: Both rules switched off: nothing to compare, nothing to pay for.
         self.enabled = any(
             self.settings.overrides.get(code, True) is not None for code in OVERLAP_CODES
         )
+        skills: list[OverlapSkill] = []
         clock = TimeSlice()
         for member in winners if self.enabled else ():
             skill = competing_skill(member, self._max_length)
             if skill is not None:
                 self._members[skill.key] = member
-                self._skills[skill.key] = skill
+                skills.append(skill)
             if clock.over():
                 yield
                 clock.restart()
-        self._index = yield from OverlapIndex.stepwise(
-            self._skills.values(),
+        #: ``id(family) -> (family, its members by name, its message's fields)``.
+        self._described: dict[int, tuple[Family, list[OverlapSkill], tuple[int, str, str]]] = {}
+        self._families = yield from OverlapFamilies.stepwise(
+            skills,
             threshold=self.settings.overlap_threshold,
             near_duplicate_threshold=self.settings.near_duplicate_threshold,
+            focus=focus,
         )
-        self._pairs: dict[str, dict[str, OverlapPair]] = {}
-        if focus is None:
-            pairs = yield from self._index.pairs_stepwise(ordered=False)
-        else:
-            pairs = [
-                pair
-                for key in focus
-                if key in self._skills
-                for pair in self._index.pairs_of(self._skills[key])
-            ]
-        clock.restart()
-        for pair in pairs:
-            self._record(pair)
-            if clock.over():
-                yield
-                clock.restart()
 
     def pairs(self) -> list[OverlapPair]:
-        """Every pair, best first."""
-        unique = {
-            (pair.a.key, pair.b.key): pair
-            for pairs in self._pairs.values()
-            for pair in pairs.values()
-        }
-        return sort_pairs(unique.values())
+        """The competing pairs (each skill's strongest, between families; see
+        :meth:`OverlapFamilies.pairs`), best first, without those declared distinct."""
+        return [pair for pair in self._families.pairs() if not self._declared(pair)]
+
+    def families(self) -> list[Family]:
+        """Every family of near-duplicates of two or more skills, largest first."""
+        return self._families.families()
+
+    def family_members(self, key: str) -> tuple[str, ...]:
+        """The keys of ``key``'s family (``key`` alone when it has no near-duplicate)."""
+        return self._families.family(key).members
 
     def declared_distinct(self) -> int:
-        """How many pairs above the threshold are left out as declared distinct."""
-        return len(self._declared)
+        """How many pairs :meth:`pairs` leaves out as declared distinct."""
+        return sum(1 for pair in self._families.pairs() if self._declared(pair))
 
     def is_declared_distinct(self, name: str, other: str) -> bool:
         """Whether the settings declare skills named ``name`` and ``other`` distinct."""
         return self._distinct.declared(name, other)
 
+    def skill(self, key: str) -> OverlapSkill | None:
+        """The competing skill ``key``."""
+        return self._families.skill(key)
+
+    def family_of(self, path: str) -> Family | None:
+        """The family of near-duplicates the file ``path`` is told about (``None``: none)."""
+        return self._families.reported_family(path) if self.enabled else None
+
     def findings_of(self, path: str) -> tuple[Finding, ...]:
-        """SD801 / SD802 for the file ``path`` (rule settings applied), best pair first, for
-        its :data:`MAX_FINDINGS_PER_SKILL` nearest competitors."""
+        """SD802 (its family) and SD801 (its nearest competitors outside it) for the file
+        ``path``, rule settings applied: :data:`MAX_FINDINGS_PER_SKILL` at most."""
         return tuple(finding for finding, _other in self.reported(path))
 
     def reported(self, path: str) -> list[tuple[Finding, OverlapSkill]]:
-        """:meth:`findings_of` ``path``, each with the skill it points at."""
+        """:meth:`findings_of` ``path``, each with the skill it points at (a family's
+        first other member)."""
         member = self._members.get(path)
         if not isinstance(member, SkillFileEntry):
             return []
         found: list[tuple[Finding, OverlapSkill]] = []
-        pairs = sorted(
-            self._pairs.get(path, {}).values(), key=lambda p: (-p.score, p.other(path).name)
-        )
-        for pair in pairs[:MAX_FINDINGS_PER_SKILL]:
-            partner = pair.other(path)
-            finding = _finding(member, self._members[partner.key], pair, self.scope)
+        family = self._families.reported_family(path)
+        if family is not None:
+            finding, other = self._family_finding(member, family)
+            found.append((finding, other))
+        own = member.analysis.name or ""
+        for pair in self._families.competitors(path):
+            if len(found) == MAX_FINDINGS_PER_SKILL:
+                break
+            partner = self._families.rival(path, pair)
+            if self._distinct and self._distinct.declared(own, partner.name):
+                continue
+            finding = _finding(member, self._members[partner.key], pair, partner, self.scope)
+            found.append((finding, partner))
+        result: list[tuple[Finding, OverlapSkill]] = []
+        for finding, other in found:
             severity = self.settings.severity_for(finding.code, finding.severity)
             if severity == finding.severity:
-                found.append((finding, partner))
+                result.append((finding, other))
             elif severity is not None:
-                found.append((replace(finding, severity=severity), partner))
-        return found
+                result.append((replace(finding, severity=severity), other))
+        return result
 
     def path_of(self, key: str) -> str | None:
         """The file of the competing skill ``key`` (``None`` for a provided skill without
@@ -219,85 +230,106 @@ class DeckOverlap:
         return member.path if member is not None else None
 
     def paths(self) -> list[str]:
-        """The files that have a pair."""
-        return [key for key, pairs in self._pairs.items() if pairs and self._is_file(key)]
+        """The files that may have findings (in a family, or with a competitor)."""
+        families = self._families
+        return [
+            key
+            for key, member in self._members.items()
+            if isinstance(member, SkillFileEntry)
+            and (families.reported_family(key) is not None or families.competitors(key))
+        ]
 
     def nearest(self, member: DeckMember, limit: int = 3) -> list[Neighbour]:
-        """The ``limit`` skills nearest ``member`` (as it is now), best first."""
+        """The ``limit`` skills nearest ``member`` (as it is now) outside its family,
+        best first."""
         skill = competing_skill(member, self._max_length) if self.enabled else None
         if skill is None:
             return []
-        return self._index.neighbours(skill, limit=limit)
+        return self._families.neighbours(skill, limit)
 
     def update(self, key: str, member: DeckMember | None) -> set[str]:
         """Make ``member`` the competing skill ``key`` (``None``, or a member the model
-        cannot choose: it competes no more). Only ``member`` is compared against the
-        index. Returns the files whose findings changed (``key`` and its partners)."""
+        cannot choose: it competes no more). Only what changed is compared against the
+        index. Returns the files whose findings may have changed (``key``, its family and
+        its competitors)."""
         if not self.enabled:
             return set()
         skill = competing_skill(member, self._max_length) if member is not None else None
-        if skill is not None and member is not None and skill == self._skills.get(key):
-            # Same text: the pairs stand, but the partners point at this skill's name.
+        if skill is not None and member is not None and skill == self._families.skill(key):
+            # Same text: the findings stand, but the others point at this skill's name.
             previous = self._members.get(key)
             moved = _name_span(previous) != _name_span(member) or (
                 previous is not None and previous.path != member.path
             )
             self._members[key] = member
-            return {p for p in self._pairs.get(key, {}) if self._is_file(p)} if moved else set()
-        if skill is None and key not in self._skills:
+            if not moved:
+                return set()
+            told = set(self._families.family(key).members)
+            for pair in self._families.competitors(key):
+                told |= set(self._families.family(self._families.rival(key, pair).key).members)
+            told.discard(key)
+            return {path for path in told if self._is_file(path)}
+        if skill is None and self._families.skill(key) is None:
             return set()
-        before = self._pairs.pop(key, {})
-        for other in before:
-            self._pairs.get(other, {}).pop(key, None)
-        if self._declared:
-            self._declared = {keys for keys in self._declared if key not in keys}
-        after: dict[str, OverlapPair] = {}
+        self._described.clear()
         if skill is None or member is None:
+            changed = self._families.update(key, None)
             self._members.pop(key, None)
-            self._skills.pop(key, None)
-            self._index.remove(key)
         else:
             self._members[key] = member
-            self._skills[key] = skill
-            for pair in self._index.pairs_of(skill):
-                if self._record(pair):
-                    after[pair.other(key).key] = pair
-            self._index.replace(skill)
-        changed = {
-            other
-            for other in before.keys() | after.keys()
-            if _shown(before.get(other)) != _shown(after.get(other))
-        }
-        if changed or member is None:
-            changed.add(key)
+            changed = self._families.update(key, skill)
         return {path for path in changed if self._is_file(path) or path == key}
 
     def dismantle(self) -> Iterator[None]:
         """Let go of everything a time slice at a time, yielding in between (see
         :meth:`OverlapIndex.dismantle`): for an overlap the editor has replaced."""
-        clock = TimeSlice()
-        while self._pairs:
-            self._pairs.popitem()
-            if clock.over():
-                yield
-                clock.restart()
-        yield from self._index.dismantle()
+        yield from self._families.dismantle()
         self._members.clear()
-        self._skills.clear()
 
-    def _record(self, pair: OverlapPair) -> bool:
-        """Keep ``pair``, unless it is declared distinct (and not near-identical);
-        whether it was kept."""
-        if (
-            self._distinct
-            and self._distinct.declared(pair.a.name, pair.b.name)
-            and not pair.near_duplicate
-        ):
-            self._declared.add((pair.a.key, pair.b.key))
-            return False
-        self._pairs.setdefault(pair.a.key, {})[pair.b.key] = pair
-        self._pairs.setdefault(pair.b.key, {})[pair.a.key] = pair
-        return True
+    def _declared(self, pair: OverlapPair) -> bool:
+        return bool(self._distinct) and self._distinct.declared(pair.a.name, pair.b.name)
+
+    def _family_finding(
+        self, entry: SkillFileEntry, family: Family
+    ) -> tuple[Finding, OverlapSkill]:
+        from skilldeck.engine.rules import rule  # noqa: PLC0415
+
+        described = self._described.get(id(family))
+        if described is None or described[0] is not family:
+            described = (family, *self._describe(family))
+            self._described[id(family)] = described
+        _family, members, (count, how, names) = described
+        others = (skill for skill in members if skill.key != entry.path)
+        related: list[RelatedLocation] = []
+        first: OverlapSkill | None = None
+        for other in others:
+            first = first or other
+            location = related_location(self._members[other.key], f"`{other.name}`: {how}")
+            if location is not None:
+                related.append(location)
+                if len(related) == FAMILY_LOCATIONS:
+                    break
+        finding = rule("SD802").finding(
+            entry.name_span,
+            related=tuple(related),
+            count=count,
+            how=how,
+            names=names,
+            scope=self.scope,
+        )
+        return finding, first or members[0]
+
+    def _describe(self, family: Family) -> tuple[list[OverlapSkill], tuple[int, str, str]]:
+        """A family's members by name, and what its SD802 message says (the same on
+        every member): computed once per family, not once per member."""
+        members = [skill for key in family.members if (skill := self._families.skill(key))]
+        members.sort(key=lambda s: (s.name, s.key))
+        names = [f"`{skill.name}`" for skill in members]
+        shown = ", ".join(names[:FAMILY_NAMES_SHOWN])
+        if len(names) > FAMILY_NAMES_SHOWN:
+            shown += f" and {len(names) - FAMILY_NAMES_SHOWN} more"
+        how = "the same description" if family.identical else "nearly the same description"
+        return members, (len(names), how, shown)
 
     def _is_file(self, key: str) -> bool:
         return isinstance(self._members.get(key), SkillFileEntry)
@@ -307,27 +339,29 @@ def _name_span(member: DeckMember | None) -> Span | None:
     return member.name_span if isinstance(member, SkillFileEntry) else None
 
 
-def _shown(pair: OverlapPair | None) -> tuple[float, bool, tuple[str, ...]] | None:
-    """What a finding shows of a pair (``None``: no pair)."""
-    return None if pair is None else (pair.score, pair.near_duplicate, pair.shared)
+def related_location(member: DeckMember, message: str) -> RelatedLocation | None:
+    """Where a finding points at ``member``: a file's name, else a provided skill's file
+    (``None``: a provided skill without one)."""
+    if isinstance(member, SkillFileEntry):
+        return RelatedLocation(member.path, member.name_span, message)
+    if member.path is not None:
+        return RelatedLocation(member.path, FILE_START, message)
+    return None
 
 
-def _finding(entry: SkillFileEntry, other: DeckMember, pair: OverlapPair, scope: str) -> Finding:
+def _finding(
+    entry: SkillFileEntry, other: DeckMember, pair: OverlapPair, partner: OverlapSkill, scope: str
+) -> Finding:
     from skilldeck.engine.rules import rule  # noqa: PLC0415
 
-    code = "SD802" if pair.near_duplicate else "SD801"
-    other_name = pair.other(entry.path).name
-    related: tuple[RelatedLocation, ...] = ()
-    note = f"`{other_name}`: the skill it overlaps (score {pair.score:.2f})"
-    if isinstance(other, SkillFileEntry):
-        related = (RelatedLocation(other.path, other.name_span, note),)
-    elif other.path is not None:
-        related = (RelatedLocation(other.path, FILE_START, note),)
-    return rule(code).finding(
+    location = related_location(
+        other, f"`{partner.name}`: the skill it overlaps (score {pair.score:.2f})"
+    )
+    return rule("SD801").finding(
         entry.name_span,
-        related=related,
+        related=(location,) if location is not None else (),
         name=entry.analysis.name,
-        other=other_name,
+        other=partner.name,
         score=pair.score,
         shared=", ".join(pair.shared) or "none",
         scope=scope,

@@ -39,9 +39,11 @@ from dataclasses import dataclass, field
 
 from skilldeck.engine.overlap_text import (
     SkillFeatures,
+    TextFeatures,
     divide_a_family,
     name_different_things,
     skill_features,
+    text_features,
 )
 from skilldeck.engine.settings_schema import finite_number
 from skilldeck.engine.time_slices import TimeSlice
@@ -234,8 +236,14 @@ class OverlapIndex:
     def _fill(self, skills: list[OverlapSkill]) -> Iterator[None]:
         clock = TimeSlice()
         featured: list[tuple[OverlapSkill, SkillFeatures]] = []
+        #: Copies of one text read it once.
+        read: dict[str, TextFeatures] = {}
         for skill in skills:
-            featured.append((skill, skill_features(skill.name, skill.text)))
+            text = skill.text
+            known = read.get(text)
+            if known is None:
+                known = read[text] = text_features(text)
+            featured.append((skill, skill_features(skill.name, text, known)))
             if clock.over():
                 yield
                 clock.restart()
@@ -307,6 +315,42 @@ class OverlapIndex:
                 clock.restart()
         return sort_pairs(found) if ordered else found
 
+    def representative_pairs(
+        self, groups: Sequence[Sequence[str]]
+    ) -> Generator[None, None, list[OverlapPair]]:
+        """The pairs in which one side is the first key of its group (``groups``
+        partition the indexed keys): each first key against every indexed skill outside
+        its group, a pair of two first keys once; yielding every few groups (see
+        :meth:`stepwise`). Two postings, so the cost is the index's own whole-deck pass
+        when every group has one key: the first keys searched so far (grown as they
+        are searched) and the other keys (built once)."""
+        limit = self.threshold
+        firsts = {group[0] for group in groups}
+        others: dict[str, dict[str, float]] = {}
+        rest: set[str] = set()
+        for key, doc in self._docs.items():
+            if key not in firsts:
+                rest.add(key)
+                for feature in doc.indexed:
+                    others.setdefault(feature, {})[key] = doc.vector[feature]
+        postings: dict[str, dict[str, float]] = {}
+        done: set[str] = set()
+        found: list[OverlapPair] = []
+        clock = TimeSlice()
+        for group in groups:
+            key = group[0]
+            doc = self._docs[key]
+            found.extend(self._pairs_with(doc, postings, limit, among=done))
+            if rest:
+                found.extend(self._pairs_with(doc, others, limit, among=rest, skip=group))
+            done.add(key)
+            for feature in doc.indexed:
+                postings.setdefault(feature, {})[key] = doc.vector[feature]
+            if clock.over():
+                yield
+                clock.restart()
+        return found
+
     def neighbours(
         self, skill: OverlapSkill, *, threshold: float | None = None, limit: int | None = None
     ) -> list[Neighbour]:
@@ -327,17 +371,37 @@ class OverlapIndex:
         doc = self._doc(skill, skill_features(skill.name, skill.text))
         return sort_pairs(self._pairs_with(doc, self._postings, self.threshold, exclude=skill.key))
 
+    def pairs_of_indexed(
+        self,
+        key: str,
+        *,
+        skip: Container[str] = (),
+        seen: Container[str] = (),
+        only: Container[str] | None = None,
+    ) -> list[OverlapPair]:
+        """The pairs the indexed skill ``key`` forms with the other indexed skills, but
+        those in ``skip`` or ``seen`` (two sets, so neither is copied) and (when given)
+        those not in ``only``; unsorted."""
+        return self._pairs_with(
+            self._docs[key], self._postings, self.threshold, skip=skip, seen=seen, only=only
+        )
+
     def _pairs_with(
         self,
         doc: _Doc,
         postings: dict[str, dict[str, float]],
         threshold: float,
+        *,
         exclude: str | None = None,
         among: Container[str] | None = None,
+        skip: Container[str] = (),
+        seen: Container[str] = (),
+        only: Container[str] | None = None,
     ) -> list[OverlapPair]:
         """The pairs ``doc`` forms with the skills in ``postings`` (feature -> skill ->
         weight, indexed prefixes only) scoring at least ``threshold``; generalist pairs
-        (:data:`GENERALIST_SCORE`) with the skills ``among`` (default: all).
+        (:data:`GENERALIST_SCORE`) with the skills ``among`` (default: all). Skills in
+        ``skip`` or ``seen``, and (when given) skills not in ``only``, are left out.
 
         The dot product over the indexed features is accumulated from the postings;
         a candidate whose partial score plus the norm of its unindexed features cannot
@@ -352,6 +416,12 @@ class OverlapIndex:
                     partial[other] = accumulated(other, 0.0) + weight * other_weight
         own = doc.skill.key if exclude is None else exclude
         partial.pop(own, None)
+        if skip or seen or only is not None:
+            partial = {
+                other: value
+                for other, value in partial.items()
+                if other not in skip and other not in seen and (only is None or other in only)
+            }
         found: list[OverlapPair] = []
         docs = self._docs
         vector = doc.vector
@@ -360,6 +430,12 @@ class OverlapIndex:
         if threshold <= GENERALIST_SCORE and (features.generalist or features.specialised):
             competing = self._competing(features, self._docs if among is None else among)
             competing.discard(own)
+            if skip or seen or only is not None:
+                competing = {
+                    other
+                    for other in competing
+                    if other not in skip and other not in seen and (only is None or other in only)
+                }
             for other in competing:
                 partial.pop(other, None)
                 candidate = docs[other]
@@ -385,6 +461,19 @@ class OverlapIndex:
                 continue
             found.append(self._make_pair(doc, candidate, score))
         return found
+
+    def score(self, first: str, second: str) -> float:
+        """The score of the indexed skills ``first`` and ``second`` (unrounded), as a pair
+        search would find it."""
+        a, b = self._docs[first], self._docs[second]
+        va, vb = a.vector, b.vector
+        cosine = 0.0
+        for feature in va.keys() & vb.keys():
+            cosine += va[feature] * vb[feature]
+        score = penalised(cosine, a.features, b.features) if cosine > 0.0 else 0.0
+        if self.threshold <= GENERALIST_SCORE and _generalist_of(a, b) is not None:
+            score = max(score, GENERALIST_SCORE)
+        return score
 
     # -- updates --------------------------------------------------------------------
 

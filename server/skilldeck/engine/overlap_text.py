@@ -353,17 +353,25 @@ def _acronym(parts: list[str]) -> str | None:
     return None
 
 
-def skill_features(name: str, text: str) -> SkillFeatures:
-    """The features of a skill called ``name`` whose model-visible text is ``text``."""
+@dataclass(frozen=True, slots=True)
+class TextFeatures:
+    """What a skill's model-visible text gives its features, whatever its name (copies of
+    one text share it: :func:`skill_features` adds the name). Read-only."""
+
+    counts: dict[str, float]
+    surface: dict[str, str]
+    entities: frozenset[str]
+
+
+def text_features(text: str) -> TextFeatures:
+    """The features ``text`` gives a skill (see :func:`skill_features`)."""
     counts: dict[str, float] = {}
     surface: dict[str, str] = {}
     count = counts.get
     intern = sys.intern
-
     previous: str | None = None
     words = _words(text)
-    parts = [part for part in name.casefold().split("-") if part]
-    table = _word_table(words + parts)
+    table = _word_table(words)
     for word in words:
         stemmed, concept, counted = table[word]
         if not counted:
@@ -381,6 +389,18 @@ def skill_features(name: str, text: str) -> SkillFeatures:
     for run in _CAPITALISED_RUN.findall(text):
         if (acronym := _acronym(_words(run))) is not None:
             counts[acronym] = count(acronym, 0.0) + ACRONYM_WEIGHT
+    return TextFeatures(counts, surface, frozenset(_entities_of_text(text, words)))
+
+
+def skill_features(name: str, text: str, read: TextFeatures | None = None) -> SkillFeatures:
+    """The features of a skill called ``name`` whose model-visible text is ``text``
+    (``read``: :func:`text_features` of ``text``, when already known)."""
+    read = text_features(text) if read is None else read
+    counts = dict(read.counts)
+    surface = dict(read.surface)
+    count = counts.get
+    parts = [part for part in name.casefold().split("-") if part]
+    table = _word_table(parts)
     for part in parts:
         if part in STOP_WORDS or part.isdigit():
             continue
@@ -394,7 +414,7 @@ def skill_features(name: str, text: str) -> SkillFeatures:
             counts[named] = count(named, 0.0) + NAME_CONCEPT_WEIGHT
     if (acronym := _acronym(parts)) is not None:
         counts[acronym] = count(acronym, 0.0) + ACRONYM_WEIGHT
-    entities = _entities_of_text(text, words)
+    entities = set(read.entities)
     entities.update(_ENTITY_ALIASES[part] for part in parts if part in _ENTITY_ALIASES)
     entities.update(
         PLATFORM_PREFIX + platform

@@ -733,7 +733,11 @@ RULES: tuple[Rule, ...] = (
         "the names begin alike and each adds its own part; `typescript-pro` adds only a "
         "role and still competes), are told apart. Both "
         "skills get the finding, each pointing at the other (a skill is told about its "
-        "three nearest competitors); `skilldeck overlap` lists every pair and cluster. "
+        "three nearest competitors, its family of near-duplicates (SD802) counting as one); "
+        "`skilldeck overlap` lists each skill's ten strongest competitors and the clusters "
+        "they form. A family of near-duplicates competes as one skill: its members are not "
+        "reported to each other here, and a skill that overlaps a family is told about it "
+        "once, naming one member. "
         "With other agents in the `hosts` setting, each one's skills compete as that agent "
         "loads them: a pair involving a skill only that agent offers (say, a "
         "`.claude/skills` folder the deck does not read) is reported with the agent's name "
@@ -749,7 +753,8 @@ RULES: tuple[Rule, ...] = (
         "in the editor, the quick fix *Declare `a` and `b` distinct* adds the pair to the "
         "project's config file (a new `skilldeck.toml` when there is none), keeping what "
         "the file says. "
-        "Near-identical descriptions (SD802) are reported all the same. More, with the "
+        "A family of near-identical descriptions (SD802) is reported all the same. More, "
+        "with the "
         "measured quality: `docs/overlap.md`.\n\n**Fix:** say "
         "in each description what sets the skill apart (its scope, inputs, the moment it "
         "applies), merge the two skills, turn one off for the model "
@@ -760,15 +765,23 @@ RULES: tuple[Rule, ...] = (
         "near-duplicate-description",
         _W,
         False,
-        "`{name}` and `{other}` have nearly the same description{scope} (score "
-        "{score:.2f}); the model cannot tell them apart",
-        "Two skills the model can choose from have nearly identical descriptions.",
+        "{count} skills have {how}{scope}: {names}; the model cannot tell them apart",
+        "Skills the model can choose from have nearly identical descriptions.",
         "The descriptions are nearly word for word the same (often a copied skill or "
-        "template), so the model has nothing to choose by. Both skills get the warning, "
-        "each pointing at the other. The word similarity from which a pair counts is "
-        "`near-duplicate-threshold` in the `[overlap]` table of `skilldeck.toml` "
-        "(default 0.8).\n\n**Fix:** remove the copy, or rewrite one description to say "
-        "what only that skill does.",
+        "template), so the model has nothing to choose by. Near-duplicates are reported "
+        "as a family, not pair by pair: skills with the same description (the same words, "
+        "whatever the case and punctuation) are one family (a copy whose name tells it "
+        "apart from the first of them, as SD801 scores names, stays out), and two "
+        "skills whose descriptions differ join (with everything each is joined to) when "
+        "they compete (SD801's score reaches the threshold) and their descriptions' word "
+        "similarity reaches `near-duplicate-threshold` in the `[overlap]` table of "
+        "`skilldeck.toml` (default 0.8). Each file of the family gets one warning naming "
+        "the family (seven copies: seven warnings, not 21), listing the first six names "
+        "and pointing at up to 20 of the others; its members are not also reported to "
+        "each other as SD801. `[overlap] distinct` does not split a family: a description "
+        "copied word for word leaves the model nothing to tell the skills apart by. "
+        "`skilldeck overlap` lists the families.\n\n**Fix:** remove the copies, or "
+        "rewrite each description to say what only that skill does.",
     ),
     # --- SD9xx: hosts (the agents in the `hosts` setting; docs/hosts.md) ----------------
     Rule(

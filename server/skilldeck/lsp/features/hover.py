@@ -7,8 +7,9 @@
   shadows or is shadowed by; with `skilldeck.hosts` set, one line per agent (loads, cut,
   dropped, not found).
 - On ``description``: its collapsed length against the catalog cap and the text the
-  catalog publishes (collapsed, escaped, cut), and the three skills nearest it (routing
-  overlap, with their scores).
+  catalog publishes (collapsed, escaped, cut), the skills with nearly the same
+  description (its near-duplicate family, SD802) and the three skills nearest it outside
+  that family (routing overlap, with their scores).
 - On a ``/name`` mention in the body: the mentioned skill's summary.
 - On a run of invisible characters (SD1001-SD1003), anywhere: each code point with its
   name, and the text that tag characters spell.
@@ -38,6 +39,10 @@ from skilldeck.lsp.markdown_body import mention_at
 from skilldeck.lsp.navigation import in_frontmatter
 from skilldeck.lsp.settings import value_source
 from skilldeck.lsp.skill_document import SkillDocument, load_document
+
+#: How many members of its family a description's hover links (``skilldeck overlap``
+#: lists them all).
+FAMILY_HOVER_NAMES = 10
 
 if TYPE_CHECKING:
     from skilldeck.engine.frontmatter import FrontmatterEntry
@@ -91,6 +96,7 @@ def hover_at(
                 else unknown_key_markdown(entry.key, doc.profile)
             )
         if entry.key == "description":
+            sections.extend(family_markdown(doc))
             sections.extend(nearest_skills_markdown(doc))
         return _hover(doc, "\n\n---\n\n".join(sections), span, formats)
     if position.line < doc.body_start_line():
@@ -285,9 +291,33 @@ def limit_source(doc: SkillDocument) -> str:
     return f"limit {cap} by default" if source == "default" else f"limit {cap} {source}"
 
 
+def family_markdown(doc: SkillDocument) -> list[str]:
+    """The skills with nearly the same description as this one (its SD802 family, as
+    ``check`` reports it), linked: the engine's :class:`DeckOverlap` of the folder."""
+    if doc.index is None or doc.entry is None or not doc.analysis.accepted:
+        return []
+    overlap = doc.index.overlap
+    family = overlap.family_of(doc.path)
+    if family is None:
+        return []
+    others = [skill for key in family.members if key != doc.path and (skill := overlap.skill(key))]
+    others.sort(key=lambda skill: (skill.name, skill.key))
+    how = "the same description" if family.identical else "nearly the same description"
+    noun = "skill" if len(others) == 1 else "skills"
+    lines = [f"**{len(others)} other {noun} with {how}** (one family, SD802):"]
+    for skill in others[:FAMILY_HOVER_NAMES]:
+        path = overlap.path_of(skill.key)
+        name = f"`{skill.name}`"
+        lines.append(f"- [{name}]({uri_of(path)})" if path is not None else f"- {name}")
+    if len(others) > FAMILY_HOVER_NAMES:
+        lines.append(f"- and {len(others) - FAMILY_HOVER_NAMES} more (`skilldeck overlap`)")
+    return ["\n".join(lines)]
+
+
 def nearest_skills_markdown(doc: SkillDocument, limit: int = 3) -> list[str]:
     """The ``limit`` skills whose names and descriptions are nearest this document's (as
-    typed), with their overlap scores: the engine's :class:`DeckOverlap` of the folder."""
+    typed) outside its family, with their overlap scores: the engine's
+    :class:`DeckOverlap` of the folder."""
     if doc.index is None or doc.entry is None or not doc.analysis.accepted:
         return []
     overlap = doc.index.overlap
