@@ -28,7 +28,7 @@ from skilldeck.engine.safety_chars import (
     strip_invisible,
 )
 from skilldeck.engine.safety_commands import command_hits
-from skilldeck.engine.safety_hits import Hit
+from skilldeck.engine.safety_hits import Hit, present_marks
 from skilldeck.engine.safety_text import (
     INSTRUCTION_CODES,
     PROSE,
@@ -94,7 +94,7 @@ def safety_findings(
     skipped = ("name",) if name_refused else ()
     findings += _frontmatter_characters(text, fm, body_start, spans, offer, skipped=skipped)
     head = text[:body_start]
-    for hit in command_hits(head, 0, body_start, head.lower()):
+    for hit in command_hits(head, 0, body_start, present_marks(head.lower())):
         findings.append(_finding(hit, spans))
     hidden, regions = hidden_hits(text, body_start, len(text))
     for hit in hidden:
@@ -164,9 +164,11 @@ def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 def _chunk_hits(chunk: str) -> tuple[Hit, ...]:
     """SD1007-SD1009 (quotation marks and inline code left out) and SD1011-SD1015 in one
     chunk, offsets into it."""
-    lowered = chunk.lower()
-    hits = list(instruction_hits(chunk, 0, len(chunk), lowered, PROSE))
-    hits += command_hits(chunk, 0, len(chunk), lowered)
+    present = present_marks(chunk.lower())
+    if not present:
+        return ()
+    hits = list(instruction_hits(chunk, 0, len(chunk), present, PROSE))
+    hits += command_hits(chunk, 0, len(chunk), present)
     return tuple(hits)
 
 

@@ -6,6 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+try:  # a C automaton finds every gate's marks in one pass; the fallback is exact too
+    import ahocorasick as _ahocorasick
+except ImportError:  # pragma: no cover - the editor's pure-Python bundle
+    _ahocorasick = None
+
 
 @dataclass(frozen=True, slots=True)
 class Hit:
@@ -32,6 +37,10 @@ def shorten(text: str, limit: int = 100) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
+#: Every gate's marks, in the order the gates were made (:func:`present_marks` finds them).
+_MARKS: dict[str, None] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Gate:
     """When a pattern is worth trying on a text: one of its ``marks`` (lowercase) is a
@@ -41,6 +50,7 @@ class Gate:
     which costs far more than a substring search; each pattern runs only on the texts
     its gate opens for, and :mod:`skilldeck.engine.safety_file` judges a body a few
     paragraphs at a time, so a pattern runs on the few paragraphs that hold its words.
+    Which marks a text holds is found once for every gate (:func:`present_marks`).
     """
 
     marks: tuple[str, ...]
@@ -48,8 +58,44 @@ class Gate:
     #: pattern needs a word of each tuple).
     also: tuple[str, ...] = ()
 
-    def opens(self, lowered: str, start: int, end: int) -> bool:
-        """Whether ``lowered[start:end]`` holds one of the marks (and one of ``also``)."""
-        return any(lowered.find(mark, start, end) >= 0 for mark in self.marks) and (
-            not self.also or any(lowered.find(mark, start, end) >= 0 for mark in self.also)
+    def __post_init__(self) -> None:
+        _MARKS.update(dict.fromkeys(self.marks + self.also))
+
+    def opens(self, present: frozenset[str]) -> bool:
+        """Whether the text whose marks are ``present`` holds one of the marks (and one
+        of ``also``)."""
+        return any(mark in present for mark in self.marks) and (
+            not self.also or any(mark in present for mark in self.also)
         )
+
+
+class _Finder:
+    """The marks of every gate made so far, found in one pass of an Aho-Corasick
+    automaton (``pyahocorasick``) or, without it (the editor's pure-Python bundle), by one
+    substring test a mark."""
+
+    def __init__(self) -> None:
+        self.count = -1
+        self.automaton: Any = None
+
+    def present(self, lowered: str) -> frozenset[str]:
+        if _ahocorasick is None:
+            return frozenset(mark for mark in _MARKS if mark in lowered)
+        if self.count != len(_MARKS):
+            automaton = _ahocorasick.Automaton()
+            for mark in _MARKS:
+                automaton.add_word(mark, mark)
+            automaton.make_automaton()
+            self.automaton, self.count = automaton, len(_MARKS)
+        return frozenset(mark for _end, mark in self.automaton.iter(lowered))
+
+
+_finder = _Finder()
+
+
+def present_marks(lowered: str) -> frozenset[str]:
+    """The gates' marks that are substrings of ``lowered`` (every occurrence counts,
+    overlapping ones too), for :meth:`Gate.opens`."""
+    if not lowered:
+        return frozenset()
+    return _finder.present(lowered)

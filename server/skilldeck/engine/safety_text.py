@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from skilldeck.engine.safety_hits import Gate, Hit, shorten
+from skilldeck.engine.safety_hits import Gate, Hit, present_marks, shorten
 
 _I = re.IGNORECASE
 _IS = re.IGNORECASE | re.DOTALL
@@ -309,13 +309,14 @@ def instruction_hits(
     text: str,
     start: int,
     end: int,
-    lowered: str,
+    present: frozenset[str],
     skip: Regions | None,
 ) -> Iterator[Hit]:
-    """SD1007-SD1009 in ``text[start:end]``; ``lowered`` is ``text.lower()`` (the
-    keyword test); matches inside ``skip`` regions or quotation marks are left out."""
+    """SD1007-SD1009 in ``text[start:end]``; ``present`` is ``present_marks`` of that
+    text lowered (the keyword test); matches inside ``skip`` regions or quotation marks
+    are left out."""
     for pattern, code, kind, gate in _INSTRUCTIONS:
-        if not gate.opens(lowered, start, end):
+        if not gate.opens(present):
             continue
         for match in pattern.finditer(text, start, end):
             if skip is not None and (
@@ -350,7 +351,9 @@ def hidden_hits(text: str, start: int, end: int) -> tuple[list[Hit], Regions]:
     hits: list[Hit] = []
     for item in hidden:
         inner = item.text
-        instruction = next(instruction_hits(inner, 0, len(inner), inner.lower(), None), None)
+        instruction = next(
+            instruction_hits(inner, 0, len(inner), present_marks(inner.lower()), None), None
+        )
         if instruction is not None:
             hits.append(
                 Hit(
@@ -385,8 +388,7 @@ INSTRUCTION_CODES = frozenset({"SD1007", "SD1008", "SD1009"})
 
 def tag_text_hit(hidden: str) -> str | None:
     """The kind of instruction the decoded tag text gives, if it gives one (SD1006)."""
-    lowered = hidden.lower()
-    for hit in instruction_hits(hidden, 0, len(hidden), lowered, None):
+    for hit in instruction_hits(hidden, 0, len(hidden), present_marks(hidden.lower()), None):
         return _kind(hit)
     return None
 
