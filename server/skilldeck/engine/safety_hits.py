@@ -3,7 +3,8 @@ offsets of the text it points at, and the values its message is filled with."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 try:  # a C automaton finds every gate's marks in one pass; the fallback is exact too
@@ -58,14 +59,19 @@ class Gate:
     #: pattern needs a word of each tuple).
     also: tuple[str, ...] = ()
 
+    _marks: frozenset[str] = field(init=False, repr=False, compare=False)
+    _also: frozenset[str] = field(init=False, repr=False, compare=False)
+
     def __post_init__(self) -> None:
         _MARKS.update(dict.fromkeys(self.marks + self.also))
+        object.__setattr__(self, "_marks", frozenset(self.marks))
+        object.__setattr__(self, "_also", frozenset(self.also))
 
     def opens(self, present: frozenset[str]) -> bool:
         """Whether the text whose marks are ``present`` holds one of the marks (and one
         of ``also``)."""
-        return any(mark in present for mark in self.marks) and (
-            not self.also or any(mark in present for mark in self.also)
+        return not present.isdisjoint(self._marks) and (
+            not self._also or not present.isdisjoint(self._also)
         )
 
 
@@ -87,10 +93,11 @@ class _Finder:
                 automaton.add_word(mark, mark)
             automaton.make_automaton()
             self.automaton, self.count = automaton, len(_MARKS)
-        return frozenset(mark for _end, mark in self.automaton.iter(lowered))
+        return frozenset(map(_second, self.automaton.iter(lowered)))
 
 
 _finder = _Finder()
+_second = itemgetter(1)
 
 
 def present_marks(lowered: str) -> frozenset[str]:
