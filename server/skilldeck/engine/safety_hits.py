@@ -3,6 +3,8 @@ offsets of the text it points at, and the values its message is filled with."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -106,3 +108,40 @@ def present_marks(lowered: str) -> frozenset[str]:
     if not lowered:
         return frozenset()
     return _finder.present(lowered)
+
+
+def word_matches(
+    pattern: re.Pattern[str],
+    starts: tuple[str, ...],
+    text: str,
+    lowered: str | None,
+    start: int,
+    end: int,
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text, start, end)`` for a case-insensitive pattern every match
+    of which begins with one of ``starts`` (lowercase ASCII words).
+
+    ``lowered`` is ``text.lower()`` when ``text`` is ASCII (``None`` otherwise: Unicode
+    case folding could match a start word the lowered text does not hold, so the pattern
+    scans the text as is). On ASCII text the pattern is tried only where a start word
+    occurs (found by substring search), leftmost first and never inside the previous
+    match, which is what ``finditer`` finds, at a fraction of letting ``re`` try every
+    position of the text.
+    """
+    if lowered is None:
+        yield from pattern.finditer(text, start, end)
+        return
+    positions: set[int] = set()
+    for word in starts:
+        at = lowered.find(word, start, end)
+        while at >= 0:
+            positions.add(at)
+            at = lowered.find(word, at + 1, end)
+    last = start
+    for at in sorted(positions):
+        if at < last:
+            continue
+        match = pattern.match(text, at, end)
+        if match is not None:
+            yield match
+            last = match.end()

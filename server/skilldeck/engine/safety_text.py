@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from skilldeck.engine.safety_hits import Gate, Hit, present_marks, shorten
+from skilldeck.engine.safety_hits import Gate, Hit, present_marks, shorten, word_matches
 
 _I = re.IGNORECASE
 _IS = re.IGNORECASE | re.DOTALL
@@ -124,6 +124,18 @@ _INSTRUCTIONS: tuple[tuple[re.Pattern[str], str, str, Gate], ...] = (
         ),
     ),
 )  # fmt: skip
+
+#: The words every match of a pattern begins with (lowercase): on ASCII text the pattern
+#: is tried only where one occurs (:func:`~skilldeck.engine.safety_hits.word_matches`).
+_STARTS: dict[re.Pattern[str], tuple[str, ...]] = {
+    _OVERRIDE: ("ignore", "disregard", "forget", "override", "bypass"),
+    _IDENTITY: ("you", "from", "act", "pretend", "become", "forget", "abandon", "enter",
+                "enable", "activate", "switch"),
+    _CONCEAL: ("do", "never", "hide", "conceal", "without", "the"),
+    _STEALTH: ("secretly", "covertly", "surreptitiously", "stealthily", "silently", "quietly"),
+    _EXFILTRATE: ("send", "upload", "post", "transmit", "exfiltrate", "forward", "leak",
+                  "email", "copy"),
+}  # fmt: skip
 
 # --- Markdown that renders to nothing ---------------------------------------------------
 
@@ -315,10 +327,18 @@ def instruction_hits(
     """SD1007-SD1009 in ``text[start:end]``; ``present`` is ``present_marks`` of that
     text lowered (the keyword test); matches inside ``skip`` regions or quotation marks
     are left out."""
+    lowered: str | None = None
     for pattern, code, kind, gate in _INSTRUCTIONS:
         if not gate.opens(present):
             continue
-        for match in pattern.finditer(text, start, end):
+        starts = _STARTS.get(pattern)
+        if starts is None:
+            matches = pattern.finditer(text, start, end)
+        else:
+            if lowered is None and text.isascii():
+                lowered = text.lower()
+            matches = word_matches(pattern, starts, text, lowered, start, end)
+        for match in matches:
             if skip is not None and (
                 skip.inside(match.start()) or _quoted(text, match.start(), match.end())
             ):
