@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from skilldeck.engine.safety_hits import Gate, Hit, present_marks, shorten
+from skilldeck.engine.safety_hits import Gate, Hit, present_marks, shorten, word_matches
 
 _I = re.IGNORECASE
 _SHELL = (
@@ -48,9 +48,14 @@ _DECODE_EXEC = re.compile(
     r"\|\s*(?:iex|invoke-expression)\b",
     _I,
 )
+#: The words every match begins with (lowercase; :func:`word_matches`).
+_DOWNLOAD_STARTS = ("curl", "wget", "ba", "z", "sh", "iwr", "irm", "invoke-", ".downloadstring",
+                    "iex")  # fmt: skip
 _DECODE_GATE = Gate(
     ("base64", "atob", "b64decode", "codecs.", "zlib.", "fromhex", "buffer.from", "powershell")
 )
+_DECODE_STARTS = ("base64", "eval", "exec", "function", "powershell", "iex",
+                  "invoke-expression", "frombase64string")  # fmt: skip
 _CREDENTIAL = re.compile(
     r"(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|/home/[\w.-]+|/root)[/\\]\.(?:ssh[/\\](?:id_\w+|\w*_key"
     r"|authorized_keys)|aws[/\\]credentials|netrc|git-credentials|docker[/\\]config\.json|"
@@ -157,13 +162,20 @@ def command_hits(
     def field(match: re.Match[str]) -> tuple[tuple[str, str], ...]:
         return (("where", where), ("command", shorten(match.group())))
 
-    for pattern, code, gate in (
-        (_DOWNLOAD_EXEC, "SD1011", _DOWNLOAD_GATE),
-        (_DECODE_EXEC, "SD1012", _DECODE_GATE),
-        (_SAFEGUARDS, "SD1014", _SAFEGUARD_GATE),
+    lowered: str | None = None
+    for pattern, code, gate, starts in (
+        (_DOWNLOAD_EXEC, "SD1011", _DOWNLOAD_GATE, _DOWNLOAD_STARTS),
+        (_DECODE_EXEC, "SD1012", _DECODE_GATE, _DECODE_STARTS),
+        (_SAFEGUARDS, "SD1014", _SAFEGUARD_GATE, None),
     ):
         if gate.opens(present):
-            for match in pattern.finditer(text, start, end):
+            if starts is None:
+                matches = pattern.finditer(text, start, end)
+            else:
+                if lowered is None and text.isascii():
+                    lowered = text.lower()
+                matches = word_matches(pattern, starts, text, start, end, lowered=lowered)
+            for match in matches:
                 if code != "SD1012" or not _browser_payload(text, match):
                     yield Hit(code, match.start(), match.end(), field(match))
     if _SENDER_GATE.opens(present) and _CREDENTIAL_GATE.opens(present):

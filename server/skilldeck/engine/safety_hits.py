@@ -114,9 +114,10 @@ def word_matches(
     pattern: re.Pattern[str],
     starts: tuple[str, ...],
     text: str,
-    lowered: str | None,
     start: int,
     end: int,
+    *,
+    lowered: str | None,
 ) -> Iterator[re.Match[str]]:
     """``pattern.finditer(text, start, end)`` for a case-insensitive pattern every match
     of which begins with one of ``starts`` (lowercase ASCII words).

@@ -337,7 +337,7 @@ def instruction_hits(
         else:
             if lowered is None and text.isascii():
                 lowered = text.lower()
-            matches = word_matches(pattern, starts, text, lowered, start, end)
+            matches = word_matches(pattern, starts, text, start, end, lowered=lowered)
         for match in matches:
             if skip is not None and (
                 skip.inside(match.start()) or _quoted(text, match.start(), match.end())
