@@ -170,8 +170,16 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
                         (("what", "Unicode tag text"), ("kind", kind), ("text", hidden)),
                     )
                 )
-    present = present_marks(text.lower())
-    hits += command_hits(text, 0, len(text), present, where="@", window=SCRIPT_WINDOW)
+    lowered = text.lower()
+    hits += command_hits(
+        text,
+        0,
+        len(text),
+        present_marks(lowered),
+        where="@",
+        window=SCRIPT_WINDOW,
+        lowered=lowered if text.isascii() else None,
+    )
     if not hits:
         return []
     index = LineIndex(text)

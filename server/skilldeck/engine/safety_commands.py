@@ -153,29 +153,24 @@ def command_hits(
     *,
     where: str = "",
     window: int = 0,
+    lowered: str | None = None,
 ) -> Iterator[Hit]:
     """SD1011-SD1015 in ``text[start:end]``; ``present`` is ``present_marks`` of that text
     lowered (:class:`~skilldeck.engine.safety_hits.Gate`); ``where``
     starts each message (``in `scripts/x.sh` line 3: ``); ``window`` is how many lines
-    apart a credential read and a sender still count as one command (0: the same line)."""
+    apart a credential read and a sender still count as one command (0: the same line);
+    ``lowered``: ``text.lower()`` when ``text`` is ASCII (:func:`word_matches`)."""
 
     def field(match: re.Match[str]) -> tuple[tuple[str, str], ...]:
         return (("where", where), ("command", shorten(match.group())))
 
-    lowered: str | None = None
     for pattern, code, gate, starts in (
         (_DOWNLOAD_EXEC, "SD1011", _DOWNLOAD_GATE, _DOWNLOAD_STARTS),
         (_DECODE_EXEC, "SD1012", _DECODE_GATE, _DECODE_STARTS),
         (_SAFEGUARDS, "SD1014", _SAFEGUARD_GATE, None),
     ):
         if gate.opens(present):
-            if starts is None:
-                matches = pattern.finditer(text, start, end)
-            else:
-                if lowered is None and text.isascii():
-                    lowered = text.lower()
-                matches = word_matches(pattern, starts, text, start, end, lowered=lowered)
-            for match in matches:
+            for match in word_matches(pattern, starts, text, start, end, lowered=lowered):
                 if code != "SD1012" or not _browser_payload(text, match):
                     yield Hit(code, match.start(), match.end(), field(match))
     if _SENDER_GATE.opens(present) and _CREDENTIAL_GATE.opens(present):

@@ -94,7 +94,9 @@ def safety_findings(
     skipped = ("name",) if name_refused else ()
     findings += _frontmatter_characters(text, fm, body_start, spans, offer, skipped=skipped)
     head = text[:body_start]
-    for hit in command_hits(head, 0, body_start, present_marks(head.lower())):
+    lowered = head.lower()
+    ascii_head = lowered if head.isascii() else None
+    for hit in command_hits(head, 0, body_start, present_marks(lowered), lowered=ascii_head):
         findings.append(_finding(hit, spans))
     hidden, regions = hidden_hits(text, body_start, len(text))
     for hit in hidden:
@@ -164,11 +166,13 @@ def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 def _chunk_hits(chunk: str) -> tuple[Hit, ...]:
     """SD1007-SD1009 (quotation marks and inline code left out) and SD1011-SD1015 in one
     chunk, offsets into it."""
-    present = present_marks(chunk.lower())
+    lowered = chunk.lower()
+    present = present_marks(lowered)
     if not present:
         return ()
-    hits = list(instruction_hits(chunk, 0, len(chunk), present, PROSE))
-    hits += command_hits(chunk, 0, len(chunk), present)
+    ascii_chunk = lowered if chunk.isascii() else None
+    hits = list(instruction_hits(chunk, 0, len(chunk), present, PROSE, lowered=ascii_chunk))
+    hits += command_hits(chunk, 0, len(chunk), present, lowered=ascii_chunk)
     return tuple(hits)
 
 

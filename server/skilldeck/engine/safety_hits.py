@@ -112,7 +112,7 @@ def present_marks(lowered: str) -> frozenset[str]:
 
 def word_matches(
     pattern: re.Pattern[str],
-    starts: tuple[str, ...],
+    starts: tuple[str, ...] | None,
     text: str,
     start: int,
     end: int,
@@ -120,7 +120,7 @@ def word_matches(
     lowered: str | None,
 ) -> Iterator[re.Match[str]]:
     """``pattern.finditer(text, start, end)`` for a case-insensitive pattern every match
-    of which begins with one of ``starts`` (lowercase ASCII words).
+    of which begins with one of ``starts`` (lowercase ASCII words; ``None``: any text).
 
     ``lowered`` is ``text.lower()`` when ``text`` is ASCII (``None`` otherwise: Unicode
     case folding could match a start word the lowered text does not hold, so the pattern
@@ -129,7 +129,7 @@ def word_matches(
     match, which is what ``finditer`` finds, at a fraction of letting ``re`` try every
     position of the text.
     """
-    if lowered is None:
+    if starts is None or lowered is None:
         yield from pattern.finditer(text, start, end)
         return
     positions: set[int] = set()

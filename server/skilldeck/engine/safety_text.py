@@ -323,22 +323,18 @@ def instruction_hits(
     end: int,
     present: frozenset[str],
     skip: Regions | None,
+    *,
+    lowered: str | None = None,
 ) -> Iterator[Hit]:
     """SD1007-SD1009 in ``text[start:end]``; ``present`` is ``present_marks`` of that
     text lowered (the keyword test); matches inside ``skip`` regions or quotation marks
-    are left out."""
-    lowered: str | None = None
+    are left out. ``lowered``: ``text.lower()`` when ``text`` is ASCII (patterns are then
+    tried only at their first words, :func:`~skilldeck.engine.safety_hits.word_matches`)."""
     for pattern, code, kind, gate in _INSTRUCTIONS:
         if not gate.opens(present):
             continue
         starts = _STARTS.get(pattern)
-        if starts is None:
-            matches = pattern.finditer(text, start, end)
-        else:
-            if lowered is None and text.isascii():
-                lowered = text.lower()
-            matches = word_matches(pattern, starts, text, start, end, lowered=lowered)
-        for match in matches:
+        for match in word_matches(pattern, starts, text, start, end, lowered=lowered):
             if skip is not None and (
                 skip.inside(match.start()) or _quoted(text, match.start(), match.end())
             ):
