@@ -2,7 +2,7 @@
 
 ``python benchmarks/pure_python.py check ...`` is ``python -m skilldeck check ...`` with
 every compiled speed-up refused at import (libyaml through ``ruamel.yaml.clib``, orjson,
-PyStemmer, watchfiles, pydantic-core), so the engine takes its pure-Python fallbacks:
+PyStemmer, watchfiles, pydantic-core, pyahocorasick), so the engine takes its pure-Python fallbacks:
 what ``clients/vscode/bundled/libs`` holds. ``tests/engine/test_pure_fallbacks.py`` holds
 the verdicts equal; ``bench_pure_fallbacks.py`` times the difference.
 """
@@ -17,7 +17,9 @@ from importlib.machinery import ModuleSpec
 from types import ModuleType
 
 #: The compiled modules the bundle leaves out (top-level import names).
-COMPILED = frozenset({"_ruamel_yaml", "orjson", "Stemmer", "watchfiles", "pydantic_core"})
+COMPILED = frozenset(
+    {"_ruamel_yaml", "orjson", "Stemmer", "watchfiles", "pydantic_core", "ahocorasick"}
+)
 
 
 class RefuseCompiled(importlib.abc.MetaPathFinder):

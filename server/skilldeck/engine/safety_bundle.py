@@ -30,7 +30,7 @@ from skilldeck.engine.positions import FILE_START, Span
 from skilldeck.engine.rules import rule
 from skilldeck.engine.safety_chars import describe_tag_text, invisible_runs
 from skilldeck.engine.safety_commands import SCRIPT_WINDOW, command_hits
-from skilldeck.engine.safety_hits import Hit
+from skilldeck.engine.safety_hits import Hit, present_marks
 from skilldeck.engine.safety_text import tag_text_hit
 
 #: The rules a bundle scan reports.
@@ -170,7 +170,16 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
                         (("what", "Unicode tag text"), ("kind", kind), ("text", hidden)),
                     )
                 )
-    hits += command_hits(text, 0, len(text), text.lower(), where="@", window=SCRIPT_WINDOW)
+    lowered = text.lower()
+    hits += command_hits(
+        text,
+        0,
+        len(text),
+        present_marks(lowered),
+        where="@",
+        window=SCRIPT_WINDOW,
+        lowered=lowered if text.isascii() else None,
+    )
     if not hits:
         return []
     index = LineIndex(text)

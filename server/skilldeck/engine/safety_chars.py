@@ -42,6 +42,10 @@ _INVISIBLE_CLASS = (
 #: A run of invisible characters, or of two or more variation selectors (one after an
 #: emoji is ordinary emoji presentation; a string of them encodes bytes).
 _RUN = re.compile(f"(?:[{_INVISIBLE_CLASS}]|[\ufe00-\ufe0f]{{2,}})+")
+#: Runs of ASCII characters (none is invisible): what a text without them holds decides
+#: whether it can hold a run (two variation selectors it puts side by side only cost a
+#: full scan).
+_ASCII = re.compile(r"[\x00-\x7f]+")
 #: Lone characters that real scripts use between two non-ASCII characters.
 _JOINERS = frozenset("\u200c\u200d\u200e\u200f\u061c")
 _TAG_FIRST, _TAG_LAST = 0xE0000, 0xE007F
@@ -72,12 +76,16 @@ class InvisibleRun:
 def invisible_runs(text: str, start: int = 0, end: int | None = None) -> list[InvisibleRun]:
     """Each run of invisible characters in ``text[start:end]``, offsets into ``text``.
 
-    Linear in the text: one regular-expression scan, and ASCII text is answered without
-    one (``str.isascii`` is a memory scan).
+    Linear in the text: ASCII text is answered without a regular expression
+    (``str.isascii`` is a memory scan); other text first loses its ASCII runs (a fast
+    scan), and only when what remains holds an invisible character does the character
+    class scan the text.
     """
     stop = len(text) if end is None else end
     if text.isascii() or start >= stop:
         return []
+    if _RUN.search(_ASCII.sub("", text[start:stop])) is None:
+        return []  # every run holds a non-ASCII character: judge those alone (~60x faster)
     runs: list[InvisibleRun] = []
     for match in _RUN.finditer(text, start, stop):
         first, last = match.span()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from skilldeck.engine.safety_hits import Gate, Hit, shorten
+from skilldeck.engine.safety_hits import Gate, Hit, present_marks, shorten, word_matches
 
 _I = re.IGNORECASE
 _SHELL = (
@@ -48,9 +48,14 @@ _DECODE_EXEC = re.compile(
     r"\|\s*(?:iex|invoke-expression)\b",
     _I,
 )
+#: The words every match begins with (lowercase; :func:`word_matches`).
+_DOWNLOAD_STARTS = ("curl", "wget", "ba", "z", "sh", "iwr", "irm", "invoke-", ".downloadstring",
+                    "iex")  # fmt: skip
 _DECODE_GATE = Gate(
     ("base64", "atob", "b64decode", "codecs.", "zlib.", "fromhex", "buffer.from", "powershell")
 )
+_DECODE_STARTS = ("base64", "eval", "exec", "function", "powershell", "iex",
+                  "invoke-expression", "frombase64string")  # fmt: skip
 _CREDENTIAL = re.compile(
     r"(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|/home/[\w.-]+|/root)[/\\]\.(?:ssh[/\\](?:id_\w+|\w*_key"
     r"|authorized_keys)|aws[/\\]credentials|netrc|git-credentials|docker[/\\]config\.json|"
@@ -92,41 +97,41 @@ _SAFEGUARDS = re.compile(
 )
 _SAFEGUARD_GATE = Gate(("dangerously", "bypasspermissions", "approval_policy", "sandbox_mode"))
 
-_SECRETS: tuple[tuple[str, re.Pattern[str], tuple[str, ...]], ...] = (
+_SECRETS: tuple[tuple[str, re.Pattern[str], Gate], ...] = (
     (
         "a private key",
         re.compile(
             r"-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----"
             r"[ \t]*\r?\n(?:[\w-]+:[^\n]*\r?\n)*\r?\n?[A-Za-z0-9+/=]{40,}"
         ),
-        ("-----begin",),
+        Gate(("-----begin",)),
     ),
-    ("an AWS access key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), ("akia", "asia")),
+    ("an AWS access key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), Gate(("akia", "asia"))),
     (
         "a GitHub token",
         re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,}\b|\bgithub_pat_[A-Za-z0-9_]{60,}"),
-        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+        Gate(("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
     ),
-    ("a GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}"), ("glpat-",)),
+    ("a GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}"), Gate(("glpat-",))),
     (
         "a Slack token",
         re.compile(r"\bxox[abprs]-[A-Za-z0-9]{6,}-[A-Za-z0-9-]{10,}"),
-        ("xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"),
+        Gate(("xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-")),
     ),
-    ("a Stripe live key", re.compile(r"\b[sr]k_live_[A-Za-z0-9]{24,}\b"), ("k_live_",)),
-    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"), ("aiza",)),
+    ("a Stripe live key", re.compile(r"\b[sr]k_live_[A-Za-z0-9]{24,}\b"), Gate(("k_live_",))),
+    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"), Gate(("aiza",))),
     (
         "an OpenAI API key",
         re.compile(r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{16,}T3BlbkFJ[A-Za-z0-9_-]{16,}"),
-        ("t3blbkfj",),
+        Gate(("t3blbkfj",)),
     ),
     (
         "an Anthropic API key",
         re.compile(r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,}"),
-        ("sk-ant-",),
+        Gate(("sk-ant-",)),
     ),
-    ("an npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), ("npm_",)),
-    ("a PyPI token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"), ("pypi-",)),
+    ("an npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), Gate(("npm_",))),
+    ("a PyPI token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}"), Gate(("pypi-",))),
 )
 #: Placeholders documentation writes in place of a token.
 _PLACEHOLDER = re.compile(r"EXAMPLE|xxxx|XXXX|0000000|1234567|abcdef|your|YOUR|\.\.\.|<|>")
@@ -144,30 +149,33 @@ def command_hits(
     text: str,
     start: int,
     end: int,
-    lowered: str,
+    present: frozenset[str],
     *,
     where: str = "",
     window: int = 0,
+    lowered: str | None = None,
 ) -> Iterator[Hit]:
-    """SD1011-SD1015 in ``text[start:end]``; ``lowered`` is ``text.lower()``; ``where``
+    """SD1011-SD1015 in ``text[start:end]``; ``present`` is ``present_marks`` of that text
+    lowered (:class:`~skilldeck.engine.safety_hits.Gate`); ``where``
     starts each message (``in `scripts/x.sh` line 3: ``); ``window`` is how many lines
-    apart a credential read and a sender still count as one command (0: the same line)."""
+    apart a credential read and a sender still count as one command (0: the same line);
+    ``lowered``: ``text.lower()`` when ``text`` is ASCII (:func:`word_matches`)."""
 
     def field(match: re.Match[str]) -> tuple[tuple[str, str], ...]:
         return (("where", where), ("command", shorten(match.group())))
 
-    for pattern, code, gate in (
-        (_DOWNLOAD_EXEC, "SD1011", _DOWNLOAD_GATE),
-        (_DECODE_EXEC, "SD1012", _DECODE_GATE),
-        (_SAFEGUARDS, "SD1014", _SAFEGUARD_GATE),
+    for pattern, code, gate, starts in (
+        (_DOWNLOAD_EXEC, "SD1011", _DOWNLOAD_GATE, _DOWNLOAD_STARTS),
+        (_DECODE_EXEC, "SD1012", _DECODE_GATE, _DECODE_STARTS),
+        (_SAFEGUARDS, "SD1014", _SAFEGUARD_GATE, None),
     ):
-        if gate.opens(lowered, start, end):
-            for match in pattern.finditer(text, start, end):
+        if gate.opens(present):
+            for match in word_matches(pattern, starts, text, start, end, lowered=lowered):
                 if code != "SD1012" or not _browser_payload(text, match):
                     yield Hit(code, match.start(), match.end(), field(match))
-    if _SENDER_GATE.opens(lowered, start, end) and _CREDENTIAL_GATE.opens(lowered, start, end):
+    if _SENDER_GATE.opens(present) and _CREDENTIAL_GATE.opens(present):
         yield from _exfiltration(text, (start, end), where=where, window=window)
-    yield from secret_hits(text, start, end, where, lowered)
+    yield from secret_hits(text, start, end, where, present)
 
 
 _BROWSER = re.compile(r"<script|javascript:|\bon[a-z]+\s*=", _I)
@@ -216,12 +224,12 @@ def _exfiltration(text: str, bounds: tuple[int, int], *, where: str, window: int
 
 
 def secret_hits(
-    text: str, start: int, end: int, where: str, lowered: str | None = None
+    text: str, start: int, end: int, where: str, present: frozenset[str] | None = None
 ) -> Iterator[Hit]:
     """SD1015: token formats and private key blocks in ``text[start:end]``."""
-    lowered = text.lower() if lowered is None else lowered
-    for kind, pattern, marks in _SECRETS:
-        if not any(lowered.find(mark, start, end) >= 0 for mark in marks):
+    present = present_marks(text[start:end].lower()) if present is None else present
+    for kind, pattern, gate in _SECRETS:
+        if not gate.opens(present):
             continue
         for match in pattern.finditer(text, start, end):
             value = match.group()

@@ -28,7 +28,7 @@ from skilldeck.engine.safety_chars import (
     strip_invisible,
 )
 from skilldeck.engine.safety_commands import command_hits
-from skilldeck.engine.safety_hits import Hit
+from skilldeck.engine.safety_hits import Hit, present_marks
 from skilldeck.engine.safety_text import (
     INSTRUCTION_CODES,
     PROSE,
@@ -94,7 +94,9 @@ def safety_findings(
     skipped = ("name",) if name_refused else ()
     findings += _frontmatter_characters(text, fm, body_start, spans, offer, skipped=skipped)
     head = text[:body_start]
-    for hit in command_hits(head, 0, body_start, head.lower()):
+    lowered = head.lower()
+    ascii_head = lowered if head.isascii() else None
+    for hit in command_hits(head, 0, body_start, present_marks(lowered), lowered=ascii_head):
         findings.append(_finding(hit, spans))
     hidden, regions = hidden_hits(text, body_start, len(text))
     for hit in hidden:
@@ -165,8 +167,12 @@ def _chunk_hits(chunk: str) -> tuple[Hit, ...]:
     """SD1007-SD1009 (quotation marks and inline code left out) and SD1011-SD1015 in one
     chunk, offsets into it."""
     lowered = chunk.lower()
-    hits = list(instruction_hits(chunk, 0, len(chunk), lowered, PROSE))
-    hits += command_hits(chunk, 0, len(chunk), lowered)
+    present = present_marks(lowered)
+    if not present:
+        return ()
+    ascii_chunk = lowered if chunk.isascii() else None
+    hits = list(instruction_hits(chunk, 0, len(chunk), present, PROSE, lowered=ascii_chunk))
+    hits += command_hits(chunk, 0, len(chunk), present, lowered=ascii_chunk)
     return tuple(hits)
 
 

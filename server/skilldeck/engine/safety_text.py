@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from skilldeck.engine.safety_hits import Gate, Hit, shorten
+from skilldeck.engine.safety_hits import Gate, Hit, present_marks, shorten, word_matches
 
 _I = re.IGNORECASE
 _IS = re.IGNORECASE | re.DOTALL
@@ -124,6 +124,18 @@ _INSTRUCTIONS: tuple[tuple[re.Pattern[str], str, str, Gate], ...] = (
         ),
     ),
 )  # fmt: skip
+
+#: The words every match of a pattern begins with (lowercase): on ASCII text the pattern
+#: is tried only where one occurs (:func:`~skilldeck.engine.safety_hits.word_matches`).
+_STARTS: dict[re.Pattern[str], tuple[str, ...]] = {
+    _OVERRIDE: ("ignore", "disregard", "forget", "override", "bypass"),
+    _IDENTITY: ("you", "from", "act", "pretend", "become", "forget", "abandon", "enter",
+                "enable", "activate", "switch"),
+    _CONCEAL: ("do", "never", "hide", "conceal", "without", "the"),
+    _STEALTH: ("secretly", "covertly", "surreptitiously", "stealthily", "silently", "quietly"),
+    _EXFILTRATE: ("send", "upload", "post", "transmit", "exfiltrate", "forward", "leak",
+                  "email", "copy"),
+}  # fmt: skip
 
 # --- Markdown that renders to nothing ---------------------------------------------------
 
@@ -309,15 +321,20 @@ def instruction_hits(
     text: str,
     start: int,
     end: int,
-    lowered: str,
+    present: frozenset[str],
     skip: Regions | None,
+    *,
+    lowered: str | None = None,
 ) -> Iterator[Hit]:
-    """SD1007-SD1009 in ``text[start:end]``; ``lowered`` is ``text.lower()`` (the
-    keyword test); matches inside ``skip`` regions or quotation marks are left out."""
+    """SD1007-SD1009 in ``text[start:end]``; ``present`` is ``present_marks`` of that
+    text lowered (the keyword test); matches inside ``skip`` regions or quotation marks
+    are left out. ``lowered``: ``text.lower()`` when ``text`` is ASCII (patterns are then
+    tried only at their first words, :func:`~skilldeck.engine.safety_hits.word_matches`)."""
     for pattern, code, kind, gate in _INSTRUCTIONS:
-        if not gate.opens(lowered, start, end):
+        if not gate.opens(present):
             continue
-        for match in pattern.finditer(text, start, end):
+        starts = _STARTS.get(pattern)
+        for match in word_matches(pattern, starts, text, start, end, lowered=lowered):
             if skip is not None and (
                 skip.inside(match.start()) or _quoted(text, match.start(), match.end())
             ):
@@ -350,7 +367,9 @@ def hidden_hits(text: str, start: int, end: int) -> tuple[list[Hit], Regions]:
     hits: list[Hit] = []
     for item in hidden:
         inner = item.text
-        instruction = next(instruction_hits(inner, 0, len(inner), inner.lower(), None), None)
+        instruction = next(
+            instruction_hits(inner, 0, len(inner), present_marks(inner.lower()), None), None
+        )
         if instruction is not None:
             hits.append(
                 Hit(
@@ -385,8 +404,7 @@ INSTRUCTION_CODES = frozenset({"SD1007", "SD1008", "SD1009"})
 
 def tag_text_hit(hidden: str) -> str | None:
     """The kind of instruction the decoded tag text gives, if it gives one (SD1006)."""
-    lowered = hidden.lower()
-    for hit in instruction_hits(hidden, 0, len(hidden), lowered, None):
+    for hit in instruction_hits(hidden, 0, len(hidden), present_marks(hidden.lower()), None):
         return _kind(hit)
     return None
 
