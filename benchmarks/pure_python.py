@@ -2,9 +2,10 @@
 
 ``python benchmarks/pure_python.py check ...`` is ``python -m skilldeck check ...`` with
 every compiled speed-up refused at import (libyaml through ``ruamel.yaml.clib``, orjson,
-PyStemmer, watchfiles, pydantic-core, pyahocorasick), so the engine takes its pure-Python fallbacks:
-what ``clients/vscode/bundled/libs`` holds. ``tests/engine/test_pure_fallbacks.py`` holds
-the verdicts equal; ``bench_pure_fallbacks.py`` times the difference.
+PyStemmer, watchfiles, pydantic-core, pyahocorasick, rapidfuzz), so the engine takes its
+pure-Python fallbacks: what ``clients/vscode/bundled/libs`` holds.
+``tests/engine/test_pure_fallbacks.py`` holds the verdicts equal; ``bench_pure_fallbacks.py``
+times the difference.
 """
 
 from __future__ import annotations
@@ -18,7 +19,15 @@ from types import ModuleType
 
 #: The compiled modules the bundle leaves out (top-level import names).
 COMPILED = frozenset(
-    {"_ruamel_yaml", "orjson", "Stemmer", "watchfiles", "pydantic_core", "ahocorasick"}
+    {
+        "_ruamel_yaml",
+        "orjson",
+        "Stemmer",
+        "watchfiles",
+        "pydantic_core",
+        "ahocorasick",
+        "rapidfuzz",
+    }
 )
 
 

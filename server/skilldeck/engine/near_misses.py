@@ -142,9 +142,13 @@ class NameSuggestions:
 
     def _candidates(self, name: str) -> list[str]:
         """A superset of the names :func:`nearest_names` keeps for ``name``."""
-        from rapidfuzz import process  # noqa: PLC0415  (only when a name is unknown)
-        from rapidfuzz.distance import OSA  # noqa: PLC0415
-
+        try:
+            from rapidfuzz import process  # noqa: PLC0415  (only when a name is unknown)
+            from rapidfuzz.distance import OSA  # noqa: PLC0415
+        except ImportError:
+            # Pure Python (the VS Code extension's bundled server): every name is a
+            # candidate, and edit_distance decides, as nearest_names does.
+            return list(self._names)
         if self._choices is None:
             self._choices = list(self._names)
         if self._by_shape is None:
