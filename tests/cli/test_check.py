@@ -39,7 +39,7 @@ def test_text_format_lines_summary_and_exit_1(run: Run, project: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == (
         ".agents/skills/good/SKILL.md:2:7: SD701 information shadowed by project-dsh skill at "
-        f"{project}/.dsh/skills/good/SKILL.md (rank 100)"
+        ".dsh/skills/good/SKILL.md (rank 100)"
     )
     assert lines[1] == (
         ".dsh/skills/broken.md:1:1: SD204 error missing required key 'description'"
@@ -215,13 +215,27 @@ def test_user_roots_only_with_flag(run: Run, project: Path, home: Path) -> None:
     )
 
 
+def test_shadowing_names_the_user_layer_from_home(run: Run, project: Path, home: Path) -> None:
+    """SD702 names a shadowed user skill as ``~/...``, SD701 the project's winner relative
+    to the project, whatever folder check runs in."""
+    write(home / ".dsh/skills/good/SKILL.md", skill("good", "Mine."))
+    result = run("check", "--include-user-roots", "--format", "json", cwd=project / ".dsh")
+    messages = {(f["code"], f["message"]) for f in json.loads(result.stdout)}
+    assert ("SD702", "shadows the user-dsh skill at ~/.dsh/skills/good/SKILL.md (rank 400)") in (
+        messages
+    )
+    assert ("SD701", "shadowed by project-dsh skill at .dsh/skills/good/SKILL.md (rank 100)") in (
+        messages
+    )
+
+
 def test_custom_skill_dir_flag_joins_the_project(run: Run, project: Path, tmp_path: Path) -> None:
     extra = tmp_path / "extra"
     write(extra / "good.md", skill("good"))
     result = run("check", "--custom-skill-dir", str(extra), cwd=project)
     assert (
         f"{extra}/good.md:2:7: SD701 information shadowed by project-dsh skill at "
-        f"{project}/.dsh/skills/good/SKILL.md (rank 100)"
+        ".dsh/skills/good/SKILL.md (rank 100)"
     ) in result.stdout.splitlines()
     assert result.stdout.splitlines()[-1] == (
         "Found 7 problems (2 errors, 1 warning, 4 infos) in 6 skill files; 2 skills dropped."

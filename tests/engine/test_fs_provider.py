@@ -119,11 +119,16 @@ def test_shadowing_findings_on_both_sides(deck: tuple[SkilldeckConfig, Path]) ->
     assert shadows.code == "SD702"
     assert shadows.severity is Severity.INFORMATION
     assert shadows.span == name_span
-    assert shadows.message == f"shadows the project-agents skill at {loser} (rank 200)"
+    # The other file is named relative to the project, as in the editor and check.
+    assert (
+        shadows.message == "shadows the project-agents skill at .agents/skills/shared.md (rank 200)"
+    )
     assert [(r.path, r.span) for r in shadows.related] == [(str(loser), name_span)]
     (shadowed,) = found[str(loser)]
     assert shadowed.code == "SD701"
-    assert shadowed.message == f"shadowed by project-dsh skill at {winner} (rank 100)"
+    assert shadowed.message == (
+        "shadowed by project-dsh skill at .dsh/skills/shared/SKILL.md (rank 100)"
+    )
     assert [(r.path, r.span) for r in shadowed.related] == [(str(winner), name_span)]
     assert not shadowed.drops_skill
 

@@ -8,11 +8,13 @@ import shutil
 from lsp_harness import (
     Deck,
     StartServer,
+    catalog_changes,
     codes,
     diagnostics_of,
     indexed,
     request,
     skill_text,
+    uri,
     wait_for,
 )
 from lsprotocol import types
@@ -140,3 +142,56 @@ async def test_a_client_that_never_pauses_still_gets_live_watches(
         await diagnostics_of(client, path, lambda d: codes(d) == ["SD204"])
     finally:
         talking.cancel()
+
+
+async def test_open_skill_whose_folder_is_deleted_leaves_the_deck(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """A skill whose folder is deleted while its tab is open leaves the Skills tree and
+    the count: the buffer is judged by its text only while its file exists. A change in
+    the orphaned buffer does not bring it back; saving it again (the file returns) does."""
+    deck.write(deck.project_dsh, "anchor")
+    doomed = deck.write(deck.project_dsh, "doomed")
+    client = await start_server()
+    await indexed(client)
+    text = skill_text("doomed")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(uri=uri(doomed), language_id="markdown", version=1, text=text)
+        )
+    )
+    assert await skills_named(client, "doomed")
+
+    shutil.rmtree(doomed.parent)
+    client.workspace_did_change_watched_files(  # as VS Code reports a deleted folder
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri(doomed.parent), type=types.FileChangeType.Deleted)]
+        )
+    )
+    await wait_for(
+        lambda: catalog_changes(client) and catalog_changes(client)[-1]["skillCount"] == 1,
+        what="the count without the deleted skill",
+    )
+    assert not await skills_named(client, "doomed")
+
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(doomed), version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text + "more\n")],
+        )
+    )
+    await client.text_document_hover_async(  # a round trip after the change's flush
+        types.HoverParams(types.TextDocumentIdentifier(uri(doomed)), types.Position(1, 7))
+    )
+    assert not await skills_named(client, "doomed")
+
+    deck.write(deck.project_dsh, "doomed", text + "more\n")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri(doomed), type=types.FileChangeType.Created)]
+        )
+    )
+    await wait_for(
+        lambda: catalog_changes(client)[-1]["skillCount"] == 2, what="the saved skill back"
+    )
+    assert await skills_named(client, "doomed")

@@ -35,6 +35,7 @@ from skilldeck.engine.model import SkillCandidate
 from skilldeck.engine.near_misses import NameSuggestions, nearest_names
 from skilldeck.engine.positions import FILE_START, Position, Span
 from skilldeck.engine.resolution import group_by_name
+from skilldeck.engine.shown_paths import project_of, shown_path
 
 if TYPE_CHECKING:
     from skilldeck.engine.config import SkilldeckConfig
@@ -109,9 +110,12 @@ def resolve_name(
     provided: Sequence[ProvidedSkill],
     settings: RuleSettings | None,
     max_description_length: int,
+    *,
+    project: str | None = None,
 ) -> NameVerdict:
     """Resolve the members of one name: ``files`` in scan order, then ``provided`` in
-    registration order. Rejected files take no part."""
+    registration order. Rejected files take no part. ``project`` as for
+    :func:`shadowing_findings`."""
     validate_max_description_length(max_description_length)
     members: list[DeckMember] = [e for e in files if e.analysis.accepted]
     members.extend(provided)
@@ -124,7 +128,7 @@ def resolve_name(
     if not group:  # members of several names: a caller's mistake
         raise ValueError("resolve_name: members carry different names")
     found: dict[str, list[Finding]] = {}
-    for path, finding in shadowing_findings(group, settings):
+    for path, finding in shadowing_findings(group, settings, project):
         found.setdefault(path, []).append(finding)
     return NameVerdict(
         group,
@@ -200,13 +204,14 @@ def deck_report(
         settings = RuleSettings().narrowed(select)
     passes = passes_in_force(settings) - {"hosts"}
     entries = scan.entries()
+    project = project_of(scan.roots)
     result: dict[str, list[Finding]] = {e.path: list(e.analysis.findings) for e in entries}
     groups = name_groups(scan, provided)
     lookups = 0
     if "shadowing" in passes:
         for group in groups:
             if len(group) > 1:
-                for path, finding in shadowing_findings(group, settings):
+                for path, finding in shadowing_findings(group, settings, project):
                     result[path].append(finding)
     if "mentions" in passes:
         targets = mention_targets(group[0] for group in groups)
@@ -324,7 +329,7 @@ def name_groups(scan: DeckScan, provided: Sequence[ProvidedSkill] = ()) -> list[
 
 
 def shadowing_findings(
-    group: Sequence[DeckMember], settings: RuleSettings | None
+    group: Sequence[DeckMember], settings: RuleSettings | None, project: str | None = None
 ) -> list[tuple[str, Finding]]:
     """Findings for one name group (winner first): who shadows whom, and why.
 
@@ -332,7 +337,10 @@ def shadowing_findings(
     shadowed file gets SD701 pointing back. Files sharing one root get SD703 pointing at
     each other (the first in provider order wins; SD703 explains it, so no SD701/SD702
     between them). Only files receive findings. ``settings`` turns rules off or changes
-    their severity: the one place this happens for cross-skill rules.
+    their severity: the one place this happens for cross-skill rules. The messages name
+    the other file relative to ``project`` (the deck's project folder,
+    :func:`~skilldeck.engine.shown_paths.project_of`) or as ``~/...``
+    (:func:`~skilldeck.engine.shown_paths.shown_path`).
     """
     winner = group[0]
     out: list[tuple[str, Finding]] = []
@@ -347,12 +355,24 @@ def shadowing_findings(
             out.append(
                 (
                     loser.path,
-                    _relation("SD701", loser, winner, [winner], "the skill that wins this name"),
+                    _relation(
+                        "SD701",
+                        loser,
+                        winner,
+                        [winner],
+                        "the skill that wins this name",
+                        project=project,
+                    ),
                 )
             )
         if isinstance(winner, SkillFileEntry):
             out.append(
-                (winner.path, _relation("SD702", winner, loser, [loser], "the shadowed skill"))
+                (
+                    winner.path,
+                    _relation(
+                        "SD702", winner, loser, [loser], "the shadowed skill", project=project
+                    ),
+                )
             )
     for members in by_root.values():
         if len(members) < 2:
@@ -362,7 +382,14 @@ def shadowing_findings(
             out.append(
                 (
                     entry.path,
-                    _relation("SD703", entry, others[0], others, "same name in the same root"),
+                    _relation(
+                        "SD703",
+                        entry,
+                        others[0],
+                        others,
+                        "same name in the same root",
+                        project=project,
+                    ),
                 )
             )
     return [
@@ -386,15 +413,18 @@ def _relation(
     other: DeckMember,
     related: Iterable[DeckMember],
     note: str,
+    *,
+    project: str | None,
 ) -> Finding:
     """A deck-level finding on ``entry``; the message names ``other``'s location."""
     from skilldeck.engine.deck_overlap import related_location  # noqa: PLC0415
     from skilldeck.engine.rules import rule  # noqa: PLC0415
 
     if isinstance(other, SkillFileEntry):
-        source, path, rank = other.root.source, other.path, other.root.rank
+        source, path, rank = other.root.source, shown_path(other.path, project), other.root.rank
     else:
-        source, path, rank = other.source, other.origin(), other.rank
+        origin = shown_path(other.path, project) if other.path is not None else other.origin()
+        source, path, rank = other.source, origin, other.rank
     return rule(code).finding(
         entry.name_span,
         related=tuple(

@@ -74,8 +74,9 @@ class DocumentSync:
             if document is None or not path:
                 continue
             changed: set[str] = set()
+            on_disk = os.path.isfile(path)  # a buffer whose file was deleted is no skill
             for index in session.folders.values():
-                if index.ready and index.classify(path) is not None:
+                if index.ready and on_disk and index.classify(path) is not None:
                     changed |= index.update_text(path, document.source)
             if not changed and session.not_a_skill(path) is not None:
                 changed.add(path)  # SD007: not a skill where it sits

@@ -56,9 +56,9 @@ class FileEvents:
                 skill_file = index.classify(path) is not None
                 if skill_file:
                     settle.add(index.folder)
-                if path in open_paths:
+                if path in open_paths and not skill_file:
                     continue
-                if skill_file:
+                if skill_file:  # an open one too: it leaves the deck when its file is gone
                     files.add(path)
                 elif root_child_folder(path, index) is not None:
                     files.add(path)  # a file inside a bundle folder: strays may change
@@ -94,9 +94,16 @@ class FileEvents:
             if generation != session.generation:
                 return
             changed: set[str] = set()
-            open_paths = set(session.overlay())
+            overlay = session.overlay()
             for path, entry, wide in fresh:
-                if path in open_paths:
+                if path in overlay:
+                    # An open buffer is judged by its text while its file exists; once the
+                    # file is gone it is no skill of the deck (not in the tree, the count
+                    # or the catalog, no diagnostics), and a save brings it back.
+                    if entry is None:
+                        changed |= index.remove(path)
+                    elif index.entry(path) is None:
+                        changed |= index.update_text(path, overlay[path])
                     continue
                 changed |= index.remove(path) if entry is None else index.replace_entry(entry, wide)
             folders = {f for p in paths if (f := root_child_folder(p, index)) is not None}

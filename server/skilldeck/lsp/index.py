@@ -50,6 +50,7 @@ from skilldeck.engine.layout import NotASkill, place_of
 from skilldeck.engine.near_misses import NameSuggestions
 from skilldeck.engine.resolution import group_by_name
 from skilldeck.engine.roots import SkillRoot
+from skilldeck.engine.shown_paths import project_of
 from skilldeck.engine.skill_file import (
     SkillFileAnalysis,
     analyze_skill_text,
@@ -157,12 +158,14 @@ def scan_folder(
     provided_by_name = group_provided(provided)
     settings = config.rule_settings()
     resolution = Resolution()
+    project = project_of(deck.roots)
     for name in by_name.keys() | provided_by_name.keys():
         verdict = resolve_name(
             by_name.get(name, ()),
             provided_by_name.get(name, ()),
             settings,
             config.catalog_max_description_length,
+            project=project,
         )
         record_verdict(resolution, name, verdict)
     hosts_view, hosted = hosts_of(config, folder, entries, cache)
@@ -701,6 +704,7 @@ class FolderIndex:
                 self._provided.get(name, ()),
                 settings,
                 self.config.catalog_max_description_length,
+                project=project_of(self.roots),
             )
             winner = verdict.winner
             new = verdict.findings

@@ -413,7 +413,9 @@ class Session:
         for path, document in self.documents.items():
             open_paths.add(path)
             if index.classify(path) is not None:
-                changed |= index.update_text(path, document.source)
+                # The scan read the disk: a buffer whose file is gone stays out of the deck.
+                if index.entry(path) is not None or os.path.isfile(path):
+                    changed |= index.update_text(path, document.source)
             elif index.not_a_skill(path) is not None:
                 changed.add(path)  # SD007: not a skill where it sits
         opened = changed & open_paths
