@@ -135,12 +135,13 @@ class CheckMemos:
         only while they keep the identity they have now.
         """
 
+        shared: dict[int, dict[str, object]] = {}  # by id: the memo holds them all
         body = {
             "files": [
                 [
                     item.path,
                     item.accepted,
-                    [finding_to_json(f) for f in item.findings],
+                    [finding_to_json(f, shared=shared) for f in item.findings],
                     [[number, text] for number, text in item.wide_lines],
                 ]
                 for item in memo.files
