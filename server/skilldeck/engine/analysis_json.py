@@ -52,14 +52,8 @@ def json_bool(value: Any) -> bool:
     return value
 
 
-def finding_to_json(
-    finding: Finding, *, shared: dict[int, dict[str, object]] | None = None
-) -> dict[str, object]:
-    """A finding as plain JSON data (fixes and related locations included). ``shared``:
-    the JSON of the related locations already converted, by ``id`` (the caller keeps
-    them alive), reused and added to: the findings of a near-duplicate family point at
-    the same locations, and a 10,000-skill deck's memo would otherwise hold ~150,000
-    copies of ~10,000 of them."""
+def finding_to_json(finding: Finding) -> dict[str, object]:
+    """A finding as plain JSON data (fixes and related locations included)."""
     return {
         "code": finding.code,
         "severity": finding.severity.value,
@@ -67,7 +61,7 @@ def finding_to_json(
         "span": span_to_json(finding.span),
         "drops_skill": finding.drops_skill,
         "related": [
-            _related_json(r) if shared is None else _shared_related_json(r, shared)
+            {"path": r.path, "span": span_to_json(r.span), "message": r.message}
             for r in finding.related
         ],
         "fixes": [
@@ -81,19 +75,6 @@ def finding_to_json(
             for fix in finding.fixes
         ],
     }
-
-
-def _related_json(related: RelatedLocation) -> dict[str, object]:
-    return {"path": related.path, "span": span_to_json(related.span), "message": related.message}
-
-
-def _shared_related_json(
-    related: RelatedLocation, shared: dict[int, dict[str, object]]
-) -> dict[str, object]:
-    found = shared.get(id(related))
-    if found is None:
-        found = shared[id(related)] = _related_json(related)
-    return found
 
 
 def finding_from_json(data: Any) -> Finding:
