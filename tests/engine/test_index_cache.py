@@ -4,6 +4,7 @@ import json
 import multiprocessing
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,12 @@ import pytest
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.deck import deck_findings
 from skilldeck.engine.fs_provider import scan_deck
-from skilldeck.engine.index_cache import IndexCache, default_cache_dir
+from skilldeck.engine.index_cache import (
+    IndexCache,
+    default_cache_dir,
+    write_atomically,
+    write_chunks_atomically,
+)
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.skill_file import RuleSettings
 
@@ -247,3 +253,21 @@ def test_deck_memo_round_trip_and_misses(tmp_path: Path) -> None:
     assert cache.load_deck_memo(key) == memo  # the stored key still answers
     companion.write_text('{"other": 1}')  # the root cache it was built beside changed
     assert cache.load_deck_memo(key) is None
+
+
+def test_a_file_written_in_pieces_that_fail_midway_stays_as_it_was(tmp_path: Path) -> None:
+    """A deck memo is encoded and written one file at a time: an error in the middle
+    must leave the previous memo whole and no temporary file behind."""
+    target = tmp_path / "cache" / "deck-memo.json"
+    write_atomically(target, {"files": [1]})
+
+    def pieces() -> Iterator[bytes]:
+        yield b'{"files":[1,'
+        raise ValueError("cannot encode")
+
+    with pytest.raises(ValueError, match="cannot encode"):
+        write_chunks_atomically(target, pieces())
+    assert json.loads(target.read_bytes()) == {"files": [1]}
+    assert [p.name for p in target.parent.iterdir()] == ["deck-memo.json"]
+    write_chunks_atomically(target, iter([b'{"files":', b"[1,2]}"]))
+    assert json.loads(target.read_bytes()) == {"files": [1, 2]}

@@ -635,6 +635,25 @@ def test_when_a_skill_name_moves_its_partners_are_told_again(tmp_path: Path) -> 
     assert finding.related[0].span == Span(Position(2, 6), Position(2, 18))
 
 
+def test_when_a_copy_s_name_moves_its_family_is_pointed_at_the_new_place(
+    tmp_path: Path,
+) -> None:
+    """A family's related locations are made once and shared by its findings: a name that
+    moves (same text) must not leave the others pointing at its old place."""
+    first = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
+    copy = write(tmp_path, "tdd-workflow-copy", TDD_WORKFLOW)
+    root = SkillRoot(300, "custom", str(tmp_path), True)
+    config = SkilldeckConfig(include_default_roots=False)
+    overlap = DeckOverlap(scan_deck(config, None, roots=[root]).entries(), None)
+    (before,) = [f for f in overlap.findings_of(str(copy)) if f.code == "SD802"]
+    assert [r.span for r in before.related] == [Span(Position(1, 6), Position(1, 18))]
+    first.write_text(f"---\nlicense: MIT\nname: tdd-workflow\ndescription: {TDD_WORKFLOW}\n---\n")
+    (moved,) = [e for e in scan_deck(config, None, roots=[root]).entries() if e.path == str(first)]
+    assert overlap.update(str(first), moved) == {str(copy)}
+    (after,) = [f for f in overlap.findings_of(str(copy)) if f.code == "SD802"]
+    assert [r.span for r in after.related] == [Span(Position(2, 6), Position(2, 18))]
+
+
 def test_only_what_the_catalog_shows_of_a_description_competes(tmp_path: Path) -> None:
     tail = " " + REVIEWER.format(lang="Go") * 3  # beyond the catalog's 80 characters
     first = write(

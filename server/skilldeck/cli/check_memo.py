@@ -16,7 +16,7 @@ import json
 import os
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,8 +38,9 @@ from skilldeck.engine.index_cache import (
     identity_of_file,
     version_key,
     write_atomically,
+    write_chunks_atomically,
 )
-from skilldeck.engine.json_codec import load_bytes
+from skilldeck.engine.json_codec import dump_bytes, load_bytes
 from skilldeck.engine.layout import listed_child_layout, stray_files
 from skilldeck.engine.roots import SkillRoot
 from skilldeck.engine.skill_file import RuleSettings
@@ -135,20 +136,17 @@ class CheckMemos:
         only while they keep the identity they have now.
         """
 
-        body = {
-            "files": [
-                [
-                    item.path,
-                    item.accepted,
-                    [finding_to_json(f) for f in item.findings],
-                    [[number, text] for number, text in item.wide_lines],
-                ]
-                for item in memo.files
-            ],
-            "problems": list(memo.problems),
-            "complete": memo.complete,
-        }
-        _store_memo(self.cache, self.deck_file_for(key), key, body, companions)
+        files = (
+            [
+                item.path,
+                item.accepted,
+                [finding_to_json(f) for f in item.findings],
+                [[number, text] for number, text in item.wide_lines],
+            ]
+            for item in memo.files
+        )
+        body = {"problems": list(memo.problems), "complete": memo.complete}
+        _store_memo(self.cache, self.deck_file_for(key), key, body, companions, files=files)
 
     def load_output_memo(self, key: DeckKey) -> OutputMemo | None:
         """The output memo stored under ``key``; ``None`` when missing, stale or corrupt."""
@@ -194,8 +192,17 @@ def _load_memo(cache: IndexCache, file: Path, key: DeckKey) -> dict[str, Any] | 
 
 
 def _store_memo(
-    cache: IndexCache, file: Path, key: DeckKey, body: dict[str, Any], companions: Sequence[Path]
+    cache: IndexCache,
+    file: Path,
+    key: DeckKey,
+    body: dict[str, Any],
+    companions: Sequence[Path],
+    *,
+    files: Iterable[object] | None = None,
 ) -> None:
+    """Write a memo; ``files`` (a deck memo's ``"files"`` list) are encoded and written
+    one at a time: a 10,000-skill deck's memo is ~40 MB of JSON, and as one tree of
+    dicts it was the peak memory of a cold ``check``."""
     listed = []
     for companion in companions:
         identity = identity_of_file(companion)
@@ -210,7 +217,18 @@ def _store_memo(
         **body,
     }
     with contextlib.suppress(OSError, ValueError, TypeError):
-        write_atomically(file, payload)
+        if files is None:
+            write_atomically(file, payload)
+        else:
+            write_chunks_atomically(file, _with_list(dump_bytes(payload), "files", files))
+
+
+def _with_list(head: bytes, name: str, items: Iterable[object]) -> Iterator[bytes]:
+    """The JSON object ``head`` with the list ``name`` of ``items`` added last, in pieces."""
+    yield head[:-1] + b',"' + name.encode() + b'":['
+    for index, item in enumerate(items):
+        yield (b"," if index else b"") + dump_bytes(item)
+    yield b"]}"
 
 
 def deck_locator(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterable, Iterator
 from collections.abc import Set as AbstractSet
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from skilldeck.engine.catalog_text import catalog_description
@@ -151,8 +151,8 @@ class DeckOverlap:
             if clock.over():
                 yield
                 clock.restart()
-        #: ``id(family) -> (family, its members by name, its message's fields)``.
-        self._described: dict[int, tuple[Family, list[OverlapSkill], tuple[int, str, str]]] = {}
+        #: ``id(family) -> (family, what its SD802 findings share)``.
+        self._described: dict[int, tuple[Family, _Described]] = {}
         self._families = yield from OverlapFamilies.stepwise(
             skills,
             threshold=self.settings.overlap_threshold,
@@ -264,6 +264,7 @@ class DeckOverlap:
             self._members[key] = member
             if not moved:
                 return set()
+            self._described.clear()  # the related locations point at the old name
             told = set(self._families.family(key).members)
             for pair in self._families.competitors(key):
                 told |= set(self._families.family(self._families.rival(key, pair).key).members)
@@ -296,32 +297,29 @@ class DeckOverlap:
 
         described = self._described.get(id(family))
         if described is None or described[0] is not family:
-            described = (family, *self._describe(family))
+            described = (family, self._describe(family))
             self._described[id(family)] = described
-        _family, members, (count, how, names) = described
-        others = (skill for skill in members if skill.key != entry.path)
+        shared = described[1]
         related: list[RelatedLocation] = []
-        first: OverlapSkill | None = None
-        for other in others:
-            first = first or other
-            location = related_location(self._members[other.key], f"`{other.name}`: {how}")
-            if location is not None:
+        for key, location in shared.locations:
+            if key != entry.path:
                 related.append(location)
                 if len(related) == FAMILY_LOCATIONS:
                     break
+        first = next((skill for skill in shared.members if skill.key != entry.path), None)
         finding = rule("SD802").finding(
             entry.name_span,
             related=tuple(related),
-            count=count,
-            how=how,
-            names=names,
+            count=shared.count,
+            how=shared.how,
+            names=shared.names,
             scope=self.scope,
         )
-        return finding, first or members[0]
+        return finding, first or shared.members[0]
 
-    def _describe(self, family: Family) -> tuple[list[OverlapSkill], tuple[int, str, str]]:
-        """A family's members by name, and what its SD802 message says (the same on
-        every member): computed once per family, not once per member."""
+    def _describe(self, family: Family) -> _Described:
+        """A family's members by name, what its SD802 message says and where its findings
+        point (the same on every member): computed once per family, not once per member."""
         members = [skill for key in family.members if (skill := self._families.skill(key))]
         members.sort(key=lambda s: (s.name, s.key))
         names = [f"`{skill.name}`" for skill in members]
@@ -329,10 +327,31 @@ class DeckOverlap:
         if len(names) > FAMILY_NAMES_SHOWN:
             shown += f" and {len(names) - FAMILY_NAMES_SHOWN} more"
         how = "the same description" if family.identical else "nearly the same description"
-        return members, (len(names), how, shown)
+        # One more than a finding carries: a member's own location is left out of its own.
+        locations: list[tuple[str, RelatedLocation]] = []
+        for skill in members:
+            location = related_location(self._members[skill.key], f"`{skill.name}`: {how}")
+            if location is not None:
+                locations.append((skill.key, location))
+                if len(locations) > FAMILY_LOCATIONS:
+                    break
+        return _Described(tuple(members), len(names), how, shown, tuple(locations))
 
     def _is_file(self, key: str) -> bool:
         return isinstance(self._members.get(key), SkillFileEntry)
+
+
+@dataclass(frozen=True, slots=True)
+class _Described:
+    """What every SD802 finding of one family shares: its members by name, the message's
+    fields, and the related locations of its first members (shared, not made per
+    finding: a family of 17 copies pointed 17 x 16 new locations at one another)."""
+
+    members: tuple[OverlapSkill, ...]
+    count: int
+    how: str
+    names: str
+    locations: tuple[tuple[str, RelatedLocation], ...]
 
 
 def _name_span(member: DeckMember | None) -> Span | None:

@@ -40,7 +40,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -235,12 +235,21 @@ def read_record(raw: object, identity: FileIdentity) -> tuple[SkillFileAnalysis,
 
 def write_atomically(file: Path, payload: object) -> None:
     """Write ``payload`` as JSON to a temporary file beside ``file``, then ``os.replace``."""
-    data = dump_bytes(payload)
+    write_chunks_atomically(file, (dump_bytes(payload),))
+
+
+def write_chunks_atomically(file: Path, chunks: Iterable[bytes]) -> None:
+    """Write ``chunks`` one after another to a temporary file beside ``file``, then
+    ``os.replace``; an error while they are made leaves ``file`` as it was."""
+    chunks = iter(chunks)
+    first = next(chunks, b"")  # made before any file is: an encoding error leaves none
     file.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tmp-", suffix=".json")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            handle.write(first)
+            for chunk in chunks:
+                handle.write(chunk)
         os.replace(tmp, file)
     except BaseException:
         with contextlib.suppress(OSError):

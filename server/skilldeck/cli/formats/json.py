@@ -65,7 +65,11 @@ def render(report: CheckReport, palette: Palette) -> str:
                 drops="true" if finding.drops_skill else "false",
             )
         )
-    return "[\n" + ",\n".join(items) + "\n]\n"
+    # One join and no concatenation after it: each ``+`` on the joined text would copy
+    # it again (11 MB for the ~23,000 findings of a 10,000-skill deck).
+    items[0] = "[\n" + items[0]
+    items[-1] += "\n]\n"
+    return ",\n".join(items)
 
 
 def _utf16(report: CheckReport, path: str, line: int, character: int) -> int:
