@@ -144,16 +144,32 @@ async def test_a_client_that_never_pauses_still_gets_live_watches(
         talking.cancel()
 
 
+def edit_anchor(client, path, version: int, text: str) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri(path), version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+
+
 async def test_open_skill_whose_folder_is_deleted_leaves_the_deck(
     deck: Deck, start_server: StartServer
 ) -> None:
     """A skill whose folder is deleted while its tab is open leaves the Skills tree and
     the count: the buffer is judged by its text only while its file exists. A change in
     the orphaned buffer does not bring it back; saving it again (the file returns) does."""
-    deck.write(deck.project_dsh, "anchor")
+    anchor = deck.write(deck.project_dsh, "anchor")
     doomed = deck.write(deck.project_dsh, "doomed")
     client = await start_server()
     await indexed(client)
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(
+                uri=uri(anchor), language_id="markdown", version=1, text=skill_text("anchor")
+            )
+        )
+    )
     text = skill_text("doomed")
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
@@ -180,10 +196,14 @@ async def test_open_skill_whose_folder_is_deleted_leaves_the_deck(
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text + "more\n")],
         )
     )
-    await client.text_document_hover_async(  # a round trip after the change's flush
-        types.HoverParams(types.TextDocumentIdentifier(uri(doomed)), types.Position(1, 7))
-    )
+    # Then an edit of another open skill that changes its diagnostics: its flush comes no
+    # earlier than the orphan's (the orphan's change was sent first), so once its
+    # diagnostics arrive the orphan's change has been judged.
+    edit_anchor(client, anchor, 2, "---\nname: anchor\n---\n")
+    await diagnostics_of(client, anchor, lambda d: codes(d) == ["SD204"])
     assert not await skills_named(client, "doomed")
+    edit_anchor(client, anchor, 3, skill_text("anchor"))
+    await diagnostics_of(client, anchor, lambda d: d == [])
 
     deck.write(deck.project_dsh, "doomed", text + "more\n")
     client.workspace_did_change_watched_files(
