@@ -25,9 +25,10 @@ _FLAGS = (
 _CHUNK = 1 << 20
 
 
-def _open_regular(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
+def open_regular(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
     """An open descriptor of the regular file ``path`` and its ``fstat``; ``OSError``
-    for anything else (nothing is read from it)."""
+    for anything else (nothing is read from it). Also how the safety scan opens a
+    bundle's files (:mod:`skilldeck.engine.safety_bundle`)."""
     fd = os.open(path, _FLAGS)
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
@@ -39,7 +40,7 @@ def _open_regular(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
 def read_cache_bytes(path: str | os.PathLike[str], *, max_bytes: int | None = None) -> bytes:
     """The bytes of the regular file ``path``; ``OSError`` when it is missing, not a
     regular file, or larger than ``max_bytes`` (when given)."""
-    fd, info = _open_regular(path)
+    fd, info = open_regular(path)
     try:
         if max_bytes is not None and info.st_size > max_bytes:
             raise OSError(errno.EFBIG, "cache file too large", os.fspath(path))
@@ -66,7 +67,7 @@ def read_cache_text(path: str | os.PathLike[str], *, max_bytes: int | None = Non
 def file_sha256(path: str | os.PathLike[str]) -> str:
     """The SHA-256 of the regular file ``path``, read in chunks; ``OSError`` as for
     :func:`read_cache_bytes`."""
-    fd, _info = _open_regular(path)
+    fd, _info = open_regular(path)
     try:
         digest = hashlib.sha256()
         while chunk := os.read(fd, _CHUNK):

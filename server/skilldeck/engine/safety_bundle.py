@@ -24,6 +24,7 @@ import stat
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
+from skilldeck.engine.cache_file import open_regular
 from skilldeck.engine.findings import Finding, RelatedLocation
 from skilldeck.engine.frontmatter import LineIndex
 from skilldeck.engine.positions import FILE_START, Span
@@ -131,14 +132,11 @@ def is_bundle_finding(finding: Finding, skill_path: str) -> bool:
 
 def _read_text(path: str) -> str | None:
     try:
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-        descriptor = os.open(path, flags)
+        descriptor, _info = open_regular(path)  # a regular file, never a FIFO or a link
     except OSError:
         return None
     try:
         with os.fdopen(descriptor, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                return None
             data = handle.read(MAX_FILE_BYTES)
     except OSError:
         return None
