@@ -529,7 +529,7 @@ def generate(
             ),
             files[0],
         )
-    _fix_mtimes(top)
+    fix_mtimes(top)
 
     corpus = Corpus(
         dest=str(top),
@@ -563,7 +563,9 @@ def generate(
     return corpus
 
 
-def _fix_mtimes(top: Path) -> None:
+def fix_mtimes(top: Path) -> None:
+    """Stamp ``top`` and every file and folder under it with :data:`FIXED_MTIME`
+    (symbolic links themselves, not their targets)."""
     for dirpath, dirnames, filenames in os.walk(top, topdown=False):
         for name in filenames + dirnames:
             os.utime(os.path.join(dirpath, name), (FIXED_MTIME, FIXED_MTIME), follow_symlinks=False)

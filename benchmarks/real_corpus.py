@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import FIXED_MTIME, MANIFEST, Corpus, CorpusRoot, load, print_manifest
+from corpus import FIXED_MTIME, MANIFEST, Corpus, CorpusRoot, fix_mtimes, load, print_manifest
 
 _REPO = Path(__file__).resolve().parents[1]
 #: Where the collections are: ``$SKILLDECK_CORPORA``, else ``../shared/corpora`` beside the
@@ -129,10 +129,7 @@ def build(dest: str | os.PathLike[str], n: int, *, corpora: str | None = None) -
             total += len(data)
             if not probe and _probe_shape(data) and _has_findings(data, name):
                 probe = str(path)
-    for dirpath, dirnames, filenames in os.walk(top, topdown=False):
-        for entry in filenames + dirnames:
-            os.utime(os.path.join(dirpath, entry), (FIXED_MTIME, FIXED_MTIME))
-    os.utime(top, (FIXED_MTIME, FIXED_MTIME))
+    fix_mtimes(top)
     corpus = Corpus(
         dest=str(top),
         n=n,
