@@ -339,7 +339,7 @@ def load_config_file_keeping_valid(
     """
     file = Path(path).absolute()
     data = _read_toml(file)
-    prefix = "tool.skilldeck." if file.name == "pyproject.toml" else ""
+    prefix = _table_prefix(file)
     errors: list[ConfigError] = []
     for _ in range(1000):  # each round drops one key; a file has fewer
         try:
@@ -353,16 +353,21 @@ def load_config_file_keeping_valid(
 
 def load_config_data(data: Mapping[str, Any], file: Path) -> ConfigLayer:
     """The :class:`ConfigLayer` of an already parsed config file ``file``."""
-    if file.name == "pyproject.toml":
+    prefix = _table_prefix(file)
+    if prefix:
         tool = data.get("tool", {})
         table = tool.get("skilldeck", {}) if isinstance(tool, dict) else {}
-        prefix = "tool.skilldeck."
     else:
         table = data
-        prefix = ""
     if not isinstance(table, dict):
         raise ConfigError(f"{file}: [{prefix.rstrip('.')}] must be a table", path=str(file))
     return _parse_table(table, file, prefix)
+
+
+def _table_prefix(file: Path) -> str:
+    """How the keys of ``file``'s skilldeck table are named in messages: ``tool.skilldeck.``
+    in a ``pyproject.toml``, nothing in a ``skilldeck.toml``."""
+    return "tool.skilldeck." if file.name == "pyproject.toml" else ""
 
 
 def _drop_key(data: dict[str, Any], key: str | None, prefix: str) -> bool:
@@ -435,18 +440,12 @@ def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> Config
                 )
             _check_path(value, origin, shown)
             values["bundled_skill_dir"] = _resolve(base, value)
-        elif key == "bundled-skills":
+        elif key in ("bundled-skills", "mcp-require-safe"):
             if not isinstance(value, bool):
                 raise ConfigError(
                     f"{origin}: '{shown}' must be true or false", path=origin, key=shown
                 )
-            values["bundled_skills"] = value
-        elif key == "mcp-require-safe":
-            if not isinstance(value, bool):
-                raise ConfigError(
-                    f"{origin}: '{shown}' must be true or false", path=origin, key=shown
-                )
-            values["mcp_require_safe"] = value
+            values[key.replace("-", "_")] = value
         elif key == "catalog-description-max-length":
             values["catalog_max_description_length"] = _check_cap(value, shown, origin)
         elif key == "rules":
