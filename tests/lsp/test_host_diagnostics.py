@@ -105,6 +105,16 @@ async def test_codex_listing_one_name_twice_is_reported_on_both_files(
     assert sorted(f["path"] for f in checked if f["code"] == "SD903") == sorted(
         [".agents/skills/deploy/SKILL.md", str(personal)]
     )
+    # and reports it when it is the only rule selected (its pass runs for it alone)
+    selected = json.loads(
+        cli(
+            deck, "check", "--host", "codex", "--include-user-roots", "--select", "SD903",
+            "--format", "json",
+        )
+    )  # fmt: skip
+    assert sorted((f["path"], f["code"]) for f in selected) == sorted(
+        [(".agents/skills/deploy/SKILL.md", "SD903"), (str(personal), "SD903")]
+    )
     hover = await client.text_document_hover_async(
         types.HoverParams(text_document=doc_id(project), position=pos(1, 7))
     )

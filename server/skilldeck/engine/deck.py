@@ -159,7 +159,7 @@ DECK_PASSES: Mapping[str, frozenset[str]] = {
     "shadowing": frozenset({"SD701", "SD702", "SD703"}),
     "mentions": frozenset({"SD704", "SD705"}),
     "overlap": frozenset({"SD801", "SD802"}),
-    "hosts": frozenset({"SD901", "SD902", "SD801", "SD802"}),
+    "hosts": frozenset({"SD901", "SD902", "SD903", "SD801", "SD802"}),
 }
 
 
@@ -505,7 +505,7 @@ def view_findings(
 
     by_path = {entry.path: entry for entry in entries}
     found: dict[str, list[Finding]] = {}
-    loads = settings is None or settings.in_force("SD901") or settings.in_force("SD902")
+    loads = settings is None or any(settings.in_force(code) for code in ("SD901", "SD902", "SD903"))
     for host in view.hosts if loads else ():
         if host.engine_roots:
             continue
