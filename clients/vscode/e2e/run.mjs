@@ -222,7 +222,9 @@ await check('hover on name', async () => {
 });
 
 await check('code lens on name opens the shadowed skill (skilldeck.showShadowing)', async () => {
-  // Still in .dsh/skills/code-review/SKILL.md, which shadows .agents/skills/code-review.
+  // .dsh/skills/code-review/SKILL.md shadows .agents/skills/code-review. Opened here so the
+  // check stands alone (SKILLDECK_E2E_ONLY), not only after 'hover on name' opened it.
+  await openFile('.dsh/skills/code-review/SKILL.md');
   const lens = page.locator('.contentWidgets .codelens-decoration a, .codelens-decoration a', { hasText: /shadow/ }).first();
   const title = clean(await until('the shadowing code lens', 30000, async () => ((await lens.isVisible()) ? lens.innerText() : false)));
   if (!/^shadows [a-z-]+\/code-review/.test(title)) {
@@ -295,19 +297,24 @@ await check('catalog preview document', async () => {
   return `${title}; ${summary}; ${header}`;
 });
 
-await check('Skills tree in the Explorer', async () => {
+/** The Skills view in the Explorer, shown and expanded (the folder view collapsed to give
+ * it room), so any check that reads it stands alone. */
+async function skillsPane() {
   await runCommand('View: Show Explorer');
   const header = page.locator('.pane-header', { hasText: /^Skills/ }).first();
   await header.waitFor({ state: 'visible', timeout: 30000 });
   if ((await header.getAttribute('aria-expanded')) === 'false') {
     await header.click();
   }
-  // Give the Skills view room: collapse the folder view.
   const folders = page.locator('.pane-header[aria-expanded="true"]', { hasText: /examples|workspace/i }).first();
   if (await folders.isVisible().catch(() => false)) {
     await folders.click();
   }
-  const pane = page.locator('.pane', { has: header });
+  return page.locator('.pane', { has: header });
+}
+
+await check('Skills tree in the Explorer', async () => {
+  const pane = await skillsPane();
   const rows = await until('skills in the tree', 30000, async () => {
     const texts = (await pane.locator('.monaco-list-row').allInnerTexts()).map(clean);
     return texts.filter((t) => t.includes('code-review')).length >= 2 ? texts : false;
@@ -453,8 +460,7 @@ await check('F2 rename keeps the skill in the index (#16.1)', async () => {
   await input.fill('release-digest');
   await input.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: 15000 });
-  const header = page.locator('.pane-header', { hasText: /^Skills/ }).first();
-  const pane = page.locator('.pane', { has: header });
+  const pane = await skillsPane(); // shown here too: the check runs alone as well
   await page.waitForTimeout(3000); // the folder move, its file events and the re-index
   await runCommand('Skilldeck: Refresh Skills');
   const rows = await until('the renamed skill in the Skills tree', 45000, async () => {
