@@ -49,15 +49,15 @@ sys.path.insert(0, str(HERE.parent / "server"))
 sys.path.insert(0, str(HERE))
 
 from corpus import ensure  # noqa: E402
-from skilldeck.engine.config import SkilldeckConfig  # noqa: E402
-from skilldeck.engine.deck_overlap import MAX_FINDINGS_PER_SKILL  # noqa: E402
-from skilldeck.engine.fs_provider import scan_deck  # noqa: E402
-from skilldeck.engine.overlap import (  # noqa: E402
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig  # noqa: E402
+from skilldeck.engine.filesystem._fs_provider import scan_deck  # noqa: E402
+from skilldeck.engine.overlap._deck_overlap import MAX_FINDINGS_PER_SKILL  # noqa: E402
+from skilldeck.engine.overlap._families import MAX_PAIRS_PER_SKILL, OverlapFamilies  # noqa: E402
+from skilldeck.engine.overlap._index import (  # noqa: E402
     DEFAULT_OVERLAP_THRESHOLD,
     OverlapIndex,
     OverlapSkill,
 )
-from skilldeck.engine.overlap_families import MAX_PAIRS_PER_SKILL, OverlapFamilies  # noqa: E402
 
 LABELS = HERE / "overlap_labels.json"
 Scorer = Callable[[Sequence[OverlapSkill]], Callable[[OverlapSkill, OverlapSkill], float]]
@@ -427,14 +427,14 @@ def speed(dest: Path, n: int, edits: int) -> dict[str, object]:
 _COLD_PASS = """
 import json, sys, time
 start = time.perf_counter()
-from skilldeck.engine import overlap
+from skilldeck.engine.overlap import _index as overlap
 imported = time.perf_counter()
 rows = json.loads(open(sys.argv[1]).read())
 skills = [overlap.OverlapSkill(*row) for row in rows]
 begin = time.perf_counter()
 pairs = overlap.OverlapIndex(skills).pairs()
 end = time.perf_counter()
-from skilldeck.engine.overlap_families import OverlapFamilies
+from skilldeck.engine.overlap._families import OverlapFamilies
 families = OverlapFamilies(skills)
 listed = families.pairs()
 done = time.perf_counter()

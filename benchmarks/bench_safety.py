@@ -2,7 +2,7 @@
 time per skill on the real collection (issue #29).
 
 Per keystroke the editor re-judges the buffer (``analyze_skill_text``); the safety rules
-are :func:`skilldeck.engine.safety_file.safety_findings` inside it. This prints, for a
+are :func:`skilldeck.engine.safety._file.safety_findings` inside it. This prints, for a
 50 KB skill made of real skill text (the corpus when present, else generated prose):
 the whole per-file analysis and the safety rules' share (median of many runs), for plain
 text, for text with emoji and non-Latin letters, and for text full of findings; the cost
@@ -25,11 +25,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from skilldeck.engine import safety_bundle, safety_file, skill_file
-from skilldeck.engine.frontmatter import Frontmatter, parse_frontmatter
-from skilldeck.engine.safety_bundle import bundle_findings
-from skilldeck.engine.safety_file import safety_findings
-from skilldeck.engine.skill_file import analyze_skill_file, analyze_skill_text
+from skilldeck.engine.files import _skill_file as skill_file
+from skilldeck.engine.files._skill_file import analyze_skill_file, analyze_skill_text
+from skilldeck.engine.frontmatter._frontmatter import Frontmatter, parse_frontmatter
+from skilldeck.engine.safety import _bundle as safety_bundle
+from skilldeck.engine.safety import _file as safety_file
+from skilldeck.engine.safety._bundle import bundle_findings
+from skilldeck.engine.safety._file import safety_findings
 
 _REPO = Path(__file__).resolve().parents[1]
 #: ``../shared/corpora`` beside the clone (CI), or beside the worktrees' folder.

@@ -24,10 +24,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.fs_provider import scan_root
-from skilldeck.engine.roots import SkillRoot
-from skilldeck.engine.sources.git_cache import is_whole, tree_digest
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.filesystem._fs_provider import scan_root
+from skilldeck.engine.filesystem._roots import SkillRoot
+from skilldeck.engine.sources._git_cache import is_whole, tree_digest
 
 
 def _make_copy(rev: Path, skills: int) -> str:

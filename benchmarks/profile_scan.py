@@ -25,10 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import Corpus, load
-from skilldeck.engine import fs_provider
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.index_cache import IndexCache
-from skilldeck.engine.skill_file import RuleSettings, analyze_skill_bytes
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_bytes
+from skilldeck.engine.filesystem import _fs_provider as fs_provider
+from skilldeck.engine.filesystem._index_cache import IndexCache
 
 
 def config_for(corpus: Corpus) -> SkilldeckConfig:

@@ -167,7 +167,7 @@ def build(dest: str | os.PathLike[str], n: int, *, corpora: str | None = None) -
 def _has_findings(data: bytes, name: str) -> bool:
     """Whether the engine reports something on this file alone (the language-server
     benchmark waits for the probe's diagnostics, and a clean file is not published)."""
-    from skilldeck.engine.skill_file import analyze_skill_bytes  # noqa: PLC0415
+    from skilldeck.engine.files._skill_file import analyze_skill_bytes  # noqa: PLC0415
 
     return bool(analyze_skill_bytes(data, path=f"{name}/SKILL.md", expected_name=name).findings)
 

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from skilldeck.engine.bundled import bundled_skill_folder
+from skilldeck.engine.filesystem._bundled import bundled_skill_folder
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "agent_loop.py"
 

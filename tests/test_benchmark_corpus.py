@@ -17,9 +17,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 from corpus import FIXED_MTIME, generate, load
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck import deck_findings
-from skilldeck.engine.fs_provider import scan_deck
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.deck._deck import deck_findings
+from skilldeck.engine.filesystem._fs_provider import scan_deck
 
 N = 50
 

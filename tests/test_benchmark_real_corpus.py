@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import real_corpus
 from corpus import load
-from skilldeck.engine.skill_file import analyze_skill_file
+from skilldeck.engine.files._skill_file import analyze_skill_file
 
 
 def test_copies_are_renamed_and_the_manifest_reads_back(tmp_path: Path) -> None:

@@ -8,11 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.config import ConfigError, ConfigLayer, load_config_file
-from skilldeck.engine.hosts import HOSTS
-from skilldeck.engine.profiles import PROFILES
-from skilldeck.engine.settings_schema import EDITOR_KEYS, FILE_KEYS, SETTINGS
-from skilldeck.engine.sources.spec import (
+from skilldeck.engine.config._settings_schema import EDITOR_KEYS, FILE_KEYS, SETTINGS
+from skilldeck.engine.config._skilldeck_config import ConfigError, ConfigLayer, load_config_file
+from skilldeck.engine.config._source_spec import (
     COMMON_KEYS,
     DEFAULT_REFRESH_INTERVAL,
     DEFAULT_SOURCE_RANK,
@@ -20,6 +18,8 @@ from skilldeck.engine.sources.spec import (
     SOURCE_TYPES,
     TYPE_KEYS,
 )
+from skilldeck.engine.hosts._table import HOSTS
+from skilldeck.engine.rules._profiles import PROFILES
 from skilldeck.lsp.settings import anchored, parse_settings
 
 PACKAGE = Path(__file__).resolve().parents[1] / "clients" / "vscode" / "package.json"

@@ -10,12 +10,19 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from skilldeck.engine.catalog import CatalogTracker, CatalogUpdate, render_catalog
-    from skilldeck.engine.config import ConfigError, SkilldeckConfig
-    from skilldeck.engine.defaults import default_registry
-    from skilldeck.engine.fs_provider import FilesystemProvider
-    from skilldeck.engine.gesture import expand_user_message, find_skill_mentions
-    from skilldeck.engine.model import (
+    from skilldeck.engine.config._skilldeck_config import ConfigError, SkilldeckConfig
+    from skilldeck.engine.deck._defaults import default_registry
+    from skilldeck.engine.filesystem._fs_provider import FilesystemProvider
+    from skilldeck.engine.model_view._catalog import CatalogTracker, CatalogUpdate, render_catalog
+    from skilldeck.engine.model_view._gesture import expand_user_message, find_skill_mentions
+    from skilldeck.engine.model_view._resources import resolve_resource
+    from skilldeck.engine.model_view._skill_tool import (
+        SkillToolResult,
+        execute_skill_tool,
+        render_skill_content,
+        skill_tool_schema,
+    )
+    from skilldeck.engine.registry._model import (
         DirectoryResourceBase,
         InvocationPolicy,
         OpaqueResourceBase,
@@ -26,7 +33,7 @@ if TYPE_CHECKING:
         UrlResourceBase,
         is_skill_name,
     )
-    from skilldeck.engine.provider import (
+    from skilldeck.engine.registry._provider import (
         AbortSignal,
         LookupOptions,
         ProviderControl,
@@ -34,7 +41,7 @@ if TYPE_CHECKING:
         ProviderObservation,
         SkillProvider,
     )
-    from skilldeck.engine.registry import (
+    from skilldeck.engine.registry._registry import (
         CatalogSnapshot,
         NameResolution,
         ProviderContractError,
@@ -42,14 +49,7 @@ if TYPE_CHECKING:
         ResolvedCandidate,
         SkillRegistry,
     )
-    from skilldeck.engine.resources import resolve_resource
-    from skilldeck.engine.scope import Scope
-    from skilldeck.engine.skill_tool import (
-        SkillToolResult,
-        execute_skill_tool,
-        render_skill_content,
-        skill_tool_schema,
-    )
+    from skilldeck.engine.registry._scope import Scope
 
 __version__ = "0.1.0"
 
@@ -94,42 +94,42 @@ __all__ = [
 ]
 
 _EXPORTS: dict[str, str] = {
-    "AbortSignal": "skilldeck.engine.provider",
-    "CatalogSnapshot": "skilldeck.engine.registry",
-    "CatalogTracker": "skilldeck.engine.catalog",
-    "CatalogUpdate": "skilldeck.engine.catalog",
-    "ConfigError": "skilldeck.engine.config",
-    "DirectoryResourceBase": "skilldeck.engine.model",
-    "FilesystemProvider": "skilldeck.engine.fs_provider",
-    "InvocationPolicy": "skilldeck.engine.model",
-    "LookupOptions": "skilldeck.engine.provider",
-    "NameResolution": "skilldeck.engine.registry",
-    "OpaqueResourceBase": "skilldeck.engine.model",
-    "ProviderContractError": "skilldeck.engine.registry",
-    "ProviderControl": "skilldeck.engine.provider",
-    "ProviderFactory": "skilldeck.engine.provider",
-    "ProviderObservation": "skilldeck.engine.provider",
-    "Resolution": "skilldeck.engine.registry",
-    "ResolvedCandidate": "skilldeck.engine.registry",
-    "ResourceBase": "skilldeck.engine.model",
-    "Scope": "skilldeck.engine.scope",
-    "SkillCandidate": "skilldeck.engine.model",
-    "SkillDefinition": "skilldeck.engine.model",
-    "SkillProvider": "skilldeck.engine.provider",
-    "SkillRegistry": "skilldeck.engine.registry",
-    "SkillSummary": "skilldeck.engine.model",
-    "SkillToolResult": "skilldeck.engine.skill_tool",
-    "SkilldeckConfig": "skilldeck.engine.config",
-    "UrlResourceBase": "skilldeck.engine.model",
-    "default_registry": "skilldeck.engine.defaults",
-    "execute_skill_tool": "skilldeck.engine.skill_tool",
-    "expand_user_message": "skilldeck.engine.gesture",
-    "find_skill_mentions": "skilldeck.engine.gesture",
-    "is_skill_name": "skilldeck.engine.model",
-    "render_catalog": "skilldeck.engine.catalog",
-    "render_skill_content": "skilldeck.engine.skill_tool",
-    "resolve_resource": "skilldeck.engine.resources",
-    "skill_tool_schema": "skilldeck.engine.skill_tool",
+    "AbortSignal": "skilldeck.engine.registry._provider",
+    "CatalogSnapshot": "skilldeck.engine.registry._registry",
+    "CatalogTracker": "skilldeck.engine.model_view._catalog",
+    "CatalogUpdate": "skilldeck.engine.model_view._catalog",
+    "ConfigError": "skilldeck.engine.config._skilldeck_config",
+    "DirectoryResourceBase": "skilldeck.engine.registry._model",
+    "FilesystemProvider": "skilldeck.engine.filesystem._fs_provider",
+    "InvocationPolicy": "skilldeck.engine.registry._model",
+    "LookupOptions": "skilldeck.engine.registry._provider",
+    "NameResolution": "skilldeck.engine.registry._registry",
+    "OpaqueResourceBase": "skilldeck.engine.registry._model",
+    "ProviderContractError": "skilldeck.engine.registry._registry",
+    "ProviderControl": "skilldeck.engine.registry._provider",
+    "ProviderFactory": "skilldeck.engine.registry._provider",
+    "ProviderObservation": "skilldeck.engine.registry._provider",
+    "Resolution": "skilldeck.engine.registry._registry",
+    "ResolvedCandidate": "skilldeck.engine.registry._registry",
+    "ResourceBase": "skilldeck.engine.registry._model",
+    "Scope": "skilldeck.engine.registry._scope",
+    "SkillCandidate": "skilldeck.engine.registry._model",
+    "SkillDefinition": "skilldeck.engine.registry._model",
+    "SkillProvider": "skilldeck.engine.registry._provider",
+    "SkillRegistry": "skilldeck.engine.registry._registry",
+    "SkillSummary": "skilldeck.engine.registry._model",
+    "SkillToolResult": "skilldeck.engine.model_view._skill_tool",
+    "SkilldeckConfig": "skilldeck.engine.config._skilldeck_config",
+    "UrlResourceBase": "skilldeck.engine.registry._model",
+    "default_registry": "skilldeck.engine.deck._defaults",
+    "execute_skill_tool": "skilldeck.engine.model_view._skill_tool",
+    "expand_user_message": "skilldeck.engine.model_view._gesture",
+    "find_skill_mentions": "skilldeck.engine.model_view._gesture",
+    "is_skill_name": "skilldeck.engine.registry._model",
+    "render_catalog": "skilldeck.engine.model_view._catalog",
+    "render_skill_content": "skilldeck.engine.model_view._skill_tool",
+    "resolve_resource": "skilldeck.engine.model_view._resources",
+    "skill_tool_schema": "skilldeck.engine.model_view._skill_tool",
 }
 
 

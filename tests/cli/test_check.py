@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from cli_helpers import Run, skill, write
 
-from skilldeck.engine.rules import RULES
+from skilldeck.engine.rules._rules import RULES
 
 SUMMARY = "Found 5 problems (2 errors, 1 warning, 2 infos) in 5 skill files; 2 skills dropped."
 

@@ -12,7 +12,7 @@ import pytest
 from cli_helpers import Run, write
 
 from skilldeck.cli.fix import FixTarget, Skipped, plan_file, write_plan
-from skilldeck.engine.skill_file import RuleSettings, analyze_skill_file
+from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_file
 
 CRLF_SKILL = (
     "---\r\nname: a\r\ndescription: Alpha.\r\nuser_invocable: false\r\n"

@@ -13,9 +13,9 @@ import pytest
 from cli_helpers import Run, skill, write
 from ruamel.yaml import YAML
 
-from skilldeck.engine.catalog import render_catalog
-from skilldeck.engine.model import SkillSummary
-from skilldeck.engine.rules import RULES, render_rules_markdown
+from skilldeck.engine.model_view._catalog import render_catalog
+from skilldeck.engine.registry._model import SkillSummary
+from skilldeck.engine.rules._rules import RULES, render_rules_markdown
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import Run, skill, write
 
-from skilldeck.engine.hosts import HOSTS
+from skilldeck.engine.hosts._table import HOSTS
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from pathlib import Path
 SERVER_ONLY = ("asyncio", "watchfiles", "mcp", "pygls", "lsprotocol")
 #: skilldeck modules only the servers need.
 SERVER_MODULES = (
-    "skilldeck.engine.watch",
-    "skilldeck.engine.watch_gate",
+    "skilldeck.engine.filesystem._watch",
+    "skilldeck.engine.filesystem._watch_gate",
     "skilldeck.lsp",
     "skilldeck.mcp",
 )

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from skilldeck import SkilldeckConfig, default_registry
-from skilldeck.engine.findings import Severity
-from skilldeck.engine.gesture import expand_user_message
-from skilldeck.engine.skill_file import RuleSettings, analyze_skill_text
-from skilldeck.engine.skill_tool import execute_skill_tool
+from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_text
+from skilldeck.engine.model_view._gesture import expand_user_message
+from skilldeck.engine.model_view._skill_tool import execute_skill_tool
+from skilldeck.engine.rules._findings import Severity
 
 AGENTSKILLS = RuleSettings(profile="agentskills")
 DSH = RuleSettings()

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.catalog_text import trim_body
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.defaults import default_registry
-from skilldeck.engine.gesture import expand_user_message
-from skilldeck.engine.skill_tool import execute_skill_tool
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.deck._defaults import default_registry
+from skilldeck.engine.model_view._gesture import expand_user_message
+from skilldeck.engine.model_view._skill_tool import execute_skill_tool
+from skilldeck.engine.text._catalog_text import trim_body
 
 FRONTMATTER = "---\nname: trim\ndescription: Trim.\n---\n"
 

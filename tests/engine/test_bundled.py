@@ -5,7 +5,7 @@ from pathlib import Path
 
 from ruamel.yaml import YAML
 
-from skilldeck.engine.bundled import (
+from skilldeck.engine.filesystem._bundled import (
     BUNDLED_PROVIDER_NAME,
     BUNDLED_SKILL_DESCRIPTION,
     BUNDLED_SKILL_NAME,
@@ -14,17 +14,17 @@ from skilldeck.engine.bundled import (
     bundled_skill_folder,
     skill_body,
 )
-from skilldeck.engine.catalog import render_catalog
-from skilldeck.engine.model import (
+from skilldeck.engine.model_view._catalog import render_catalog
+from skilldeck.engine.model_view._resources import resolve_resource
+from skilldeck.engine.model_view._skill_tool import execute_skill_tool
+from skilldeck.engine.registry._model import (
     DirectoryResourceBase,
     InvocationPolicy,
     SkillCandidate,
     SkillDefinition,
 )
-from skilldeck.engine.provider import LookupOptions, SkillProvider
-from skilldeck.engine.registry import SkillRegistry
-from skilldeck.engine.resources import resolve_resource
-from skilldeck.engine.skill_tool import execute_skill_tool
+from skilldeck.engine.registry._provider import LookupOptions, SkillProvider
+from skilldeck.engine.registry._registry import SkillRegistry
 
 SKILL_FILE = Path(str(bundled_skill_folder() / "SKILL.md"))
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from skilldeck.engine.catalog import (
+from skilldeck.engine.model_view._catalog import (
     CatalogEntry,
     CatalogTracker,
     catalog_digest,
@@ -14,7 +14,7 @@ from skilldeck.engine.catalog import (
     render_catalog,
     render_replacement_catalog,
 )
-from skilldeck.engine.model import DirectoryResourceBase, InvocationPolicy, SkillSummary
+from skilldeck.engine.registry._model import DirectoryResourceBase, InvocationPolicy, SkillSummary
 
 INITIAL_GUIDANCE = [
     "Before acting on a task that matches a skill's description, or when the user names a "
@@ -262,7 +262,7 @@ def test_tracker_publishes_nothing_while_empty_and_never_published() -> None:
 
 
 def test_catalog_memo_renders_exactly_what_render_entries_and_the_digest_give():
-    from skilldeck.engine.catalog import (  # noqa: PLC0415
+    from skilldeck.engine.model_view._catalog import (  # noqa: PLC0415
         CatalogEntry,
         CatalogMemo,
         catalog_digest,

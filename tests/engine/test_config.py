@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.config import (
+from skilldeck.engine.config._skilldeck_config import (
     ConfigError,
     ConfigLayer,
     SkilldeckConfig,
@@ -13,8 +13,8 @@ from skilldeck.engine.config import (
     load_config_file_keeping_valid,
     load_project_config,
 )
-from skilldeck.engine.findings import Severity
-from skilldeck.engine.rules import rule
+from skilldeck.engine.rules._findings import Severity
+from skilldeck.engine.rules._rules import rule
 
 
 def test_defaults() -> None:

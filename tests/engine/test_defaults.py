@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from skilldeck import SkilldeckConfig, default_registry
-from skilldeck.engine.config import ConfigError, load_config_file
+from skilldeck.engine.config._skilldeck_config import ConfigError, load_config_file
 
 
 def _skill(root: Path, name: str, description: str) -> None:

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skilldeck.engine.findings import Finding, Severity
-from skilldeck.engine.positions import Span
-from skilldeck.engine.skill_file import (
+from skilldeck.engine.files._skill_file import (
     RuleSettings,
     SkillFileAnalysis,
     analyze_skill_file,
     analyze_skill_text,
 )
+from skilldeck.engine.rules._findings import Finding, Severity
+from skilldeck.engine.text._positions import Span
 
 
 def analyze(tmp_path: Path, frontmatter: str, **settings: object) -> SkillFileAnalysis:

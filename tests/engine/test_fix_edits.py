@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from skilldeck.engine.findings import Finding, Fix, Severity, TextEdit
-from skilldeck.engine.fix_edits import (
+from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_text
+from skilldeck.engine.frontmatter._fix_edits import (
     CHECK_BUDGET,
     REMOVED,
     FixCheck,
@@ -15,8 +15,8 @@ from skilldeck.engine.fix_edits import (
     changes_exactly,
     fix_all,
 )
-from skilldeck.engine.positions import Position, Span
-from skilldeck.engine.skill_file import RuleSettings, analyze_skill_text
+from skilldeck.engine.rules._findings import Finding, Fix, Severity, TextEdit
+from skilldeck.engine.text._positions import Position, Span
 
 
 def insert(line: int, character: int, text: str) -> TextEdit:

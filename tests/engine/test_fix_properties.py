@@ -27,11 +27,11 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from skilldeck.engine.findings import Finding, Fix, TextEdit
-from skilldeck.engine.fix_edits import apply_edits, fix_all
-from skilldeck.engine.frontmatter import FrontmatterBounds, find_frontmatter
-from skilldeck.engine.positions import Span
-from skilldeck.engine.skill_file import RuleSettings, SkillFileAnalysis, analyze_skill_text
+from skilldeck.engine.files._skill_file import RuleSettings, SkillFileAnalysis, analyze_skill_text
+from skilldeck.engine.frontmatter._fix_edits import apply_edits, fix_all
+from skilldeck.engine.frontmatter._frontmatter import FrontmatterBounds, find_frontmatter
+from skilldeck.engine.rules._findings import Finding, Fix, TextEdit
+from skilldeck.engine.text._positions import Span
 
 PLACEHOLDER = "Describe what this skill does and when to use it."
 LEGACY = {"disable-model-invocation": "disableModelInvocation", "user-invocable": "userInvocable"}

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from skilldeck.engine.frontmatter import Frontmatter, parse_frontmatter, resolve_plain
-from skilldeck.engine.positions import Position, Span
+from skilldeck.engine.frontmatter._frontmatter import Frontmatter, parse_frontmatter, resolve_plain
+from skilldeck.engine.text._positions import Position, Span
 
 
 def ok(text: str) -> Frontmatter:

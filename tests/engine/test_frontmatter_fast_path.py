@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skilldeck.engine.frontmatter import _compose_plain, parse_frontmatter
-from skilldeck.engine.positions import Position, Span
+from skilldeck.engine.frontmatter._frontmatter import _compose_plain, parse_frontmatter
+from skilldeck.engine.text._positions import Position, Span
 
 
 def both(text: str):

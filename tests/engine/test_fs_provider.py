@@ -5,21 +5,21 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck import deck_findings
-from skilldeck.engine.findings import Severity
-from skilldeck.engine.fs_provider import (
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.deck._deck import deck_findings
+from skilldeck.engine.files._skill_file import RuleSettings
+from skilldeck.engine.filesystem._fs_provider import (
     DeckScan,
     FilesystemProvider,
     classify_path,
     scan_deck,
     scan_root,
 )
-from skilldeck.engine.model import DirectoryResourceBase, InvocationPolicy
-from skilldeck.engine.positions import Position, Span
-from skilldeck.engine.provider import LookupOptions, ProviderObservation
-from skilldeck.engine.roots import SkillRoot, resolve_roots
-from skilldeck.engine.skill_file import RuleSettings
+from skilldeck.engine.filesystem._roots import SkillRoot, resolve_roots
+from skilldeck.engine.registry._model import DirectoryResourceBase, InvocationPolicy
+from skilldeck.engine.registry._provider import LookupOptions, ProviderObservation
+from skilldeck.engine.rules._findings import Severity
+from skilldeck.engine.text._positions import Position, Span
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "workspace"
 

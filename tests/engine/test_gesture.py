@@ -2,15 +2,15 @@ from __future__ import annotations
 
 import pytest
 
-from skilldeck.engine.gesture import (
+from skilldeck.engine.model_view._gesture import (
     Mention,
     SkillInjection,
     expand_user_message,
     find_skill_mentions,
 )
-from skilldeck.engine.model import InvocationPolicy, SkillDefinition
-from skilldeck.engine.registry import SkillRegistry
-from skilldeck.engine.skill_tool import render_skill_content
+from skilldeck.engine.model_view._skill_tool import render_skill_content
+from skilldeck.engine.registry._model import InvocationPolicy, SkillDefinition
+from skilldeck.engine.registry._registry import SkillRegistry
 
 
 def definition(name: str, body: str, *, model: bool = True, user: bool = True) -> SkillDefinition:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from skilldeck import SkilldeckConfig, default_registry
-from skilldeck.engine.fs_provider import scan_deck
+from skilldeck.engine.filesystem._fs_provider import scan_deck
 
 
 @pytest.fixture

@@ -9,8 +9,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skilldeck.engine.positions import Position, Span
-from skilldeck.engine.skill_file import analyze_skill_bytes, analyze_skill_file, analyze_skill_text
+from skilldeck.engine.files._skill_file import (
+    analyze_skill_bytes,
+    analyze_skill_file,
+    analyze_skill_text,
+)
+from skilldeck.engine.text._positions import Position, Span
 
 PATH = "/root/a/SKILL.md"
 

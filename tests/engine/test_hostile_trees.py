@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.fs_provider import scan_deck, scan_root
-from skilldeck.engine.roots import SkillRoot
-from skilldeck.engine.skill_file import RuleSettings
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.files._skill_file import RuleSettings
+from skilldeck.engine.filesystem._fs_provider import scan_deck, scan_root
+from skilldeck.engine.filesystem._roots import SkillRoot
 
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.host_view import build_view, host_listing
-from skilldeck.engine.hosts import get_host
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.hosts._table import get_host
+from skilldeck.engine.hosts._view import build_view, host_listing
 
 _SPEC = importlib.util.spec_from_file_location(
     "host_trees", Path(__file__).with_name("host_trees.py")

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck import deck_findings
-from skilldeck.engine.fs_provider import scan_deck
-from skilldeck.engine.index_cache import (
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.deck._deck import deck_findings
+from skilldeck.engine.files._skill_file import RuleSettings
+from skilldeck.engine.filesystem._fs_provider import scan_deck
+from skilldeck.engine.filesystem._index_cache import (
     IndexCache,
     default_cache_dir,
     write_atomically,
     write_chunks_atomically,
 )
-from skilldeck.engine.roots import SkillRoot
-from skilldeck.engine.skill_file import RuleSettings
+from skilldeck.engine.filesystem._roots import SkillRoot
 
 OLD = time.time() - 3600  # files older than the racy window are cacheable
 
@@ -233,8 +233,8 @@ def test_deck_key_since_a_scan_started_refuses_files_modified_meanwhile(tmp_path
 
 def test_deck_memo_round_trip_and_misses(tmp_path: Path) -> None:
     from skilldeck.cli.check_memo import CheckMemos, DeckMemo, MemoFile  # noqa: PLC0415
-    from skilldeck.engine.findings import Finding, Severity  # noqa: PLC0415
-    from skilldeck.engine.positions import FILE_START  # noqa: PLC0415
+    from skilldeck.engine.rules._findings import Finding, Severity  # noqa: PLC0415
+    from skilldeck.engine.text._positions import FILE_START  # noqa: PLC0415
 
     root = tmp_path / "skills"
     _skill(root, "alpha")

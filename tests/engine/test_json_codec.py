@@ -8,10 +8,10 @@ import os
 import time
 from pathlib import Path
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.fs_provider import scan_deck
-from skilldeck.engine.index_cache import IndexCache
-from skilldeck.engine.json_codec import dump_bytes, has_non_finite, load_bytes
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.disk._json_codec import dump_bytes, has_non_finite, load_bytes
+from skilldeck.engine.filesystem._fs_provider import scan_deck
+from skilldeck.engine.filesystem._index_cache import IndexCache
 
 
 def test_plain_payloads_round_trip():

@@ -6,12 +6,12 @@ import os
 from pathlib import Path
 
 from skilldeck.cli.check_memo import deck_key
-from skilldeck.engine.findings import Severity
-from skilldeck.engine.fs_provider import classify_path, scan_root
-from skilldeck.engine.layout import NotASkill, SkillPlace, place_in_root
-from skilldeck.engine.positions import FILE_START
-from skilldeck.engine.roots import SkillRoot
-from skilldeck.engine.skill_file import RuleSettings
+from skilldeck.engine.files._skill_file import RuleSettings
+from skilldeck.engine.filesystem._fs_provider import classify_path, scan_root
+from skilldeck.engine.filesystem._layout import NotASkill, SkillPlace, place_in_root
+from skilldeck.engine.filesystem._roots import SkillRoot
+from skilldeck.engine.rules._findings import Severity
+from skilldeck.engine.text._positions import FILE_START
 
 GOOD = "---\nname: {name}\ndescription: Does a thing.\n---\n"
 

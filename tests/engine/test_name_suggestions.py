@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skilldeck.engine.near_misses import NameSuggestions, nearest_names
-from skilldeck.engine.skill_file import analyze_skill_file
+from skilldeck.engine.files._near_misses import NameSuggestions, nearest_names
+from skilldeck.engine.files._skill_file import analyze_skill_file
 
 #: Names with every kind of neighbour nearest_names knows: same shape (case,
 #: separators), one and two edits, swaps, prefixes, short and long words.

@@ -8,17 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skilldeck.engine.config import ConfigError, SkilldeckConfig, load_config_file
-from skilldeck.engine.deck import ProvidedSkill, deck_findings
-from skilldeck.engine.deck_overlap import DeckOverlap
-from skilldeck.engine.findings import Finding, Severity
-from skilldeck.engine.fs_provider import scan_deck
-from skilldeck.engine.model import SkillCandidate
-from skilldeck.engine.overlap import OverlapIndex, OverlapSkill
-from skilldeck.engine.overlap_distinct import declare_distinct
-from skilldeck.engine.positions import Position, Span
-from skilldeck.engine.roots import SkillRoot
-from skilldeck.engine.skill_file import RuleSettings
+from skilldeck.engine.config._distinct import declare_distinct
+from skilldeck.engine.config._skilldeck_config import ConfigError, SkilldeckConfig, load_config_file
+from skilldeck.engine.deck._deck import ProvidedSkill, deck_findings
+from skilldeck.engine.files._skill_file import RuleSettings
+from skilldeck.engine.filesystem._fs_provider import scan_deck
+from skilldeck.engine.filesystem._roots import SkillRoot
+from skilldeck.engine.overlap._deck_overlap import DeckOverlap
+from skilldeck.engine.overlap._index import OverlapIndex, OverlapSkill
+from skilldeck.engine.registry._model import SkillCandidate
+from skilldeck.engine.rules._findings import Finding, Severity
+from skilldeck.engine.text._positions import Position, Span
 
 TDD_WORKFLOW = (
     "Use this skill when writing new features, fixing bugs, or refactoring code. Enforces "
@@ -595,7 +595,7 @@ def test_a_provided_skill_whose_file_moves_stays_one_competitor(tmp_path: Path) 
     """A git source's new commit is a new checkout folder: the same provided skill at a
     new path replaces itself (no pair with its old copy) and the file is told the new
     path."""
-    from skilldeck.engine.deck_overlap import DeckOverlap  # noqa: PLC0415
+    from skilldeck.engine.overlap._deck_overlap import DeckOverlap  # noqa: PLC0415
 
     tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
     config = SkilldeckConfig(include_default_roots=False)
@@ -690,8 +690,8 @@ def test_any_text_scores_between_0_and_1_and_a_skill_never_pairs_with_itself(
 
 def test_rules_off_skip_the_overlap_pass(tmp_path: Path) -> None:
     """With SD801 and SD802 both off nothing is compared (no findings, no neighbours)."""
-    from skilldeck.engine.deck_overlap import DeckOverlap  # noqa: PLC0415
-    from skilldeck.engine.skill_file import RuleSettings  # noqa: PLC0415
+    from skilldeck.engine.files._skill_file import RuleSettings  # noqa: PLC0415
+    from skilldeck.engine.overlap._deck_overlap import DeckOverlap  # noqa: PLC0415
 
     project = tmp_path / "p"
     (project / ".git").mkdir(parents=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skilldeck.engine.overlap import OverlapSkill
-from skilldeck.engine.overlap_families import MAX_PAIRS_PER_SKILL, OverlapFamilies
+from skilldeck.engine.overlap._families import MAX_PAIRS_PER_SKILL, OverlapFamilies
+from skilldeck.engine.overlap._index import OverlapSkill
 
 PDF = "Fill PDF forms and extract the fields of a PDF form from a scanned document."
 TEXTS = [

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from skilldeck.engine.profiles import PROFILES, get_profile
-from skilldeck.engine.skill_file import RuleSettings, analyze_skill_text
+from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_text
+from skilldeck.engine.rules._profiles import PROFILES, get_profile
 
 AGENTSKILLS = RuleSettings(profile="agentskills")
 

@@ -26,7 +26,7 @@ from skilldeck import (
     SkillSummary,
 )
 
-REGISTRY_LOGGER = "skilldeck.engine.registry"
+REGISTRY_LOGGER = "skilldeck.engine.registry._registry"
 
 
 def cand(

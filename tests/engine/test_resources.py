@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.model import (
+from skilldeck.engine.model_view._resources import ResolvedResource, resolve_resource
+from skilldeck.engine.registry._model import (
     DirectoryResourceBase,
     OpaqueResourceBase,
     ResourceBase,
@@ -13,7 +14,6 @@ from skilldeck.engine.model import (
     SkillSummary,
     UrlResourceBase,
 )
-from skilldeck.engine.resources import ResolvedResource, resolve_resource
 
 
 def skill(base: ResourceBase | None) -> SkillSummary:

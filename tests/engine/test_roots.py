@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.roots import find_project_root, resolve_roots
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.filesystem._roots import find_project_root, resolve_roots
 
 
 def _config(tmp_path: Path, **kw: object) -> SkilldeckConfig:

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.findings import Severity
-from skilldeck.engine.positions import Span
-from skilldeck.engine.rules import RULES, render_rules_markdown, rule
+from skilldeck.engine.rules._findings import Severity
+from skilldeck.engine.rules._rules import RULES, render_rules_markdown, rule
+from skilldeck.engine.text._positions import Span
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
@@ -71,7 +71,7 @@ def test_every_rule_is_documented():
 def test_docs_rules_md_is_generated_from_the_table():
     assert DOCS.read_text(encoding="utf-8") == render_rules_markdown(), (
         "docs/rules.md is stale: regenerate it with "
-        "python -c 'from skilldeck.engine.rules import render_rules_markdown as r; "
+        "python -c 'from skilldeck.engine.rules._rules import render_rules_markdown as r; "
         'open("docs/rules.md", "w").write(r())\''
     )
 

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from hostile_skills import HOSTILE, LOOK_ALIKES, Hostile, skill, tags
 
-from skilldeck.engine import safety_commands, safety_text
-from skilldeck.engine.safety_bundle import MAX_FILES
-from skilldeck.engine.safety_chars import invisible_runs, name_confusion, strip_invisible
-from skilldeck.engine.safety_hits import present_marks, word_matches
-from skilldeck.engine.skill_file import analyze_skill_file
+from skilldeck.engine.files._skill_file import analyze_skill_file
+from skilldeck.engine.safety import _commands as safety_commands
+from skilldeck.engine.safety import _instructions as safety_text
+from skilldeck.engine.safety._bundle import MAX_FILES
+from skilldeck.engine.safety._chars import invisible_runs, name_confusion, strip_invisible
+from skilldeck.engine.safety._hits import present_marks, word_matches
 
 #: ``../shared/corpora`` beside the clone (CI), or beside the worktrees' folder.
 _REPO = Path(__file__).resolve().parents[2]

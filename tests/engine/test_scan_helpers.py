@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck import deck_findings
-from skilldeck.engine.fs_provider import FilesystemProvider, scan_deck
-from skilldeck.engine.index_cache import IndexCache
-from skilldeck.engine.provider import LookupOptions
-from skilldeck.engine.scan_helpers import (
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.deck._deck import deck_findings
+from skilldeck.engine.filesystem._fs_provider import FilesystemProvider, scan_deck
+from skilldeck.engine.filesystem._index_cache import IndexCache
+from skilldeck.engine.filesystem._scan_helpers import (
     DEADLINE_ENV,
     MIN_FILES_PER_PROCESS,
     ScanHelpers,
     helper_deadline,
 )
+from skilldeck.engine.registry._provider import LookupOptions
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="helpers need fork")
 

@@ -7,21 +7,21 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.deck import (
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.deck._deck import (
     ProvidedSkill,
     deck_findings,
     mention_findings,
     mention_targets,
     mentions_affected,
 )
-from skilldeck.engine.findings import Finding, Fix, Severity
-from skilldeck.engine.fs_provider import scan_deck
-from skilldeck.engine.model import InvocationPolicy, SkillCandidate
-from skilldeck.engine.near_misses import near_miss_key, nearest_names
-from skilldeck.engine.positions import Span
-from skilldeck.engine.roots import SkillRoot
-from skilldeck.engine.skill_file import RuleSettings, analyze_skill_text
+from skilldeck.engine.files._near_misses import near_miss_key, nearest_names
+from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_text
+from skilldeck.engine.filesystem._fs_provider import scan_deck
+from skilldeck.engine.filesystem._roots import SkillRoot
+from skilldeck.engine.registry._model import InvocationPolicy, SkillCandidate
+from skilldeck.engine.rules._findings import Finding, Fix, Severity
+from skilldeck.engine.text._positions import Span
 
 
 def near_misses(text: str, profile: str = "dsh") -> list[Finding]:

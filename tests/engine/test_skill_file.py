@@ -7,22 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.findings import Severity
-from skilldeck.engine.positions import FILE_START, Position, Span
-from skilldeck.engine.rules import NOT_LOADED
-from skilldeck.engine.skill_file import (
+from skilldeck.engine.files._skill_file import (
     RuleSettings,
     SkillFileAnalysis,
     analyze_skill_bytes,
     analyze_skill_file,
     analyze_skill_text,
 )
-from skilldeck.engine.skill_read import (
+from skilldeck.engine.files._skill_read import (
     MAX_SKILL_FILE_BYTES,
     SkillReadError,
     read_skill_body,
     read_skill_bytes,
 )
+from skilldeck.engine.rules._findings import Severity
+from skilldeck.engine.rules._rules import NOT_LOADED
+from skilldeck.engine.text._positions import FILE_START, Position, Span
 
 PATH = "/root/pdf-forms/SKILL.md"
 S = NOT_LOADED

@@ -6,7 +6,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from skilldeck.engine.model import (
+from skilldeck.engine.model_view._skill_tool import (
+    SKILL_TOOL_NAME,
+    SkillToolResult,
+    execute_skill_tool,
+    render_skill_content,
+    skill_tool_schema,
+)
+from skilldeck.engine.registry._model import (
     DirectoryResourceBase,
     InvocationPolicy,
     OpaqueResourceBase,
@@ -15,16 +22,9 @@ from skilldeck.engine.model import (
     SkillDefinition,
     UrlResourceBase,
 )
-from skilldeck.engine.provider import LookupOptions, ProviderControl, ProviderObservation
-from skilldeck.engine.registry import SkillRegistry
-from skilldeck.engine.scope import Scope
-from skilldeck.engine.skill_tool import (
-    SKILL_TOOL_NAME,
-    SkillToolResult,
-    execute_skill_tool,
-    render_skill_content,
-    skill_tool_schema,
-)
+from skilldeck.engine.registry._provider import LookupOptions, ProviderControl, ProviderObservation
+from skilldeck.engine.registry._registry import SkillRegistry
+from skilldeck.engine.registry._scope import Scope
 
 
 def definition(

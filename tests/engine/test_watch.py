@@ -13,9 +13,9 @@ from typing import Any
 
 from watchfiles import awatch
 
-from skilldeck.engine.roots import SkillRoot
-from skilldeck.engine.watch import LIVE_GAP_S, RootWatcher, is_relevant_change
-from skilldeck.engine.watch_gate import QuietWindow
+from skilldeck.engine.filesystem._roots import SkillRoot
+from skilldeck.engine.filesystem._watch import LIVE_GAP_S, RootWatcher, is_relevant_change
+from skilldeck.engine.filesystem._watch_gate import QuietWindow
 
 #: Seconds any single expectation may take before the test calls it a hang (the waits
 #: return as soon as it is met; generous for a loaded machine).

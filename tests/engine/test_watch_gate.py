@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 from skilldeck import SkilldeckConfig
-from skilldeck.engine.fs_provider import filesystem_provider_factory
-from skilldeck.engine.registry import SkillRegistry
-from skilldeck.engine.watch_gate import QuietCall, QuietWindow, WatchGate
+from skilldeck.engine.filesystem._fs_provider import filesystem_provider_factory
+from skilldeck.engine.filesystem._watch_gate import QuietCall, QuietWindow, WatchGate
+from skilldeck.engine.registry._registry import SkillRegistry
 
 #: Seconds any single expectation may take before the test calls it a hang (the waits
 #: return as soon as it is met; generous for a loaded machine).

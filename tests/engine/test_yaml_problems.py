@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skilldeck.engine.findings import Finding, Fix
-from skilldeck.engine.frontmatter import parse_frontmatter
-from skilldeck.engine.positions import Span
-from skilldeck.engine.skill_file import analyze_skill_file
+from skilldeck.engine.files._skill_file import analyze_skill_file
+from skilldeck.engine.frontmatter._frontmatter import parse_frontmatter
+from skilldeck.engine.rules._findings import Finding, Fix
+from skilldeck.engine.text._positions import Span
 
 PREFIX = "invalid YAML in frontmatter: "
 DROPPED = " (skill not loaded)"

@@ -18,7 +18,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 from pytest_lsp import LanguageClient
 
-from skilldeck.engine.positions import Encoding
+from skilldeck.engine.text._positions import Encoding
 
 
 def _units(text: str, encoding: Encoding) -> list[int]:

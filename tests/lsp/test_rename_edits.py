@@ -13,7 +13,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from skilldeck.engine.skill_file import analyze_skill_text
+from skilldeck.engine.files._skill_file import analyze_skill_text
 
 
 def annotating_capabilities() -> types.ClientCapabilities:

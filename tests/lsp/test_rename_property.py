@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from skilldeck.engine.positions import Encoding, Span, split_lines
-from skilldeck.engine.skill_file import analyze_skill_text
+from skilldeck.engine.files._skill_file import analyze_skill_text
+from skilldeck.engine.text._positions import Encoding, Span, split_lines
 from skilldeck.lsp.deck_mentions import mentions_in_text
 from skilldeck.lsp.positions import line_source, to_lsp_range
 from skilldeck.lsp.scalar_text import scalar_text_span

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from lsp_harness import Deck, StartServer, codes, diagnostics_of, request, uri
 from lsprotocol import types
 
-from skilldeck.engine.positions import Encoding
+from skilldeck.engine.text._positions import Encoding
 from skilldeck.lsp.text_sync import apply_changes
 
 #: Every character some line splitter treats as a line break, plus astral and wide ones.

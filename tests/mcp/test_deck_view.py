@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from skilldeck.engine.model import SkillCandidate, SkillDefinition
-from skilldeck.engine.provider import LookupOptions, ProviderObservation
-from skilldeck.engine.registry import SkillRegistry
+from skilldeck.engine.registry._model import SkillCandidate, SkillDefinition
+from skilldeck.engine.registry._provider import LookupOptions, ProviderObservation
+from skilldeck.engine.registry._registry import SkillRegistry
 from skilldeck.mcp.deck_view import DeckState
 
 

@@ -11,7 +11,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_client_helpers import skills_get, skills_list, write
 
 PROVIDER_MODULE = """
-from skilldeck.engine.model import SkillCandidate, SkillDefinition
+from skilldeck.engine.registry._model import SkillCandidate, SkillDefinition
 
 class TeamProvider:
     name = "team-server"
@@ -113,7 +113,7 @@ async def test_a_provider_skill_is_served_as_a_synthesized_skill_md(
 
 
 ODD_PROVIDER_MODULE = """
-from skilldeck.engine.model import SkillCandidate, SkillDefinition
+from skilldeck.engine.registry._model import SkillCandidate, SkillDefinition
 
 DESCRIPTION = "Next line\\x85inside"
 

@@ -9,7 +9,7 @@ import pytest
 from mcp.shared.exceptions import MCPError
 from mcp_client_helpers import skills_list
 
-from skilldeck.engine.skill_tool import skill_tool_schema
+from skilldeck.engine.model_view._skill_tool import skill_tool_schema
 
 #: name -> is the tool's answer an error? (one of each of the tool's outcomes)
 TOOL_CASES = {

@@ -11,9 +11,9 @@ from mcp_client_helpers import skill_text, write
 
 from mcp import Client
 from skilldeck import SkilldeckConfig
-from skilldeck.engine.fs_provider import filesystem_provider_factory
-from skilldeck.engine.registry import SkillRegistry
-from skilldeck.engine.watch_gate import QUIET_S, WatchGate
+from skilldeck.engine.filesystem._fs_provider import filesystem_provider_factory
+from skilldeck.engine.filesystem._watch_gate import QUIET_S, WatchGate
+from skilldeck.engine.registry._registry import SkillRegistry
 from skilldeck.mcp.deck_server import DeckServer
 
 

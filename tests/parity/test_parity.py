@@ -514,7 +514,7 @@ def test_layered_config_is_applied_by_check(tmp_path: Path) -> None:
 
 
 PROVIDER_MODULE = """
-from skilldeck.engine.model import InvocationPolicy, SkillCandidate, SkillDefinition
+from skilldeck.engine.registry._model import InvocationPolicy, SkillCandidate, SkillDefinition
 
 
 class TeamProvider:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from source_helpers import deep_chain
 
-from skilldeck.engine.sources.cache_tree import TreeTooDeep, remove_tree, walk_tree
+from skilldeck.engine.sources._cache_tree import TreeTooDeep, remove_tree, walk_tree
 
 DEEP = 1_100  # deeper than Python's default recursion limit
 pytestmark = pytest.mark.usefixtures("removes_deep_trees")

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from source_helpers import Run, TeamRepo, deep_chain, skill, source_config
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.provider import LookupOptions, ProviderObservation
-from skilldeck.engine.sources.git_cache import KEEP_OLD_REVS, prune_revisions, retired_at
-from skilldeck.engine.sources.git_provider import GitSourceProvider
-from skilldeck.engine.sources.spec import GitSourceSpec
-from skilldeck.engine.sources.status import update_sources
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.config._source_spec import GitSourceSpec
+from skilldeck.engine.registry._provider import LookupOptions, ProviderObservation
+from skilldeck.engine.sources._git_cache import KEEP_OLD_REVS, prune_revisions, retired_at
+from skilldeck.engine.sources._git_provider import GitSourceProvider
+from skilldeck.engine.sources._status import update_sources
 
 #: Deeper than Python's default recursion limit (1,000), as in the report.
 DEEP = 1_100

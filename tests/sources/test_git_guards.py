@@ -17,11 +17,11 @@ import pytest
 from git_http import GitHttpServer
 from source_helpers import Run, TeamRepo, source_config
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.defaults import provider_registry
-from skilldeck.engine.registry import SkillRegistry
-from skilldeck.engine.sources.git_provider import git_source_factory
-from skilldeck.engine.sources.spec import GitSourceSpec
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.config._source_spec import GitSourceSpec
+from skilldeck.engine.deck._defaults import provider_registry
+from skilldeck.engine.registry._registry import SkillRegistry
+from skilldeck.engine.sources._git_provider import git_source_factory
 
 
 class SilentServer:

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from source_helpers import Run, skill
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.defaults import provider_registry
-from skilldeck.engine.registry import SkillRegistry
-from skilldeck.engine.sources.factories import source_factory
-from skilldeck.engine.sources.spec import McpSourceSpec
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.config._source_spec import McpSourceSpec
+from skilldeck.engine.deck._defaults import provider_registry
+from skilldeck.engine.registry._registry import SkillRegistry
+from skilldeck.engine.sources._factories import source_factory
 
 RELAY = Path(__file__).with_name("mcp_proxy.py")
 SKILLDECK_MCP = (sys.executable, "-m", "skilldeck", "mcp")

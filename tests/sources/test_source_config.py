@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.config import ConfigError, ConfigLayer, load_project_config
-from skilldeck.engine.model import RANK_CUSTOM, RANK_USER_DSH
-from skilldeck.engine.sources.spec import DEFAULT_SOURCE_RANK, GitSourceSpec, McpSourceSpec
+from skilldeck.engine.config._skilldeck_config import ConfigError, ConfigLayer, load_project_config
+from skilldeck.engine.config._source_spec import DEFAULT_SOURCE_RANK, GitSourceSpec, McpSourceSpec
+from skilldeck.engine.registry._model import RANK_CUSTOM, RANK_USER_DSH
 from skilldeck.lsp.settings import parse_settings
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from source_helpers import TeamRepo, git
 
-from skilldeck.engine.sources.git_cache import FetchError, fetch
-from skilldeck.engine.sources.spec import GitSourceSpec
-from skilldeck.engine.sources.status import source_status
+from skilldeck.engine.config._source_spec import GitSourceSpec
+from skilldeck.engine.sources._git_cache import FetchError, fetch
+from skilldeck.engine.sources._status import source_status
 
 
 def test_health_follows_the_copy_age_and_the_last_fetch(team: TeamRepo, tmp_path: Path) -> None:

@@ -12,7 +12,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from skilldeck.engine.config import (
+from skilldeck.engine.config._settings_schema import EDITOR_KEYS, setting_for_field
+from skilldeck.engine.config._skilldeck_config import (
     ConfigError,
     ConfigLayer,
     SkilldeckConfig,
@@ -20,16 +21,15 @@ from skilldeck.engine.config import (
     parse_rule_overrides,
     path_problem,
 )
-from skilldeck.engine.findings import Severity
-from skilldeck.engine.profiles import PROFILES
-from skilldeck.engine.settings_schema import EDITOR_KEYS, setting_for_field
-from skilldeck.engine.sources.spec import (
+from skilldeck.engine.config._source_spec import (
     GitSourceSpec,
     SourceSpec,
     SourceSpecError,
     git_url,
     parse_sources,
 )
+from skilldeck.engine.rules._findings import Severity
+from skilldeck.engine.rules._profiles import PROFILES
 
 #: The ``origin`` of the settings layer (see :attr:`SkilldeckConfig.sources`).
 EDITOR_SETTINGS = "editor settings"

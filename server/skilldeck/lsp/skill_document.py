@@ -17,16 +17,20 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.config import SkilldeckConfig
-from skilldeck.engine.findings import Finding
-from skilldeck.engine.frontmatter import Frontmatter, FrontmatterBounds, find_frontmatter
-from skilldeck.engine.fs_provider import SkillFileEntry, name_span
-from skilldeck.engine.layout import BUNDLE_FILE, FLAT_SUFFIX, Layout, NotASkill
-from skilldeck.engine.model import DirectoryResourceBase, SkillSummary
-from skilldeck.engine.positions import Encoding, Position, Span, split_lines
-from skilldeck.engine.profiles import Profile, get_profile
-from skilldeck.engine.skill_file import SkillFileAnalysis, analyze_skill_text
-from skilldeck.engine.skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.files._skill_file import SkillFileAnalysis, analyze_skill_text
+from skilldeck.engine.files._skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
+from skilldeck.engine.filesystem._fs_provider import SkillFileEntry, name_span
+from skilldeck.engine.filesystem._layout import BUNDLE_FILE, FLAT_SUFFIX, Layout, NotASkill
+from skilldeck.engine.frontmatter._frontmatter import (
+    Frontmatter,
+    FrontmatterBounds,
+    find_frontmatter,
+)
+from skilldeck.engine.registry._model import DirectoryResourceBase, SkillSummary
+from skilldeck.engine.rules._findings import Finding
+from skilldeck.engine.rules._profiles import Profile, get_profile
+from skilldeck.engine.text._positions import Encoding, Position, Span, split_lines
 from skilldeck.lsp.positions import (
     LineSource,
     from_lsp_position,

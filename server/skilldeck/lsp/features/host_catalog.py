@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
-from skilldeck.engine.host_view import build_view, host_listing
-from skilldeck.engine.hosts import HOSTS
+from skilldeck.engine.hosts._table import HOSTS
+from skilldeck.engine.hosts._view import build_view, host_listing
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.features.params import required_uri
 from skilldeck.lsp.json_result import JsonObject

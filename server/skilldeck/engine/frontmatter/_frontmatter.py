@@ -1,0 +1,782 @@
+"""Splitting ``---`` frontmatter from the body and reading its YAML safely, with positions.
+
+The YAML is read event by event (libyaml's C parser through ``ruamel.yaml.clib`` when
+available, ruamel's pure-Python parser otherwise) and composed here, iteratively, into
+plain Python values: ``str``, ``bool``, ``int``, ``float``, ``None``, ``list`` and ``dict``
+with string keys. Scalars resolve by the YAML 1.2 core schema (so ``yes`` stays the text
+``"yes"``; the invocation rule interprets such spellings). No tag constructs an object;
+an unknown tag is ignored with a finding. Nesting depth and the number of values after
+alias expansion are capped, so hostile YAML costs bounded time and memory.
+
+Every top-level key and value keeps its span in the *document* (0-based lines,
+code-point columns; line breaks are ``\\r\\n``, ``\\r`` and ``\\n`` as in LSP).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from ruamel.yaml import events as yaml_events
+from ruamel.yaml.nodes import MappingNode as _MappingNode
+from ruamel.yaml.nodes import ScalarNode as _ScalarNode
+from ruamel.yaml.nodes import SequenceNode as _SequenceNode
+
+from skilldeck.engine.frontmatter._yaml_problems import YamlProblem, explain, explain_text_root
+from skilldeck.engine.rules._findings import Finding, Fix, RelatedLocation, TextEdit
+from skilldeck.engine.rules._rules import rule
+from skilldeck.engine.text._positions import LINE_BREAK, Position, Span
+
+#: Frontmatter larger than this many UTF-8 bytes is not parsed (``SD106``). Real
+#: frontmatter is a name, a description of at most ~1 KiB and some metadata; 64 KiB is
+#: sixty times the Agent Skills standard's largest field and keeps one parse in the
+#: low milliseconds even for hostile input.
+MAX_FRONTMATTER_BYTES = 64 * 1024
+#: Deepest collection nesting accepted (``SD107``).
+MAX_YAML_DEPTH = 64
+#: Most values (scalars and collections) accepted after alias expansion (``SD107``).
+MAX_YAML_NODES = 50_000
+
+_CLOSING_LINE = re.compile(r"^---\r?$", re.MULTILINE)
+# Characters YAML 1.2 does not allow in a stream (c-printable's complement).
+_NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_INT = re.compile(r"[-+]?[0-9]+")
+_OCT = re.compile(r"0o[0-7]+")
+_HEX = re.compile(r"0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)")
+_NAN = re.compile(r"\.(?:nan|NaN|NAN)")
+_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+_TRUES = frozenset({"true", "True", "TRUE"})
+_FALSES = frozenset({"false", "False", "FALSE"})
+_TAG_PREFIX = "tag:yaml.org,2002:"
+# Line breaks YAML counts and LSP does not.
+_YAML_ONLY_BREAK = re.compile("[\x85\u2028\u2029]")
+# Opening lines after which the YAML starts at line 1, column 0.
+_PLAIN_OPENINGS = frozenset({"---\n", "---\r\n", "\ufeff---\n", "\ufeff---\r\n"})
+_STYLES = {"": "plain", "'": "single", '"': "double", "|": "literal", ">": "folded"}
+
+try:  # libyaml through ruamel.yaml.clib: ~4x faster than the pure parser.
+    from _ruamel_yaml import CParser as _CParser  # type: ignore[import-not-found]
+
+    def _make_events(text: str) -> Callable[[], object]:
+        return _CParser(text).get_event  # type: ignore[no-any-return]
+
+    class _NodeLoader(_CParser):  # type: ignore[misc]
+        """libyaml composing the node graph in C; every implicit tag stays ``None``."""
+
+        def descend_resolver(self, *_: object) -> None:
+            """No path-based resolution."""
+
+        def ascend_resolver(self, *_: object) -> None:
+            """No path-based resolution."""
+
+        def resolve(self, *_: object) -> None:
+            """Implicit scalars keep ``tag=None``; :func:`resolve_plain` types them."""
+
+    def _compose_in_c(text: str) -> object:
+        return _NodeLoader(text).get_single_node()
+
+    _compose_nodes: Callable[[str], object] | None = _compose_in_c
+
+    def _parser_error(text: str, error: Exception) -> Exception:
+        """The pure parser's error for ``text`` that libyaml refused: errors read the same
+        with or without ruamel.yaml.clib (the VS Code extension's bundled server has none),
+        and they are rare enough to parse twice."""
+        from ruamel.yaml.main import YAML  # noqa: PLC0415 - errors only
+
+        try:
+            for _ in YAML(typ="safe", pure=True).parse(text):
+                pass
+        except Exception as pure_error:  # any parser error is the answer
+            return pure_error
+        return error
+
+except ImportError:  # pragma: no cover - exercised only without ruamel.yaml.clib
+
+    def _make_events(text: str) -> Callable[[], object]:
+        from ruamel.yaml.main import YAML  # noqa: PLC0415 - fallback only
+
+        iterator: Iterator[object] = iter(YAML(typ="safe", pure=True).parse(text))
+        return lambda: next(iterator)
+
+    _compose_nodes = None  # the event composer reads everything
+
+    def _parser_error(text: str, error: Exception) -> Exception:
+        """The error the pure parser raised."""
+        return error
+
+
+Scalar = str | bool | int | float | None
+
+
+@dataclass(frozen=True)
+class FrontmatterEntry:
+    """One top-level ``key: value`` of the frontmatter.
+
+    ``value`` is plain Python data; ``style`` is how the value was written: ``plain``,
+    ``single``, ``double``, ``literal``, ``folded``, ``mapping``, ``sequence`` or
+    ``null`` (an empty value, ``~`` or ``null``).
+    """
+
+    key: str
+    key_span: Span
+    value: object
+    value_span: Span
+    style: str
+
+    @property
+    def span(self) -> Span:
+        """From the start of the key to the end of the value."""
+        return Span(self.key_span.start, max(self.key_span.end, self.value_span.end))
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """The parsed frontmatter of one document.
+
+    ``entries`` are the top-level keys in file order, duplicates included. ``span``
+    runs from the opening ``---`` line through the closing one; ``yaml_span`` covers
+    the YAML text between them; ``body_start_line`` is the first line after the
+    closing delimiter (it may equal the document's line count).
+    """
+
+    entries: tuple[FrontmatterEntry, ...]
+    span: Span
+    yaml_span: Span
+    body_start_line: int
+
+    def get(self, key: str) -> FrontmatterEntry | None:
+        """The entry for ``key``; the last occurrence wins, as in YAML loaders."""
+        for entry in reversed(self.entries):
+            if entry.key == key:
+                return entry
+        return None
+
+
+@dataclass(frozen=True)
+class FrontmatterParse:
+    """Result of :func:`parse_frontmatter`.
+
+    ``frontmatter`` is ``None`` when the document has no usable frontmatter; then
+    ``findings`` holds at least one finding that drops the skill. Non-fatal findings
+    (ignored tags, ...) may accompany a frontmatter.
+    """
+
+    frontmatter: Frontmatter | None
+    findings: tuple[Finding, ...] = ()
+    #: Where the body starts (a code-point offset), when the frontmatter was parsed.
+    body_start: int | None = None
+
+
+@dataclass(frozen=True)
+class FrontmatterBounds:
+    """Where the delimiters are, as code-point offsets into the document."""
+
+    yaml_start: int
+    yaml_end: int
+    body_start: int
+
+
+class LineIndex:
+    """Maps code-point offsets of a document prefix to :class:`Position`."""
+
+    def __init__(self, text: str, end: int | None = None) -> None:
+        limit = len(text) if end is None else end
+        starts = [0]
+        starts.extend(m.end() for m in LINE_BREAK.finditer(text, 0, limit))
+        self._starts = starts
+        self._limit = limit
+
+    def position(self, offset: int) -> Position:
+        """The position of ``offset`` (clamped into the indexed prefix)."""
+        offset = max(0, min(offset, self._limit))
+        line = bisect_right(self._starts, offset) - 1
+        return Position(line, offset - self._starts[line])
+
+    def span(self, start: int, end: int) -> Span:
+        """The span between two offsets."""
+        return Span(self.position(start), self.position(max(start, end)))
+
+    def offset(self, position: Position) -> int:
+        """The offset of ``position`` (the inverse of :meth:`position`; clamped)."""
+        line = min(max(position.line, 0), len(self._starts) - 1)
+        return min(self._starts[line] + max(position.character, 0), self._limit)
+
+
+def find_frontmatter(text: str) -> FrontmatterBounds | str | None:
+    """Locate the delimiters without parsing YAML.
+
+    Returns the bounds, ``None`` when the first line is not ``---`` (missing), or the
+    string ``"unterminated"`` when no closing line follows. A leading UTF-8 byte order
+    mark is skipped.
+    """
+    start = 1 if text.startswith("\ufeff") else 0
+    first_end = text.find("\n", start)
+    if first_end < 0:
+        # A file holding only the opening line (`---`, no line break): not closed (#31).
+        return "unterminated" if text[start:].rstrip("\r") == "---" else None
+    if text[start:first_end].rstrip("\r") != "---":
+        return None
+    yaml_start = first_end + 1
+    match = _CLOSING_LINE.search(text, yaml_start)
+    if match is None:
+        return "unterminated"
+    body_start = match.end() + 1 if match.end() < len(text) else len(text)
+    return FrontmatterBounds(yaml_start, match.start(), body_start)
+
+
+def first_line_span(text: str) -> Span:
+    """The span of the document's first line (for whole-file findings)."""
+    match = LINE_BREAK.search(text)
+    return Span.at(0, 0, match.start() if match else len(text))
+
+
+def parse_frontmatter(text: str, *, fast: bool = True) -> FrontmatterParse:
+    """Split and parse the frontmatter of ``text``; never raises.
+
+    ``fast=False`` always takes the event composer (the reference the fast path is
+    tested against); the result is the same either way.
+    """
+    bounds = find_frontmatter(text)
+    if bounds is None:
+        return FrontmatterParse(None, (rule("SD101").finding(first_line_span(text)),))
+    if isinstance(bounds, str):
+        return FrontmatterParse(None, (rule("SD102").finding(first_line_span(text)),))
+    yaml_text = text[bounds.yaml_start : bounds.yaml_end]
+    if len(yaml_text) > MAX_FRONTMATTER_BYTES or (
+        len(yaml_text) * 4 > MAX_FRONTMATTER_BYTES
+        and len(yaml_text.encode("utf-8", "surrogatepass")) > MAX_FRONTMATTER_BYTES
+    ):
+        finding = rule("SD106").finding(first_line_span(text), cap="64 KiB")
+        return FrontmatterParse(None, (finding,))
+    if fast and text[: bounds.yaml_start] in _PLAIN_OPENINGS:
+        entries = _compose_plain(yaml_text)
+        if entries is not None:
+            closing_line = 1 + _count_line_breaks(yaml_text)
+            return FrontmatterParse(
+                Frontmatter(
+                    entries,
+                    Span(Position(0, 0), Position(closing_line, 3)),
+                    Span(Position(1, 0), Position(closing_line, 0)),
+                    closing_line + 1,
+                ),
+                body_start=bounds.body_start,
+            )
+    index = LineIndex(text, bounds.body_start)
+    closing = index.position(bounds.yaml_end)
+    closing_end = index.position(bounds.yaml_end + 3)
+    outline = Span(Position(0, 0), closing_end)
+    yaml_span = Span(index.position(bounds.yaml_start), closing)
+    body_line = closing.line + 1
+    composer = _Composer(index, bounds.yaml_start)
+    composer.run(yaml_text)
+    if composer.fatal is not None:
+        return FrontmatterParse(None, (*composer.findings, composer.fatal))
+    frontmatter = Frontmatter(tuple(composer.entries), outline, yaml_span, body_line)
+    return FrontmatterParse(frontmatter, tuple(composer.findings), bounds.body_start)
+
+
+def describe_value(value: object) -> str:
+    """A short description of a YAML value for messages: kind plus a preview."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {'true' if value else 'false'}"
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        if not value:
+            return "an empty string"
+        if not value.strip():
+            return "a blank string"
+        return f"the string {display_text(value)!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__  # pragma: no cover - values are plain data
+
+
+def display_text(value: str, limit: int = 60) -> str:
+    """``value`` with control and invisible characters escaped, cut to ``limit``."""
+    shown = "".join(
+        f"\\u{ord(ch):04x}"
+        if (ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 or ch in _INVISIBLE)
+        else ch
+        for ch in value[: limit + 1]
+    )
+    return shown if len(value) <= limit else shown[:limit] + "..."
+
+
+_INVISIBLE = frozenset("\u200b\u200c\u200d\u200e\u200f\u2028\u2029\u2060\ufeff\u00ad")
+
+
+# --- composition: the fast path --------------------------------------------------------
+
+#: Most nesting the C composer is trusted with. It recurses on the C stack (30,000
+#: levels crash the process; 10,000 do not), so text that *could* nest deeper than this
+#: never reaches it: the event composer refuses such nesting (``SD107``) without
+#: recursion.
+_C_NESTING_BOUND = 256
+
+
+def _nesting_bound(yaml_text: str) -> int:
+    """An upper bound on how deep ``yaml_text`` can nest collections.
+
+    Every level opens with ``[``, ``{``, a block ``-`` or ``?`` indicator, or (a block
+    mapping inside a block mapping) a new line.
+    """
+    count = yaml_text.count
+    return count("[") + count("{") + count("-") + count("?") + count("\n") + count("\r") + 1
+
+
+class _NotPlain(Exception):
+    """Internal: the fast path saw something only the event composer reports."""
+
+
+def _compose_plain(yaml_text: str) -> tuple[FrontmatterEntry, ...] | None:
+    """The entries of plain frontmatter composed in C, or ``None`` to use the events.
+
+    "Plain" is what nearly every skill is: one mapping document with string keys, no
+    duplicate keys, no tags (no ``!``), no anchors or aliases (no ``&``), no line break
+    LSP does not count (NEL, U+2028, U+2029), nothing the event composer would report.
+    Anything else returns ``None`` and the event composer, which knows every finding,
+    reads the text again; the result is the same either way (a property test holds the
+    two paths to that). Positions come from libyaml's marks: the YAML starts at line 1,
+    column 0 of the document (the caller checks the opening line).
+    """
+    if (
+        _compose_nodes is None
+        or "!" in yaml_text
+        or "&" in yaml_text
+        or _nesting_bound(yaml_text) > _C_NESTING_BOUND
+        or _NOT_PRINTABLE.search(yaml_text) is not None
+        or _YAML_ONLY_BREAK.search(yaml_text) is not None
+    ):
+        return None
+    try:
+        root = _compose_nodes(yaml_text)
+    except Exception:  # every YAML error: the event composer words it with a position
+        return None
+    if type(root) is not _MappingNode:  # no tags: the text has no `!`
+        return None
+    entries: list[FrontmatterEntry] = []
+    seen: set[str] = set()
+    counter = [0]
+    try:
+        for key_node, value_node in root.value:
+            key = _plain_key(key_node, seen)
+            value, style = _plain_value(value_node, 1, counter)
+            entries.append(
+                FrontmatterEntry(key, _mark_span(key_node), value, _mark_span(value_node), style)
+            )
+    except _NotPlain:
+        return None
+    return tuple(entries)
+
+
+def _mark_span(node: object) -> Span:
+    start, end = node.start_mark, node.end_mark  # type: ignore[attr-defined]
+    return Span(Position(start.line + 1, start.column), Position(end.line + 1, end.column))
+
+
+def _count_line_breaks(text: str) -> int:
+    """Line breaks as LSP counts them: ``\r\n``, ``\r`` and ``\n``."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n")
+
+
+def _plain_key(node: object, seen: set[str]) -> str:
+    if type(node) is not _ScalarNode:
+        raise _NotPlain
+    key: str = node.value
+    if key in seen:
+        raise _NotPlain
+    seen.add(key)
+    return key
+
+
+def _plain_value(node: object, depth: int, counter: list[int]) -> tuple[object, str]:
+    """The value and style of a node; recursion is bounded by ``_C_NESTING_BOUND``."""
+    counter[0] += 1
+    if counter[0] > MAX_YAML_NODES:
+        raise _NotPlain
+    kind = type(node)
+    if kind is _ScalarNode:
+        raw: str = node.value  # type: ignore[attr-defined]
+        style_char: str = node.style or ""  # type: ignore[attr-defined]
+        value: Scalar = resolve_plain(raw) if style_char == "" else raw
+        return value, ("null" if value is None else _STYLES.get(style_char, "plain"))
+    if depth >= MAX_YAML_DEPTH:
+        raise _NotPlain
+    if kind is _SequenceNode:
+        return [_plain_value(item, depth + 1, counter)[0] for item in node.value], "sequence"  # type: ignore[attr-defined]
+    mapping: dict[str, object] = {}
+    seen: set[str] = set()
+    for key_node, value_node in node.value:  # type: ignore[attr-defined]
+        mapping[_plain_key(key_node, seen)] = _plain_value(value_node, depth + 1, counter)[0]
+    return mapping, "mapping"
+
+
+# --- composition: the event composer ---------------------------------------------------
+
+
+class _Abort(Exception):
+    """Internal: stop composing with a fatal finding."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+@dataclass
+class _Node:
+    value: object
+    start: int
+    end: int
+    style: str
+    weight: int
+    key_text: str | None  # the text to use when this node is a mapping key
+
+
+@dataclass
+class _Frame:
+    is_mapping: bool
+    start: int
+    anchor: str | None
+    tag: str | None
+    is_root: bool
+    items: list[object] = field(default_factory=list)
+    mapping: dict[str, object] = field(default_factory=dict)
+    weight: int = 1
+    key: _Node | None = None
+    key_pending: bool = True
+    seen: dict[str, int] = field(default_factory=dict)
+
+
+class _Composer:
+    """Builds plain values from parser events with an explicit stack."""
+
+    def __init__(self, index: LineIndex, base: int) -> None:
+        self.index = index
+        self.base = base
+        self.entries: list[FrontmatterEntry] = []
+        self.findings: list[Finding] = []
+        self.fatal: Finding | None = None
+        self.nodes = 0
+        self.anchors: dict[str, _Node] = {}
+        self.stack: list[_Frame] = []
+        self.root: _Node | None = None
+        self.root_frame_seen = False
+
+    def span(self, start: int, end: int) -> Span:
+        return self.index.span(self.base + start, self.base + end)
+
+    def run(self, yaml_text: str) -> None:
+        bad = _NOT_PRINTABLE.search(yaml_text)
+        if bad is not None:
+            char = f"U+{ord(bad.group()):04X}"
+            self.fatal = rule("SD103").finding(
+                self.span(bad.start(), bad.start() + 1),
+                problem=f"character {char} is not allowed in YAML",
+            )
+            return
+        try:
+            self._consume(_make_events(yaml_text))
+        except _Abort as abort:
+            self.fatal = abort.finding
+        except Exception as error:
+            self.fatal = self._yaml_error(_parser_error(yaml_text, error), yaml_text)
+            return
+        if self.fatal is None:
+            self._check_root(yaml_text)
+
+    def _yaml_error(self, error: Exception, yaml_text: str) -> Finding:
+        """SD103 for a parser error: in the author's words where
+        :func:`yaml_problems.explain` knows the cause, else the parser's."""
+        problem = getattr(error, "problem", None) or getattr(error, "reason", None)
+        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+        offset = getattr(mark, "index", None)
+        if offset is None:
+            position = getattr(error, "position", None)
+            offset = position if isinstance(position, int) else 0
+        context = getattr(error, "context", None)
+        context_offset = getattr(getattr(error, "context_mark", None), "index", None)
+        explained = explain(
+            yaml_text,
+            problem=str(problem or ""),
+            context=context if isinstance(context, str) else None,
+            problem_offset=offset,
+            context_offset=context_offset if isinstance(context_offset, int) else None,
+            position=lambda at: self.span(at, at).start,
+        )
+        if explained is not None:
+            return rule("SD103").finding(
+                self.span(explained.start, explained.end),
+                fixes=self._fixes(explained),
+                problem=explained.message,
+            )
+        text = str(problem or type(error).__name__)
+        if context and problem:
+            text = f"{text} ({context})"
+        return rule("SD103").finding(self.span(offset, offset), problem=text)
+
+    def _check_root(self, yaml_text: str) -> None:
+        if self.root_frame_seen or self.root is None:
+            return  # a mapping (entries collected) or an empty document (no entries)
+        root = self.root
+        found = "null" if root.value is None else _kind(root.value, with_article=True)
+        explained = explain_text_root(yaml_text) if isinstance(root.value, str) else None
+        if explained is None:
+            self.fatal = rule("SD104").finding(self.span(root.start, root.end), found=found)
+            return
+        self.fatal = rule("SD104").finding(
+            self.span(explained.start, explained.end),
+            fixes=self._fixes(explained),
+            found=f"{found}: {explained.message}",
+        )
+
+    def _fixes(self, explained: YamlProblem) -> tuple[Fix, ...]:
+        return tuple(
+            Fix(title, tuple(TextEdit(self.span(e.start, e.end), e.text) for e in edits))
+            for title, edits in explained.fixes
+        )
+
+    def _consume(self, next_event: Callable[[], object]) -> None:
+        documents = 0
+        while True:
+            event = next_event()
+            kind = type(event)
+            if kind is yaml_events.ScalarEvent:
+                self._scalar(event)
+            elif kind is yaml_events.MappingStartEvent or kind is yaml_events.SequenceStartEvent:
+                self._start(event, kind is yaml_events.MappingStartEvent)
+            elif kind is yaml_events.MappingEndEvent or kind is yaml_events.SequenceEndEvent:
+                self._end(event)
+            elif kind is yaml_events.AliasEvent:
+                self._alias(event)
+            elif kind is yaml_events.DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    start = _mark(event, "start_mark")
+                    raise _Abort(
+                        rule("SD103").finding(
+                            self.span(start, start),
+                            problem="a second YAML document starts here; "
+                            "frontmatter must be a single document",
+                        )
+                    )
+            elif kind is yaml_events.StreamEndEvent:
+                return
+
+    def _count(self, weight: int, start: int) -> None:
+        self.nodes += weight
+        if self.nodes > MAX_YAML_NODES:
+            raise _Abort(
+                rule("SD107").finding(
+                    self.span(start, start),
+                    detail=f"more than {MAX_YAML_NODES:,} values after alias expansion",
+                )
+            )
+
+    def _scalar(self, event: object) -> None:
+        start, end = _mark(event, "start_mark"), _mark(event, "end_mark")
+        raw: str = getattr(event, "value", "")
+        tag: str | None = getattr(event, "tag", None)
+        style_char = getattr(event, "style", None) or ""
+        value: Scalar
+        if tag is None or tag == "!":
+            value = resolve_plain(raw) if style_char == "" and tag is None else raw
+        else:
+            value = self._tagged_scalar(raw, tag, start, end)
+        style = "null" if value is None else _STYLES.get(style_char, "plain")
+        node = _Node(value, start, end, style, 1, raw)
+        self._count(1, start)
+        self._remember(getattr(event, "anchor", None), node)
+        self._complete(node)
+
+    def _tagged_scalar(self, raw: str, tag: str, start: int, end: int) -> Scalar:
+        short = tag[len(_TAG_PREFIX) :] if tag.startswith(_TAG_PREFIX) else None
+        if short == "str":
+            return raw
+        if short in ("int", "float", "bool", "null"):
+            value = resolve_plain(raw)
+            expected = {"int": int, "float": float, "bool": bool, "null": type(None)}[short]
+            if isinstance(value, expected) and not (short == "int" and isinstance(value, bool)):
+                return value
+            if short == "float" and isinstance(value, int) and not isinstance(value, bool):
+                return float(value)
+        self.findings.append(
+            rule("SD108").finding(self.span(start, end), tag=_short_tag(tag), kind="text")
+        )
+        return raw
+
+    def _start(self, event: object, is_mapping: bool) -> None:
+        start = _mark(event, "start_mark")
+        if len(self.stack) >= MAX_YAML_DEPTH:
+            raise _Abort(
+                rule("SD107").finding(
+                    self.span(start, start),
+                    detail=f"collections nest deeper than {MAX_YAML_DEPTH} levels",
+                )
+            )
+        is_root = not self.stack and self.root is None
+        if is_root and is_mapping:
+            self.root_frame_seen = True
+        self.stack.append(
+            _Frame(
+                is_mapping=is_mapping,
+                start=start,
+                anchor=getattr(event, "anchor", None),
+                tag=getattr(event, "tag", None),
+                is_root=is_root,
+            )
+        )
+
+    def _end(self, event: object) -> None:
+        frame = self.stack.pop()
+        end = _mark(event, "end_mark")
+        value: object = frame.mapping if frame.is_mapping else frame.items
+        expected = "map" if frame.is_mapping else "seq"
+        if frame.tag not in (None, "!", _TAG_PREFIX + expected):
+            kind = "mapping" if frame.is_mapping else "list"
+            self.findings.append(
+                rule("SD108").finding(
+                    self.span(frame.start, frame.start), tag=_short_tag(frame.tag), kind=kind
+                )
+            )
+        style = "mapping" if frame.is_mapping else "sequence"
+        node = _Node(value, frame.start, end, style, frame.weight, None)
+        self._count(1, frame.start)
+        self._remember(frame.anchor, node)
+        self._complete(node)
+
+    def _alias(self, event: object) -> None:
+        start, end = _mark(event, "start_mark"), _mark(event, "end_mark")
+        name = getattr(event, "anchor", "")
+        target = self.anchors.get(name)
+        if target is None:
+            raise _Abort(
+                rule("SD103").finding(
+                    self.span(start, end), problem=f"alias *{name} refers to no earlier anchor"
+                )
+            )
+        self._count(target.weight, start)
+        self._complete(
+            _Node(
+                target.value,
+                start,
+                end,
+                target.style,
+                target.weight,
+                target.key_text if isinstance(target.value, str) else None,
+            )
+        )
+
+    def _remember(self, anchor: str | None, node: _Node) -> None:
+        if anchor:
+            self.anchors[anchor] = node
+
+    def _complete(self, node: _Node) -> None:
+        if not self.stack:
+            self.root = node
+            return
+        frame = self.stack[-1]
+        frame.weight += node.weight
+        if not frame.is_mapping:
+            frame.items.append(node.value)
+            return
+        if frame.key_pending:
+            frame.key_pending = False
+            frame.key = node
+            return
+        frame.key_pending = True
+        key = frame.key
+        frame.key = None
+        if key is None:  # pragma: no cover - the parser always sends a key first
+            return
+        if key.key_text is None:
+            self.findings.append(
+                rule("SD109").finding(
+                    self.span(key.start, key.end), found=_kind(key.value, with_article=False)
+                )
+            )
+            return
+        key_span = self.span(key.start, key.end)
+        first = frame.seen.get(key.key_text)
+        if first is not None:
+            first_span = self.span(first, first + len(key.key_text))
+            self.findings.append(
+                rule("SD105").finding(
+                    key_span,
+                    related=(
+                        RelatedLocation("", first_span, f"'{key.key_text}' first defined here"),
+                    ),
+                    key=display_text(key.key_text),
+                    first_line=first_span.start.line + 1,
+                )
+            )
+        else:
+            frame.seen[key.key_text] = key.start
+        frame.mapping[key.key_text] = node.value
+        if frame.is_root:
+            self.entries.append(
+                FrontmatterEntry(
+                    key=key.key_text,
+                    key_span=key_span,
+                    value=node.value,
+                    value_span=self.span(node.start, node.end),
+                    style=node.style,
+                )
+            )
+
+
+def resolve_plain(raw: str) -> Scalar:
+    """Resolve a plain (unquoted, untagged) scalar by the YAML 1.2 core schema."""
+    if raw in _NULLS:
+        return None
+    if raw in _TRUES:
+        return True
+    if raw in _FALSES:
+        return False
+    first = raw[0]
+    if not (first.isdigit() or first in "+-."):
+        return raw
+    try:
+        if _INT.fullmatch(raw):
+            return int(raw)
+        if _OCT.fullmatch(raw):
+            return int(raw[2:], 8)
+        if _HEX.fullmatch(raw):
+            return int(raw[2:], 16)
+    except ValueError:  # more digits than Python converts (int_max_str_digits)
+        return raw
+    if _FLOAT.fullmatch(raw):
+        return float(raw)
+    if _INF.fullmatch(raw):
+        return float("-inf") if raw.startswith("-") else float("inf")
+    if _NAN.fullmatch(raw):
+        return float("nan")
+    return raw
+
+
+def _mark(event: object, name: str) -> int:
+    mark = getattr(event, name, None)
+    index = getattr(mark, "index", 0)
+    return index if isinstance(index, int) else 0
+
+
+def _short_tag(tag: str | None) -> str:
+    if tag is None:
+        return "!"
+    return "!!" + tag[len(_TAG_PREFIX) :] if tag.startswith(_TAG_PREFIX) else tag
+
+
+def _kind(value: object, *, with_article: bool) -> str:
+    if isinstance(value, dict):
+        return "a mapping" if with_article else "mapping"
+    if isinstance(value, list):
+        return "a list" if with_article else "list"
+    return describe_value(value) if with_article else "scalar"

@@ -1,0 +1,230 @@
+"""YAML parse errors in the author's words: what went wrong, where it started, a fix.
+
+A YAML parser reports the place it gave up ("found character that cannot start any
+token", an unclosed quote reported at the closing ``---``). :func:`explain` looks at the
+frontmatter text around that place for the common causes and says them as an author
+would: a tab used for indentation, a quote never closed, a missing space after a
+key's ``:``, a ``: `` inside a plain value, a continuation line that is not indented.
+Each explanation points at the cause and carries machine-applicable edits. Offsets
+are code points into the YAML text; the caller turns them into spans.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from skilldeck.engine.text._positions import LINE_BREAK, Position
+
+_NO_SPACE_KEY = re.compile(r"([ ]*)([A-Za-z_][A-Za-z0-9_-]*):(?=[^\s:/])")
+_KEY_VALUE = re.compile(r"([ ]*)([^\s#:'\"][^:]*?):[ ]+(\S.*?)\s*$")
+_TAB_WIDTH = "  "
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace ``start``-``end`` (offsets into the YAML text) with ``text``."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class YamlProblem:
+    """One YAML error explained: the message, the cause's offsets and the fixes."""
+
+    message: str
+    start: int
+    end: int
+    fixes: tuple[tuple[str, tuple[Edit, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class _Line:
+    number: int
+    start: int
+    text: str
+
+
+def _lines(text: str) -> list[_Line]:
+    lines: list[_Line] = []
+    start = 0
+    for number, match in enumerate(LINE_BREAK.finditer(text)):
+        lines.append(_Line(number, start, text[start : match.start()]))
+        start = match.end()
+    lines.append(_Line(len(lines), start, text[start:]))
+    return lines
+
+
+def _indent(text: str) -> str:
+    """The leading spaces and tabs of a line."""
+    return text[: len(text) - len(text.lstrip(" \t"))]
+
+
+def _line_of(lines: list[_Line], offset: int) -> int:
+    found = 0
+    for line in lines:
+        if line.start <= offset:
+            found = line.number
+    return found
+
+
+def explain(
+    yaml_text: str,
+    *,
+    problem: str,
+    context: str | None,
+    problem_offset: int,
+    context_offset: int | None,
+    position: Callable[[int], Position],
+) -> YamlProblem | None:
+    """The author-facing explanation of a YAML error, or ``None`` when none fits.
+
+    ``position`` maps an offset of the YAML text to its document position (for the
+    line and column a message quotes, 1-based).
+    """
+    lines = _lines(yaml_text)
+    last = _line_of(lines, problem_offset)
+    if "tab" in problem or "cannot start any token" in problem:
+        found = _tab(lines[: last + 1], lines)
+        if found is not None:
+            return found
+    if "mapping values are not allowed" in problem or "could not find expected ':'" in problem:
+        found = _no_space(lines[: last + 1])
+        if found is not None:
+            return found
+    if "cannot start any token" in problem and yaml_text[problem_offset : problem_offset + 1] in (
+        "@",
+        "`",
+    ):
+        return _reserved_start(yaml_text, lines[last], problem_offset)
+    if context is not None and "quoted scalar" in context and context_offset is not None:
+        return _unclosed_quote(yaml_text, lines, context_offset, position)
+    if "mapping values are not allowed" in problem:
+        return _colon_in_value(yaml_text, lines[last], problem_offset)
+    if "could not find expected ':'" in problem and context_offset is not None:
+        return _unindented(lines, _line_of(lines, context_offset))
+    return None
+
+
+def explain_text_root(yaml_text: str) -> YamlProblem | None:
+    """Why frontmatter that YAML reads as one text is no mapping, when a ``key:value``
+    line without a space after the colon explains it; else ``None``."""
+    return _no_space(_lines(yaml_text))
+
+
+def _tab(upto: list[_Line], lines: list[_Line]) -> YamlProblem | None:
+    """A tab in a line's indentation (YAML indents with spaces only)."""
+    first = next((line for line in upto if "\t" in _indent(line.text)), None)
+    if first is None:
+        return None
+    indent = _indent(first.text)
+    edits = tuple(
+        Edit(line.start, line.start + len(lead), lead.replace("\t", _TAB_WIDTH))
+        for line in lines
+        for lead in (_indent(line.text),)
+        if "\t" in lead
+    )
+    return YamlProblem(
+        "tab used for indentation; YAML needs spaces",
+        first.start + indent.index("\t"),
+        first.start + len(indent),
+        (("Replace the indentation tabs with spaces", edits),),
+    )
+
+
+def _no_space(upto: list[_Line]) -> YamlProblem | None:
+    """``key:value``: without a space after the colon YAML reads one plain text."""
+    for line in upto:
+        match = _NO_SPACE_KEY.match(line.text)
+        if match is None or ": " in line.text:
+            continue
+        colon = line.start + match.end()
+        written = line.text.strip()
+        shown = written if len(written) <= 40 else written[:37] + "..."
+        return YamlProblem(
+            f"missing space after ':' in '{shown}'; YAML reads the line as text, "
+            f"not as the key '{match.group(2)}'",
+            colon - 1,
+            colon,
+            ((f"Insert a space after '{match.group(2)}:'", (Edit(colon, colon, " "),)),),
+        )
+    return None
+
+
+def _unclosed_quote(
+    yaml_text: str, lines: list[_Line], opened: int, position: Callable[[int], Position]
+) -> YamlProblem | None:
+    quote = yaml_text[opened : opened + 1]
+    if quote not in ("'", '"'):
+        return None
+    at = position(opened)
+    line = lines[_line_of(lines, opened)]
+    end = line.start + len(line.text.rstrip())
+    kind = "double" if quote == '"' else "single"
+    return YamlProblem(
+        f"{kind} quote opened at {at.line + 1}:{at.character + 1} is never closed",
+        opened,
+        opened + 1,
+        ((f"Close the quote at the end of line {at.line + 1}", (Edit(end, end, quote),)),),
+    )
+
+
+def _quote_value(yaml_text: str, line: _Line) -> tuple[str, tuple[Edit, ...]] | None:
+    """The fix that wraps a ``key: value`` line's value in double quotes."""
+    match = _KEY_VALUE.match(line.text)
+    if match is None:
+        return None
+    start, end = line.start + match.start(3), line.start + match.end(3)
+    value = yaml_text[start:end]
+    quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return ("Quote the value", (Edit(start, end, quoted),))
+
+
+def _reserved_start(yaml_text: str, line: _Line, at: int) -> YamlProblem:
+    """``key: @x`` or ``key: `x```: YAML reserves these characters at a value's start."""
+    char = yaml_text[at]
+    fix = _quote_value(yaml_text, line)
+    return YamlProblem(
+        f"a value cannot start with '{char}' unquoted (YAML reserves it); quote the value",
+        at,
+        at + 1,
+        (fix,) if fix is not None else (),
+    )
+
+
+def _colon_in_value(yaml_text: str, line: _Line, colon: int) -> YamlProblem | None:
+    """``key: text: more``: the second ``: `` would start a nested mapping."""
+    match = _KEY_VALUE.match(line.text)
+    if match is None or not line.start + match.start(3) < colon:
+        return None
+    fix = _quote_value(yaml_text, line)
+    return YamlProblem(
+        f"': ' inside the value of '{match.group(2)}' starts a nested mapping; quote the value",
+        colon,
+        colon + 1,
+        (fix,) if fix is not None else (),
+    )
+
+
+def _unindented(lines: list[_Line], number: int) -> YamlProblem | None:
+    """A line with no ``key:`` under a ``key: value`` line: a continuation of the
+    value that is not indented."""
+    line = lines[number]
+    previous = next((lines[n] for n in range(number - 1, -1, -1) if lines[n].text.strip()), None)
+    if previous is None or not line.text.strip():
+        return None
+    match = _KEY_VALUE.match(previous.text)
+    text_start = line.start + len(_indent(line.text))
+    span = (text_start, line.start + len(line.text.rstrip()))
+    if match is None:
+        return YamlProblem("this line is not a 'key: value' pair", *span)
+    indent = " " * (len(match.group(1)) + 2)
+    return YamlProblem(
+        f"this line continues the value of '{match.group(2)}' but is not indented; "
+        "indent it or quote the whole value",
+        *span,
+        (("Indent the line", (Edit(line.start, text_start, indent),)),),
+    )

@@ -1,0 +1,299 @@
+"""The supply-chain safety rules of one skill file (SD1001-SD1015), as findings.
+
+:func:`safety_findings` runs from the per-file analysis (:mod:`skilldeck.engine.files._skill_file`),
+so ``check``, the language server and the MCP server see the same findings. It scans the
+whole text once per concern: invisible characters (:mod:`~skilldeck.engine.safety._chars`),
+hidden Markdown and instructions (:mod:`~skilldeck.engine.safety._instructions`), commands and
+secrets (:mod:`~skilldeck.engine.safety._commands`). Offsets become spans through one
+:class:`LineIndex`, built only when something was found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
+from functools import lru_cache
+
+from skilldeck.engine.frontmatter._frontmatter import Frontmatter, FrontmatterEntry, LineIndex
+from skilldeck.engine.rules._findings import Finding, Fix, TextEdit
+from skilldeck.engine.rules._rules import rule
+from skilldeck.engine.safety._chars import (
+    InvisibleRun,
+    describe_points,
+    describe_tag_text,
+    invisible_runs,
+    name_confusion,
+    run_kinds,
+    strip_invisible,
+)
+from skilldeck.engine.safety._commands import command_hits
+from skilldeck.engine.safety._hits import Hit, present_marks
+from skilldeck.engine.safety._instructions import (
+    INSTRUCTION_CODES,
+    PROSE,
+    hidden_hits,
+    hijack_phrase,
+    instruction_hits,
+    tag_text_hit,
+)
+from skilldeck.engine.text._positions import Position, Span
+
+#: ``offer(title, edits, changes)``: the fix when the edits make exactly ``changes`` to
+#: the frontmatter mapping (:meth:`skilldeck.engine.files._skill_file._Checker.offer`).
+Offer = Callable[[str, tuple[TextEdit, ...], Mapping[str, object]], tuple[Fix, ...]]
+
+_CATALOG_KEYS = ("name", "description")
+
+
+class _Spans:
+    """Offsets to spans. Without a carriage return a position is counted with two C-speed
+    string scans (no line index of a 50 KB text at each keystroke); with one, the line
+    index is built on first use. ``offset`` serves positions inside the frontmatter."""
+
+    def __init__(self, text: str, frontmatter_end: int) -> None:
+        self.text = text
+        self._plain = "\r" not in text
+        self._index: LineIndex | None = None
+        self._head: LineIndex | None = None
+        self._frontmatter_end = frontmatter_end
+
+    def position(self, offset: int) -> Position:
+        if self._plain:
+            line_start = self.text.rfind("\n", 0, offset) + 1
+            return Position(self.text.count("\n", 0, offset), offset - line_start)
+        if self._index is None:
+            self._index = LineIndex(self.text)
+        return self._index.position(offset)
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(self.position(start), self.position(max(start, end)))
+
+    def offset(self, position: Position) -> int:
+        if self._head is None:
+            self._head = LineIndex(self.text, self._frontmatter_end)
+        return self._head.offset(position)
+
+
+def safety_findings(
+    text: str,
+    fm: Frontmatter,
+    body_start: int,
+    *,
+    name: str | None,
+    description: str | None,
+    offer: Offer,
+    name_refused: bool = False,
+) -> list[Finding]:
+    """Every SD1001-SD1015 finding of one skill file whose frontmatter parsed.
+
+    ``name_refused``: another rule already refuses the name with an error (SD203 names
+    the look-alike or invisible character): SD1002 and SD1004 leave the name alone.
+    """
+    spans = _Spans(text, body_start)
+    findings: list[Finding] = []
+    skipped = ("name",) if name_refused else ()
+    findings += _frontmatter_characters(text, fm, body_start, spans, offer, skipped=skipped)
+    head = text[:body_start]
+    lowered = head.lower()
+    ascii_head = lowered if head.isascii() else None
+    for hit in command_hits(head, 0, body_start, present_marks(lowered), lowered=ascii_head):
+        findings.append(_finding(hit, spans))
+    hidden, regions = hidden_hits(text, body_start, len(text))
+    for hit in hidden:
+        findings.append(_finding(hit, spans))
+    runs: list[InvisibleRun] = []
+    for first, last in _chunks(text, body_start, len(text)):
+        chunk = text[first:last]
+        for hit in _chunk_hits(chunk):
+            start = first + hit.start
+            if hit.code in INSTRUCTION_CODES and regions.inside(start):
+                continue
+            findings.append(_finding(replace(hit, start=start, end=first + hit.end), spans))
+        if not chunk.isascii():
+            runs += (
+                InvisibleRun(first + run.start, first + run.end, run.text)
+                for run in _chunk_runs(chunk)
+            )
+    findings += _body_characters(runs, spans)
+    if name is not None and not name_refused:
+        confusion = name_confusion(name)
+        entry = fm.get("name")
+        if confusion is not None and entry is not None:
+            detail = "; ".join(confusion.look_alikes) or "every letter passes for Latin"
+            if len(confusion.scripts) > 1:
+                detail = f"it mixes {' and '.join(s.title() for s in confusion.scripts)}: {detail}"
+            findings.append(
+                rule("SD1004").finding(
+                    entry.value_span, name=name, latin=confusion.latin, detail=detail
+                )
+            )
+    if description is not None:
+        findings += _routing(text, fm, description, spans)
+    return findings
+
+
+#: A body is judged in chunks, each chunk's hits memoised by its text: a keystroke
+#: re-judges one chunk. A chunk ends at a paragraph break chosen by the text before it
+#: (the line before the blank line has a length divisible by seven: about every seventh
+#: paragraph), so an edit moves no other chunk's boundaries; a chunk longer than
+#: :data:`_CHUNK_CHARS` is cut at a line break. Every rule judged here looks within one
+#: line, so chunks cut at line breaks lose nothing.
+_CHUNK_CHARS = 4096
+_CHUNK_MEMO = 4096
+
+
+def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    at = start
+    while at < end:
+        stop = at
+        while True:
+            blank = text.find("\n\n", stop, end)
+            if blank < 0:
+                stop = end
+                break
+            stop = blank + 2
+            line = blank - (text.rfind("\n", at, blank) + 1)
+            if line % 7 == 0 or stop - at > _CHUNK_CHARS:
+                break
+        if stop - at > _CHUNK_CHARS:
+            cut = text.find("\n", at + _CHUNK_CHARS, stop)
+            stop = stop if cut < 0 else cut + 1
+        yield at, stop
+        at = stop
+
+
+@lru_cache(maxsize=_CHUNK_MEMO)
+def _chunk_hits(chunk: str) -> tuple[Hit, ...]:
+    """SD1007-SD1009 (quotation marks and inline code left out) and SD1011-SD1015 in one
+    chunk, offsets into it."""
+    lowered = chunk.lower()
+    present = present_marks(lowered)
+    if not present:
+        return ()
+    ascii_chunk = lowered if chunk.isascii() else None
+    hits = list(instruction_hits(chunk, 0, len(chunk), present, PROSE, lowered=ascii_chunk))
+    hits += command_hits(chunk, 0, len(chunk), present, lowered=ascii_chunk)
+    return tuple(hits)
+
+
+@lru_cache(maxsize=_CHUNK_MEMO)
+def _chunk_runs(chunk: str) -> tuple[InvisibleRun, ...]:
+    return tuple(invisible_runs(chunk))
+
+
+def _finding(hit: Hit, spans: _Spans) -> Finding:
+    return rule(hit.code).finding(spans.span(hit.start, hit.end), **hit.values())
+
+
+def _entry_at(fm: Frontmatter, spans: _Spans, offset: int) -> FrontmatterEntry | None:
+    for entry in fm.entries:
+        span = entry.span
+        if spans.offset(span.start) <= offset < spans.offset(span.end):
+            return entry
+    return None
+
+
+def _char_finding(
+    run: InvisibleRun, place: str, catalog: bool, span: Span, fixes: tuple[Fix, ...]
+) -> list[Finding]:
+    """SD1001 (and SD1006 when the tag text is an instruction), SD1002 or SD1003."""
+    if run.has_tags:
+        hidden = describe_tag_text(run.text)
+        found = [
+            rule("SD1001").finding(
+                span, fixes=fixes, count=len(run.text), place=f"the {place}", hidden=hidden
+            )
+        ]
+        kind = tag_text_hit(hidden)
+        if kind is not None:
+            found.append(
+                rule("SD1006").finding(span, what="Unicode tag text", kind=kind, text=hidden)
+            )
+        return found
+    code = "SD1002" if catalog else "SD1003"
+    return [
+        rule(code).finding(
+            span,
+            fixes=fixes,
+            place=place if catalog else f"the {place}",
+            count=len(run.text),
+            kinds=run_kinds(run.text),
+            points=describe_points(run.text),
+        )
+    ]
+
+
+def _frontmatter_characters(
+    text: str,
+    fm: Frontmatter,
+    body_start: int,
+    spans: _Spans,
+    offer: Offer,
+    *,
+    skipped: tuple[str, ...],
+) -> list[Finding]:
+    runs = invisible_runs(text, 0, body_start)
+    findings: list[Finding] = []
+    by_entry: dict[str, list[InvisibleRun]] = {}
+    entries: dict[str, FrontmatterEntry] = {}
+    loose: list[InvisibleRun] = []
+    for run in runs:
+        entry = _entry_at(fm, spans, run.start)
+        if entry is None:
+            loose.append(run)
+        elif entry.key in skipped and not run.has_tags:
+            continue
+        else:
+            by_entry.setdefault(entry.key, []).append(run)
+            entries[entry.key] = entry
+    for key, key_runs in by_entry.items():
+        entry = entries[key]
+        fixes: tuple[Fix, ...] = ()
+        if isinstance(entry.value, str):
+            edits = tuple(TextEdit(spans.span(r.start, r.end), "") for r in key_runs)
+            fixes = offer(
+                f"Remove the invisible characters from `{key}`",
+                edits,
+                {key: strip_invisible(entry.value)},
+            )
+        place = key if key in _CATALOG_KEYS else f"`{key}` value"
+        for run in key_runs:
+            findings += _char_finding(
+                run, place, key in _CATALOG_KEYS, spans.span(run.start, run.end), fixes
+            )
+    for run in loose:
+        findings += _char_finding(run, "frontmatter", False, spans.span(run.start, run.end), ())
+    # A quoted value can spell the characters as escapes ("\u200b"): judge the values too.
+    for key in _CATALOG_KEYS:
+        entry = fm.get(key)
+        if entry is None or key in by_entry or key in skipped or not isinstance(entry.value, str):
+            continue
+        for run in invisible_runs(entry.value):
+            findings += _char_finding(run, key, True, entry.value_span, ())
+            break
+    return findings
+
+
+def _body_characters(runs: list[InvisibleRun], spans: _Spans) -> list[Finding]:
+    findings: list[Finding] = []
+    for run in runs:
+        span = spans.span(run.start, run.end)
+        count = len(run.text)
+        title = f"Remove {count} invisible character{'s' if count > 1 else ''}"
+        fixes = (Fix(title, (TextEdit(span, ""),)),)
+        findings += _char_finding(run, "body", False, span, fixes)
+    return findings
+
+
+def _routing(text: str, fm: Frontmatter, description: str, spans: _Spans) -> Iterable[Finding]:
+    match = hijack_phrase(description)
+    entry = fm.get("description")
+    if match is None or entry is None:
+        return ()
+    phrase = match.group()
+    span = entry.value_span
+    start, end = spans.offset(span.start), spans.offset(span.end)
+    at = text.find(phrase, start, end)
+    if at >= 0:
+        span = spans.span(at, at + len(phrase))
+    return (rule("SD1010").finding(span, phrase=" ".join(phrase.split())),)

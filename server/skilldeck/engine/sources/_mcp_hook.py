@@ -1,0 +1,23 @@
+"""The provider of an ``mcp`` source, built by :mod:`skilldeck.remote.mcp_source`.
+
+The engine never imports a protocol library itself: the MCP client is imported only when
+a configuration names an mcp source, and lives in ``skilldeck.remote``.
+"""
+
+from __future__ import annotations
+
+from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.config._source_spec import McpSourceSpec
+from skilldeck.engine.filesystem._index_cache import default_cache_dir
+from skilldeck.engine.registry._provider import ProviderControl, ProviderFactory, SkillProvider
+
+
+def mcp_source_factory(spec: McpSourceSpec, config: SkilldeckConfig) -> ProviderFactory:
+    """A factory for ``SkillRegistry.register_provider``."""
+
+    def create(control: ProviderControl) -> SkillProvider:
+        from skilldeck.remote.mcp_source import McpSourceProvider  # noqa: PLC0415
+
+        return McpSourceProvider(spec, config, cache_dir=default_cache_dir(), signal=control.signal)
+
+    return create
