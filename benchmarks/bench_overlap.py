@@ -49,15 +49,12 @@ sys.path.insert(0, str(HERE.parent / "server"))
 sys.path.insert(0, str(HERE))
 
 from corpus import ensure  # noqa: E402
+from skilldeck.engine.config._rule_settings import DEFAULT_OVERLAP_THRESHOLD  # noqa: E402
 from skilldeck.engine.config._skilldeck_config import SkilldeckConfig  # noqa: E402
 from skilldeck.engine.filesystem._fs_provider import scan_deck  # noqa: E402
 from skilldeck.engine.overlap._deck_overlap import MAX_FINDINGS_PER_SKILL  # noqa: E402
 from skilldeck.engine.overlap._families import MAX_PAIRS_PER_SKILL, OverlapFamilies  # noqa: E402
-from skilldeck.engine.overlap._index import (  # noqa: E402
-    DEFAULT_OVERLAP_THRESHOLD,
-    OverlapIndex,
-    OverlapSkill,
-)
+from skilldeck.engine.overlap._index import OverlapIndex, OverlapSkill  # noqa: E402
 
 LABELS = HERE / "overlap_labels.json"
 Scorer = Callable[[Sequence[OverlapSkill]], Callable[[OverlapSkill, OverlapSkill], float]]

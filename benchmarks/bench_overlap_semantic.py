@@ -37,7 +37,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench_overlap as bo  # noqa: E402
-from skilldeck.engine.overlap._index import DEFAULT_OVERLAP_THRESHOLD, OverlapSkill  # noqa: E402
+from skilldeck.engine.config._rule_settings import DEFAULT_OVERLAP_THRESHOLD  # noqa: E402
+from skilldeck.engine.overlap._index import OverlapSkill  # noqa: E402
 
 PairScore = Callable[[OverlapSkill, OverlapSkill], float]
 FRESH = frozenset({"index3", "index4"})

@@ -25,8 +25,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import Corpus, load
+from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_bytes
+from skilldeck.engine.files._skill_file import analyze_skill_bytes
 from skilldeck.engine.filesystem import _fs_provider as fs_provider
 from skilldeck.engine.filesystem._index_cache import IndexCache
 

@@ -10,46 +10,45 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from skilldeck.engine.config._skilldeck_config import ConfigError, SkilldeckConfig
-    from skilldeck.engine.deck._defaults import default_registry
-    from skilldeck.engine.filesystem._fs_provider import FilesystemProvider
-    from skilldeck.engine.model_view._catalog import CatalogTracker, CatalogUpdate, render_catalog
-    from skilldeck.engine.model_view._gesture import expand_user_message, find_skill_mentions
-    from skilldeck.engine.model_view._resources import resolve_resource
-    from skilldeck.engine.model_view._skill_tool import (
+    from skilldeck.engine.config import ConfigError, SkilldeckConfig
+    from skilldeck.engine.deck import default_registry
+    from skilldeck.engine.filesystem import FilesystemProvider
+    from skilldeck.engine.model_view import (
+        CatalogTracker,
+        CatalogUpdate,
         SkillToolResult,
         execute_skill_tool,
+        expand_user_message,
+        find_skill_mentions,
+        render_catalog,
         render_skill_content,
+        resolve_resource,
         skill_tool_schema,
     )
-    from skilldeck.engine.registry._model import (
+    from skilldeck.engine.registry import (
+        AbortSignal,
+        CatalogSnapshot,
         DirectoryResourceBase,
         InvocationPolicy,
+        LookupOptions,
+        NameResolution,
         OpaqueResourceBase,
+        ProviderContractError,
+        ProviderControl,
+        ProviderFactory,
+        ProviderObservation,
+        Resolution,
+        ResolvedCandidate,
         ResourceBase,
+        Scope,
         SkillCandidate,
         SkillDefinition,
+        SkillProvider,
+        SkillRegistry,
         SkillSummary,
         UrlResourceBase,
         is_skill_name,
     )
-    from skilldeck.engine.registry._provider import (
-        AbortSignal,
-        LookupOptions,
-        ProviderControl,
-        ProviderFactory,
-        ProviderObservation,
-        SkillProvider,
-    )
-    from skilldeck.engine.registry._registry import (
-        CatalogSnapshot,
-        NameResolution,
-        ProviderContractError,
-        Resolution,
-        ResolvedCandidate,
-        SkillRegistry,
-    )
-    from skilldeck.engine.registry._scope import Scope
 
 __version__ = "0.1.0"
 
@@ -94,42 +93,42 @@ __all__ = [
 ]
 
 _EXPORTS: dict[str, str] = {
-    "AbortSignal": "skilldeck.engine.registry._provider",
-    "CatalogSnapshot": "skilldeck.engine.registry._registry",
-    "CatalogTracker": "skilldeck.engine.model_view._catalog",
-    "CatalogUpdate": "skilldeck.engine.model_view._catalog",
-    "ConfigError": "skilldeck.engine.config._skilldeck_config",
-    "DirectoryResourceBase": "skilldeck.engine.registry._model",
-    "FilesystemProvider": "skilldeck.engine.filesystem._fs_provider",
-    "InvocationPolicy": "skilldeck.engine.registry._model",
-    "LookupOptions": "skilldeck.engine.registry._provider",
-    "NameResolution": "skilldeck.engine.registry._registry",
-    "OpaqueResourceBase": "skilldeck.engine.registry._model",
-    "ProviderContractError": "skilldeck.engine.registry._registry",
-    "ProviderControl": "skilldeck.engine.registry._provider",
-    "ProviderFactory": "skilldeck.engine.registry._provider",
-    "ProviderObservation": "skilldeck.engine.registry._provider",
-    "Resolution": "skilldeck.engine.registry._registry",
-    "ResolvedCandidate": "skilldeck.engine.registry._registry",
-    "ResourceBase": "skilldeck.engine.registry._model",
-    "Scope": "skilldeck.engine.registry._scope",
-    "SkillCandidate": "skilldeck.engine.registry._model",
-    "SkillDefinition": "skilldeck.engine.registry._model",
-    "SkillProvider": "skilldeck.engine.registry._provider",
-    "SkillRegistry": "skilldeck.engine.registry._registry",
-    "SkillSummary": "skilldeck.engine.registry._model",
-    "SkillToolResult": "skilldeck.engine.model_view._skill_tool",
-    "SkilldeckConfig": "skilldeck.engine.config._skilldeck_config",
-    "UrlResourceBase": "skilldeck.engine.registry._model",
-    "default_registry": "skilldeck.engine.deck._defaults",
-    "execute_skill_tool": "skilldeck.engine.model_view._skill_tool",
-    "expand_user_message": "skilldeck.engine.model_view._gesture",
-    "find_skill_mentions": "skilldeck.engine.model_view._gesture",
-    "is_skill_name": "skilldeck.engine.registry._model",
-    "render_catalog": "skilldeck.engine.model_view._catalog",
-    "render_skill_content": "skilldeck.engine.model_view._skill_tool",
-    "resolve_resource": "skilldeck.engine.model_view._resources",
-    "skill_tool_schema": "skilldeck.engine.model_view._skill_tool",
+    "AbortSignal": "skilldeck.engine.registry",
+    "CatalogSnapshot": "skilldeck.engine.registry",
+    "CatalogTracker": "skilldeck.engine.model_view",
+    "CatalogUpdate": "skilldeck.engine.model_view",
+    "ConfigError": "skilldeck.engine.config",
+    "DirectoryResourceBase": "skilldeck.engine.registry",
+    "FilesystemProvider": "skilldeck.engine.filesystem",
+    "InvocationPolicy": "skilldeck.engine.registry",
+    "LookupOptions": "skilldeck.engine.registry",
+    "NameResolution": "skilldeck.engine.registry",
+    "OpaqueResourceBase": "skilldeck.engine.registry",
+    "ProviderContractError": "skilldeck.engine.registry",
+    "ProviderControl": "skilldeck.engine.registry",
+    "ProviderFactory": "skilldeck.engine.registry",
+    "ProviderObservation": "skilldeck.engine.registry",
+    "Resolution": "skilldeck.engine.registry",
+    "ResolvedCandidate": "skilldeck.engine.registry",
+    "ResourceBase": "skilldeck.engine.registry",
+    "Scope": "skilldeck.engine.registry",
+    "SkillCandidate": "skilldeck.engine.registry",
+    "SkillDefinition": "skilldeck.engine.registry",
+    "SkillProvider": "skilldeck.engine.registry",
+    "SkillRegistry": "skilldeck.engine.registry",
+    "SkillSummary": "skilldeck.engine.registry",
+    "SkillToolResult": "skilldeck.engine.model_view",
+    "SkilldeckConfig": "skilldeck.engine.config",
+    "UrlResourceBase": "skilldeck.engine.registry",
+    "default_registry": "skilldeck.engine.deck",
+    "execute_skill_tool": "skilldeck.engine.model_view",
+    "expand_user_message": "skilldeck.engine.model_view",
+    "find_skill_mentions": "skilldeck.engine.model_view",
+    "is_skill_name": "skilldeck.engine.registry",
+    "render_catalog": "skilldeck.engine.model_view",
+    "render_skill_content": "skilldeck.engine.model_view",
+    "resolve_resource": "skilldeck.engine.model_view",
+    "skill_tool_schema": "skilldeck.engine.model_view",
 }
 
 

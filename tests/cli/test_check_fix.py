@@ -12,7 +12,8 @@ import pytest
 from cli_helpers import Run, write
 
 from skilldeck.cli.fix import FixTarget, Skipped, plan_file, write_plan
-from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_file
+from skilldeck.engine.config._rule_settings import RuleSettings
+from skilldeck.engine.files._skill_file import analyze_skill_file
 
 CRLF_SKILL = (
     "---\r\nname: a\r\ndescription: Alpha.\r\nuser_invocable: false\r\n"

@@ -4,7 +4,7 @@ home folder and the working directory an agent starts in, on real files.
 The same trees were given to Gemini CLI's and Kimi Code's own discovery code (their
 TypeScript modules run under Node 20, outside this repository); what each host loaded is
 ``hosts_observed.json`` beside this file, and ``test_hosts_differential.py`` holds
-``engine/hosts.py`` to it. Run ``python tests/engine/host_trees.py DIR`` to build every
+``engine/hosts/_table.py`` to it. Run ``python tests/engine/host_trees.py DIR`` to build every
 tree under ``DIR`` (one folder per tree; ``DIR/<tree>/cwd`` names the start folder).
 """
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from skilldeck import SkilldeckConfig, default_registry
-from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_text
+from skilldeck.engine.config._rule_settings import RuleSettings
+from skilldeck.engine.files._skill_file import analyze_skill_text
 from skilldeck.engine.model_view._gesture import expand_user_message
 from skilldeck.engine.model_view._skill_tool import execute_skill_tool
 from skilldeck.engine.rules._findings import Severity

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
 from skilldeck.engine.deck._deck import DECK_PASSES, deck_report, host_findings, passes_in_force
-from skilldeck.engine.files._skill_file import RuleSettings
 from skilldeck.engine.filesystem._fs_provider import DeckScan, scan_deck
 from skilldeck.engine.filesystem._roots import SkillRoot
 from skilldeck.engine.rules._findings import Severity

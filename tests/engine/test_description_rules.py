@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.files._skill_file import (
-    RuleSettings,
     SkillFileAnalysis,
     analyze_skill_file,
     analyze_skill_text,

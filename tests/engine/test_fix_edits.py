@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_text
+from skilldeck.engine.config._rule_settings import RuleSettings
+from skilldeck.engine.files._skill_file import analyze_skill_text
 from skilldeck.engine.frontmatter._fix_edits import (
     CHECK_BUDGET,
     REMOVED,

@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from skilldeck.engine.files._skill_file import RuleSettings, SkillFileAnalysis, analyze_skill_text
+from skilldeck.engine.config._rule_settings import RuleSettings
+from skilldeck.engine.files._skill_file import SkillFileAnalysis, analyze_skill_text
 from skilldeck.engine.frontmatter._fix_edits import apply_edits, fix_all
 from skilldeck.engine.frontmatter._frontmatter import FrontmatterBounds, find_frontmatter
 from skilldeck.engine.rules._findings import Finding, Fix, TextEdit

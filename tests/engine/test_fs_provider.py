@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
 from skilldeck.engine.deck._deck import deck_findings
-from skilldeck.engine.files._skill_file import RuleSettings
 from skilldeck.engine.filesystem._fs_provider import (
     DeckScan,
     FilesystemProvider,

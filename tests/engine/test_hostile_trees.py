@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.files._skill_file import RuleSettings
 from skilldeck.engine.filesystem._fs_provider import scan_deck, scan_root
 from skilldeck.engine.filesystem._roots import SkillRoot
 

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.host_views._view import HostsView, build_view, host_listing
 from skilldeck.engine.hosts._budget import host_budget, listed_chars
 from skilldeck.engine.hosts._table import HOSTS, get_host, parse_hosts
-from skilldeck.engine.hosts._view import HostsView, build_view, host_listing
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "hosts.md"
 

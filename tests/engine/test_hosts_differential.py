@@ -1,4 +1,4 @@
-"""``engine/hosts.py`` against what Gemini CLI's and Kimi Code's own discovery code loaded
+"""``engine/hosts/_table.py`` against what Gemini CLI's and Kimi Code's own discovery code loaded
 from the same fixture trees (``host_trees.py``; the observed table, named by host version
 and commit, is ``hosts_observed.json``). The differences that remain are listed here and
 in ``docs/hosts.md`` ("Differential"), each with why."""
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.host_views._view import build_view, host_listing
 from skilldeck.engine.hosts._table import get_host
-from skilldeck.engine.hosts._view import build_view, host_listing
 
 _SPEC = importlib.util.spec_from_file_location(
     "host_trees", Path(__file__).with_name("host_trees.py")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
 from skilldeck.engine.deck._deck import deck_findings
-from skilldeck.engine.files._skill_file import RuleSettings
 from skilldeck.engine.filesystem._fs_provider import scan_deck
 from skilldeck.engine.filesystem._index_cache import (
     IndexCache,

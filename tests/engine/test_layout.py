@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from skilldeck.cli.check_memo import deck_key
-from skilldeck.engine.files._skill_file import RuleSettings
+from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.filesystem._fs_provider import classify_path, scan_root
 from skilldeck.engine.filesystem._layout import NotASkill, SkillPlace, place_in_root
 from skilldeck.engine.filesystem._roots import SkillRoot

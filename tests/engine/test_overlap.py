@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skilldeck.engine.config._distinct import declare_distinct
+from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.config._skilldeck_config import ConfigError, SkilldeckConfig, load_config_file
 from skilldeck.engine.deck._deck import ProvidedSkill, deck_findings
-from skilldeck.engine.files._skill_file import RuleSettings
 from skilldeck.engine.filesystem._fs_provider import scan_deck
 from skilldeck.engine.filesystem._roots import SkillRoot
 from skilldeck.engine.overlap._deck_overlap import DeckOverlap
@@ -341,7 +341,7 @@ def test_end_to_end_tests_and_other_tests_are_told_apart_by_the_name() -> None:
 
 def test_the_same_task_in_other_words_competes(tmp_path: Path) -> None:
     # "diagnose" / "troubleshoot" and "visual layout" / "aesthetic, UX" share no word:
-    # the task-concept table (engine/overlap_concepts.py) lets each pair meet.
+    # the task-concept table (engine/overlap/_concepts.py) lets each pair meet.
     diagnostics = write(
         tmp_path,
         "crash-diagnostics",
@@ -690,7 +690,7 @@ def test_any_text_scores_between_0_and_1_and_a_skill_never_pairs_with_itself(
 
 def test_rules_off_skip_the_overlap_pass(tmp_path: Path) -> None:
     """With SD801 and SD802 both off nothing is compared (no findings, no neighbours)."""
-    from skilldeck.engine.files._skill_file import RuleSettings  # noqa: PLC0415
+    from skilldeck.engine.config._rule_settings import RuleSettings  # noqa: PLC0415
     from skilldeck.engine.overlap._deck_overlap import DeckOverlap  # noqa: PLC0415
 
     project = tmp_path / "p"

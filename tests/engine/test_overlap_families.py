@@ -1,4 +1,4 @@
-"""Near-duplicate families and bounded competitors (``engine/overlap_families.py``): what a
+"""Near-duplicate families and bounded competitors (``engine/overlap/_families.py``): what a
 fresh build and the editor's one-skill updates agree on, and what the bound keeps."""
 
 from __future__ import annotations

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_text
+from skilldeck.engine.config._rule_settings import RuleSettings
+from skilldeck.engine.files._skill_file import analyze_skill_text
 from skilldeck.engine.rules._profiles import PROFILES, get_profile
 
 AGENTSKILLS = RuleSettings(profile="agentskills")

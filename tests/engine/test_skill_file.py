@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.files._skill_file import (
-    RuleSettings,
     SkillFileAnalysis,
     analyze_skill_bytes,
     analyze_skill_file,

@@ -19,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_file
+from skilldeck.engine.config._rule_settings import RuleSettings
+from skilldeck.engine.files._skill_file import analyze_skill_file
 from skilldeck.engine.rules._findings import Severity
 
 skills_ref = pytest.importorskip("skills_ref")  # needs Python >= 3.11

@@ -1,7 +1,7 @@
 """Watcher failure: a root deleted and recreated, and a root whose permission is revoked.
 
 The server is started without client-side watching, so its own watchfiles watcher
-(``engine/watch.py`` through ``lsp/watching.py``) is what keeps the index true.
+(``engine/filesystem/_watch.py`` through ``lsp/watching.py``) is what keeps the index true.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import { IMPORT_STRATEGIES, type ImportStrategy } from './interpreter';
 export const PROFILES = ['dsh', 'agentskills', 'claude-code', 'codex'] as const;
 export type Profile = (typeof PROFILES)[number];
 
-/** Agents the server can report on (`engine/hosts.py`; docs/hosts.md). */
+/** Agents the server can report on (`engine/hosts/_table.py`; docs/hosts.md). */
 export const HOSTS = ['dsh', 'claude-code', 'codex', 'copilot', 'opencode', 'gemini-cli', 'kimi-code', 'agentskills'] as const;
 export type Host = (typeof HOSTS)[number];
 

@@ -17,7 +17,7 @@ from skilldeck.cli.errors import CliError
 from skilldeck.cli.settings import add_cache_option, add_location_options, add_profile_option
 
 if TYPE_CHECKING:
-    from skilldeck.engine.hosts._view import HostsView
+    from skilldeck.engine.host_views import HostsView
 
 
 def register(subparsers: Any) -> None:

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 from skilldeck.cli import host_report
 from skilldeck.cli.errors import CliError
 from skilldeck.cli.settings import add_registry_options, registry_session, warn_if_incomplete
-from skilldeck.engine.model_view._catalog import catalog_entries, render_entries
+from skilldeck.engine.model_view import catalog_entries, render_entries
 
 if TYPE_CHECKING:
-    from skilldeck.engine.hosts._table import Host
-    from skilldeck.engine.hosts._view import HostsView
+    from skilldeck.engine.host_views import HostsView
+    from skilldeck.engine.hosts import Host
 
 
 def register(subparsers: Any) -> None:
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_host(args: argparse.Namespace, host: Host) -> int:
-    from skilldeck.engine.hosts._view import host_listing  # noqa: PLC0415
+    from skilldeck.engine.host_views import host_listing  # noqa: PLC0415
 
     def render(view: HostsView, _cwd: str) -> str:
         lines = host_listing(view, host)

@@ -55,17 +55,23 @@ from skilldeck.cli.settings import (
     lookup_cwd,
 )
 from skilldeck.cli.statistics import rule_statistics
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.deck._deck import ProvidedSkill, deck_findings, host_findings
-from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_file
-from skilldeck.engine.files._skill_read import file_kind
-from skilldeck.engine.filesystem._fs_provider import scan_deck
-from skilldeck.engine.filesystem._index_cache import IndexCache
-from skilldeck.engine.filesystem._layout import BUNDLE_FILE, NotASkill, place_of, skill_place
-from skilldeck.engine.filesystem._roots import SkillRoot, find_project_root, resolve_roots
-from skilldeck.engine.filesystem._scan_helpers import usable_cpus
-from skilldeck.engine.registry._model import RANK_CUSTOM, SOURCE_CUSTOM
-from skilldeck.engine.rules._findings import Finding, Severity
+from skilldeck.engine.config import RuleSettings, SkilldeckConfig
+from skilldeck.engine.deck import ProvidedSkill, deck_findings, host_findings
+from skilldeck.engine.files import analyze_skill_file, file_kind
+from skilldeck.engine.filesystem import (
+    BUNDLE_FILE,
+    IndexCache,
+    NotASkill,
+    SkillRoot,
+    find_project_root,
+    place_of,
+    resolve_roots,
+    scan_deck,
+    skill_place,
+    usable_cpus,
+)
+from skilldeck.engine.registry import RANK_CUSTOM, SOURCE_CUSTOM
+from skilldeck.engine.rules import Finding, Severity
 
 #: Most ``--fix`` passes (a fix can make room for another that overlapped it).
 MAX_FIX_PASSES = 5

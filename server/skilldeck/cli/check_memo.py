@@ -1,6 +1,6 @@
 """The memos of ``skilldeck check``: what a deck's check reported, and what a whole
 invocation printed, stored beside the engine's per-file cache and reused while nothing
-they depend on changed. CLI-only: the engine's :class:`~skilldeck.engine.filesystem._index_cache.
+they depend on changed. CLI-only: the engine's :class:`~skilldeck.engine.filesystem.
 IndexCache` caches analyses; these memos cache *reports*.
 
 A deck memo is keyed by :func:`deck_key` (every root's listing and every skill file's
@@ -21,29 +21,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from skilldeck.engine.disk._cache_file import read_cache_bytes
-from skilldeck.engine.disk._json_codec import dump_bytes, load_bytes
-from skilldeck.engine.files._analysis_json import (
-    finding_from_json,
-    finding_to_json,
-    json_bool,
-    json_int,
-    json_str,
-)
-from skilldeck.engine.files._skill_file import RuleSettings
-from skilldeck.engine.filesystem._fs_provider import PROVIDER_NAME
-from skilldeck.engine.filesystem._index_cache import (
+from skilldeck.engine.config import RuleSettings
+from skilldeck.engine.disk import dump_bytes, load_bytes, read_cache_bytes
+from skilldeck.engine.files import finding_from_json, finding_to_json, json_bool, json_int, json_str
+from skilldeck.engine.filesystem import (
+    PROVIDER_NAME,
     RACY_WINDOW_NS,
     FileIdentity,
     IndexCache,
+    SkillRoot,
     identity_of_file,
+    listed_child_layout,
+    stray_files,
     version_key,
     write_atomically,
     write_chunks_atomically,
 )
-from skilldeck.engine.filesystem._layout import listed_child_layout, stray_files
-from skilldeck.engine.filesystem._roots import SkillRoot
-from skilldeck.engine.rules._findings import Finding
+from skilldeck.engine.rules import Finding
 
 #: Bump when the shape of a deck memo changes.
 DECK_MEMO_FORMAT = 3

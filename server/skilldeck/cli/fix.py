@@ -1,6 +1,6 @@
 """``check --fix`` / ``--diff``: apply the engine's fixes to skill files, safely.
 
-The fixes are the engine's (each :class:`~skilldeck.engine.rules._findings.Fix` of a finding);
+The fixes are the engine's (each :class:`~skilldeck.engine.rules.Fix` of a finding);
 this module only chooses and applies them. Per finding the first fix is taken, a fix
 marked ``unsafe`` only with ``--unsafe-fixes``, and a fix whose edits overlap one already
 chosen waits for the next pass. A file is changed only when:
@@ -33,15 +33,19 @@ import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from skilldeck.engine.files._skill_file import RuleSettings, SkillFileAnalysis, analyze_skill_text
-from skilldeck.engine.files._skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
-from skilldeck.engine.filesystem._fs_provider import FLAT_SUFFIX
-from skilldeck.engine.filesystem._layout import skill_place
-from skilldeck.engine.filesystem._roots import SkillRoot
-from skilldeck.engine.frontmatter._frontmatter import LineIndex
-from skilldeck.engine.registry._model import RANK_CUSTOM, SOURCE_CUSTOM
-from skilldeck.engine.rules._findings import Finding, Fix, TextEdit
-from skilldeck.engine.text._positions import Span
+from skilldeck.engine.config import RuleSettings
+from skilldeck.engine.files import (
+    SkillFileAnalysis,
+    SkillReadError,
+    analyze_skill_text,
+    decode_skill_bytes,
+    read_skill_bytes,
+)
+from skilldeck.engine.filesystem import FLAT_SUFFIX, SkillRoot, skill_place
+from skilldeck.engine.frontmatter import LineIndex
+from skilldeck.engine.registry import RANK_CUSTOM, SOURCE_CUSTOM
+from skilldeck.engine.rules import Finding, Fix, TextEdit
+from skilldeck.engine.text import Span
 
 _BOM = b"\xef\xbb\xbf"
 

@@ -30,14 +30,13 @@ from skilldeck.cli.errors import CliError
 from skilldeck.cli.settings import build_config, lookup_cwd, warn_if_incomplete
 
 if TYPE_CHECKING:
-    from skilldeck.engine.hosts._budget import BudgetReport
-    from skilldeck.engine.hosts._table import Host
-    from skilldeck.engine.hosts._view import FoundFile, HostLoad, HostsView
+    from skilldeck.engine.host_views import FoundFile, HostLoad, HostsView
+    from skilldeck.engine.hosts import BudgetReport, Host
 
 
 def add_host_option(parser: argparse.ArgumentParser, *, allow_all: bool) -> None:
     """``--host H``: the agent whose view to show."""
-    from skilldeck.engine.hosts._table import HOSTS  # noqa: PLC0415
+    from skilldeck.engine.hosts import HOSTS  # noqa: PLC0415
 
     names = ", ".join(HOSTS)
     parser.add_argument(
@@ -50,7 +49,7 @@ def add_host_option(parser: argparse.ArgumentParser, *, allow_all: bool) -> None
 
 def selected_hosts(value: str, *, allow_all: bool) -> tuple[Host, ...]:
     """The hosts ``--host`` names (``all`` only where allowed); a usage error otherwise."""
-    from skilldeck.engine.hosts._table import HOSTS, parse_hosts  # noqa: PLC0415
+    from skilldeck.engine.hosts import HOSTS, parse_hosts  # noqa: PLC0415
 
     if value.strip() == "all" and not allow_all:
         raise CliError(f"--host: choose one host: {', '.join(HOSTS)}")
@@ -85,9 +84,8 @@ def host_output(
         view_key,
         view_locator,
     )
-    from skilldeck.engine.filesystem._index_cache import IndexCache  # noqa: PLC0415
-    from skilldeck.engine.hosts._view import build_view, scanned_roots, walk_levels  # noqa: PLC0415
-    from skilldeck.engine.hosts._walk import deep_identity  # noqa: PLC0415
+    from skilldeck.engine.filesystem import IndexCache  # noqa: PLC0415
+    from skilldeck.engine.host_views import build_view, deep_identity, scanned_roots, walk_levels  # noqa: PLC0415
 
     started = time.time_ns()
     cwd = lookup_cwd(args)
@@ -112,7 +110,7 @@ def host_output(
             if memo is not None:
                 sys.stdout.write(memo.stdout)
                 return 0
-    from skilldeck.engine.filesystem._scan_helpers import usable_cpus  # noqa: PLC0415
+    from skilldeck.engine.filesystem import usable_cpus  # noqa: PLC0415
 
     view = build_view(
         hosts, config, cwd, cache=cache, context_tokens=context_tokens, processes=usable_cpus()

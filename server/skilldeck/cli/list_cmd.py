@@ -21,8 +21,8 @@ from skilldeck.cli.display import display_path
 from skilldeck.cli.settings import add_registry_options, registry_session, warn_if_incomplete
 
 if TYPE_CHECKING:
-    from skilldeck.engine.hosts._view import HostsView
-    from skilldeck.engine.registry._registry import NameResolution, Resolution
+    from skilldeck.engine.host_views import HostsView
+    from skilldeck.engine.registry import NameResolution, Resolution
 
 
 def register(subparsers: Any) -> None:

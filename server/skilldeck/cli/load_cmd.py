@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from skilldeck.cli.settings import add_registry_options, registry_session
-from skilldeck.engine.model_view._skill_tool import SkillToolResult, execute_skill_tool
+from skilldeck.engine.model_view import SkillToolResult, execute_skill_tool
 
 
 def register(subparsers: Any) -> None:

@@ -30,7 +30,7 @@ from skilldeck.cli import (
     sources_cmd,
 )
 from skilldeck.cli.errors import CliError
-from skilldeck.engine.config._skilldeck_config import ConfigError
+from skilldeck.engine.config import ConfigError
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1

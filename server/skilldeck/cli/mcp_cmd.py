@@ -17,7 +17,7 @@ from typing import Any
 from skilldeck.cli.errors import CliError
 from skilldeck.cli.provider_option import provider_factories
 from skilldeck.cli.settings import add_registry_options, build_config, lookup_cwd
-from skilldeck.engine.filesystem._index_cache import IndexCache
+from skilldeck.engine.filesystem import IndexCache
 
 _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
@@ -96,9 +96,11 @@ def run(args: argparse.Namespace) -> int:
 
     import anyio  # noqa: PLC0415 - only this command runs the MCP server
 
-    from skilldeck.engine.deck._defaults import default_registry  # noqa: PLC0415
-    from skilldeck.engine.filesystem._scan_helpers import usable_cpus  # noqa: PLC0415
-    from skilldeck.engine.filesystem._watch_gate import WatchGate  # noqa: PLC0415
+    from skilldeck.engine.deck import default_registry  # noqa: PLC0415
+    from skilldeck.engine.filesystem import (  # noqa: PLC0415
+        WatchGate,
+        usable_cpus,
+    )
     from skilldeck.mcp.deck_server import DeckServer  # noqa: PLC0415
 
     cwd = lookup_cwd(args)

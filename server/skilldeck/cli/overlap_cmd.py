@@ -4,12 +4,12 @@ apart.
 Scans the lookup directory's deck (the roots ``list`` reads, plus the skills of other
 providers) and prints the pairs of competing skills (the model-invocable winners) whose
 overlap score reaches the threshold, best first, with the words they share (each skill's
-strongest competitors: :data:`~skilldeck.engine.overlap._families.MAX_PAIRS_PER_SKILL`;
+strongest competitors: :data:`~skilldeck.engine.overlap.MAX_PAIRS_PER_SKILL`;
 a family of near-duplicates competes as one skill, named by one member), the clusters
 those pairs form, then the families of near-duplicate descriptions. Pairs and families
-are the engine's (:mod:`skilldeck.engine.overlap._deck_overlap`), the same ``check`` reports as
+are the engine's (:mod:`skilldeck.engine.overlap`), the same ``check`` reports as
 SD801 / SD802. With ``--host H`` only the skill files agent H loads compete (its
-folders, name rules and precedence: :mod:`skilldeck.engine.hosts._table`).
+folders, name rules and precedence: :mod:`skilldeck.engine.hosts`).
 
 JSON: ``{"pairs": [{"a": {"name", "path"}, "b": {"name", "path"}, "score": float,
 "shared": [str]}], "clusters": [[name, ...]], "families": [{"identical": bool,
@@ -34,12 +34,10 @@ from skilldeck.cli.settings import (
     lookup_cwd,
     warn_if_incomplete,
 )
-from skilldeck.engine.filesystem._index_cache import IndexCache
+from skilldeck.engine.filesystem import IndexCache
 
 if TYPE_CHECKING:
-    from skilldeck.engine.overlap._deck_overlap import DeckOverlap
-    from skilldeck.engine.overlap._families import Family
-    from skilldeck.engine.overlap._index import OverlapPair, OverlapSkill
+    from skilldeck.engine.overlap import DeckOverlap, Family, OverlapPair, OverlapSkill
 
 
 def register(subparsers: Any) -> None:
@@ -73,11 +71,13 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the pairs and clusters; exits 0 (an incomplete view is noted on stderr)."""
-    from skilldeck.engine.deck._deck import name_groups  # noqa: PLC0415
-    from skilldeck.engine.filesystem._fs_provider import scan_deck  # noqa: PLC0415
-    from skilldeck.engine.hosts._view import build_view  # noqa: PLC0415
-    from skilldeck.engine.overlap._deck_overlap import DeckOverlap  # noqa: PLC0415
-    from skilldeck.engine.overlap._index import clusters  # noqa: PLC0415
+    from skilldeck.engine.deck import name_groups  # noqa: PLC0415
+    from skilldeck.engine.filesystem import scan_deck  # noqa: PLC0415
+    from skilldeck.engine.host_views import build_view  # noqa: PLC0415
+    from skilldeck.engine.overlap import (  # noqa: PLC0415
+        DeckOverlap,
+        clusters,
+    )
 
     cwd = lookup_cwd(args)
     config = build_config(args, cwd)

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 from skilldeck.cli.errors import CliError
 
 if TYPE_CHECKING:
-    from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-    from skilldeck.engine.deck._deck import ProvidedSkill
-    from skilldeck.engine.registry._provider import ProviderFactory
+    from skilldeck.engine.config import SkilldeckConfig
+    from skilldeck.engine.deck import ProvidedSkill
+    from skilldeck.engine.registry import ProviderFactory
 
 
 def add_provider_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -71,7 +71,9 @@ def read_provided(
         return (), True
     import asyncio  # noqa: PLC0415 - only when a deck has other providers
 
-    from skilldeck.engine.deck._deck import provided_skills  # noqa: PLC0415
-    from skilldeck.engine.deck._defaults import provider_registry  # noqa: PLC0415
+    from skilldeck.engine.deck import (  # noqa: PLC0415
+        provided_skills,
+        provider_registry,
+    )
 
     return asyncio.run(provided_skills(provider_registry(config, factories), cwd=cwd))

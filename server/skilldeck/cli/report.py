@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from skilldeck.engine.rules._findings import Finding, Severity
+from skilldeck.engine.rules import Finding, Severity
 
 #: Severity words for counts in the summary line (singular, plural).
 _SEVERITY_WORDS = {

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from skilldeck.cli.settings import add_location_options, build_config, lookup_cwd
-from skilldeck.engine.filesystem._roots import resolve_roots
+from skilldeck.engine.filesystem import resolve_roots
 
 
 def register(subparsers: Any) -> None:

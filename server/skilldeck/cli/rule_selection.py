@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from skilldeck.cli.errors import CliError
-from skilldeck.engine.rules._rules import RULES
+from skilldeck.engine.rules import RULES
 
 _PREFIX = re.compile(r"^SD[0-9]{0,4}$")
 #: The four-digit families (``SD10``): such a prefix selects only that family.

@@ -13,7 +13,7 @@ from typing import Any
 
 from skilldeck.cli.errors import CliError
 from skilldeck.cli.settings import add_cwd_option, lookup_cwd
-from skilldeck.engine.rules._rules import RULES, Rule, render_rules_markdown
+from skilldeck.engine.rules import RULES, Rule, render_rules_markdown
 
 
 def register(subparsers: Any) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from skilldeck.cli.errors import CliError
 from skilldeck.cli.settings import add_location_options, build_config, lookup_cwd
-from skilldeck.engine.frontmatter._schema import frontmatter_schema
+from skilldeck.engine.frontmatter import frontmatter_schema
 
 
 def register(subparsers: Any) -> None:

@@ -17,17 +17,11 @@ from typing import TYPE_CHECKING
 
 from skilldeck.cli.errors import CliError, os_reason
 from skilldeck.cli.provider_option import add_provider_option, provider_factories
-from skilldeck.engine.config._skilldeck_config import (
-    ConfigLayer,
-    SkilldeckConfig,
-    find_config_file,
-    load_config_file,
-)
-from skilldeck.engine.filesystem._index_cache import IndexCache
-from skilldeck.engine.filesystem._roots import find_project_root
+from skilldeck.engine.config import ConfigLayer, SkilldeckConfig, find_config_file, load_config_file
+from skilldeck.engine.filesystem import IndexCache, find_project_root
 
 if TYPE_CHECKING:
-    from skilldeck.engine.registry._registry import SkillRegistry
+    from skilldeck.engine.registry import SkillRegistry
 
 
 def add_cwd_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -113,7 +107,7 @@ def registry_session(
     cwd = lookup_cwd(args)
     config = build_config(args, cwd, catalog_max_description_length=catalog_max_description_length)
     cache = None if args.no_cache else IndexCache.default()
-    from skilldeck.engine.deck._defaults import default_registry  # noqa: PLC0415 - not for check
+    from skilldeck.engine.deck import default_registry  # noqa: PLC0415 - not for check
 
     registry = default_registry(config, cache=cache, providers=provider_factories(args))
     return RegistrySession(cwd, config, registry)
@@ -161,7 +155,7 @@ def build_config(
 
     The config file is ``--config FILE`` when given, else the one at ``project_dir``'s
     project root (``skilldeck.toml``, else ``[tool.skilldeck]`` in ``pyproject.toml``).
-    Raises :class:`skilldeck.engine.config._skilldeck_config.ConfigError` for a bad file or value.
+    Raises :class:`skilldeck.engine.config.ConfigError` for a bad file or value.
     """
     config = SkilldeckConfig.from_environment()
     explicit = getattr(args, "config", None)
@@ -202,7 +196,7 @@ def build_config(
 def _hosts_flag(raw: str, profile: str | None) -> tuple[str | None, tuple[str, ...]]:
     """``--host H[,H...]``: the hosts reported on, and the profile (``--profile`` if given,
     else the dialect of a single host: ``--profile`` is the dialect's alias)."""
-    from skilldeck.engine.hosts._table import parse_hosts  # noqa: PLC0415
+    from skilldeck.engine.hosts import parse_hosts  # noqa: PLC0415
 
     if raw.strip() == "all":
         raise CliError("--host: name the agents (a comma list), not all")
@@ -216,7 +210,7 @@ def _hosts_flag(raw: str, profile: str | None) -> tuple[str | None, tuple[str, .
 
 
 def _check_profile(name: str) -> None:
-    from skilldeck.engine.rules._profiles import PROFILES  # noqa: PLC0415
+    from skilldeck.engine.rules import PROFILES  # noqa: PLC0415
 
     if name not in PROFILES:
         raise CliError(

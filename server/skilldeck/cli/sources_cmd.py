@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli.errors import CliError
 from skilldeck.cli.settings import add_location_options, build_config, lookup_cwd
-from skilldeck.engine.filesystem._index_cache import default_cache_dir
+from skilldeck.engine.filesystem import default_cache_dir
 
 if TYPE_CHECKING:
-    from skilldeck.engine.sources._status import SourceStatus
+    from skilldeck.engine.sources import SourceStatus
 
 
 def register(subparsers: Any) -> None:
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     # every command whose parser this module helps build.
     import asyncio  # noqa: PLC0415
 
-    from skilldeck.engine.sources._status import source_status, update_sources  # noqa: PLC0415
+    from skilldeck.engine.sources import source_status, update_sources  # noqa: PLC0415
 
     cache_dir = default_cache_dir()
     failed: dict[str, str] = {}

@@ -6,7 +6,7 @@ import json
 from collections import Counter
 
 from skilldeck.cli.report import CheckReport
-from skilldeck.engine.rules._rules import rule
+from skilldeck.engine.rules import rule
 
 
 def rule_statistics(report: CheckReport, output_format: str, *, unsafe: bool) -> str:

@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from skilldeck.engine.files._skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
-from skilldeck.engine.frontmatter._frontmatter import FrontmatterBounds, find_frontmatter
-from skilldeck.engine.text._positions import Span, line_starts, split_lines
+from skilldeck.engine.files import SkillReadError, decode_skill_bytes, read_skill_bytes
+from skilldeck.engine.frontmatter import FrontmatterBounds, find_frontmatter
+from skilldeck.engine.text import Span, line_starts, split_lines
 from skilldeck.lsp.markdown_body import mentions
 
 if TYPE_CHECKING:

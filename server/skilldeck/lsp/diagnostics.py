@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable
 
 from lsprotocol import types
 
-from skilldeck.engine.rules._findings import Finding, Severity
-from skilldeck.engine.text._positions import Encoding
+from skilldeck.engine.rules import Finding, Severity
+from skilldeck.engine.text import Encoding
 from skilldeck.lsp.file_uris import path_of, uri_of
 from skilldeck.lsp.positions import LineSource, to_lsp_range
 
@@ -35,7 +35,7 @@ LinesFor = Callable[[str], LineSource]
 def docs_url(code: str) -> str | None:
     """The rule's documentation URL, when the rules table knows the code."""
     try:
-        from skilldeck.engine.rules._rules import rule  # noqa: PLC0415
+        from skilldeck.engine.rules import rule  # noqa: PLC0415
 
         url = rule(code).docs_url
     except Exception:  # an unknown code (or a rules table mid-edit) gets no link

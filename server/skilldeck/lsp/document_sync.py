@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
+from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.lsp.index import FolderIndex
 
 if TYPE_CHECKING:

@@ -15,10 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from skilldeck.engine.config._skilldeck_config import CONFIG_FILE_NAMES
-from skilldeck.engine.files._skill_file import analyze_skill_file
-from skilldeck.engine.filesystem._fs_provider import BUNDLE_FILE, SkillFileEntry, name_span
-from skilldeck.engine.filesystem._layout import relative_parts, stray_files
+from skilldeck.engine.config import CONFIG_FILE_NAMES
+from skilldeck.engine.files import analyze_skill_file
+from skilldeck.engine.filesystem import (
+    BUNDLE_FILE,
+    SkillFileEntry,
+    name_span,
+    relative_parts,
+    stray_files,
+)
 from skilldeck.lsp.index import FolderIndex
 
 if TYPE_CHECKING:
@@ -117,7 +122,7 @@ class FileEvents:
 def is_config_file(path: str, project_roots: AbstractSet[str]) -> bool:
     """Whether ``path`` is a config file that a folder whose project root is one of
     ``project_roots`` reads its settings from
-    (:func:`skilldeck.engine.config._skilldeck_config.find_config_file`)."""
+    (:func:`skilldeck.engine.config.find_config_file`)."""
     return (
         os.path.basename(path) in CONFIG_FILE_NAMES
         and os.path.normpath(os.path.dirname(path)) in project_roots

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from skilldeck.engine.frontmatter._frontmatter import Frontmatter, FrontmatterEntry
-from skilldeck.engine.text._positions import Position
+from skilldeck.engine.frontmatter import Frontmatter, FrontmatterEntry
+from skilldeck.engine.text import Position
 
 _KEY_LINE = re.compile(r"^(?P<key>[^\s#:'\"][^:]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?=[ \t]|$)")
 _TOP_KEY = re.compile(r"^(?P<key>[^\s#:'\"-][^:]*?|'[^']*'|\"[^\"]*\")[ \t]*:(?=[ \t]|$)")

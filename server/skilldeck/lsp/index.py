@@ -1,7 +1,7 @@
 """One workspace folder's view of the deck: engine scan plus open-buffer overlay.
 
 A :class:`FolderIndex` holds, for every skill file in the folder's roots, the engine's
-:class:`~skilldeck.engine.filesystem._fs_provider.SkillFileEntry` (fields and findings, never the
+:class:`~skilldeck.engine.filesystem.SkillFileEntry` (fields and findings, never the
 body) and the shadowing findings of its name. It is mutated only on the event loop;
 full scans run in a worker thread and come back as a :class:`FolderScan` that is applied
 in one step. Every rule, every ordering and every shadowing decision is the engine's.
@@ -16,48 +16,44 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.deck._deck import (
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.deck import (
     DeckMember,
     NameVerdict,
     ProvidedSkill,
     mention_findings,
     mention_targets,
     mentions_affected,
+    project_of,
     resolve_name,
     view_findings,
 )
-from skilldeck.engine.deck._shown_paths import project_of
-from skilldeck.engine.files._near_misses import NameSuggestions
-from skilldeck.engine.files._skill_file import (
+from skilldeck.engine.files import (
+    NameSuggestions,
     SkillFileAnalysis,
     analyze_skill_text,
     bundle_findings_of,
     keep_bundle_findings,
     wide_lines,
 )
-from skilldeck.engine.filesystem._fs_provider import (
+from skilldeck.engine.filesystem import (
+    IndexCache,
     Layout,
+    NotASkill,
     SkillFileEntry,
+    SkillRoot,
     classify_path,
     entry_name_and_rank,
     name_span,
+    place_of,
     scan_deck,
 )
-from skilldeck.engine.filesystem._index_cache import IndexCache
-from skilldeck.engine.filesystem._layout import NotASkill, place_of
-from skilldeck.engine.filesystem._roots import SkillRoot
-from skilldeck.engine.hosts._table import get_host
-from skilldeck.engine.hosts._view import HostsView, build_view
-from skilldeck.engine.model_view._catalog import (
-    CatalogEntry,
-    CatalogMemo,
-    tokens_for_length,
-    wrap_lines,
-)
-from skilldeck.engine.overlap._deck_overlap import DeckOverlap, member_key
-from skilldeck.engine.registry._resolution import group_by_name
-from skilldeck.engine.rules._findings import Finding
+from skilldeck.engine.host_views import HostsView, build_view
+from skilldeck.engine.hosts import get_host
+from skilldeck.engine.model_view import CatalogEntry, CatalogMemo, tokens_for_length, wrap_lines
+from skilldeck.engine.overlap import DeckOverlap, member_key
+from skilldeck.engine.registry import group_by_name
+from skilldeck.engine.rules import Finding
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """A profile key's documentation as Markdown, shared by completion and hover.
 
-Everything shown comes from :class:`~skilldeck.engine.rules._profiles.KeyInfo`; nothing about
+Everything shown comes from :class:`~skilldeck.engine.rules.KeyInfo`; nothing about
 a key is written here.
 """
 
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from skilldeck.engine.rules._profiles import KeyInfo, Profile
+from skilldeck.engine.rules import KeyInfo, Profile
 
 
 def key_detail(info: KeyInfo) -> str:

@@ -2,7 +2,7 @@
 
 Pure functions over lines of text (no I/O, no LSP types). Positions are engine spans
 (0-based lines, code-point columns). ``/name`` mentions use the engine's gesture grammar
-(:func:`skilldeck.engine.model_view._gesture.find_skill_mentions`) over the whole body, so mentions
+(:func:`skilldeck.engine.model_view.find_skill_mentions`) over the whole body, so mentions
 inside fenced or inline code are left out exactly as the gesture leaves them out.
 """
 
@@ -14,8 +14,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from skilldeck.engine.model_view._gesture import code_regions, fenced_blocks, find_skill_mentions
-from skilldeck.engine.text._positions import Span
+from skilldeck.engine.model_view import code_regions, fenced_blocks, find_skill_mentions
+from skilldeck.engine.text import Span
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`]+")
@@ -53,7 +53,7 @@ class MentionAt:
 
 def code_lines(lines: Sequence[str], start: int) -> set[int]:
     """Lines from ``start`` on that belong to fenced code blocks (fences included), as the
-    gesture grammar finds them (:func:`skilldeck.engine.model_view._gesture.fenced_blocks`)."""
+    gesture grammar finds them (:func:`skilldeck.engine.model_view.fenced_blocks`)."""
     if not any("```" in line or "~~~" in line for line in lines[start:]):
         return set()
     body, offsets = _body(lines, start)

@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, Literal
 
 from lsprotocol import types
 
-from skilldeck.engine.filesystem._fs_provider import SkillFileEntry, name_span
-from skilldeck.engine.text._positions import Position, Span
+from skilldeck.engine.filesystem import SkillFileEntry, name_span
+from skilldeck.engine.text import Position, Span
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.markdown_body import mention_at
 from skilldeck.lsp.positions import to_lsp_range
 from skilldeck.lsp.scalar_text import scalar_text_span
 
 if TYPE_CHECKING:
-    from skilldeck.engine.deck._deck import ProvidedSkill
+    from skilldeck.engine.deck import ProvidedSkill
     from skilldeck.lsp.session import Session
     from skilldeck.lsp.skill_document import SkillDocument
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from skilldeck.engine.text._positions import Encoding
+from skilldeck.engine.text import Encoding
 from skilldeck.lsp.diagnostics import path_of
 from skilldeck.lsp.text_sync import apply_changes
 

@@ -1,7 +1,7 @@
 """Each folder's routing-overlap index (SD801 / SD802), built on the loop a few skills at a
 time: after every index, and again once a burst of changes on disk is over.
 
-An edit updates the overlap at once (:meth:`skilldeck.engine.overlap._deck_overlap.DeckOverlap.update`
+An edit updates the overlap at once (:meth:`skilldeck.engine.overlap.DeckOverlap.update`
 compares only the edited skill against the index), but against the deck's word weights
 as they were at the last full build: a skill added, removed or rewritten changes how
 rare its words are for every skill that uses them, and ``check`` weighs them as the deck
@@ -17,8 +17,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from skilldeck.engine.overlap._deck_overlap import DeckOverlap
-from skilldeck.engine.overlap._time_slices import TimeSlice
+from skilldeck.engine.overlap import DeckOverlap, TimeSlice
 
 if TYPE_CHECKING:
     from skilldeck.lsp.index import FolderIndex

@@ -2,7 +2,7 @@
 
 The engine counts characters in Unicode code points (Python ``str`` indices). LSP
 clients count UTF-16 code units unless ``positionEncoding`` negotiated ``utf-8`` or
-``utf-32``. The column arithmetic itself lives in :mod:`skilldeck.engine.text._positions`
+``utf-32``. The column arithmetic itself lives in :mod:`skilldeck.engine.text`
 (the CLI's JSON output needs it too); this module applies it to LSP types.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 
 from lsprotocol import types
 
-from skilldeck.engine.text._positions import (
+from skilldeck.engine.text import (
     Encoding,
     Position,
     Span,

@@ -1,5 +1,5 @@
 """Each folder's skills from providers other than the filesystem (bundled, registered,
-runtime): read through :func:`skilldeck.engine.deck._deck.provided_skills` at every index and
+runtime): read through :func:`skilldeck.engine.deck.provided_skills` at every index and
 again whenever a provider says its skills changed. Tests: ``tests/parity/test_parity.py``.
 """
 
@@ -10,13 +10,11 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.deck._deck import ProvidedSkill, provided_skills
-from skilldeck.engine.deck._defaults import provider_registry
+from skilldeck.engine.deck import ProvidedSkill, provided_skills, provider_registry
 
 if TYPE_CHECKING:
-    from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-    from skilldeck.engine.registry._provider import ProviderFactory
-    from skilldeck.engine.registry._registry import SkillRegistry
+    from skilldeck.engine.config import SkilldeckConfig
+    from skilldeck.engine.registry import ProviderFactory, SkillRegistry
     from skilldeck.lsp.session import Session
 
 

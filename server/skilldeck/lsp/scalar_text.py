@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from skilldeck.engine.frontmatter._frontmatter import FrontmatterEntry
-from skilldeck.engine.text._positions import Position, Span
+from skilldeck.engine.frontmatter import FrontmatterEntry
+from skilldeck.engine.text import Position, Span
 
 _PROPERTY = re.compile(r"[ \t]*[&!][^ \t]*")
 _BLOCK_HEADER = re.compile(r"[ \t]*[|>][-+0-9]*")

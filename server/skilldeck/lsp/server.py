@@ -41,7 +41,7 @@ from skilldeck.lsp.open_documents import OpenDocuments
 from skilldeck.lsp.refusals import RequestRefused
 
 if TYPE_CHECKING:
-    from skilldeck.engine.registry._provider import ProviderFactory
+    from skilldeck.engine.registry import ProviderFactory
 
 logger = logging.getLogger(__name__)
 

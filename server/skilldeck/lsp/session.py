@@ -29,14 +29,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lsprotocol import types
 from pygls.exceptions import JsonRpcServerNotInitialized
 
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.filesystem._index_cache import IndexCache, default_cache_dir
-from skilldeck.engine.filesystem._layout import NotASkill
-from skilldeck.engine.filesystem._roots import SkillRoot, resolve_roots
-from skilldeck.engine.filesystem._scan_helpers import usable_cpus
-from skilldeck.engine.sources._config_findings import source_findings
-from skilldeck.engine.sources._status import FAILING_HEALTH, source_status
-from skilldeck.engine.text._positions import Encoding
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.filesystem import (
+    IndexCache,
+    NotASkill,
+    SkillRoot,
+    default_cache_dir,
+    resolve_roots,
+    usable_cpus,
+)
+from skilldeck.engine.sources import FAILING_HEALTH, source_findings, source_status
+from skilldeck.engine.text import Encoding
 from skilldeck.lsp.catalog_notifier import CatalogNotifier
 from skilldeck.lsp.diagnostics import path_of
 from skilldeck.lsp.document_sync import DocumentSync
@@ -56,8 +59,8 @@ from skilldeck.lsp.source_refresh import SourceRefresh, register_update_command
 from skilldeck.lsp.watching import Watching
 
 if TYPE_CHECKING:
-    from skilldeck.engine.registry._provider import ProviderFactory
-    from skilldeck.engine.rules._findings import Finding
+    from skilldeck.engine.registry import ProviderFactory
+    from skilldeck.engine.rules import Finding
     from skilldeck.lsp.server import SkilldeckServer
 
 T = TypeVar("T")

@@ -12,24 +12,22 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from skilldeck.engine.config._settings_schema import EDITOR_KEYS, setting_for_field
-from skilldeck.engine.config._skilldeck_config import (
+from skilldeck.engine.config import (
+    EDITOR_KEYS,
     ConfigError,
     ConfigLayer,
-    SkilldeckConfig,
-    parse_host_names,
-    parse_rule_overrides,
-    path_problem,
-)
-from skilldeck.engine.config._source_spec import (
     GitSourceSpec,
+    SkilldeckConfig,
     SourceSpec,
     SourceSpecError,
     git_url,
+    parse_host_names,
+    parse_rule_overrides,
     parse_sources,
+    path_problem,
+    setting_for_field,
 )
-from skilldeck.engine.rules._findings import Severity
-from skilldeck.engine.rules._profiles import PROFILES
+from skilldeck.engine.rules import PROFILES, Severity
 
 #: The ``origin`` of the settings layer (see :attr:`SkilldeckConfig.sources`).
 EDITOR_SETTINGS = "editor settings"

@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from skilldeck.engine.config._skilldeck_config import (
+from skilldeck.engine.config import (
     ConfigError,
     SkilldeckConfig,
     find_config_file,
     load_config_file_keeping_valid,
 )
-from skilldeck.engine.filesystem._roots import find_project_root
-from skilldeck.engine.rules._rules import rule
-from skilldeck.engine.text._positions import Position, Span
+from skilldeck.engine.filesystem import find_project_root
+from skilldeck.engine.rules import rule
+from skilldeck.engine.text import Position, Span
 from skilldeck.lsp.diagnostics import SOURCE, docs_url, uri_of
 from skilldeck.lsp.settings import ParsedSettings, anchored, parse_settings
 

@@ -17,20 +17,26 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.files._skill_file import SkillFileAnalysis, analyze_skill_text
-from skilldeck.engine.files._skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
-from skilldeck.engine.filesystem._fs_provider import SkillFileEntry, name_span
-from skilldeck.engine.filesystem._layout import BUNDLE_FILE, FLAT_SUFFIX, Layout, NotASkill
-from skilldeck.engine.frontmatter._frontmatter import (
-    Frontmatter,
-    FrontmatterBounds,
-    find_frontmatter,
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.files import (
+    SkillFileAnalysis,
+    SkillReadError,
+    analyze_skill_text,
+    decode_skill_bytes,
+    read_skill_bytes,
 )
-from skilldeck.engine.registry._model import DirectoryResourceBase, SkillSummary
-from skilldeck.engine.rules._findings import Finding
-from skilldeck.engine.rules._profiles import Profile, get_profile
-from skilldeck.engine.text._positions import Encoding, Position, Span, split_lines
+from skilldeck.engine.filesystem import (
+    BUNDLE_FILE,
+    FLAT_SUFFIX,
+    Layout,
+    NotASkill,
+    SkillFileEntry,
+    name_span,
+)
+from skilldeck.engine.frontmatter import Frontmatter, FrontmatterBounds, find_frontmatter
+from skilldeck.engine.registry import DirectoryResourceBase, SkillSummary
+from skilldeck.engine.rules import Finding, Profile, get_profile
+from skilldeck.engine.text import Encoding, Position, Span, split_lines
 from skilldeck.lsp.positions import (
     LineSource,
     from_lsp_position,

@@ -24,16 +24,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from skilldeck.engine.config._source_spec import GitSourceSpec
-from skilldeck.engine.filesystem._index_cache import default_cache_dir
-from skilldeck.engine.sources._git_cache import (
+from skilldeck.engine.config import GitSourceSpec
+from skilldeck.engine.filesystem import default_cache_dir
+from skilldeck.engine.sources import (
+    fetch_in_time,
     good_commit,
     good_copy,
+    pins_a_commit,
     read_state,
     source_dir,
+    source_status,
 )
-from skilldeck.engine.sources._git_provider import pins_a_commit
-from skilldeck.engine.sources._status import fetch_in_time, source_status
 
 if TYPE_CHECKING:
     from skilldeck.lsp.session import Session

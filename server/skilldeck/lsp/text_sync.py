@@ -1,7 +1,7 @@
 """Applying ``textDocument/didChange`` edits with the client's line model.
 
 LSP clients break lines only at ``\\n``, ``\\r\\n`` and ``\\r``
-(:data:`skilldeck.engine.text._positions.LINE_BREAK`); pygls' ``TextDocument`` splits with
+(:data:`skilldeck.engine.text.LINE_BREAK`); pygls' ``TextDocument`` splits with
 ``str.splitlines()``, which also breaks at U+2028, U+2029, U+0085 and a few control
 characters, so its copy of a document holding one of them drifts from the editor's
 with every edit below it. The server applies edits here instead, for every open
@@ -19,13 +19,13 @@ from collections.abc import Iterable
 
 from lsprotocol import types
 
-from skilldeck.engine.text._positions import Encoding, from_client_character, line_starts
+from skilldeck.engine.text import Encoding, from_client_character, line_starts
 
 
 def offset_at(text: str, starts: list[int], position: types.Position, encoding: Encoding) -> int:
     """The code-point offset in ``text`` of a client ``position`` (clamped, see module doc).
 
-    ``starts`` is :func:`~skilldeck.engine.text._positions.line_starts` of ``text``.
+    ``starts`` is :func:`~skilldeck.engine.text.line_starts` of ``text``.
     """
     if position.line < 0:
         return 0

@@ -3,10 +3,10 @@
 Roots inside a workspace folder are watched by the client when it can register
 ``workspace/didChangeWatchedFiles`` dynamically (editors already watch the workspace);
 every other root (user roots, custom dirs) — or every root, for a client that cannot —
-is watched with the engine's :class:`~skilldeck.engine.filesystem._watch.RootWatcher` (watchfiles),
+is watched with the engine's :class:`~skilldeck.engine.filesystem.RootWatcher` (watchfiles),
 which also follows a missing root until it appears. That watcher lists its roots before
 each index and goes live after it once the client is quiet
-(:class:`~skilldeck.engine.filesystem._watch_gate.QuietWindow`): setting up the watches stalls
+(:class:`~skilldeck.engine.filesystem.QuietWindow`): setting up the watches stalls
 the loop for a moment per root, which keystrokes right after an index should not meet.
 
 watchfiles is compiled (Rust). The server bundled in the VS Code extension is pure Python
@@ -22,13 +22,12 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.config._skilldeck_config import CONFIG_FILE_NAMES
-from skilldeck.engine.filesystem._roots import SkillRoot, find_project_root
-from skilldeck.engine.filesystem._watch_gate import QuietWindow
+from skilldeck.engine.config import CONFIG_FILE_NAMES
+from skilldeck.engine.filesystem import QuietWindow, SkillRoot, find_project_root
 from skilldeck.lsp.diagnostics import uri_of
 
 if TYPE_CHECKING:
-    from skilldeck.engine.filesystem._watch import RootWatcher
+    from skilldeck.engine.filesystem import RootWatcher
     from skilldeck.lsp.server import SkilldeckServer
     from skilldeck.lsp.session import Session
 
@@ -94,7 +93,7 @@ class Watching:
     def release_when_quiet(self, last_activity: Callable[[], float]) -> None:
         """Let a watcher held by :meth:`update` go live once ``last_activity()`` (the
         client's last message, ``time.monotonic()``) is quiet, within a few seconds at
-        most, a root at a time (:class:`~skilldeck.engine.filesystem._watch_gate.QuietWindow`)."""
+        most, a root at a time (:class:`~skilldeck.engine.filesystem.QuietWindow`)."""
         if self._watcher is not None:
             self._watcher.release(QuietWindow.from_now(last_activity))
 
@@ -135,7 +134,7 @@ class Watching:
                 " changes on disk outside open editors are seen at the next re-index"
             )
             return
-        from skilldeck.engine.filesystem._watch import RootWatcher  # noqa: PLC0415 - needs watchfiles
+        from skilldeck.engine.filesystem import RootWatcher  # noqa: PLC0415 - needs watchfiles
 
         self._watcher = RootWatcher(
             roots.values(),

@@ -7,7 +7,7 @@ and the ``server/discover`` era (2026-07-28). What each era gets:
 - both: the ``skill`` tool (the engine's schema, executor and three errors; its text is
   what ``skilldeck load NAME`` prints), the catalog as ``instructions`` and as the
   ``skills_catalog`` prompt, one prompt per user-invocable skill (the ``/name`` gesture:
-  :func:`skilldeck.engine.model_view._gesture.expand_user_message`), and each served skill's files
+  :func:`skilldeck.engine.model_view.expand_user_message`), and each served skill's files
   as ``skill://`` resources;
 - 2026-07-28: the Skills extension (``skills/list``, ``skills/get``), declared under
   ``capabilities.extensions``; change notifications ride ``subscriptions/listen``.
@@ -17,7 +17,7 @@ re-reads the view; when the new view is accepted (an incomplete read keeps the l
 good one) every connection is told that tools, prompts and resources changed, and the
 instructions of later connections are the new catalog. With a ``watch_gate`` the root
 watches go live only after the first answer, once no request came for a moment
-(:meth:`~skilldeck.engine.filesystem._watch_gate.WatchGate.open_when_quiet`: the engine's one policy
+(:meth:`~skilldeck.engine.filesystem.WatchGate.open_when_quiet`: the engine's one policy
 for this, which the language server follows too), or, when no request comes,
 :data:`UNANSWERED_LIVE_S` after the first read: setting them up holds the GIL for a
 moment per root that requests should not wait for.
@@ -55,15 +55,14 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 import skilldeck
-from skilldeck.engine.filesystem._watch_gate import QuietCall, WatchGate
-from skilldeck.engine.model_view._gesture import expand_user_message
-from skilldeck.engine.model_view._skill_tool import (
+from skilldeck.engine.filesystem import QuietCall, WatchGate
+from skilldeck.engine.model_view import (
     SKILL_TOOL_NAME,
     execute_skill_tool,
+    expand_user_message,
     skill_tool_schema,
 )
-from skilldeck.engine.registry._model import SkillCandidate, SkillDefinition, is_skill_name
-from skilldeck.engine.registry._registry import SkillRegistry
+from skilldeck.engine.registry import SkillCandidate, SkillDefinition, SkillRegistry, is_skill_name
 from skilldeck.mcp.deck_view import DeckState, DeckView
 from skilldeck.mcp.skill_entries import (
     EXTENSION_ID,

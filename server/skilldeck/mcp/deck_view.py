@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from skilldeck.engine.filesystem._fs_provider import refusal_of
-from skilldeck.engine.model_view._catalog import catalog_digest, catalog_entries, render_entries
-from skilldeck.engine.registry._model import SkillCandidate, is_skill_name
-from skilldeck.engine.registry._registry import SkillRegistry
+from skilldeck.engine.filesystem import refusal_of
+from skilldeck.engine.model_view import catalog_digest, catalog_entries, render_entries
+from skilldeck.engine.registry import SkillCandidate, SkillRegistry, is_skill_name
 
 
 @dataclass(frozen=True)

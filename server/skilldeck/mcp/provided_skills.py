@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from skilldeck.engine.registry._model import SkillDefinition
+from skilldeck.engine.registry import SkillDefinition
 from skilldeck.mcp.skill_frontmatter import frontmatter_json
 
 

@@ -18,8 +18,8 @@ from typing import Any
 
 import anyio.to_thread
 
-from skilldeck.engine.files._skill_read import SkillReadError, decode_skill_bytes
-from skilldeck.engine.registry._model import SkillCandidate, SkillDefinition
+from skilldeck.engine.files import SkillReadError, decode_skill_bytes
+from skilldeck.engine.registry import SkillCandidate, SkillDefinition
 from skilldeck.mcp.deck_view import DeckView
 from skilldeck.mcp.provided_skills import synthesized_skill_md
 from skilldeck.mcp.skill_files import (

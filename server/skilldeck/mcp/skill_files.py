@@ -5,7 +5,7 @@ files beside and below it. A flat skill (``<root>/<name>.md``) shares its folder
 other skills, so only its own file is served (as ``SKILL.md``).
 
 Never served: anything whose real path leaves the skill's folder (a symlink out; the
-rule :mod:`skilldeck.engine.model_view._resources` applies to a resource: the real path strictly
+rule :mod:`skilldeck.engine.model_view` applies to a resource: the real path strictly
 inside the folder's real path, applied here to the literal file name), hidden files and
 folders (``.git``, ``.env``, ...), version-control folders, FIFOs, devices and sockets.
 A folder holding another ``SKILL.md`` (a nested skill) is walked like any other: the
@@ -30,7 +30,7 @@ import os
 import stat
 from dataclasses import dataclass
 
-from skilldeck.engine.files._skill_read import SkillReadError, file_kind, read_skill_bytes
+from skilldeck.engine.files import SkillReadError, file_kind, read_skill_bytes
 
 SKILL_FILE = "SKILL.md"
 #: The Skills extension's per-skill limits (what every conforming host accepts).
@@ -256,7 +256,7 @@ def _read_inside(folder: str, relative: str) -> bytes:
 
 def _real_inside(root: str, path: str) -> str | None:
     """``path``'s real path when it lies strictly inside ``root`` (a real path), else
-    ``None``: the containment rule of :mod:`skilldeck.engine.model_view._resources`."""
+    ``None``: the containment rule of :mod:`skilldeck.engine.model_view`."""
     real = os.path.realpath(path)
     try:
         inside = os.path.commonpath([root, real]) == root and real != root

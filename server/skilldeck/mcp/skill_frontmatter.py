@@ -18,7 +18,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from skilldeck.engine.frontmatter._frontmatter import parse_frontmatter
+from skilldeck.engine.frontmatter import parse_frontmatter
 
 JsonValue = Any
 

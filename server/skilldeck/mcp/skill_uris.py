@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit
 
-from skilldeck.engine.registry._model import is_skill_name
+from skilldeck.engine.registry import is_skill_name
 
 SCHEME = "skill"
 

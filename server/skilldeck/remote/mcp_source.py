@@ -9,7 +9,7 @@ and a rejected file is left out. ``get()`` reads the skill again the same way (b
 read fresh). The whole lookup waits at most the source's timeout; the awaiting task's
 cancellation closes the connection and kills a stdio server
 (:mod:`skilldeck.remote.stdio_transport`). A source that cannot be
-read serves its last good listing (:mod:`skilldeck.engine.sources._listing_copy`, in the
+read serves its last good listing (:mod:`skilldeck.engine.sources`, in the
 user cache dir), marked incomplete.
 
 The token travels only in the HTTP ``Authorization`` header: never on a command line,
@@ -37,13 +37,18 @@ from mcp.client.streamable_http import streamable_http_client
 from pydantic import BaseModel, ConfigDict
 
 from mcp import Client
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.config._source_spec import McpSourceSpec, redacted
-from skilldeck.engine.files._skill_file import analyze_skill_bytes
-from skilldeck.engine.filesystem._bundled import skill_body
-from skilldeck.engine.registry._model import SkillCandidate, SkillDefinition, UrlResourceBase
-from skilldeck.engine.registry._provider import AbortSignal, LookupOptions, ProviderObservation
-from skilldeck.engine.sources._listing_copy import (
+from skilldeck.engine.config import McpSourceSpec, SkilldeckConfig, redacted
+from skilldeck.engine.files import analyze_skill_bytes
+from skilldeck.engine.filesystem import skill_body
+from skilldeck.engine.registry import (
+    AbortSignal,
+    LookupOptions,
+    ProviderObservation,
+    SkillCandidate,
+    SkillDefinition,
+    UrlResourceBase,
+)
+from skilldeck.engine.sources import (
     CopiedSkill,
     ListingCopy,
     listing_dir,

@@ -17,7 +17,7 @@ import json
 from skilldeck.cli.color import Palette
 from skilldeck.cli.display import display_path
 from skilldeck.cli.report import CheckReport
-from skilldeck.engine.text._positions import Encoding, to_client_character
+from skilldeck.engine.text import Encoding, to_client_character
 
 _ITEM = """  {{
     "path": {path},

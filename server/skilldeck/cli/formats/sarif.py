@@ -16,9 +16,8 @@ from urllib.parse import quote
 import skilldeck
 from skilldeck.cli.color import Palette
 from skilldeck.cli.report import CheckReport
-from skilldeck.engine.rules._findings import Severity
-from skilldeck.engine.rules._rules import RULES, Rule
-from skilldeck.engine.text._positions import Span
+from skilldeck.engine.rules import RULES, Rule, Severity
+from skilldeck.engine.text import Span
 
 SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 TOOL_URI = "https://github.com/skilldeck/skilldeck"

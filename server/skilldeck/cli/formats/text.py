@@ -9,7 +9,7 @@ from __future__ import annotations
 from skilldeck.cli.color import Palette
 from skilldeck.cli.display import display_path, printable
 from skilldeck.cli.report import CheckReport
-from skilldeck.engine.rules._findings import Severity
+from skilldeck.engine.rules import Severity
 
 
 def render(report: CheckReport, palette: Palette) -> str:

@@ -1,8 +1,8 @@
 """Every skilldeck setting, declared once: its config field, file key, editor key, type,
 default and limits.
 
-The config file parser (:mod:`skilldeck.engine.config._skilldeck_config`), the language server's settings
-(:mod:`skilldeck.lsp.settings`) and the VS Code extension (``package.json``
+The config file parser (:mod:`skilldeck.engine.config._skilldeck_config`), the language
+server's settings (:mod:`skilldeck.lsp.settings`) and the VS Code extension (``package.json``
 ``contributes.configuration`` and ``src/settings.ts``) read their names and limits here
 or are checked against this table by tests (``tests/test_settings_schema.py`` for
 ``package.json``; the extension's own unit test ties ``settings.ts`` to ``package.json``).
@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from skilldeck.engine.text._catalog_text import (
+from skilldeck.engine.text import (
     DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH,
     MIN_CATALOG_DESCRIPTION_MAX_LENGTH,
 )
@@ -36,8 +36,8 @@ Kind = Literal[
 
 @dataclass(frozen=True)
 class Setting:
-    """One setting. ``field`` is the :class:`~skilldeck.engine.config._skilldeck_config.ConfigLayer` field it
-    fills (``None`` for a file-only switch); ``file_key`` its key in ``skilldeck.toml``
+    """One setting. ``field`` is the :class:`~skilldeck.engine.config.ConfigLayer` field
+    it fills (``None`` for a file-only switch); ``file_key`` its key in ``skilldeck.toml``
     (``None``: not a file setting); ``editor_key`` its key below ``skilldeck.`` in an
     editor (``None``: not an editor setting); ``client_only`` settings are the editor's
     own and never reach the server."""
@@ -73,7 +73,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("boolean", False, None, "project-root"),
     # ``[overlap]``: ``threshold`` and ``near-duplicate-threshold`` (SD801 / SD802)
     Setting("overlap", {}, None, "overlap"),
-    # ``[[sources]]`` tables: remote skill sources (engine/sources/spec.py, docs/sources.md);
+    # ``[[sources]]`` tables: remote skill sources (engine/config/_source_spec.py, docs/sources.md);
     # ``skilldeck.sources`` is an array of objects with the same keys, merged by name.
     Setting("sources", (), "remote_sources", "sources", "sources"),
     # `skilldeck mcp --require-safe`: skills with error-level SD10xx findings are not

@@ -31,15 +31,15 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from skilldeck.engine.config._distinct import validate_distinct
+from skilldeck.engine.config._rule_settings import RuleSettings, validate_threshold
 from skilldeck.engine.config._settings_schema import FILE_KEYS
 from skilldeck.engine.config._source_spec import SourceSpec, SourceSpecError, parse_sources
-from skilldeck.engine.rules._findings import Severity
-from skilldeck.engine.text._catalog_text import MIN_CATALOG_DESCRIPTION_MAX_LENGTH
-
-if TYPE_CHECKING:
-    from skilldeck.engine.files._skill_file import RuleSettings
+from skilldeck.engine.hosts import HOSTS
+from skilldeck.engine.rules import PROFILES, Severity, rule
+from skilldeck.engine.text import MIN_CATALOG_DESCRIPTION_MAX_LENGTH
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -128,7 +128,7 @@ class SkilldeckConfig:
     """Everything that decides which roots are scanned and how files are judged.
 
     ``dsh_home`` / ``agents_home`` default to ``~/.dsh`` / ``~/.agents`` when ``None``
-    (see :mod:`skilldeck.engine.filesystem._roots`). ``rule_overrides`` maps a rule code (``SD101``)
+    (see :mod:`skilldeck.engine.filesystem`). ``rule_overrides`` maps a rule code (``SD101``)
     to a severity, or ``None`` to turn the rule off. ``config_file`` records the file
     that was merged in, if any.
     """
@@ -151,7 +151,7 @@ class SkilldeckConfig:
     rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
     #: The ``[[sources]]`` of the config file: remote skill sources (git, mcp).
     remote_sources: tuple[SourceSpec, ...] = ()
-    #: The agents whose view is reported (``engine/hosts.py``); ``dsh`` alone by default.
+    #: The agents whose view is reported (``engine/hosts/_table.py``); ``dsh`` alone by default.
     hosts: tuple[str, ...] = ("dsh",)
     config_file: str | None = None
     #: Field name -> ``origin`` of the layer that set it; a field not listed is the
@@ -171,7 +171,6 @@ class SkilldeckConfig:
         made: RuleSettings | None = self.__dict__.get("_rule_settings")
         if made is not None:
             return made
-        from skilldeck.engine.files._skill_file import RuleSettings  # noqa: PLC0415
 
         thresholds = {
             name: value
@@ -483,8 +482,6 @@ def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> Config
 def _overlap_table(table: object, origin: str, shown: str) -> dict[str, object]:
     """The ``[overlap]`` table: ``threshold`` (SD801), ``near-duplicate-threshold`` (SD802),
     ``distinct`` (groups of skill names declared distinct)."""
-    from skilldeck.engine.config._distinct import validate_distinct  # noqa: PLC0415
-    from skilldeck.engine.overlap._index import validate_threshold  # noqa: PLC0415
 
     if not isinstance(table, dict):
         raise ConfigError(f"{origin}: '{shown}' must be a table", path=origin, key=shown)
@@ -534,9 +531,8 @@ def _resolve(base: Path, value: str) -> str:
 
 
 def parse_host_names(value: object, *, origin: str | None, shown: str) -> tuple[str, ...]:
-    """A list of host names (``engine/hosts.py``), each known; ``ConfigError`` otherwise."""
-    from skilldeck.engine.hosts._table import HOSTS  # noqa: PLC0415
-
+    """A list of host names (:data:`skilldeck.engine.hosts.HOSTS`), each known;
+    ``ConfigError`` otherwise."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(
             f"{_where(origin)}'{shown}' must be a list of host names", path=origin, key=shown
@@ -556,8 +552,8 @@ def _profile(value: object, origin: str | None, shown: str) -> str:
         raise ConfigError(
             f"{_where(origin)}'{shown}' must be a profile name", path=origin, key=shown
         )
-    known = _known_profiles()
-    if known is not None and value not in known:
+    known = PROFILES
+    if value not in known:
         raise ConfigError(
             f"{_where(origin)}unknown profile {value!r} in '{shown}' "
             f"(known: {', '.join(sorted(known))})",
@@ -588,7 +584,6 @@ def _check_cap(value: object, shown: str, origin: str | None) -> int:
 
 def _rule_code(key: str, *, origin: str | None, shown: str) -> str:
     """Map a rule code or kebab name to its code, or raise naming the key."""
-    from skilldeck.engine.rules._rules import rule  # noqa: PLC0415
 
     try:
         return rule(key).code
@@ -598,17 +593,6 @@ def _rule_code(key: str, *, origin: str | None, shown: str) -> str:
             path=origin,
             key=shown,
         ) from None
-
-
-def _known_profiles() -> frozenset[str] | None:
-    try:
-        from skilldeck.engine.rules import _profiles as profiles  # noqa: PLC0415
-    except ImportError:
-        return None
-    names = getattr(profiles, "PROFILES", None)
-    if names is None:
-        return None
-    return frozenset(names)
 
 
 def _where(origin: str | None) -> str:

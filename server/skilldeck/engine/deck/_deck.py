@@ -27,22 +27,20 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeAlias
 
+from skilldeck.engine.config import RuleSettings
 from skilldeck.engine.deck._shown_paths import project_of, shown_path
-from skilldeck.engine.files._near_misses import NameSuggestions, nearest_names
-from skilldeck.engine.filesystem._fs_provider import DeckScan, SkillFileEntry
-from skilldeck.engine.model_view._catalog import CatalogEntry, catalog_entry
-from skilldeck.engine.registry._model import SkillCandidate
-from skilldeck.engine.registry._resolution import group_by_name
-from skilldeck.engine.rules._findings import Finding, Fix, RelatedLocation, TextEdit
-from skilldeck.engine.text._catalog_text import validate_max_description_length
-from skilldeck.engine.text._positions import FILE_START, Position, Span
+from skilldeck.engine.files import NameSuggestions, nearest_names
+from skilldeck.engine.filesystem import DeckScan, SkillFileEntry
+from skilldeck.engine.model_view import CatalogEntry, catalog_entry
+from skilldeck.engine.registry import SkillCandidate, group_by_name
+from skilldeck.engine.rules import Finding, Fix, RelatedLocation, TextEdit, rule
+from skilldeck.engine.text import FILE_START, Position, Span, validate_max_description_length
 
 if TYPE_CHECKING:
-    from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-    from skilldeck.engine.files._skill_file import RuleSettings
-    from skilldeck.engine.filesystem._index_cache import IndexCache
-    from skilldeck.engine.hosts._view import HostsView
-    from skilldeck.engine.registry._registry import SkillRegistry
+    from skilldeck.engine.config import SkilldeckConfig
+    from skilldeck.engine.filesystem import IndexCache
+    from skilldeck.engine.host_views import HostsView
+    from skilldeck.engine.registry import SkillRegistry
 
 
 @dataclass(frozen=True)
@@ -191,16 +189,14 @@ def deck_report(
     select: AbstractSet[str] | None = None,
 ) -> DeckReport:
     """Per-file findings plus the cross-skill ones (SD701/SD702/SD703, SD704/SD705, and
-    SD801/SD802 between the winners: :mod:`skilldeck.engine.overlap._deck_overlap`; the scan's rule
+    SD801/SD802 between the winners: :mod:`skilldeck.engine.overlap`; the scan's rule
     settings applied), for every entry's path; ``provided`` skills take part. ``select``
     (rule codes; ``None``: all) are the rules the caller reports: a deck-wide pass whose
     rules are all off or unselected is not run."""
-    from skilldeck.engine.overlap._deck_overlap import DeckOverlap  # noqa: PLC0415
+    from skilldeck.engine.overlap import DeckOverlap  # noqa: PLC0415
 
     settings = scan.settings.narrowed(select) if scan.settings is not None else None
     if settings is None and select is not None:
-        from skilldeck.engine.files._skill_file import RuleSettings  # noqa: PLC0415
-
         settings = RuleSettings().narrowed(select)
     passes = passes_in_force(settings) - {"hosts"}
     entries = scan.entries()
@@ -276,7 +272,6 @@ def mention_findings(
     mention names: then no SD704. ``suggestions`` is the deck's index of ``targets``
     (made once per deck; each unknown name is looked up once); without it one is made.
     A rule that is off is not computed."""
-    from skilldeck.engine.rules._rules import rule  # noqa: PLC0415
 
     unknown = complete and (settings is None or settings.in_force("SD704"))
     hidden = settings is None or settings.in_force("SD705")
@@ -417,8 +412,7 @@ def _relation(
     project: str | None,
 ) -> Finding:
     """A deck-level finding on ``entry``; the message names ``other``'s location."""
-    from skilldeck.engine.overlap._deck_overlap import related_location  # noqa: PLC0415
-    from skilldeck.engine.rules._rules import rule  # noqa: PLC0415
+    from skilldeck.engine.overlap import related_location  # noqa: PLC0415
 
     if isinstance(other, SkillFileEntry):
         source, path, rank = other.root.source, shown_path(other.path, project), other.root.rank
@@ -480,12 +474,11 @@ def host_findings(
     reads, or would cut, name-only or leave out its catalog entry. The hosts' own folders
     are scanned too (through the cache), since they decide shadowing and budgets. Rule
     settings apply; files outside every host's folders get nothing. ``view`` is a
-    :func:`~skilldeck.engine.hosts._view.build_view` of (at least) those hosts, when the
+    :func:`~skilldeck.engine.hosts.build_view` of (at least) those hosts, when the
     caller has one. ``select`` as for :func:`deck_report`: with none of the pass's rules
     in force no view is built."""
-    from skilldeck.engine.files._skill_file import RuleSettings  # noqa: PLC0415
-    from skilldeck.engine.hosts._table import get_host  # noqa: PLC0415
-    from skilldeck.engine.hosts._view import build_view  # noqa: PLC0415
+    from skilldeck.engine.host_views import build_view  # noqa: PLC0415
+    from skilldeck.engine.hosts import get_host  # noqa: PLC0415
 
     settings = (scan.settings or RuleSettings()).narrowed(select)
     hosts = [get_host(name) for name in config.hosts if name != "dsh"]
@@ -501,7 +494,6 @@ def view_findings(
 ) -> dict[str, list[Finding]]:
     """The SD901 / SD902 / SD903 findings of ``view``'s hosts but DSH on ``entries`` (see
     :func:`host_findings`), at each entry's name, rule settings applied."""
-    from skilldeck.engine.rules._rules import rule  # noqa: PLC0415
 
     by_path = {entry.path: entry for entry in entries}
     found: dict[str, list[Finding]] = {}
@@ -566,8 +558,7 @@ def host_overlap_findings(
     deck does not (a folder only it reads, a file the deck drops or shadows; a copy with
     the same name and text does not count) are new: the deck's own pairs are
     :func:`deck_findings`'. The finding names the agent."""
-    from skilldeck.engine.files._skill_file import RuleSettings  # noqa: PLC0415
-    from skilldeck.engine.overlap._deck_overlap import DeckOverlap, competing_skill  # noqa: PLC0415
+    from skilldeck.engine.overlap import DeckOverlap, competing_skill  # noqa: PLC0415
 
     settings = settings if settings is not None else RuleSettings()
     if "overlap" not in passes_in_force(settings):

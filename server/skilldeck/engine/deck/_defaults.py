@@ -11,16 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.filesystem._bundled import bundled_provider_factory
-from skilldeck.engine.filesystem._fs_provider import filesystem_provider_factory
-from skilldeck.engine.filesystem._index_cache import IndexCache
-from skilldeck.engine.registry._provider import ProviderFactory
-from skilldeck.engine.registry._registry import SkillRegistry
-from skilldeck.engine.sources._factories import source_factory
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.filesystem import (
+    IndexCache,
+    bundled_provider_factory,
+    filesystem_provider_factory,
+)
+from skilldeck.engine.registry import ProviderFactory, SkillRegistry
+from skilldeck.engine.sources import source_factory
 
 if TYPE_CHECKING:
-    from skilldeck.engine.filesystem._watch_gate import WatchGate
+    from skilldeck.engine.filesystem import WatchGate
 
 
 def default_registry(
@@ -46,9 +47,9 @@ def default_registry(
     optional persistent per-file analysis cache (:class:`IndexCache`). ``providers`` are
     registered after the standard ones (e.g. ``skilldeck --provider MODULE:ATTR``).
     ``processes > 1`` lets the filesystem provider's scans fork helper processes
-    (:func:`~skilldeck.engine.filesystem._fs_provider.scan_deck`) for a cold index. A closed
+    (:func:`~skilldeck.engine.filesystem.scan_deck`) for a cold index. A closed
     ``watch_gate`` keeps the watches from going live until it is opened
-    (:mod:`~skilldeck.engine.filesystem._watch_gate`; nothing that changes meanwhile is lost).
+    (:mod:`~skilldeck.engine.filesystem`; nothing that changes meanwhile is lost).
     """
     if config is None:
         config = SkilldeckConfig.from_environment()

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from skilldeck.engine.filesystem._roots import SkillRoot
-from skilldeck.engine.registry._model import SOURCE_PROJECT_DSH
+from skilldeck.engine.filesystem import SkillRoot
+from skilldeck.engine.registry import SOURCE_PROJECT_DSH
 
 
 def project_of(roots: Iterable[SkillRoot]) -> str | None:

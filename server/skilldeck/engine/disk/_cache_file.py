@@ -28,7 +28,7 @@ _CHUNK = 1 << 20
 def open_regular(path: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
     """An open descriptor of the regular file ``path`` and its ``fstat``; ``OSError``
     for anything else (nothing is read from it). Also how the safety scan opens a
-    bundle's files (:mod:`skilldeck.engine.safety._bundle`)."""
+    bundle's files (:mod:`skilldeck.engine.safety`)."""
     fd = os.open(path, _FLAGS)
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from skilldeck.engine.rules._findings import Finding, Fix, RelatedLocation, Severity, TextEdit
-from skilldeck.engine.rules._rules import rule
-from skilldeck.engine.text._positions import Position, Span
+from skilldeck.engine.rules import Finding, Fix, RelatedLocation, Severity, TextEdit, rule
+from skilldeck.engine.text import Position, Span
 
 
 def span_to_json(span: Span) -> list[int]:

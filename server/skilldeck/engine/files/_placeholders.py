@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from skilldeck.engine.text._catalog_text import collapse_whitespace
+from skilldeck.engine.text import collapse_whitespace
 
 #: The description the snippet and the quick fix insert, for the author to replace.
 DESCRIPTION_PLACEHOLDER = "Describe what this skill does and when to use it."

@@ -1,7 +1,7 @@
 """One skill file in, one :class:`SkillFileAnalysis` out.
 
 The file is read and decoded by :mod:`skilldeck.engine.files._skill_read` (size cap, never
-opening FIFOs or devices) and parsed by :mod:`skilldeck.engine.frontmatter._frontmatter`; every
+opening FIFOs or devices) and parsed by :mod:`skilldeck.engine.frontmatter`; every
 per-file rule is checked here. The result holds the
 fields the engine uses (name, description, ``whenToUse``, metadata, invocation policy)
 and every finding, with severities adjusted by :class:`RuleSettings`.
@@ -17,14 +17,13 @@ import json
 import os
 import re
 from collections.abc import Iterable, Mapping
-from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import PurePath
 from types import MappingProxyType
 from typing import Any
 
-from skilldeck.engine.config._distinct import DistinctGroups, validate_distinct
+from skilldeck.engine.config import RuleSettings
 from skilldeck.engine.files._analysis_json import (
     finding_from_json,
     finding_to_json,
@@ -50,13 +49,9 @@ from skilldeck.engine.files._skill_read import (
     format_size,
     read_skill_bytes,
 )
-from skilldeck.engine.frontmatter._fix_edits import (
+from skilldeck.engine.frontmatter import (
     REMOVED,
     FixCheck,
-    has_properties,
-    replace_scalar,
-)
-from skilldeck.engine.frontmatter._frontmatter import (
     Frontmatter,
     FrontmatterEntry,
     FrontmatterParse,
@@ -64,32 +59,32 @@ from skilldeck.engine.frontmatter._frontmatter import (
     describe_value,
     display_text,
     first_line_span,
+    has_properties,
     parse_frontmatter,
+    replace_scalar,
     resolve_plain,
 )
-from skilldeck.engine.model_view._gesture import find_skill_mentions
-from skilldeck.engine.overlap._index import (
-    DEFAULT_NEAR_DUPLICATE_THRESHOLD,
-    DEFAULT_OVERLAP_THRESHOLD,
-    validate_threshold,
-)
-from skilldeck.engine.registry._model import InvocationPolicy, is_skill_name
-from skilldeck.engine.rules._findings import Finding, Fix, Severity, TextEdit
-from skilldeck.engine.rules._profiles import (
+from skilldeck.engine.model_view import find_skill_mentions
+from skilldeck.engine.registry import InvocationPolicy, is_skill_name
+from skilldeck.engine.rules import (
     ALL_PROFILE_KEYS,
-    DEFAULT_PROFILE,
     DEFERRED_EFFECTS,
+    Finding,
+    Fix,
+    Severity,
+    TextEdit,
     get_profile,
+    rule,
 )
-from skilldeck.engine.rules._rules import RULES, rule
-from skilldeck.engine.safety._bundle import bundle_findings, is_bundle_finding
-from skilldeck.engine.safety._file import safety_findings
-from skilldeck.engine.text._catalog_text import (
+from skilldeck.engine.safety import bundle_findings, is_bundle_finding, safety_findings
+from skilldeck.engine.text import (
+    FILE_START,
+    LINE_BREAK,
+    Position,
+    Span,
     catalog_kept,
     collapse_whitespace,
-    validate_max_description_length,
 )
-from skilldeck.engine.text._positions import FILE_START, LINE_BREAK, Position, Span
 
 _JSON_VERSION = 3
 _INVOCATION_KEYS = ("disable-model-invocation", "user-invocable")
@@ -101,90 +96,6 @@ _LEGACY_KEYS = {
 _TRUE_SPELLINGS = frozenset({"true", "yes", "on", "1"})
 _FALSE_SPELLINGS = frozenset({"false", "no", "off", "0"})
 _DSH_INTERPRETED = frozenset({"disable-model-invocation", "user-invocable", "whenToUse"})
-
-
-def _normalize_overrides(
-    overrides: Mapping[str, Severity | str | None],
-) -> Mapping[str, Severity | None]:
-    table: dict[str, Severity | None] = {}
-    for key, value in overrides.items():
-        code = rule(key).code
-        if value is None or isinstance(value, Severity):
-            table[code] = value
-        elif isinstance(value, str) and value.lower() in ("off", "none"):
-            table[code] = None
-        else:
-            try:
-                table[code] = Severity(str(value).lower())
-            except ValueError:
-                raise ValueError(
-                    f"invalid severity {value!r} for rule {key!r}: use error, warning, "
-                    "information, hint or off"
-                ) from None
-    return MappingProxyType(table)
-
-
-@dataclass(frozen=True)
-class RuleSettings:
-    """Which profile runs, the catalog cap, per-rule severity overrides, the overlap
-    thresholds (SD801 / SD802) and the skills declared distinct
-    (:mod:`skilldeck.engine.config._distinct`).
-
-    ``overrides`` is keyed by rule code or name; a value of ``None`` (or ``"off"``)
-    switches the rule off. Invalid settings raise ``ValueError`` at construction.
-    """
-
-    profile: str = DEFAULT_PROFILE
-    catalog_max_description_length: int = 500
-    overrides: Mapping[str, Severity | None] = field(default_factory=lambda: MappingProxyType({}))
-    overlap_threshold: float = DEFAULT_OVERLAP_THRESHOLD
-    near_duplicate_threshold: float = DEFAULT_NEAR_DUPLICATE_THRESHOLD
-    overlap_distinct: DistinctGroups = ()
-
-    def __post_init__(self) -> None:
-        get_profile(self.profile)
-        validate_max_description_length(self.catalog_max_description_length)
-        validate_threshold(self.overlap_threshold, "overlap threshold")
-        validate_threshold(self.near_duplicate_threshold, "near-duplicate threshold")
-        object.__setattr__(
-            self, "overlap_distinct", validate_distinct(self.overlap_distinct, "distinct")
-        )
-        try:
-            normalized = _normalize_overrides(self.overrides)
-        except KeyError as error:
-            raise ValueError(error.args[0]) from None
-        object.__setattr__(self, "overrides", normalized)
-
-    def __hash__(self) -> int:
-        return hash(
-            (
-                self.profile,
-                self.catalog_max_description_length,
-                tuple(sorted((k, v.value if v else None) for k, v in self.overrides.items())),
-                self.overlap_threshold,
-                self.near_duplicate_threshold,
-                self.overlap_distinct,
-            )
-        )
-
-    def severity_for(self, code: str, default: Severity) -> Severity | None:
-        """The effective severity of rule ``code`` (``None`` when it is off)."""
-        return self.overrides.get(code, default)
-
-    def in_force(self, code: str) -> bool:
-        """Whether rule ``code`` is reported (not switched ``off``)."""
-        return self.overrides.get(code, True) is not None
-
-    def narrowed(self, select: AbstractSet[str] | None) -> RuleSettings:
-        """These settings with every rule outside ``select`` switched off (``None``: all
-        selected, ``self`` returned): what a run that reports only ``select`` (``check
-        --select / --ignore``) needs the deck-wide passes to compute."""
-        if select is None:
-            return self
-        dropped = {r.code: None for r in RULES if r.code not in select and self.in_force(r.code)}
-        if not dropped:
-            return self
-        return replace(self, overrides={**self.overrides, **dropped})
 
 
 @dataclass(frozen=True)
@@ -290,7 +201,7 @@ def analyze_skill_file(
 
 def with_bundle_findings(analysis: SkillFileAnalysis, settings: RuleSettings) -> SkillFileAnalysis:
     """``analysis`` with the safety findings of its bundle's other files, fresh
-    (:func:`skilldeck.engine.safety._bundle.bundle_findings`, memoised by the files'
+    (:func:`skilldeck.engine.safety.bundle_findings`, memoised by the files'
     identities). Idempotent: earlier bundle findings are replaced."""
     extra, _ = _apply_settings(bundle_findings(analysis.path), settings, analysis.path)
     return keep_bundle_findings(analysis, extra)
@@ -375,7 +286,7 @@ def lines_needed(body_start_line: int | None, findings: Iterable[Finding]) -> in
 def body_mentions(text: str, start: int) -> tuple[tuple[str, Span], ...]:
     """Every ``/name`` mention in the body of ``text``, which starts at offset ``start``
     (after the frontmatter), by the gesture's grammar
-    (:func:`skilldeck.engine.model_view._gesture.find_skill_mentions`)."""
+    (:func:`skilldeck.engine.model_view.find_skill_mentions`)."""
     if text.find("/", start) < 0:
         return ()
     found = find_skill_mentions(text[start:])
@@ -387,7 +298,7 @@ def body_mentions(text: str, start: int) -> tuple[tuple[str, Span], ...]:
 
 def wide_lines(text: str, upto: int) -> tuple[tuple[int, str], ...]:
     """The non-ASCII lines among the first ``upto`` of ``text`` (the one line model,
-    :data:`~skilldeck.engine.text._positions.LINE_BREAK`, as editors split them)."""
+    :data:`~skilldeck.engine.text.LINE_BREAK`, as editors split them)."""
     if text.isascii():
         return ()
     # Without a carriage return the one line model is a split at "\n" (~5x faster).
@@ -633,7 +544,7 @@ class _Checker:
         self.check_safety(fm)
 
     def check_safety(self, fm: Frontmatter) -> None:
-        """SD1001-SD1015 (:mod:`skilldeck.engine.safety._file`)."""
+        """SD1001-SD1015 (:mod:`skilldeck.engine.safety`)."""
         body_start = self.parsed.body_start
         if body_start is None:
             return
@@ -1150,7 +1061,6 @@ def _analysis_from_json(data: Any) -> SkillFileAnalysis:
 
 
 __all__ = [
-    "RuleSettings",
     "SkillFileAnalysis",
     "analyze_skill_bytes",
     "analyze_skill_file",

@@ -10,15 +10,14 @@ from __future__ import annotations
 import os
 import stat
 
-from skilldeck.engine.frontmatter._frontmatter import (
+from skilldeck.engine.frontmatter import (
     FrontmatterBounds,
     LineIndex,
     find_frontmatter,
     first_line_span,
 )
-from skilldeck.engine.rules._findings import Finding
-from skilldeck.engine.rules._rules import rule
-from skilldeck.engine.text._positions import FILE_START, Position, Span
+from skilldeck.engine.rules import Finding, rule
+from skilldeck.engine.text import FILE_START, Position, Span
 
 #: Skill files larger than this are not read past the cap (``SD005``). A SKILL.md is
 #: instructions for a model; typical files are 2-20 KiB and the Agent Skills guidance

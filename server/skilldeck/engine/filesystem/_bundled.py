@@ -21,19 +21,21 @@ import sys
 from collections.abc import Sequence
 from importlib import resources
 
-from skilldeck.engine.frontmatter._frontmatter import FrontmatterBounds, find_frontmatter
-from skilldeck.engine.registry._model import (
+from skilldeck.engine.frontmatter import FrontmatterBounds, find_frontmatter
+from skilldeck.engine.registry import (
     RANK_BUNDLED,
     SOURCE_BUNDLED,
     DirectoryResourceBase,
     InvocationPolicy,
+    LookupOptions,
     OpaqueResourceBase,
+    ProviderControl,
+    ProviderFactory,
     ResourceBase,
     SkillCandidate,
     SkillDefinition,
 )
-from skilldeck.engine.registry._provider import LookupOptions, ProviderControl, ProviderFactory
-from skilldeck.engine.text._catalog_text import trim_body
+from skilldeck.engine.text import trim_body
 
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
@@ -70,7 +72,7 @@ def _resource_base(folder: Traversable) -> ResourceBase:
 
 def skill_body(text: str) -> str:
     """The Markdown body of our own ``SKILL.md`` (what follows the closing ``---`` line),
-    trimmed as every skill body is (:func:`~skilldeck.engine.text._catalog_text.trim_body`)."""
+    trimmed as every skill body is (:func:`~skilldeck.engine.text.trim_body`)."""
     bounds = find_frontmatter(text)
     body = text[bounds.body_start :] if isinstance(bounds, FrontmatterBounds) else text
     return trim_body(body)

@@ -35,16 +35,17 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.files._skill_file import (
-    RuleSettings,
+from skilldeck.engine.config import RuleSettings, SkilldeckConfig
+from skilldeck.engine.files import (
     SkillFileAnalysis,
+    SkillReadError,
     analyze_skill_bytes,
     analyze_skill_file,
     analyze_skill_text,
+    read_skill_body,
+    read_skill_bytes,
     with_bundle_findings,
 )
-from skilldeck.engine.files._skill_read import SkillReadError, read_skill_body, read_skill_bytes
 from skilldeck.engine.filesystem._index_cache import (
     RACY_WINDOW_NS,
     FileIdentity,
@@ -62,18 +63,19 @@ from skilldeck.engine.filesystem._layout import listed_child_layout, skill_place
 from skilldeck.engine.filesystem._roots import SkillRoot, resolve_roots
 from skilldeck.engine.filesystem._safety_gate import refusal_reason, safety_errors
 from skilldeck.engine.filesystem._scan_helpers import ScanHelpers
-from skilldeck.engine.registry._model import DirectoryResourceBase, SkillCandidate, SkillDefinition
-from skilldeck.engine.registry._provider import (
+from skilldeck.engine.registry import (
+    DirectoryResourceBase,
     LookupOptions,
     ProviderControl,
     ProviderFactory,
     ProviderObservation,
+    SkillCandidate,
+    SkillDefinition,
     SkillProvider,
+    group_by_name,
 )
-from skilldeck.engine.registry._resolution import group_by_name
-from skilldeck.engine.rules._findings import Finding
-from skilldeck.engine.text._catalog_text import trim_body
-from skilldeck.engine.text._positions import FILE_START, Span
+from skilldeck.engine.rules import Finding
+from skilldeck.engine.text import FILE_START, Span, trim_body
 
 if TYPE_CHECKING:  # the gate module imports asyncio, which `check` never needs
     from skilldeck.engine.filesystem._watch_gate import WatchGate

@@ -46,12 +46,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import skilldeck
-from skilldeck.engine.disk._cache_file import read_cache_bytes
-from skilldeck.engine.disk._json_codec import dump_bytes, has_non_finite, load_bytes
-from skilldeck.engine.text._positions import Position, Span
+from skilldeck.engine.disk import dump_bytes, has_non_finite, load_bytes, read_cache_bytes
+from skilldeck.engine.files import SkillFileAnalysis
+from skilldeck.engine.text import Position, Span
 
 if TYPE_CHECKING:
-    from skilldeck.engine.files._skill_file import RuleSettings, SkillFileAnalysis
+    from skilldeck.engine.config import RuleSettings
 
 #: Bump when the on-disk shape or the meaning of cached analyses changes.
 # 3: wide_lines split at a lone \r too (the LSP line model); 4: SD204 on the opening line,
@@ -221,8 +221,6 @@ def make_record(
 def read_record(raw: object, identity: FileIdentity) -> tuple[SkillFileAnalysis, Span] | None:
     """The analysis and ``name`` span of a record made for ``identity``; ``None`` when the
     record is for another identity or malformed."""
-    from skilldeck.engine.files._skill_file import SkillFileAnalysis  # noqa: PLC0415
-
     if not isinstance(raw, dict) or raw.get("id") != identity.as_list():
         return None
     try:

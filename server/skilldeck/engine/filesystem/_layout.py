@@ -17,11 +17,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from skilldeck.engine.files._skill_file import RuleSettings
+from skilldeck.engine.config import RuleSettings
 from skilldeck.engine.filesystem._roots import SkillRoot
-from skilldeck.engine.rules._findings import Finding
-from skilldeck.engine.rules._rules import rule
-from skilldeck.engine.text._positions import FILE_START, Span
+from skilldeck.engine.rules import Finding, rule
+from skilldeck.engine.text import FILE_START, Span
 
 Layout = Literal["bundle", "flat"]
 

@@ -21,8 +21,8 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig, declares_project_root
-from skilldeck.engine.registry._model import (
+from skilldeck.engine.config import SkilldeckConfig, declares_project_root
+from skilldeck.engine.registry import (
     RANK_BUNDLED,
     RANK_CUSTOM,
     RANK_PROJECT_AGENTS,

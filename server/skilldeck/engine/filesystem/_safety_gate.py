@@ -2,7 +2,7 @@
 
 Two gates use this one verdict (``docs/safety.md``): a git source with
 ``require = "no-errors"`` refuses a new revision whose skills have error-level SD10xx
-findings and keeps serving the last good one (:mod:`skilldeck.engine.sources._git_cache`),
+findings and keeps serving the last good one (:mod:`skilldeck.engine.sources`),
 and ``skilldeck mcp --require-safe`` (config ``mcp-require-safe``) leaves such a skill
 out of what it serves, saying why in ``skills/list``. The findings are the per-file
 analysis's own (bundle files included), with the rule settings in force, so a rule the
@@ -14,9 +14,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from skilldeck.engine.files._skill_file import RuleSettings, analyze_skill_file
+from skilldeck.engine.config import RuleSettings
+from skilldeck.engine.files import analyze_skill_file
 from skilldeck.engine.filesystem._layout import listed_child_layout
-from skilldeck.engine.rules._findings import Finding, Severity
+from skilldeck.engine.rules import Finding, Severity
 
 #: The value of a source's ``require`` option that turns its gate on.
 REQUIRE_NO_ERRORS = "no-errors"

@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from skilldeck.engine.disk._json_codec import dump_bytes, load_bytes
+from skilldeck.engine.disk import dump_bytes, load_bytes
 
 #: Fewest files worth one more process: forking and sending the results back cost
 #: about as much as analysing this many files.

@@ -12,10 +12,10 @@ to the registry and opens it once that answer is out, so the answer does not wai
 the watches. Nothing is lost meanwhile: whatever changed between a root's listing and
 the moment its watch is live is reported then.
 
-Even one at a time (:data:`~skilldeck.engine.filesystem._watch.LIVE_GAP_S`), each root's build stalls
-the loop for a moment (~0.1 s for 1,600 bundle folders), so a front end lets the watches
-go live when its user is quiet, in a :class:`QuietWindow` (the language server after each
-index, ``skilldeck mcp`` through :meth:`WatchGate.open_when_quiet` after its first
+Even one at a time (:data:`~skilldeck.engine.filesystem._watch.LIVE_GAP_S`), each root's
+build stalls the loop for a moment (~0.1 s for 1,600 bundle folders), so a front end
+lets the watches go live when its user is quiet, in a :class:`QuietWindow` (the language
+server after each index, ``skilldeck mcp`` through :meth:`WatchGate.open_when_quiet` after its first
 answer): each root's watch is built once no activity was seen for :data:`QUIET_S` since
 the window was asked for, and at the latest :data:`QUIET_WITHIN_S` after it, so the
 watches always go live (:meth:`~skilldeck.engine.filesystem._watch.RootWatcher.release`). Each front

@@ -1,6 +1,6 @@
 """Fixes that never break a skill: applying edits, checking a fix's effect, fix-all.
 
-A :class:`~skilldeck.engine.rules._findings.Fix` is a list of text edits against the original
+A :class:`~skilldeck.engine.rules.Fix` is a list of text edits against the original
 text, applied as an LSP client applies one ``TextEdit[]``: sorted by range (an insert
 before a replacement starting at the same place, equal ranges in list order), never
 overlapping, lines broken at ``\\n``, ``\\r\\n`` and ``\\r`` only.
@@ -30,8 +30,8 @@ from skilldeck.engine.frontmatter._frontmatter import (
     find_frontmatter,
     parse_frontmatter,
 )
-from skilldeck.engine.rules._findings import Finding, TextEdit
-from skilldeck.engine.text._positions import Position, line_starts
+from skilldeck.engine.rules import Finding, TextEdit
+from skilldeck.engine.text import Position, line_starts
 
 # The node properties (anchor ``&a``, tag ``!t``) in front of a one-line scalar.
 _PROPERTIES = re.compile(r"(?:([&!])(\S*)[ \t]+)*")

@@ -25,9 +25,8 @@ from ruamel.yaml.nodes import ScalarNode as _ScalarNode
 from ruamel.yaml.nodes import SequenceNode as _SequenceNode
 
 from skilldeck.engine.frontmatter._yaml_problems import YamlProblem, explain, explain_text_root
-from skilldeck.engine.rules._findings import Finding, Fix, RelatedLocation, TextEdit
-from skilldeck.engine.rules._rules import rule
-from skilldeck.engine.text._positions import LINE_BREAK, Position, Span
+from skilldeck.engine.rules import Finding, Fix, RelatedLocation, TextEdit, rule
+from skilldeck.engine.text import LINE_BREAK, Position, Span
 
 #: Frontmatter larger than this many UTF-8 bytes is not parsed (``SD106``). Real
 #: frontmatter is a name, a description of at most ~1 KiB and some metadata; 64 KiB is

@@ -5,7 +5,7 @@ use it for frontmatter completion and hover outside skilldeck's own server. The 
 is a convenience view of the profile, not the judge: the rules in ``rules.py`` decide
 what the engine accepts (e.g. the fail-closed handling of invocation booleans).
 
-Generated per key from :class:`~skilldeck.engine.rules._profiles.KeyInfo`: ``description``
+Generated per key from :class:`~skilldeck.engine.rules.KeyInfo`: ``description``
 (the key's documentation), the JSON type, ``default``, ``examples`` (the completion
 values), ``required``, and ``additionalProperties: false`` for a closed profile. The
 only constraints not read from ``KeyInfo`` are the kebab-case name pattern (SPEC
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from skilldeck.engine.registry._model import SKILL_NAME_PATTERN
-from skilldeck.engine.rules._profiles import DEFAULT_PROFILE, KeyInfo, get_profile
+from skilldeck.engine.registry import SKILL_NAME_PATTERN
+from skilldeck.engine.rules import DEFAULT_PROFILE, KeyInfo, get_profile
 
 JSON_SCHEMA_DIALECT = "http://json-schema.org/draft-07/schema#"
 SCHEMA_ID = "https://github.com/skilldeck/skilldeck/schema/frontmatter-{profile}.json"

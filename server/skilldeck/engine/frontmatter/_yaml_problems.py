@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from skilldeck.engine.text._positions import LINE_BREAK, Position
+from skilldeck.engine.text import LINE_BREAK, Position
 
 _NO_SPACE_KEY = re.compile(r"([ ]*)([A-Za-z_][A-Za-z0-9_-]*):(?=[^\s:/])")
 _KEY_VALUE = re.compile(r"([ ]*)([^\s#:'\"][^:]*?):[ ]+(\S.*?)\s*$")

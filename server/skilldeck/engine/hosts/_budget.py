@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from skilldeck.engine.hosts._table import CHARS_PER_TOKEN, CatalogRules, Host
-from skilldeck.engine.text._catalog_text import collapse_whitespace
+from skilldeck.engine.text import collapse_whitespace
 
 CatalogState = Literal["full", "cut", "name-only", "left-out"]
 

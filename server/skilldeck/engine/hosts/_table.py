@@ -10,7 +10,7 @@ the two together (every host has its section, every documented number appears th
 and ``tests/engine/hosts_observed.py`` holds the verdicts observed by running Gemini CLI's
 and Kimi Code's own discovery code on fixture trees.
 
-A host is judged by :mod:`skilldeck.engine.hosts._view`; this module holds no logic beyond
+A host is judged by :mod:`skilldeck.engine.host_views._view`; this module holds no logic beyond
 looking hosts up.
 """
 
@@ -39,7 +39,7 @@ Hidden = Literal["read", "skip", "not-below"]
 
 DEFAULT_HOST = "dsh"
 #: The documented conversion skilldeck uses between characters and tokens (one token per
-#: four characters, :func:`skilldeck.engine.model_view._catalog.tokens_for_length`).
+#: four characters, :func:`skilldeck.engine.model_view.tokens_for_length`).
 CHARS_PER_TOKEN = 4
 
 

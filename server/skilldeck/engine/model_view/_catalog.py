@@ -17,8 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from skilldeck.engine.registry._model import InvocationPolicy, SkillSummary, is_skill_name
-from skilldeck.engine.text._catalog_text import (
+from skilldeck.engine.registry import InvocationPolicy, SkillSummary, is_skill_name
+from skilldeck.engine.text import (
     DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH,
     catalog_description,
     escape_text,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skilldeck.engine.model_view._skill_tool import SkillLookup, render_skill_content
-from skilldeck.engine.text._positions import LINE_BREAK
+from skilldeck.engine.text import LINE_BREAK
 
 #: ``/name`` at the start or after whitespace, ending at whitespace or the end. Written to
 #: start with the literal ``/`` (the lookbehind then checks the character before it), so

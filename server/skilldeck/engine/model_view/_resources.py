@@ -26,7 +26,7 @@ from typing import Literal
 from urllib.parse import unquote, urljoin, urlsplit
 from urllib.request import url2pathname
 
-from skilldeck.engine.registry._model import DirectoryResourceBase, SkillSummary, UrlResourceBase
+from skilldeck.engine.registry import DirectoryResourceBase, SkillSummary, UrlResourceBase
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 _WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:")

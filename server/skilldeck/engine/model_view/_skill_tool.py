@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from skilldeck.engine.registry._model import (
+from skilldeck.engine.registry import (
     SKILL_NAME_PATTERN,
     DirectoryResourceBase,
     OpaqueResourceBase,
@@ -22,7 +22,7 @@ from skilldeck.engine.registry._model import (
     UrlResourceBase,
     is_skill_name,
 )
-from skilldeck.engine.text._catalog_text import escape_attribute, escape_text
+from skilldeck.engine.text import escape_attribute, escape_text
 
 SKILL_TOOL_NAME = "skill"
 

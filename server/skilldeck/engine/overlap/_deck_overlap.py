@@ -3,7 +3,7 @@
 :class:`DeckOverlap` holds the :class:`~skilldeck.engine.overlap._families.OverlapFamilies`
 of a deck's competing skills (each name's winner, when it is model-invocable: what the
 catalog lists): its near-duplicate families and each skill's competitors. ``check`` builds
-one per deck (:func:`skilldeck.engine.deck._deck.deck_findings`); the language server keeps one
+one per deck (:func:`skilldeck.engine.deck.deck_findings`); the language server keeps one
 per folder and, on a keystroke, updates only the edited skill (:meth:`DeckOverlap.update`).
 Both read their findings from :meth:`DeckOverlap.findings_of`, so they agree.
 
@@ -11,7 +11,7 @@ Each file of a family of near-duplicates gets one SD802 naming the others (seven
 seven findings, not 21), and SD801 for its nearest competitors outside its family.
 Provided skills (bundled, runtime) compete too but receive no findings: a file that
 overlaps one is told so, naming the provider. Pairs the author has declared distinct
-(``[overlap] distinct``, :mod:`skilldeck.engine.config._distinct`) are left out of SD801
+(``[overlap] distinct``, :mod:`skilldeck.engine.config`) are left out of SD801
 here, once; a family is reported whatever the declarations say (a description copied
 word for word leaves the model nothing to tell the skills apart by).
 """
@@ -23,18 +23,16 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from skilldeck.engine.config._distinct import DistinctMatcher
-from skilldeck.engine.filesystem._fs_provider import SkillFileEntry
+from skilldeck.engine.config import DistinctMatcher, RuleSettings
+from skilldeck.engine.filesystem import SkillFileEntry
 from skilldeck.engine.overlap._families import Family, OverlapFamilies
 from skilldeck.engine.overlap._index import Neighbour, OverlapPair, OverlapSkill
 from skilldeck.engine.overlap._time_slices import TimeSlice
-from skilldeck.engine.rules._findings import Finding, RelatedLocation
-from skilldeck.engine.text._catalog_text import catalog_description
-from skilldeck.engine.text._positions import FILE_START, Span
+from skilldeck.engine.rules import Finding, RelatedLocation, rule
+from skilldeck.engine.text import FILE_START, Span, catalog_description
 
 if TYPE_CHECKING:
-    from skilldeck.engine.deck._deck import DeckMember
-    from skilldeck.engine.files._skill_file import RuleSettings
+    from skilldeck.engine.deck import DeckMember
 
 OVERLAP_CODES = ("SD801", "SD802")
 #: A file is told about its family and its nearest competitors: this many findings at
@@ -131,7 +129,6 @@ class DeckOverlap:
         *,
         focus: AbstractSet[str] | None = None,
     ) -> Generator[None, None, None]:
-        from skilldeck.engine.files._skill_file import RuleSettings  # noqa: PLC0415
 
         self.settings = settings if settings is not None else RuleSettings()
         self._max_length = self.settings.catalog_max_description_length
@@ -293,7 +290,6 @@ class DeckOverlap:
     def _family_finding(
         self, entry: SkillFileEntry, family: Family
     ) -> tuple[Finding, OverlapSkill]:
-        from skilldeck.engine.rules._rules import rule  # noqa: PLC0415
 
         described = self._described.get(id(family))
         if described is None or described[0] is not family:
@@ -371,7 +367,6 @@ def related_location(member: DeckMember, message: str) -> RelatedLocation | None
 def _finding(
     entry: SkillFileEntry, other: DeckMember, pair: OverlapPair, partner: OverlapSkill, scope: str
 ) -> Finding:
-    from skilldeck.engine.rules._rules import rule  # noqa: PLC0415
 
     location = related_location(
         other, f"`{partner.name}`: the skill it overlaps (score {pair.score:.2f})"

@@ -43,9 +43,8 @@ from collections.abc import Generator, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
+from skilldeck.engine.config import DEFAULT_NEAR_DUPLICATE_THRESHOLD, DEFAULT_OVERLAP_THRESHOLD
 from skilldeck.engine.overlap._index import (
-    DEFAULT_NEAR_DUPLICATE_THRESHOLD,
-    DEFAULT_OVERLAP_THRESHOLD,
     Neighbour,
     OverlapIndex,
     OverlapPair,

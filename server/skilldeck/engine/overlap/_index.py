@@ -37,7 +37,7 @@ from collections.abc import Container, Generator, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from skilldeck.engine.config._settings_schema import finite_number
+from skilldeck.engine.config import DEFAULT_NEAR_DUPLICATE_THRESHOLD, DEFAULT_OVERLAP_THRESHOLD
 from skilldeck.engine.overlap._features import (
     SkillFeatures,
     TextFeatures,
@@ -48,10 +48,6 @@ from skilldeck.engine.overlap._features import (
 )
 from skilldeck.engine.overlap._time_slices import TimeSlice
 
-#: Default score from which two skills are reported as overlapping (SD801).
-DEFAULT_OVERLAP_THRESHOLD = 0.23
-#: Default similarity of the description words from which a pair is near-identical (SD802).
-DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.8
 #: Score multiplier when both skills name different languages, vendors or clouds.
 ENTITY_PENALTY = 0.3
 #: Score multiplier when the names say different kinds of work (review / write).
@@ -77,14 +73,6 @@ SHARED_WORDS = 6
 _DESCRIPTION_WORD = re.compile(r"[^\W_]+")
 #: How many descriptions' bigram sets :func:`description_similarity` keeps.
 _BIGRAM_SETS_KEPT = 64
-
-
-def validate_threshold(value: object, what: str) -> float:
-    """``value`` as a score threshold; ``ValueError`` unless a number in (0, 1]."""
-    number = finite_number(value)
-    if number is None or not 0 < number <= 1:
-        raise ValueError(f"{what} must be a number greater than 0 and at most 1, found {value!r}")
-    return number
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from skilldeck.engine.text._positions import Span
+from skilldeck.engine.text import Span
 
 
 class Severity(str, enum.Enum):
@@ -43,9 +43,9 @@ class Fix:
     """A machine-applicable fix for one finding, confined to the finding's file.
 
     ``edits`` apply together against the original text, as one LSP ``TextEdit[]``
-    (:func:`skilldeck.engine.frontmatter._fix_edits.apply_edits`). The engine offers a fix only when
+    (:func:`skilldeck.engine.frontmatter.apply_edits`). The engine offers a fix only when
     the result is valid frontmatter whose values differ from the original in exactly
-    the change the title names (:func:`skilldeck.engine.frontmatter._fix_edits.changes_exactly`).
+    the change the title names (:func:`skilldeck.engine.frontmatter.changes_exactly`).
 
     ``unsafe`` marks a fix that changes what the skill means (a new name, a renamed or
     moved key, a placeholder text, another skill mentioned): ``check --fix`` applies it

@@ -24,15 +24,14 @@ import stat
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
-from skilldeck.engine.disk._cache_file import open_regular
-from skilldeck.engine.frontmatter._frontmatter import LineIndex
-from skilldeck.engine.rules._findings import Finding, RelatedLocation
-from skilldeck.engine.rules._rules import rule
+from skilldeck.engine.disk import open_regular
+from skilldeck.engine.frontmatter import LineIndex
+from skilldeck.engine.rules import Finding, RelatedLocation, rule
 from skilldeck.engine.safety._chars import describe_tag_text, invisible_runs
 from skilldeck.engine.safety._commands import SCRIPT_WINDOW, command_hits
 from skilldeck.engine.safety._hits import Hit, present_marks
 from skilldeck.engine.safety._instructions import tag_text_hit
-from skilldeck.engine.text._positions import FILE_START, Span
+from skilldeck.engine.text import FILE_START, Span
 
 #: The rules a bundle scan reports.
 BUNDLE_CODES = frozenset(

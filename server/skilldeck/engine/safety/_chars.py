@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from skilldeck.engine.registry._model import is_skill_name
+from skilldeck.engine.registry import is_skill_name
 
 #: Every format character (Unicode category Cf, Unicode 15.1; the test compares it
 #: with the running Python's ``unicodedata``), the private-use planes, the variation

@@ -1,6 +1,6 @@
 """The supply-chain safety rules of one skill file (SD1001-SD1015), as findings.
 
-:func:`safety_findings` runs from the per-file analysis (:mod:`skilldeck.engine.files._skill_file`),
+:func:`safety_findings` runs from the per-file analysis (:mod:`skilldeck.engine.files`),
 so ``check``, the language server and the MCP server see the same findings. It scans the
 whole text once per concern: invisible characters (:mod:`~skilldeck.engine.safety._chars`),
 hidden Markdown and instructions (:mod:`~skilldeck.engine.safety._instructions`), commands and
@@ -14,9 +14,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from functools import lru_cache
 
-from skilldeck.engine.frontmatter._frontmatter import Frontmatter, FrontmatterEntry, LineIndex
-from skilldeck.engine.rules._findings import Finding, Fix, TextEdit
-from skilldeck.engine.rules._rules import rule
+from skilldeck.engine.frontmatter import Frontmatter, FrontmatterEntry, LineIndex
+from skilldeck.engine.rules import Finding, Fix, TextEdit, rule
 from skilldeck.engine.safety._chars import (
     InvisibleRun,
     describe_points,
@@ -36,10 +35,10 @@ from skilldeck.engine.safety._instructions import (
     instruction_hits,
     tag_text_hit,
 )
-from skilldeck.engine.text._positions import Position, Span
+from skilldeck.engine.text import Position, Span
 
 #: ``offer(title, edits, changes)``: the fix when the edits make exactly ``changes`` to
-#: the frontmatter mapping (:meth:`skilldeck.engine.files._skill_file._Checker.offer`).
+#: the frontmatter mapping (:meth:`skilldeck.engine.files._Checker.offer`).
 Offer = Callable[[str, tuple[TextEdit, ...], Mapping[str, object]], tuple[Fix, ...]]
 
 _CATALOG_KEYS = ("name", "description")

@@ -11,10 +11,10 @@ import re
 from collections.abc import Collection
 from pathlib import Path
 
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.rules._findings import Finding, Severity
+from skilldeck.engine.config import SkilldeckConfig
+from skilldeck.engine.rules import Finding, Severity
 from skilldeck.engine.sources._status import FAILING_HEALTH, source_status
-from skilldeck.engine.text._positions import Span
+from skilldeck.engine.text import Span
 
 #: The code of these findings (not a rule of the skill files: no rule table entry).
 SOURCE_FINDING_CODE = "source"

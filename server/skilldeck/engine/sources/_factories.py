@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.config._source_spec import GitSourceSpec, SourceSpec
-from skilldeck.engine.registry._provider import ProviderFactory
+from skilldeck.engine.config import GitSourceSpec, SkilldeckConfig, SourceSpec
+from skilldeck.engine.registry import ProviderFactory
 from skilldeck.engine.sources._git_provider import git_source_factory
 
 

@@ -43,10 +43,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from skilldeck.engine.config._source_spec import GitSourceSpec, redacted
-from skilldeck.engine.disk._cache_file import file_sha256, read_cache_text
-from skilldeck.engine.filesystem._index_cache import write_atomically
-from skilldeck.engine.filesystem._safety_gate import folder_refusal
+from skilldeck.engine.config import GitSourceSpec, redacted
+from skilldeck.engine.disk import file_sha256, read_cache_text
+from skilldeck.engine.filesystem import folder_refusal, write_atomically
 from skilldeck.engine.sources._cache_tree import TreeTooDeep, remove_tree, walk_tree
 
 _REV_MARK = ".skilldeck-rev"

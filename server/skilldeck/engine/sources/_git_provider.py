@@ -21,17 +21,21 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.config._source_spec import GitSourceSpec
-from skilldeck.engine.filesystem._fs_provider import FilesystemProvider, scan_root, to_candidate
-from skilldeck.engine.filesystem._index_cache import default_cache_dir
-from skilldeck.engine.filesystem._roots import SkillRoot
-from skilldeck.engine.registry._model import SkillCandidate, SkillDefinition
-from skilldeck.engine.registry._provider import (
+from skilldeck.engine.config import GitSourceSpec, SkilldeckConfig
+from skilldeck.engine.filesystem import (
+    FilesystemProvider,
+    SkillRoot,
+    default_cache_dir,
+    scan_root,
+    to_candidate,
+)
+from skilldeck.engine.registry import (
     LookupOptions,
     ProviderControl,
     ProviderFactory,
     ProviderObservation,
+    SkillCandidate,
+    SkillDefinition,
 )
 from skilldeck.engine.sources._git_cache import (
     CopyState,

@@ -17,8 +17,8 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from skilldeck.engine.config._source_spec import McpSourceSpec
-from skilldeck.engine.disk._cache_file import read_cache_text
+from skilldeck.engine.config import McpSourceSpec
+from skilldeck.engine.disk import read_cache_text
 
 _FILE = "listing.json"
 

@@ -6,10 +6,9 @@ a configuration names an mcp source, and lives in ``skilldeck.remote``.
 
 from __future__ import annotations
 
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.config._source_spec import McpSourceSpec
-from skilldeck.engine.filesystem._index_cache import default_cache_dir
-from skilldeck.engine.registry._provider import ProviderControl, ProviderFactory, SkillProvider
+from skilldeck.engine.config import McpSourceSpec, SkilldeckConfig
+from skilldeck.engine.filesystem import default_cache_dir
+from skilldeck.engine.registry import ProviderControl, ProviderFactory, SkillProvider
 
 
 def mcp_source_factory(spec: McpSourceSpec, config: SkilldeckConfig) -> ProviderFactory:

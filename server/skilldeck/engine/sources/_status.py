@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from skilldeck.engine.config._source_spec import GitSourceSpec, SourceSpec, redacted
+from skilldeck.engine.config import GitSourceSpec, SourceSpec, redacted
 from skilldeck.engine.sources._git_cache import (
     FetchError,
     fetch,

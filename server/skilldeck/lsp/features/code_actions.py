@@ -1,9 +1,9 @@
 """``textDocument/codeAction``: the engine's fixes as quick fixes, plus fix-all for a file.
 
-Every :class:`~skilldeck.engine.rules._findings.Fix` of a finding under the requested range
+Every :class:`~skilldeck.engine.rules.Fix` of a finding under the requested range
 becomes one ``quickfix`` action with its exact edits and the finding's diagnostic
 attached (``isPreferred`` when the finding has exactly one fix). ``source.fixAll.skilldeck``
-applies the engine's fix-all (:func:`~skilldeck.engine.frontmatter._fix_edits.fix_all`): the first fix
+applies the engine's fix-all (:func:`~skilldeck.engine.frontmatter.fix_all`): the first fix
 of every finding that combines safely with the earlier ones. Edits carry the open
 document's version (when the client supports ``documentChanges``), so a client never
 applies them to text that changed since. Nothing is written by the server: the client
@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.frontmatter._fix_edits import fix_all
-from skilldeck.engine.rules._findings import Finding, TextEdit
-from skilldeck.engine.text._positions import Position, Span
+from skilldeck.engine.frontmatter import fix_all
+from skilldeck.engine.rules import Finding, TextEdit
+from skilldeck.engine.text import Position, Span
 from skilldeck.lsp.diagnostics import to_diagnostic
 from skilldeck.lsp.features.distinct_action import distinct_actions
 from skilldeck.lsp.skill_document import SkillDocument, load_document

@@ -1,7 +1,7 @@
 """``textDocument/completion`` for skill files.
 
 In the frontmatter: the active profile's keys not yet written (documentation, default
-and the surface each controls, all from :mod:`skilldeck.engine.rules._profiles`), values for a
+and the surface each controls, all from :mod:`skilldeck.engine.rules`), values for a
 key (the profile's values, e.g. ``true``/``false``; the folder or file name for
 ``name``), and a snippet with the profile's required keys in an empty skill file. In the
 body: ``/name`` of user-invocable skills (winners of the deck), and the relative paths of
@@ -32,13 +32,11 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.files._near_misses import could_mean
-from skilldeck.engine.files._placeholders import DESCRIPTION_PLACEHOLDER
-from skilldeck.engine.filesystem._fs_provider import BUNDLE_FILE
-from skilldeck.engine.model_view._resources import resolve_resource
-from skilldeck.engine.registry._model import is_skill_name
-from skilldeck.engine.text._catalog_text import catalog_description
-from skilldeck.engine.text._positions import Position, Span
+from skilldeck.engine.files import DESCRIPTION_PLACEHOLDER, could_mean
+from skilldeck.engine.filesystem import BUNDLE_FILE
+from skilldeck.engine.model_view import resolve_resource
+from skilldeck.engine.registry import is_skill_name
+from skilldeck.engine.text import Position, Span, catalog_description
 from skilldeck.lsp.frontmatter_cursor import Slot, slot_at, top_level_keys
 from skilldeck.lsp.key_docs import key_detail, key_markdown, markup
 from skilldeck.lsp.markdown_body import in_code

@@ -4,7 +4,7 @@
   root, winner first, so the user jumps between overriding skills.
 - On a ``/name`` mention: the winning skill's ``name``.
 - On a relative resource path in the body: that file (only inside the skill's folder,
-  resolved by the engine's :func:`~skilldeck.engine.model_view._resources.resolve_resource`).
+  resolved by the engine's :func:`~skilldeck.engine.model_view.resolve_resource`).
 - References (frontmatter or mention): every same-named skill, winner first, then every
   ``/name`` mention in every skill body of the deck.
 
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.model_view._resources import resolve_resource
-from skilldeck.engine.text._positions import Position
+from skilldeck.engine.model_view import resolve_resource
+from skilldeck.engine.text import Position
 from skilldeck.lsp.deck_mentions import deck_mentions
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.markdown_body import reference_at

@@ -2,7 +2,7 @@
 
 Routing overlap is a judgement from words; a pair the author has checked and knows the
 model tells apart is declared once in ``[overlap] distinct``
-(:mod:`skilldeck.engine.config._distinct`). This action adds the pair there: in the
+(:mod:`skilldeck.engine.config`). This action adds the pair there: in the
 project's config file (``skilldeck.toml``, or ``[tool.skilldeck]`` of the
 ``pyproject.toml`` that holds the settings), or in a new ``skilldeck.toml`` at the
 folder's root when there is none (only for a client that accepts file creation in a
@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.config._distinct import declare_distinct
-from skilldeck.engine.rules._findings import Finding
-from skilldeck.engine.text._positions import Position, Span, split_lines
+from skilldeck.engine.config import declare_distinct
+from skilldeck.engine.rules import Finding
+from skilldeck.engine.text import Position, Span, split_lines
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.positions import line_source, to_lsp_range
 

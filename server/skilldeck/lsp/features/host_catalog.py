@@ -1,7 +1,7 @@
 """``skilldeck/hostCatalog``: the listing one agent would build for a folder, and its budget.
 
 Params ``{uri, host, contextTokens?}`` (a document or folder URI; a host of
-``engine/hosts.py``; the context window in tokens, default the host's documented
+``engine/hosts/_table.py``; the context window in tokens, default the host's documented
 fallback). Result ``{host, label, docs, folderUri, complete, budget: {host, contextTokens,
 budgetChars, totalChars, tokenEstimate, entries: [{name, state, shownChars}]}, entries:
 [{name, state, text}]}`` — ``budget`` is exactly ``skilldeck budget --host H --json`` and
@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from pygls.exceptions import JsonRpcInvalidParams
 
-from skilldeck.engine.hosts._table import HOSTS
-from skilldeck.engine.hosts._view import build_view, host_listing
+from skilldeck.engine.host_views import build_view, host_listing
+from skilldeck.engine.hosts import HOSTS
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.features.params import required_uri
 from skilldeck.lsp.json_result import JsonObject

@@ -23,19 +23,20 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.filesystem._fs_provider import SkillFileEntry
-from skilldeck.engine.frontmatter._frontmatter import LineIndex
-from skilldeck.engine.hosts._view import host_summary
-from skilldeck.engine.model_view._catalog import CatalogEntry, catalog_entries, render_entries
-from skilldeck.engine.registry._model import DirectoryResourceBase, SkillSummary
-from skilldeck.engine.rules._rules import NOT_LOADED
-from skilldeck.engine.safety._chars import code_point_name, hidden_tag_text, run_at
-from skilldeck.engine.text._catalog_text import (
+from skilldeck.engine.filesystem import SkillFileEntry
+from skilldeck.engine.frontmatter import LineIndex
+from skilldeck.engine.host_views import host_summary
+from skilldeck.engine.model_view import CatalogEntry, catalog_entries, render_entries
+from skilldeck.engine.registry import DirectoryResourceBase, SkillSummary
+from skilldeck.engine.rules import NOT_LOADED
+from skilldeck.engine.safety import code_point_name, hidden_tag_text, run_at
+from skilldeck.engine.text import (
+    Position,
+    Span,
     catalog_description,
     collapse_whitespace,
     escape_text,
 )
-from skilldeck.engine.text._positions import Position, Span
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.frontmatter_cursor import entry_at
 from skilldeck.lsp.key_docs import key_markdown, markup, unknown_key_markdown
@@ -49,7 +50,7 @@ from skilldeck.lsp.skill_document import SkillDocument, load_document
 FAMILY_HOVER_NAMES = 10
 
 if TYPE_CHECKING:
-    from skilldeck.engine.frontmatter._frontmatter import FrontmatterEntry
+    from skilldeck.engine.frontmatter import FrontmatterEntry
     from skilldeck.lsp.server import SkilldeckServer
 
 

@@ -1,7 +1,7 @@
 """``textDocument/documentLink``: resource paths and ``http(s)`` URLs in a skill's body.
 
 A relative path becomes a link only when the engine's
-:func:`~skilldeck.engine.model_view._resources.resolve_resource` resolves it inside the skill's
+:func:`~skilldeck.engine.model_view.resolve_resource` resolves it inside the skill's
 folder (never through ``..``, absolute paths, ``~`` or symlinks leading out) and the
 file exists; the link targets the resolved file. ``http``/``https`` URLs link as
 written; no other scheme is linked.
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.model_view._resources import resolve_resource
-from skilldeck.engine.registry._model import SkillSummary
+from skilldeck.engine.model_view import resolve_resource
+from skilldeck.engine.registry import SkillSummary
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.markdown_body import BodyReference, references
 from skilldeck.lsp.skill_document import SkillDocument, load_document

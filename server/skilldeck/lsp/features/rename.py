@@ -46,10 +46,10 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.files._skill_names import name_problem
-from skilldeck.engine.filesystem._fs_provider import FLAT_SUFFIX, SkillFileEntry
-from skilldeck.engine.registry._model import SOURCE_USER_AGENTS, SOURCE_USER_DSH, is_skill_name
-from skilldeck.engine.text._positions import Span
+from skilldeck.engine.files import name_problem
+from skilldeck.engine.filesystem import FLAT_SUFFIX, SkillFileEntry
+from skilldeck.engine.registry import SOURCE_USER_AGENTS, SOURCE_USER_DSH, is_skill_name
+from skilldeck.engine.text import Span
 from skilldeck.lsp.deck_mentions import deck_mentions
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.navigation import NameTarget, name_target, own_name_span

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from skilldeck.engine.deck._deck import ProvidedSkill
-from skilldeck.engine.rules._findings import Severity
+from skilldeck.engine.deck import ProvidedSkill
+from skilldeck.engine.rules import Severity
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.features.params import optional_uri
 from skilldeck.lsp.json_result import JsonObject
 
 if TYPE_CHECKING:
-    from skilldeck.engine.deck._deck import DeckMember
-    from skilldeck.engine.filesystem._fs_provider import SkillFileEntry
+    from skilldeck.engine.deck import DeckMember
+    from skilldeck.engine.filesystem import SkillFileEntry
     from skilldeck.lsp.index import FolderIndex
     from skilldeck.lsp.server import SkilldeckServer
 

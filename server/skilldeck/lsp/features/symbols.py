@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.frontmatter._frontmatter import FrontmatterEntry, describe_value, display_text
-from skilldeck.engine.text._positions import Position, Span
+from skilldeck.engine.frontmatter import FrontmatterEntry, describe_value, display_text
+from skilldeck.engine.text import Position, Span
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.markdown_body import headings, section_end
 from skilldeck.lsp.navigation import entry_location

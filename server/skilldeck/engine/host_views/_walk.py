@@ -6,7 +6,7 @@ deeper, SD007); :func:`deep_skill_files` walks further, following symlinked fold
 (each real folder once, so a link loop ends), and records for each file what the hosts'
 rules ask about the way to it: how many folders deep it sits, whether a folder on the way
 is hidden or a symlink, and whether a folder on the way is itself a skill. Which host
-loads which of these is :mod:`skilldeck.engine.hosts._view`'s call.
+loads which of these is :mod:`skilldeck.engine.host_views._view`'s call.
 
 The walk is bounded: at most :data:`MAX_LEVELS` folders deep and
 :data:`MAX_DIRS_PER_ROOT` folders per root (Codex's own limit, ``MAX_SKILLS_DIRS_PER_ROOT``
@@ -19,7 +19,7 @@ import os
 from collections import deque
 from dataclasses import dataclass
 
-from skilldeck.engine.filesystem._layout import BUNDLE_FILE
+from skilldeck.engine.filesystem import BUNDLE_FILE
 
 #: The deepest a walk goes for a host with no documented limit (folders below the root).
 MAX_LEVELS = 32

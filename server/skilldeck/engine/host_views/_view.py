@@ -2,13 +2,14 @@
 
 One scan covers every host's roots at once (the engine's own scan, so the persistent
 cache serves it); each host then judges the files of its roots by its data in
-:mod:`skilldeck.engine.hosts._table`. DSH is judged by the engine itself: its verdicts are
+:mod:`skilldeck.engine.hosts`. DSH is judged by the engine itself: its verdicts are
 ``check``'s (accepted, then rank and registration order). Reasons are written for the
 author: "nested two levels below .claude/skills", "symlinked folder: not followed",
 "flat file: Codex reads bundles only", "name differs from folder", "shadowed by ...".
 
 Each host's catalog of the skills it loads is measured by
-:mod:`skilldeck.engine.hosts._budget`. (The CLI's memo key of a view is ``cli/check_memo.view_key``.)
+:mod:`skilldeck.engine.hosts`. (The CLI's memo key of a view is
+``cli/check_memo.view_key``.)
 """
 
 from __future__ import annotations
@@ -20,25 +21,39 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Literal
 
-from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
-from skilldeck.engine.files._skill_file import RuleSettings, SkillFileAnalysis, analyze_skill_file
-from skilldeck.engine.files._skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
-from skilldeck.engine.filesystem._fs_provider import DeckScan, SkillFileEntry, name_span, scan_deck
-from skilldeck.engine.filesystem._index_cache import IndexCache
-from skilldeck.engine.filesystem._layout import BUNDLE_FILE, NotASkill, place_in_root
-from skilldeck.engine.filesystem._roots import SkillRoot, find_project_root, resolve_roots
-from skilldeck.engine.frontmatter._frontmatter import parse_frontmatter
-from skilldeck.engine.hosts._budget import (
+from skilldeck.engine.config import RuleSettings, SkilldeckConfig
+from skilldeck.engine.files import (
+    SkillFileAnalysis,
+    SkillReadError,
+    analyze_skill_file,
+    decode_skill_bytes,
+    read_skill_bytes,
+)
+from skilldeck.engine.filesystem import (
+    BUNDLE_FILE,
+    DeckScan,
+    IndexCache,
+    NotASkill,
+    SkillFileEntry,
+    SkillRoot,
+    find_project_root,
+    name_span,
+    place_in_root,
+    resolve_roots,
+    scan_deck,
+)
+from skilldeck.engine.frontmatter import parse_frontmatter
+from skilldeck.engine.host_views._walk import MAX_LEVELS, DeepFile, deep_skill_files
+from skilldeck.engine.hosts import (
     BudgetReport,
     CatalogState,
+    Host,
+    HostRoot,
     Offer,
     budget_from_lengths,
 )
-from skilldeck.engine.hosts._table import Host, HostRoot
-from skilldeck.engine.hosts._walk import MAX_LEVELS, DeepFile, deep_skill_files
-from skilldeck.engine.registry._model import RANK_CUSTOM, is_skill_name
-from skilldeck.engine.text._catalog_text import catalog_description, collapse_whitespace
-from skilldeck.engine.text._positions import FILE_START, Span
+from skilldeck.engine.registry import RANK_CUSTOM, is_skill_name
+from skilldeck.engine.text import FILE_START, Span, catalog_description, collapse_whitespace
 
 #: The source label of a root only a non-DSH host reads.
 SOURCE_HOST = "host"
@@ -272,7 +287,7 @@ def build_view(
 
 def _walk(roots: Sequence[SkillRoot], levels: int) -> tuple[list[tuple[DeepFile, SkillRoot]], bool]:
     """Every ``SKILL.md`` from two to ``levels`` folders below each root
-    (:mod:`skilldeck.engine.hosts._walk`), and whether every folder was read."""
+    (:mod:`skilldeck.engine.host_views._walk`), and whether every folder was read."""
     found: list[tuple[DeepFile, SkillRoot]] = []
     complete = True
     for root in roots:

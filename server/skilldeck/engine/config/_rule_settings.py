@@ -1,0 +1,112 @@
+"""The user's rule settings: which profile runs, the catalog cap, each rule's severity
+(or ``off``), the overlap thresholds and the skills declared distinct; validated once,
+at construction, so every front end reads the same settings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from skilldeck.engine.config._distinct import DistinctGroups, validate_distinct
+from skilldeck.engine.config._settings_schema import finite_number
+from skilldeck.engine.rules import DEFAULT_PROFILE, RULES, Severity, get_profile, rule
+from skilldeck.engine.text import validate_max_description_length
+
+#: Default score from which two skills are reported as overlapping (SD801).
+DEFAULT_OVERLAP_THRESHOLD = 0.23
+#: Default similarity of the description words from which a pair is near-identical (SD802).
+DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.8
+
+
+def validate_threshold(value: object, what: str) -> float:
+    """``value`` as a score threshold; ``ValueError`` unless a number in (0, 1]."""
+    number = finite_number(value)
+    if number is None or not 0 < number <= 1:
+        raise ValueError(f"{what} must be a number greater than 0 and at most 1, found {value!r}")
+    return number
+
+
+def _normalize_overrides(
+    overrides: Mapping[str, Severity | str | None],
+) -> Mapping[str, Severity | None]:
+    table: dict[str, Severity | None] = {}
+    for key, value in overrides.items():
+        code = rule(key).code
+        if value is None or isinstance(value, Severity):
+            table[code] = value
+        elif isinstance(value, str) and value.lower() in ("off", "none"):
+            table[code] = None
+        else:
+            try:
+                table[code] = Severity(str(value).lower())
+            except ValueError:
+                raise ValueError(
+                    f"invalid severity {value!r} for rule {key!r}: use error, warning, "
+                    "information, hint or off"
+                ) from None
+    return MappingProxyType(table)
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    """Which profile runs, the catalog cap, per-rule severity overrides, the overlap
+    thresholds (SD801 / SD802) and the skills declared distinct
+    (:mod:`skilldeck.engine.config._distinct`).
+
+    ``overrides`` is keyed by rule code or name; a value of ``None`` (or ``"off"``)
+    switches the rule off. Invalid settings raise ``ValueError`` at construction.
+    """
+
+    profile: str = DEFAULT_PROFILE
+    catalog_max_description_length: int = 500
+    overrides: Mapping[str, Severity | None] = field(default_factory=lambda: MappingProxyType({}))
+    overlap_threshold: float = DEFAULT_OVERLAP_THRESHOLD
+    near_duplicate_threshold: float = DEFAULT_NEAR_DUPLICATE_THRESHOLD
+    overlap_distinct: DistinctGroups = ()
+
+    def __post_init__(self) -> None:
+        get_profile(self.profile)
+        validate_max_description_length(self.catalog_max_description_length)
+        validate_threshold(self.overlap_threshold, "overlap threshold")
+        validate_threshold(self.near_duplicate_threshold, "near-duplicate threshold")
+        object.__setattr__(
+            self, "overlap_distinct", validate_distinct(self.overlap_distinct, "distinct")
+        )
+        try:
+            normalized = _normalize_overrides(self.overrides)
+        except KeyError as error:
+            raise ValueError(error.args[0]) from None
+        object.__setattr__(self, "overrides", normalized)
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.profile,
+                self.catalog_max_description_length,
+                tuple(sorted((k, v.value if v else None) for k, v in self.overrides.items())),
+                self.overlap_threshold,
+                self.near_duplicate_threshold,
+                self.overlap_distinct,
+            )
+        )
+
+    def severity_for(self, code: str, default: Severity) -> Severity | None:
+        """The effective severity of rule ``code`` (``None`` when it is off)."""
+        return self.overrides.get(code, default)
+
+    def in_force(self, code: str) -> bool:
+        """Whether rule ``code`` is reported (not switched ``off``)."""
+        return self.overrides.get(code, True) is not None
+
+    def narrowed(self, select: AbstractSet[str] | None) -> RuleSettings:
+        """These settings with every rule outside ``select`` switched off (``None``: all
+        selected, ``self`` returned): what a run that reports only ``select`` (``check
+        --select / --ignore``) needs the deck-wide passes to compute."""
+        if select is None:
+            return self
+        dropped = {r.code: None for r in RULES if r.code not in select and self.in_force(r.code)}
+        if not dropped:
+            return self
+        return replace(self, overrides={**self.overrides, **dropped})

@@ -1,0 +1,49 @@
+"""The engine's rooms as ARCHITECTURE.md maps them: every package of ``skilldeck.engine`` says
+what it holds and its invariant, exports what it promises, and has its table in the map,
+whose rows name the modules that exist (the import rules themselves are import-linter's
+contracts in ``pyproject.toml``, run by ``scripts/test``)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+from pathlib import Path
+
+import pytest
+
+import skilldeck.engine
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = Path(skilldeck.engine.__file__).parent
+PACKAGES = sorted(
+    info.name for info in pkgutil.iter_modules([str(ENGINE)]) if info.ispkg
+)
+ARCHITECTURE = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+
+
+def test_the_engine_is_only_packages() -> None:
+    loose = sorted(p.name for p in ENGINE.glob("*.py") if p.name != "__init__.py")
+    assert loose == []
+    assert len(PACKAGES) >= 10
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_each_package_states_what_it_holds_and_its_invariant(name: str) -> None:
+    package = importlib.import_module(f"skilldeck.engine.{name}")
+    assert package.__doc__ and "Invariant:" in package.__doc__
+    exported = getattr(package, "__all__", None)
+    assert exported, f"skilldeck.engine.{name} exports nothing"
+    for attribute in exported:
+        assert hasattr(package, attribute), f"{name}.__all__ names a missing {attribute}"
+    modules = [p.stem for p in (ENGINE / name).glob("*.py") if p.name != "__init__.py"]
+    assert modules and all(m.startswith("_") for m in modules), modules
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_the_map_has_a_table_per_package_naming_its_modules(name: str) -> None:
+    heading = re.search(rf"^#### `{name}/` — .+?(?=^#|\Z)", ARCHITECTURE, re.M | re.S)
+    assert heading, f"ARCHITECTURE.md has no '#### `{name}/`' table"
+    listed = set(re.findall(r"`(_[a-z_]+)\.py`", heading.group(0)))
+    actual = {p.stem for p in (ENGINE / name).glob("_*.py") if p.name != "__init__.py"}
+    assert listed == actual
