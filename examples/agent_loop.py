@@ -21,12 +21,16 @@ import json
 import os
 from collections.abc import Callable
 
-from skilldeck.engine.filesystem._bundled import bundled_provider_factory
-from skilldeck.engine.model_view._catalog import CatalogTracker, estimate_tokens
-from skilldeck.engine.model_view._gesture import expand_user_message
-from skilldeck.engine.registry._model import InvocationPolicy, SkillDefinition
-from skilldeck.engine.registry._registry import SkillRegistry
-from skilldeck.engine.model_view._skill_tool import SKILL_TOOL_NAME, execute_skill_tool, skill_tool_schema
+from skilldeck.engine.filesystem import bundled_provider_factory
+from skilldeck.engine.model_view import (
+    SKILL_TOOL_NAME,
+    CatalogTracker,
+    estimate_tokens,
+    execute_skill_tool,
+    expand_user_message,
+    skill_tool_schema,
+)
+from skilldeck.engine.registry import InvocationPolicy, SkillDefinition, SkillRegistry
 
 
 def runtime_skill(

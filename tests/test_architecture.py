@@ -16,9 +16,7 @@ import skilldeck.engine
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = Path(skilldeck.engine.__file__).parent
-PACKAGES = sorted(
-    info.name for info in pkgutil.iter_modules([str(ENGINE)]) if info.ispkg
-)
+PACKAGES = sorted(info.name for info in pkgutil.iter_modules([str(ENGINE)]) if info.ispkg)
 ARCHITECTURE = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
 
 
