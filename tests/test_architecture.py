@@ -5,9 +5,12 @@ contracts in ``pyproject.toml``, run by ``scripts/test``)."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,3 +48,38 @@ def test_the_map_has_a_table_per_package_naming_its_modules(name: str) -> None:
     listed = set(re.findall(r"`(_[a-z_]+)\.py`", heading.group(0)))
     actual = {p.stem for p in (ENGINE / name).glob("_*.py") if p.name != "__init__.py"}
     assert listed == actual
+
+
+def _typing_imports(init: Path) -> dict[str, str]:
+    """``name -> module`` of the ``if TYPE_CHECKING:`` imports of an ``__init__``."""
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    found: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            for statement in node.body:
+                assert isinstance(statement, ast.ImportFrom) and statement.module
+                for alias in statement.names:
+                    assert alias.asname == alias.name, "re-export as `import x as x`"
+                    found[alias.name] = statement.module
+    return found
+
+
+@pytest.mark.parametrize("name", [*PACKAGES, ""])
+def test_what_type_checkers_see_is_what_the_package_exports(name: str) -> None:
+    package = importlib.import_module(f"skilldeck.engine.{name}" if name else "skilldeck")
+    init = Path(package.__file__ or "")
+    seen = _typing_imports(init)
+    assert sorted(seen) == sorted(n for n in package.__all__ if n != "__version__")
+    for attribute, module in seen.items():
+        assert getattr(package, attribute) is getattr(importlib.import_module(module), attribute)
+
+
+def test_importing_a_package_imports_none_of_its_modules() -> None:
+    code = (
+        "import sys, skilldeck.engine.filesystem, skilldeck.engine.deck\n"
+        "print(sorted(m for m in sys.modules if m.startswith('skilldeck.engine.')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "['skilldeck.engine.deck', 'skilldeck.engine.filesystem']"

@@ -7,70 +7,90 @@ Invariant: a setting is declared and validated in one place; a bad value is a
 :class:`ConfigError` naming the file and key, never a silent default.
 """
 
-from skilldeck.engine.config._distinct import (
-    DistinctGroups,
-    DistinctMatcher,
-    declare_distinct,
-    validate_distinct,
-)
-from skilldeck.engine.config._rule_settings import (
-    DEFAULT_NEAR_DUPLICATE_THRESHOLD,
-    DEFAULT_OVERLAP_THRESHOLD,
-    RuleSettings,
-    validate_threshold,
-)
-from skilldeck.engine.config._settings_schema import EDITOR_KEYS, finite_number, setting_for_field
-from skilldeck.engine.config._skilldeck_config import (
-    CONFIG_FILE_NAMES,
-    ConfigError,
-    ConfigLayer,
-    SkilldeckConfig,
-    declares_project_root,
-    find_config_file,
-    load_config_file,
-    load_config_file_keeping_valid,
-    parse_host_names,
-    parse_rule_overrides,
-    path_problem,
-)
-from skilldeck.engine.config._source_spec import (
-    GitSourceSpec,
-    McpSourceSpec,
-    SourceSpec,
-    SourceSpecError,
-    git_url,
-    parse_sources,
-    redacted,
-)
+from __future__ import annotations
 
-__all__ = [
-    "CONFIG_FILE_NAMES",
-    "DEFAULT_NEAR_DUPLICATE_THRESHOLD",
-    "DEFAULT_OVERLAP_THRESHOLD",
-    "EDITOR_KEYS",
-    "ConfigError",
-    "ConfigLayer",
-    "DistinctGroups",
-    "DistinctMatcher",
-    "GitSourceSpec",
-    "McpSourceSpec",
-    "RuleSettings",
-    "SkilldeckConfig",
-    "SourceSpec",
-    "SourceSpecError",
-    "declare_distinct",
-    "declares_project_root",
-    "find_config_file",
-    "finite_number",
-    "git_url",
-    "load_config_file",
-    "load_config_file_keeping_valid",
-    "parse_host_names",
-    "parse_rule_overrides",
-    "parse_sources",
-    "path_problem",
-    "redacted",
-    "setting_for_field",
-    "validate_distinct",
-    "validate_threshold",
-]
+from typing import TYPE_CHECKING
+
+from skilldeck._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from skilldeck.engine.config._distinct import DistinctGroups as DistinctGroups
+    from skilldeck.engine.config._distinct import DistinctMatcher as DistinctMatcher
+    from skilldeck.engine.config._distinct import declare_distinct as declare_distinct
+    from skilldeck.engine.config._distinct import validate_distinct as validate_distinct
+    from skilldeck.engine.config._rule_settings import (
+        DEFAULT_NEAR_DUPLICATE_THRESHOLD as DEFAULT_NEAR_DUPLICATE_THRESHOLD,
+    )
+    from skilldeck.engine.config._rule_settings import (
+        DEFAULT_OVERLAP_THRESHOLD as DEFAULT_OVERLAP_THRESHOLD,
+    )
+    from skilldeck.engine.config._rule_settings import RuleSettings as RuleSettings
+    from skilldeck.engine.config._rule_settings import validate_threshold as validate_threshold
+    from skilldeck.engine.config._settings_schema import EDITOR_KEYS as EDITOR_KEYS
+    from skilldeck.engine.config._settings_schema import finite_number as finite_number
+    from skilldeck.engine.config._settings_schema import setting_for_field as setting_for_field
+    from skilldeck.engine.config._skilldeck_config import CONFIG_FILE_NAMES as CONFIG_FILE_NAMES
+    from skilldeck.engine.config._skilldeck_config import ConfigError as ConfigError
+    from skilldeck.engine.config._skilldeck_config import ConfigLayer as ConfigLayer
+    from skilldeck.engine.config._skilldeck_config import SkilldeckConfig as SkilldeckConfig
+    from skilldeck.engine.config._skilldeck_config import (
+        declares_project_root as declares_project_root,
+    )
+    from skilldeck.engine.config._skilldeck_config import find_config_file as find_config_file
+    from skilldeck.engine.config._skilldeck_config import load_config_file as load_config_file
+    from skilldeck.engine.config._skilldeck_config import (
+        load_config_file_keeping_valid as load_config_file_keeping_valid,
+    )
+    from skilldeck.engine.config._skilldeck_config import parse_host_names as parse_host_names
+    from skilldeck.engine.config._skilldeck_config import (
+        parse_rule_overrides as parse_rule_overrides,
+    )
+    from skilldeck.engine.config._skilldeck_config import path_problem as path_problem
+    from skilldeck.engine.config._source_spec import GitSourceSpec as GitSourceSpec
+    from skilldeck.engine.config._source_spec import McpSourceSpec as McpSourceSpec
+    from skilldeck.engine.config._source_spec import SourceSpec as SourceSpec
+    from skilldeck.engine.config._source_spec import SourceSpecError as SourceSpecError
+    from skilldeck.engine.config._source_spec import git_url as git_url
+    from skilldeck.engine.config._source_spec import parse_sources as parse_sources
+    from skilldeck.engine.config._source_spec import redacted as redacted
+else:
+    __getattr__, __dir__, __all__ = lazy_exports(
+        __name__,
+        {
+            "_distinct": (
+                "DistinctGroups",
+                "DistinctMatcher",
+                "declare_distinct",
+                "validate_distinct",
+            ),
+            "_rule_settings": (
+                "DEFAULT_NEAR_DUPLICATE_THRESHOLD",
+                "DEFAULT_OVERLAP_THRESHOLD",
+                "RuleSettings",
+                "validate_threshold",
+            ),
+            "_settings_schema": ("EDITOR_KEYS", "finite_number", "setting_for_field"),
+            "_skilldeck_config": (
+                "CONFIG_FILE_NAMES",
+                "ConfigError",
+                "ConfigLayer",
+                "SkilldeckConfig",
+                "declares_project_root",
+                "find_config_file",
+                "load_config_file",
+                "load_config_file_keeping_valid",
+                "parse_host_names",
+                "parse_rule_overrides",
+                "path_problem",
+            ),
+            "_source_spec": (
+                "GitSourceSpec",
+                "McpSourceSpec",
+                "SourceSpec",
+                "SourceSpecError",
+                "git_url",
+                "parse_sources",
+                "redacted",
+            ),
+        },
+    )

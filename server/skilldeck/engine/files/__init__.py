@@ -6,56 +6,68 @@ Invariant: one bad file yields findings, never an exception, and never hides its
 an analysis holds no body and no frontmatter tree once it is scanned.
 """
 
-from skilldeck.engine.files._analysis_json import (
-    finding_from_json,
-    finding_to_json,
-    json_bool,
-    json_int,
-    json_str,
-)
-from skilldeck.engine.files._near_misses import NameSuggestions, could_mean, nearest_names
-from skilldeck.engine.files._placeholders import DESCRIPTION_PLACEHOLDER
-from skilldeck.engine.files._skill_file import (
-    SkillFileAnalysis,
-    analyze_skill_bytes,
-    analyze_skill_file,
-    analyze_skill_text,
-    bundle_findings_of,
-    keep_bundle_findings,
-    wide_lines,
-    with_bundle_findings,
-)
-from skilldeck.engine.files._skill_names import name_problem
-from skilldeck.engine.files._skill_read import (
-    SkillReadError,
-    decode_skill_bytes,
-    file_kind,
-    read_skill_body,
-    read_skill_bytes,
-)
+from __future__ import annotations
 
-__all__ = [
-    "DESCRIPTION_PLACEHOLDER",
-    "NameSuggestions",
-    "SkillFileAnalysis",
-    "SkillReadError",
-    "analyze_skill_bytes",
-    "analyze_skill_file",
-    "analyze_skill_text",
-    "bundle_findings_of",
-    "could_mean",
-    "decode_skill_bytes",
-    "file_kind",
-    "finding_from_json",
-    "finding_to_json",
-    "json_bool",
-    "json_int",
-    "json_str",
-    "keep_bundle_findings",
-    "name_problem",
-    "nearest_names",
-    "read_skill_body",
-    "read_skill_bytes",
-    "wide_lines",
-    "with_bundle_findings",
-]
+from typing import TYPE_CHECKING
+
+from skilldeck._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from skilldeck.engine.files._analysis_json import finding_from_json as finding_from_json
+    from skilldeck.engine.files._analysis_json import finding_to_json as finding_to_json
+    from skilldeck.engine.files._analysis_json import json_bool as json_bool
+    from skilldeck.engine.files._analysis_json import json_int as json_int
+    from skilldeck.engine.files._analysis_json import json_str as json_str
+    from skilldeck.engine.files._near_misses import NameSuggestions as NameSuggestions
+    from skilldeck.engine.files._near_misses import could_mean as could_mean
+    from skilldeck.engine.files._near_misses import nearest_names as nearest_names
+    from skilldeck.engine.files._placeholders import (
+        DESCRIPTION_PLACEHOLDER as DESCRIPTION_PLACEHOLDER,
+    )
+    from skilldeck.engine.files._skill_file import SkillFileAnalysis as SkillFileAnalysis
+    from skilldeck.engine.files._skill_file import analyze_skill_bytes as analyze_skill_bytes
+    from skilldeck.engine.files._skill_file import analyze_skill_file as analyze_skill_file
+    from skilldeck.engine.files._skill_file import analyze_skill_text as analyze_skill_text
+    from skilldeck.engine.files._skill_file import bundle_findings_of as bundle_findings_of
+    from skilldeck.engine.files._skill_file import keep_bundle_findings as keep_bundle_findings
+    from skilldeck.engine.files._skill_file import wide_lines as wide_lines
+    from skilldeck.engine.files._skill_file import with_bundle_findings as with_bundle_findings
+    from skilldeck.engine.files._skill_names import name_problem as name_problem
+    from skilldeck.engine.files._skill_read import SkillReadError as SkillReadError
+    from skilldeck.engine.files._skill_read import decode_skill_bytes as decode_skill_bytes
+    from skilldeck.engine.files._skill_read import file_kind as file_kind
+    from skilldeck.engine.files._skill_read import read_skill_body as read_skill_body
+    from skilldeck.engine.files._skill_read import read_skill_bytes as read_skill_bytes
+else:
+    __getattr__, __dir__, __all__ = lazy_exports(
+        __name__,
+        {
+            "_analysis_json": (
+                "finding_from_json",
+                "finding_to_json",
+                "json_bool",
+                "json_int",
+                "json_str",
+            ),
+            "_near_misses": ("NameSuggestions", "could_mean", "nearest_names"),
+            "_placeholders": ("DESCRIPTION_PLACEHOLDER",),
+            "_skill_file": (
+                "SkillFileAnalysis",
+                "analyze_skill_bytes",
+                "analyze_skill_file",
+                "analyze_skill_text",
+                "bundle_findings_of",
+                "keep_bundle_findings",
+                "wide_lines",
+                "with_bundle_findings",
+            ),
+            "_skill_names": ("name_problem",),
+            "_skill_read": (
+                "SkillReadError",
+                "decode_skill_bytes",
+                "file_kind",
+                "read_skill_body",
+                "read_skill_bytes",
+            ),
+        },
+    )

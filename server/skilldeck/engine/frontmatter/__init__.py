@@ -6,44 +6,48 @@ Invariant: every fix the engine offers yields valid frontmatter with exactly the
 title names (a fix that fails the check is never offered).
 """
 
-from skilldeck.engine.frontmatter._fix_edits import (
-    REMOVED,
-    FixCheck,
-    fix_all,
-    has_properties,
-    replace_scalar,
-)
-from skilldeck.engine.frontmatter._frontmatter import (
-    Frontmatter,
-    FrontmatterBounds,
-    FrontmatterEntry,
-    FrontmatterParse,
-    LineIndex,
-    describe_value,
-    display_text,
-    find_frontmatter,
-    first_line_span,
-    parse_frontmatter,
-    resolve_plain,
-)
-from skilldeck.engine.frontmatter._schema import frontmatter_schema
+from __future__ import annotations
 
-__all__ = [
-    "REMOVED",
-    "FixCheck",
-    "Frontmatter",
-    "FrontmatterBounds",
-    "FrontmatterEntry",
-    "FrontmatterParse",
-    "LineIndex",
-    "describe_value",
-    "display_text",
-    "find_frontmatter",
-    "first_line_span",
-    "fix_all",
-    "frontmatter_schema",
-    "has_properties",
-    "parse_frontmatter",
-    "replace_scalar",
-    "resolve_plain",
-]
+from typing import TYPE_CHECKING
+
+from skilldeck._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from skilldeck.engine.frontmatter._fix_edits import REMOVED as REMOVED
+    from skilldeck.engine.frontmatter._fix_edits import FixCheck as FixCheck
+    from skilldeck.engine.frontmatter._fix_edits import fix_all as fix_all
+    from skilldeck.engine.frontmatter._fix_edits import has_properties as has_properties
+    from skilldeck.engine.frontmatter._fix_edits import replace_scalar as replace_scalar
+    from skilldeck.engine.frontmatter._frontmatter import Frontmatter as Frontmatter
+    from skilldeck.engine.frontmatter._frontmatter import FrontmatterBounds as FrontmatterBounds
+    from skilldeck.engine.frontmatter._frontmatter import FrontmatterEntry as FrontmatterEntry
+    from skilldeck.engine.frontmatter._frontmatter import FrontmatterParse as FrontmatterParse
+    from skilldeck.engine.frontmatter._frontmatter import LineIndex as LineIndex
+    from skilldeck.engine.frontmatter._frontmatter import describe_value as describe_value
+    from skilldeck.engine.frontmatter._frontmatter import display_text as display_text
+    from skilldeck.engine.frontmatter._frontmatter import find_frontmatter as find_frontmatter
+    from skilldeck.engine.frontmatter._frontmatter import first_line_span as first_line_span
+    from skilldeck.engine.frontmatter._frontmatter import parse_frontmatter as parse_frontmatter
+    from skilldeck.engine.frontmatter._frontmatter import resolve_plain as resolve_plain
+    from skilldeck.engine.frontmatter._schema import frontmatter_schema as frontmatter_schema
+else:
+    __getattr__, __dir__, __all__ = lazy_exports(
+        __name__,
+        {
+            "_fix_edits": ("FixCheck", "REMOVED", "fix_all", "has_properties", "replace_scalar"),
+            "_frontmatter": (
+                "Frontmatter",
+                "FrontmatterBounds",
+                "FrontmatterEntry",
+                "FrontmatterParse",
+                "LineIndex",
+                "describe_value",
+                "display_text",
+                "find_frontmatter",
+                "first_line_span",
+                "parse_frontmatter",
+                "resolve_plain",
+            ),
+            "_schema": ("frontmatter_schema",),
+        },
+    )

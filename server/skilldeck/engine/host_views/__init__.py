@@ -6,26 +6,36 @@ Invariant: a view is computed from the deck's scan and the hosts table only; wha
 does that is not documented is read conservatively and said so in ``docs/hosts.md``.
 """
 
-from skilldeck.engine.host_views._view import (
-    FoundFile,
-    HostLoad,
-    HostsView,
-    build_view,
-    host_listing,
-    host_summary,
-    scanned_roots,
-    walk_levels,
-)
-from skilldeck.engine.host_views._walk import deep_identity
+from __future__ import annotations
 
-__all__ = [
-    "FoundFile",
-    "HostLoad",
-    "HostsView",
-    "build_view",
-    "deep_identity",
-    "host_listing",
-    "host_summary",
-    "scanned_roots",
-    "walk_levels",
-]
+from typing import TYPE_CHECKING
+
+from skilldeck._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from skilldeck.engine.host_views._view import FoundFile as FoundFile
+    from skilldeck.engine.host_views._view import HostLoad as HostLoad
+    from skilldeck.engine.host_views._view import HostsView as HostsView
+    from skilldeck.engine.host_views._view import build_view as build_view
+    from skilldeck.engine.host_views._view import host_listing as host_listing
+    from skilldeck.engine.host_views._view import host_summary as host_summary
+    from skilldeck.engine.host_views._view import scanned_roots as scanned_roots
+    from skilldeck.engine.host_views._view import walk_levels as walk_levels
+    from skilldeck.engine.host_views._walk import deep_identity as deep_identity
+else:
+    __getattr__, __dir__, __all__ = lazy_exports(
+        __name__,
+        {
+            "_view": (
+                "FoundFile",
+                "HostLoad",
+                "HostsView",
+                "build_view",
+                "host_listing",
+                "host_summary",
+                "scanned_roots",
+                "walk_levels",
+            ),
+            "_walk": ("deep_identity",),
+        },
+    )

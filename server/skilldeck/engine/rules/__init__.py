@@ -5,34 +5,44 @@
 Invariant: a rule exists once, here, with a stable code.
 """
 
-from skilldeck.engine.rules._findings import Finding, Fix, RelatedLocation, Severity, TextEdit
-from skilldeck.engine.rules._profiles import (
-    ALL_PROFILE_KEYS,
-    DEFAULT_PROFILE,
-    DEFERRED_EFFECTS,
-    PROFILES,
-    KeyInfo,
-    Profile,
-    get_profile,
-)
-from skilldeck.engine.rules._rules import NOT_LOADED, RULES, Rule, render_rules_markdown, rule
+from __future__ import annotations
 
-__all__ = [
-    "ALL_PROFILE_KEYS",
-    "DEFAULT_PROFILE",
-    "DEFERRED_EFFECTS",
-    "NOT_LOADED",
-    "PROFILES",
-    "RULES",
-    "Finding",
-    "Fix",
-    "KeyInfo",
-    "Profile",
-    "RelatedLocation",
-    "Rule",
-    "Severity",
-    "TextEdit",
-    "get_profile",
-    "render_rules_markdown",
-    "rule",
-]
+from typing import TYPE_CHECKING
+
+from skilldeck._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from skilldeck.engine.rules._findings import Finding as Finding
+    from skilldeck.engine.rules._findings import Fix as Fix
+    from skilldeck.engine.rules._findings import RelatedLocation as RelatedLocation
+    from skilldeck.engine.rules._findings import Severity as Severity
+    from skilldeck.engine.rules._findings import TextEdit as TextEdit
+    from skilldeck.engine.rules._profiles import ALL_PROFILE_KEYS as ALL_PROFILE_KEYS
+    from skilldeck.engine.rules._profiles import DEFAULT_PROFILE as DEFAULT_PROFILE
+    from skilldeck.engine.rules._profiles import DEFERRED_EFFECTS as DEFERRED_EFFECTS
+    from skilldeck.engine.rules._profiles import PROFILES as PROFILES
+    from skilldeck.engine.rules._profiles import KeyInfo as KeyInfo
+    from skilldeck.engine.rules._profiles import Profile as Profile
+    from skilldeck.engine.rules._profiles import get_profile as get_profile
+    from skilldeck.engine.rules._rules import NOT_LOADED as NOT_LOADED
+    from skilldeck.engine.rules._rules import RULES as RULES
+    from skilldeck.engine.rules._rules import Rule as Rule
+    from skilldeck.engine.rules._rules import render_rules_markdown as render_rules_markdown
+    from skilldeck.engine.rules._rules import rule as rule
+else:
+    __getattr__, __dir__, __all__ = lazy_exports(
+        __name__,
+        {
+            "_findings": ("Finding", "Fix", "RelatedLocation", "Severity", "TextEdit"),
+            "_profiles": (
+                "ALL_PROFILE_KEYS",
+                "DEFAULT_PROFILE",
+                "DEFERRED_EFFECTS",
+                "KeyInfo",
+                "PROFILES",
+                "Profile",
+                "get_profile",
+            ),
+            "_rules": ("NOT_LOADED", "RULES", "Rule", "render_rules_markdown", "rule"),
+        },
+    )

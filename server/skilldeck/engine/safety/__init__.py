@@ -6,15 +6,25 @@ Invariant: a pattern runs only where its gate's words occur (one Aho-Corasick pa
 clean file costs one scan; findings carry the exact span of what is hidden.
 """
 
-from skilldeck.engine.safety._bundle import bundle_findings, is_bundle_finding
-from skilldeck.engine.safety._chars import code_point_name, hidden_tag_text, run_at
-from skilldeck.engine.safety._file import safety_findings
+from __future__ import annotations
 
-__all__ = [
-    "bundle_findings",
-    "code_point_name",
-    "hidden_tag_text",
-    "is_bundle_finding",
-    "run_at",
-    "safety_findings",
-]
+from typing import TYPE_CHECKING
+
+from skilldeck._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from skilldeck.engine.safety._bundle import bundle_findings as bundle_findings
+    from skilldeck.engine.safety._bundle import is_bundle_finding as is_bundle_finding
+    from skilldeck.engine.safety._chars import code_point_name as code_point_name
+    from skilldeck.engine.safety._chars import hidden_tag_text as hidden_tag_text
+    from skilldeck.engine.safety._chars import run_at as run_at
+    from skilldeck.engine.safety._file import safety_findings as safety_findings
+else:
+    __getattr__, __dir__, __all__ = lazy_exports(
+        __name__,
+        {
+            "_bundle": ("bundle_findings", "is_bundle_finding"),
+            "_chars": ("code_point_name", "hidden_tag_text", "run_at"),
+            "_file": ("safety_findings",),
+        },
+    )
