@@ -125,14 +125,6 @@ class RawServer:
             if predicate(message):
                 return message
 
-    def answer_server_requests(self) -> None:
-        """Reply ``null`` to every request the server sent us (progress, registration)."""
-        self.drain()
-        for message in self.seen:
-            if "method" in message and "id" in message and not message.get("_answered"):
-                message["_answered"] = True
-                self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
-
     def drain(self) -> None:
         """Move every message that already arrived into ``seen``."""
         while True:
@@ -201,19 +193,3 @@ def processes_marked(mark: str) -> list[int]:
         if needle in environ and state != b"Z":
             found.append(int(entry))
     return found
-
-
-def children_of(pid: int) -> list[int]:
-    """Direct children of ``pid`` (from ``/proc/<pid>/task/*/children``)."""
-    result: list[int] = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return result
-    for task in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{task}/children") as handle:
-                result.extend(int(p) for p in handle.read().split())
-        except OSError:
-            continue
-    return result

@@ -41,17 +41,11 @@ class Palette:
     def bold(self, text: str) -> str:
         return self._wrap("1", text)
 
-    def dim(self, text: str) -> str:
-        return self._wrap("2", text)
-
     def red(self, text: str) -> str:
         return self._wrap("31", text)
 
     def yellow(self, text: str) -> str:
         return self._wrap("33", text)
-
-    def blue(self, text: str) -> str:
-        return self._wrap("34", text)
 
     def cyan(self, text: str) -> str:
         return self._wrap("36", text)
