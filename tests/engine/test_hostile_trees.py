@@ -149,10 +149,10 @@ def test_permission_denied_bundle_and_file_are_findings(tmp_path: Path) -> None:
     assert codes == {"good": [], "locked-dir": ["SD001"], "locked-file": ["SD001"]}
 
 
-def test_100k_entries_in_one_root(tmp_path: Path) -> None:
+def test_20k_entries_in_one_root(tmp_path: Path) -> None:
     root = tmp_path / "skills"
     root.mkdir()
-    for i in range(100_000):  # stray files: listed and classified, never parsed
+    for i in range(20_000):  # stray files: listed and classified, never parsed
         os.close(os.open(root / f"n{i}.txt", os.O_CREAT | os.O_WRONLY, 0o644))
     for i in range(50):
         _skill(root / f"s{i}", f"s{i}")
