@@ -461,13 +461,17 @@ await check('F2 rename keeps the skill in the index (#16.1)', async () => {
   await input.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: 15000 });
   const pane = await skillsPane(); // shown here too: the check runs alone as well
-  await page.waitForTimeout(3000); // the folder move, its file events and the re-index
-  await runCommand('Skilldeck: Refresh Skills');
+  // The folder move, its file events and the re-index take a moment: wait for the tree
+  // to show it, asking for a refresh each time it does not yet (no fixed settle time).
   const rows = await until('the renamed skill in the Skills tree', 45000, async () => {
     const texts = (await pane.locator('.monaco-list-row').allInnerTexts()).map(clean);
     const renamed = texts.some((t) => t.includes('release-digest'));
     const stale = texts.some((t) => /\brelease-notes\b/.test(t));
-    return renamed && !stale ? texts : false;
+    if (renamed && !stale) {
+      return texts;
+    }
+    await runCommand('Skilldeck: Refresh Skills');
+    return false;
   });
   const after = await until('the same skill count in the status bar', 30000, async () => {
     const match = /(\d+) skills?/.exec(await statusText());
