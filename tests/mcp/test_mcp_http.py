@@ -162,9 +162,16 @@ async def test_a_server_nobody_has_asked_yet_still_follows_its_deck(project, env
             project / ".dsh" / "skills" / "code-review" / "SKILL.md",
             skill_text("code-review", "Review a change, tests first."),
         )
-        await anyio.sleep(3.0)  # the watcher's debounce and the re-read take well under this
-        async with Client(url, mode="legacy") as client:
-            assert "- `code-review`: Review a change, tests first." in client.instructions
+        # A client that comes later sees the new description once the watcher's debounce
+        # and the re-read are done: ask until it does (the old deck would be served forever).
+        seen = ""
+        with anyio.move_on_after(30):
+            while "- `code-review`: Review a change, tests first." not in seen:
+                async with Client(url, mode="legacy") as client:
+                    seen = client.instructions or ""
+                if "Review a change, tests first." not in seen:
+                    await anyio.sleep(0.2)
+        assert "- `code-review`: Review a change, tests first." in seen
 
 
 def _with_open_files(count):
