@@ -12,7 +12,8 @@ from skilldeck.engine.config._distinct import declare_distinct
 from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.config._skilldeck_config import ConfigError, SkilldeckConfig, load_config_file
 from skilldeck.engine.deck._deck import ProvidedSkill, deck_findings
-from skilldeck.engine.filesystem._fs_provider import scan_deck
+from skilldeck.engine.files._skill_file import analyze_skill_text
+from skilldeck.engine.filesystem._fs_provider import SkillFileEntry, name_span, scan_deck
 from skilldeck.engine.filesystem._roots import SkillRoot
 from skilldeck.engine.overlap._deck_overlap import DeckOverlap
 from skilldeck.engine.overlap._index import OverlapIndex, OverlapSkill
@@ -768,3 +769,67 @@ def test_declaring_distinct_refuses_a_config_file_it_cannot_read() -> None:
         declare_distinct("[overlap\n", ("a", "b"), pyproject=False)
     with pytest.raises(ValueError, match="'overlap' in the config file is not a table"):
         declare_distinct("overlap = 3\n", ("a", "b"), pyproject=False)
+
+
+# -- what the editor is told after each keystroke ---------------------------------------
+
+_ROOT = SkillRoot(300, "custom", "/deck", True)
+_KEYS = [f"/deck/skill-{n}/SKILL.md" for n in range(7)]
+_NAMES = ["tdd-workflow", "tdd-guide", "go-reviewer", "rust-reviewer", "copy", "copy-too"]
+_DESCRIPTIONS = [
+    TDD_WORKFLOW,
+    TDD_WORKFLOW + " Writes the tests first.",  # nearly the same: one family, not copies
+    TEST_DRIVEN,
+    TEST_DRIVEN + ", and when a bug report needs a failing unit test first",  # scores move
+    REVIEWER.format(lang="Go"),
+    REVIEWER.format(lang="Go").upper(),  # the same words: a copy
+    REVIEWER.format(lang="Rust"),
+    "Plan the weekly roadmap review with the team and send the agenda a day ahead.",
+]
+
+
+def _entry(key: str, name: str, description: int, shift: bool, invocable: bool) -> SkillFileEntry:
+    """The skill file ``key`` as the editor's index judges a buffer (``shift``: a comment
+    line above ``name``, which moves where its findings point)."""
+    lines = ["---", *(["# moved"] if shift else []), f"name: {name}"]
+    lines.append(f"description: {_DESCRIPTIONS[description]}")
+    if not invocable:
+        lines.append("disable-model-invocation: true")
+    text = "\n".join([*lines, "---", "", "Body.", ""])
+    folder = key.rsplit("/", 1)[0]
+    analysis = analyze_skill_text(text, path=key, expected_name=folder.rsplit("/", 1)[1])
+    return SkillFileEntry(_ROOT, "bundle", key, folder, name, analysis, name_span(analysis))
+
+
+_EDIT = st.tuples(
+    st.integers(0, len(_KEYS) - 1),
+    st.sampled_from(_NAMES),
+    st.integers(0, len(_DESCRIPTIONS) - 1),
+    st.booleans(),
+    st.booleans() | st.just(True),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(_EDIT, min_size=len(_KEYS), max_size=len(_KEYS)), st.lists(_EDIT, max_size=12))
+def test_after_every_update_the_files_told_again_are_all_whose_findings_moved(
+    start: list[tuple[int, str, int, bool, bool]], edits: list[tuple[int, str, int, bool, bool]]
+) -> None:
+    """An editor publishes the edited file and the files an update returns (of the
+    edited skill's family and competitors, those whose findings' inputs moved: not
+    every copy of a family on every keystroke). Whatever
+    the edits (copies leaving and joining a family, a description nearly the same, a
+    name moving, a skill the model cannot choose), every file then shows the findings
+    the overlap gives it now."""
+    members = {
+        key: _entry(key, name, text, shift, invocable)
+        for key, (_n, name, text, shift, invocable) in zip(_KEYS, start, strict=True)
+    }
+    overlap = DeckOverlap(members.values(), RuleSettings())
+    shown = {key: overlap.findings_of(key) for key in _KEYS}
+    for number, name, text, shift, invocable in edits:
+        key = _KEYS[number]
+        told = overlap.update(key, _entry(key, name, text, shift, invocable))
+        for path in told | {key}:  # the edited file is published whatever it returns
+            shown[path] = overlap.findings_of(path)
+        assert shown == {key: overlap.findings_of(key) for key in _KEYS}

@@ -387,3 +387,61 @@ async def test_a_family_of_copies_is_one_finding_on_each_and_follows_typing(
         await diagnostics_of(
             client, path, lambda d: [x.message for x in d] == [_family_message(3, names)]
         )
+
+
+async def test_typing_in_a_copy_tells_its_family_and_competitor_only_when_it_moves(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """A keystroke re-publishes the edited copy's family and competitors only when what
+    they are told moves (not every copy on every keystroke): typing a few words one
+    character at a time turns two copies into a family of nearly the same descriptions,
+    typing them away again makes them copies again, and the competing skill's SD801
+    comes back as it was."""
+    names = ["tdd-copy-a", "tdd-copy-b"]
+    paths = [deck.write(deck.project_dsh, name, skill_text(name, TDD_GUIDE)) for name in names]
+    workflow = deck.write(
+        deck.project_dsh, "tdd-workflow", skill_text("tdd-workflow", TDD_WORKFLOW)
+    )
+    client = await start_editor(start_server)
+    for path in paths:
+        await diagnostics_of(
+            client, path, lambda d: [x.message for x in d][:1] == [_family_message(2, names)]
+        )
+    (rival,) = await diagnostics_of(client, workflow, lambda d: codes(d) == ["SD801"])
+    open_doc(client, paths[0])
+    line = skill_text(names[0], TDD_GUIDE).split("\n")[2]
+    typed = " Also for katas."
+    version = 1
+    for end in [*range(1, len(typed) + 1), *range(len(typed) - 1, -1, -1)]:
+        version += 1
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=uri(paths[0]), version=version
+                ),
+                content_changes=[
+                    types.TextDocumentContentChangePartial(
+                        range=types.Range(pos(2, 0), pos(2, 10_000)), text=line + typed[:end]
+                    )
+                ],
+            )
+        )
+        if end == len(typed):
+            for path in paths:
+                await diagnostics_of(
+                    client,
+                    path,
+                    lambda d: [x.message for x in d][:1] == [_nearly(names)],
+                )
+    for path in paths:
+        await diagnostics_of(
+            client, path, lambda d: [x.message for x in d][:1] == [_family_message(2, names)]
+        )
+    await diagnostics_of(client, workflow, lambda d: d == [rival])
+
+
+def _nearly(names: list[str]) -> str:
+    shown = ", ".join(f"`{name}`" for name in names)
+    count = len(names)
+    how = "nearly the same description"
+    return f"{count} skills have {how}: {shown}; the model cannot tell them apart"

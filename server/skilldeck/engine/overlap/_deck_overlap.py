@@ -148,6 +148,9 @@ class DeckOverlap:
             if clock.over():
                 yield
                 clock.restart()
+        #: ``path -> the inputs of its findings`` (:meth:`_told_inputs`) as of the last
+        #: update that returned it.
+        self._told: dict[str, tuple[object, ...]] = {}
         #: ``id(family) -> (family, what its SD802 findings share)``.
         self._described: dict[int, tuple[Family, _Described]] = {}
         self._families = yield from OverlapFamilies.stepwise(
@@ -266,7 +269,10 @@ class DeckOverlap:
             for pair in self._families.competitors(key):
                 told |= set(self._families.family(self._families.rival(key, pair).key).members)
             told.discard(key)
-            return {path for path in told if self._is_file(path)}
+            told = {path for path in told if self._is_file(path)}
+            for path in told | {key}:  # what they were told is not what they are told now
+                self._told.pop(path, None)
+            return told
         if skill is None and self._families.skill(key) is None:
             return set()
         self._described.clear()
@@ -276,13 +282,89 @@ class DeckOverlap:
         else:
             self._members[key] = member
             changed = self._families.update(key, skill)
-        return {path for path in changed if self._is_file(path) or path == key}
+        return self._differing(key, {p for p in changed if self._is_file(p) or p == key})
+
+    def _differing(self, key: str, paths: set[str]) -> set[str]:
+        """The ``paths`` whose findings may differ from those of the last update that
+        returned them: ``key`` itself, and each other file whose findings' inputs moved
+        (:meth:`_told_inputs`). A family's copies and the families competing with it are
+        returned by :meth:`OverlapFamilies.update` whenever the edited skill's text moves;
+        most keystrokes change none of what they are told, and re-publishing a family of
+        copies per keystroke grew with the deck. A file never compared before is
+        returned."""
+        told = self._told
+        told.pop(key, None)
+        if not paths:
+            return paths
+        differing = {key} & paths
+        memo: dict[int, tuple[object, ...]] = {}
+        for path in paths:
+            if path == key:
+                continue
+            now = self._told_inputs(path, memo)
+            if told.get(path) != now:
+                differing.add(path)
+                if now is None:
+                    told.pop(path, None)
+                else:
+                    told[path] = now
+        return differing
+
+    def _told_inputs(
+        self, path: str, memo: dict[int, tuple[object, ...]]
+    ) -> tuple[object, ...] | None:
+        """Everything :meth:`reported` ``path`` reads but the file's own entry (which moves
+        only with an update of ``path`` itself): its family with its members' names and
+        locations, and its nearest competitors with their scores, shared words and
+        locations. Equal inputs make equal findings. ``memo``: by family (its members are
+        told the same), for this update."""
+        member = self._members.get(path)
+        if not isinstance(member, SkillFileEntry):
+            return None
+        families = self._families
+        family = families.reported_family(path)
+        shared = family is not None and not families.focused
+        if shared:
+            known = memo.get(id(family))
+            if known is not None:
+                return known
+        family_part: tuple[object, ...] = ()
+        if family is not None:
+            family_part = (
+                family.members,
+                family.identical,
+                tuple(
+                    (skill.name, *_whereabouts(self._members.get(key)))
+                    for key in family.members
+                    if (skill := families.skill(key)) is not None
+                ),
+            )
+        competitors = families.competitors(path)
+        if not self._distinct:  # the first few are all it is told about
+            competitors = competitors[:MAX_FINDINGS_PER_SKILL]
+        rivals = []
+        for pair in competitors:
+            partner = families.rival(path, pair)
+            rivals.append(
+                (
+                    partner.key,
+                    partner.name,
+                    pair.score,
+                    pair.shared,
+                    *_whereabouts(self._members.get(partner.key)),
+                )
+            )
+        inputs = (family_part, tuple(rivals))
+        if shared:
+            memo[id(family)] = inputs
+        return inputs
 
     def dismantle(self) -> Iterator[None]:
         """Let go of everything a time slice at a time, yielding in between (see
         :meth:`OverlapIndex.dismantle`): for an overlap the editor has replaced."""
         yield from self._families.dismantle()
         self._members.clear()
+        self._told.clear()
 
     def _declared(self, pair: OverlapPair) -> bool:
         return bool(self._distinct) and self._distinct.declared(pair.a.name, pair.b.name)
@@ -352,6 +434,13 @@ class _Described:
 
 def _name_span(member: DeckMember | None) -> Span | None:
     return member.name_span if isinstance(member, SkillFileEntry) else None
+
+
+def _whereabouts(member: DeckMember | None) -> tuple[object, ...]:
+    """Where a finding points at ``member`` (see :func:`related_location`)."""
+    if member is None:
+        return (None, None)
+    return (member.path, _name_span(member))
 
 
 def related_location(member: DeckMember, message: str) -> RelatedLocation | None:

@@ -144,6 +144,9 @@ class OverlapFamilies:
         self._near_memo: dict[tuple[str, str], bool] = {}
         #: ``family's first text -> competitors`` (cleared by every update).
         self._competing: dict[str, list[OverlapPair]] = {}
+        #: ``text -> its family's texts`` (:meth:`_family_text_set`); ``None`` while an
+        #: update moves skills between buckets and families.
+        self._texts_memo: dict[str, frozenset[str]] | None = None
         clock.restart()
         if self._focus is None:
             pairs = yield from self._index.representative_pairs(list(self._buckets.values()))
@@ -170,11 +173,17 @@ class OverlapFamilies:
         #: score at least the threshold with it (names can keep copies apart).
         self._linked_memo: dict[str, tuple[str, ...]] = {}
         self._regroup(list(self._buckets))
+        self._texts_memo = {}
 
     # -- queries --------------------------------------------------------------------
 
     def __len__(self) -> int:
         return len(self._skills)
+
+    @property
+    def focused(self) -> bool:
+        """Whether only the pairs and families of some skills are looked for (``focus``)."""
+        return self._focus is not None
 
     def skill(self, key: str) -> OverlapSkill | None:
         """The competing skill ``key`` as last given."""
@@ -208,7 +217,7 @@ class OverlapFamilies:
         text = self._text.get(key)
         if text is None:
             return []
-        own = self._family_texts(text)
+        own = self._family_text_set(text)
         first = min(own)
         found = self._competing.get(first)
         if found is None:
@@ -221,7 +230,7 @@ class OverlapFamilies:
     def rival(self, key: str, pair: OverlapPair) -> OverlapSkill:
         """The skill ``pair`` (one of :meth:`competitors` ``key``) names for the other
         family."""
-        own = self._family_texts(self._text[key])
+        own = self._family_text_set(self._text[key])
         return pair.b if self._text[pair.a.key] in own else pair.a
 
     def pairs(self) -> list[OverlapPair]:
@@ -230,7 +239,7 @@ class OverlapFamilies:
         kept: dict[tuple[str, str], OverlapPair] = {}
         done: set[str] = set()
         for text, members in self._buckets.items():
-            first = min(self._family_texts(text))
+            first = min(self._family_text_set(text))
             if first in done:
                 continue
             done.add(first)
@@ -249,7 +258,7 @@ class OverlapFamilies:
             text = self._text.get(neighbour.skill.key)
             if text is None or text in own or neighbour.skill.key == skill.key:
                 continue
-            group = min(self._family_texts(text))
+            group = min(self._family_text_set(text))
             if group not in seen:
                 seen.add(group)
                 found.append(neighbour)
@@ -266,11 +275,12 @@ class OverlapFamilies:
         if skill is not None and skill == self._skills.get(key):
             return set()
         self._competing.clear()
+        self._texts_memo = None
         old_text = self._text.get(key)
         touched: set[str] = set()  # texts whose family or competitors may have changed
         partners: set[str] = set()  # skills whose pairs changed
         if old_text is not None:
-            touched |= self._family_texts(old_text)
+            touched |= self._family_text_set(old_text)
             members = self._buckets[old_text]
             partners |= self._drop_pairs(key)
             self._index.remove(key)
@@ -295,17 +305,18 @@ class OverlapFamilies:
                 partners |= self._promote(key)
             else:
                 partners |= self._query_as_member(key)
-            touched |= self._family_texts(new_text) | {new_text}
+            touched |= self._family_text_set(new_text) | {new_text}
         for other in partners:
             text = self._text.get(other)
             if text is not None:
-                touched |= self._family_texts(text)
+                touched |= self._family_text_set(text)
         touched = {text for text in touched if text in self._buckets}
         before = {m for text in touched for m in self._bucket_or_family(text)}
         for text in (old_text, new_text):
             if text is not None:
                 self._linked_memo.pop(text, None)
         self._regroup(touched)
+        self._texts_memo = {}
         after = {m for text in touched for m in self._bucket_or_family(text)}
         changed = before | after | {key}
         # Who competes with a family that changed is told about it differently (one pair
@@ -322,6 +333,7 @@ class OverlapFamilies:
         """Empty everything a time slice at a time (see :meth:`OverlapIndex.dismantle`)."""
         clock = TimeSlice()
         self._competing.clear()
+        self._texts_memo = None
         self._near_memo.clear()
         self._linked_memo.clear()
         for table in (self._pairs, self._families, self._buckets):
@@ -423,17 +435,32 @@ class OverlapFamilies:
                     yield other_text
 
     def _family_texts(self, text: str) -> set[str]:
+        """The texts of ``text``'s family (``text`` alone when it has none); a fresh set."""
+        return set(self._family_text_set(text))
+
+    def _family_text_set(self, text: str) -> frozenset[str]:
+        """:meth:`_family_texts`, shared: a family's are built once between two updates
+        (a family of k copies is asked once per member and per pair of each member)."""
+        memo = self._texts_memo
+        if memo is not None:
+            known = memo.get(text)
+            if known is not None:
+                return known
         family = self._families.get(text)
         if family is None:
-            return {text}
-        # A family not yet regrouped may name a skill that has gone.
-        return {self._text[m] for m in family.members if m in self._text} | {text}
+            texts = frozenset((text,))
+        else:
+            # A family not yet regrouped may name a skill that has gone.
+            texts = frozenset({self._text[m] for m in family.members if m in self._text} | {text})
+        if memo is not None:
+            memo[text] = texts
+        return texts
 
     def _bucket_or_family(self, text: str) -> tuple[str, ...]:
         """Every skill of ``text``'s family's texts (copies outside the family too)."""
-        return tuple(k for t in self._family_texts(text) for k in self._buckets.get(t, ()))
+        return tuple(k for t in self._family_text_set(text) for k in self._buckets.get(t, ()))
 
-    def _family_competitors(self, own: set[str]) -> list[OverlapPair]:
+    def _family_competitors(self, own: AbstractSet[str]) -> list[OverlapPair]:
         pairs = {
             (pair.a.key, pair.b.key): pair
             for text in own
@@ -447,7 +474,7 @@ class OverlapFamilies:
             other_text = second if first in own else first
             if other_text in own:
                 continue
-            group = min(self._family_texts(other_text))
+            group = min(self._family_text_set(other_text))
             if group not in seen:
                 seen.add(group)
                 result.append(pair)
