@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 from lsprotocol import types
 
-from skilldeck.engine.rules import Finding, Severity
+from skilldeck.engine.rules import Finding, RelatedLocation, Severity
 from skilldeck.engine.text import Encoding
 from skilldeck.lsp.file_uris import path_of, uri_of
 from skilldeck.lsp.positions import LineSource, to_lsp_range
@@ -43,20 +43,33 @@ def docs_url(code: str) -> str | None:
     return str(url) if url else None
 
 
+#: Related locations already converted, by value (see :func:`to_diagnostics`).
+RelatedMemo = dict[RelatedLocation, types.DiagnosticRelatedInformation]
+
+
 def to_diagnostic(
-    finding: Finding, lines: LineSource, encoding: Encoding, lines_for: LinesFor
+    finding: Finding,
+    lines: LineSource,
+    encoding: Encoding,
+    lines_for: LinesFor,
+    memo: RelatedMemo | None = None,
 ) -> types.Diagnostic:
     """One finding as a diagnostic (``lines`` is the finding's own file)."""
     href = docs_url(finding.code)
-    related = [
-        types.DiagnosticRelatedInformation(
-            location=types.Location(
-                uri=uri_of(item.path), range=to_lsp_range(item.span, lines_for(item.path), encoding)
-            ),
-            message=item.message,
-        )
-        for item in finding.related
-    ]
+    related: list[types.DiagnosticRelatedInformation] = []
+    for item in finding.related:
+        converted = memo.get(item) if memo is not None else None
+        if converted is None:
+            converted = types.DiagnosticRelatedInformation(
+                location=types.Location(
+                    uri=uri_of(item.path),
+                    range=to_lsp_range(item.span, lines_for(item.path), encoding),
+                ),
+                message=item.message,
+            )
+            if memo is not None:
+                memo[item] = converted
+        related.append(converted)
     return types.Diagnostic(
         range=to_lsp_range(finding.span, lines, encoding),
         message=finding.message,
@@ -70,7 +83,13 @@ def to_diagnostic(
 
 
 def to_diagnostics(
-    findings: Iterable[Finding], lines: LineSource, encoding: Encoding, lines_for: LinesFor
+    findings: Iterable[Finding],
+    lines: LineSource,
+    encoding: Encoding,
+    lines_for: LinesFor,
+    memo: RelatedMemo | None = None,
 ) -> list[types.Diagnostic]:
-    """Every finding of one file, in the engine's order."""
-    return [to_diagnostic(f, lines, encoding, lines_for) for f in findings]
+    """Every finding of one file, in the engine's order. ``memo`` keeps the related
+    locations converted for files published together (the members of a family of copies
+    all point at the same ones); valid while no text changes."""
+    return [to_diagnostic(f, lines, encoding, lines_for, memo) for f in findings]

@@ -80,5 +80,9 @@ class DocumentSync:
                     changed |= index.update_text(path, document.source)
             if not changed and session.not_a_skill(path) is not None:
                 changed.add(path)  # SD007: not a skill where it sits
-            session.publisher.changed(changed, by_client=True)
+            # The buffer being typed in first; the files the edit told something (a
+            # family of copies, its competitors) right after, on the next turn of the
+            # loop: their diagnostics move with the edit, the typist waits for none.
+            session.publisher.changed(changed & {path}, by_client=True)
+            session.publisher.changed_soon(changed - {path})
         session.catalogs.schedule()

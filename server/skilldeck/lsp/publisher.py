@@ -16,6 +16,8 @@ reports each time and sending nothing.
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import logging
 import os
 import time
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.lsp.diagnostics import to_diagnostics, uri_of
+from skilldeck.lsp.diagnostics import RelatedMemo, to_diagnostics, uri_of
 from skilldeck.lsp.handlers import as_handler
 
 if TYPE_CHECKING:
@@ -32,6 +34,10 @@ if TYPE_CHECKING:
     from skilldeck.lsp.session import Session
 
 logger = logging.getLogger(__name__)
+
+
+#: Files :meth:`Publisher.changed_soon` publishes per turn of the event loop.
+SOON_BATCH = 50
 
 
 class Publisher:
@@ -53,6 +59,9 @@ class Publisher:
         self._generation: dict[str, int] = {}
         self._uris: dict[str, str] = {}  # path -> the URI reports name it by
         self._paths: dict[str, str] = {}  # and back
+        #: Push mode: paths to publish on the next turn of the loop (:meth:`changed_soon`).
+        self._soon: set[str] = set()
+        self._soon_handle: asyncio.Handle | None = None
 
     def configure(self, capabilities: types.ClientCapabilities) -> None:
         """Choose push or pull from the client's capabilities; register pull handlers."""
@@ -76,12 +85,12 @@ class Publisher:
             return []
         return self._diagnostics_at(path)
 
-    def _diagnostics_at(self, path: str) -> list[types.Diagnostic]:
+    def _diagnostics_at(self, path: str, memo: RelatedMemo | None = None) -> list[types.Diagnostic]:
         findings = self.session.findings(path)
         if not findings:
             return []
         return to_diagnostics(
-            findings, self.session.lines(path), self.session.encoding, self.session.lines
+            findings, self.session.lines(path), self.session.encoding, self.session.lines, memo
         )
 
     def result_id(self, path: str | None) -> str:
@@ -98,18 +107,42 @@ class Publisher:
             if not by_client and self.refresh_support:
                 self.server.workspace_diagnostic_refresh(None)
             return
+        memo: RelatedMemo = {}  # nothing changes while these are published
         for path in paths:
             # One bad entry (an odd path, a rule failing on a hostile file) must never
             # keep the files after it from being published.
             try:
                 # By path: no URI round trip for the many files without findings.
-                diagnostics = self._diagnostics_at(path)
+                diagnostics = self._diagnostics_at(path, memo)
                 if not diagnostics and path not in self._nonempty_paths:
                     continue
                 self._publish(path, diagnostics)
             except Exception as error:
                 logger.exception("skilldeck: publishing diagnostics of %r failed", path)
                 self.server.log(f"skilldeck: publishing diagnostics of {path!r} failed: {error}")
+
+    def changed_soon(self, paths: Iterable[str]) -> None:
+        """:meth:`changed` for ``paths`` (named by a client's edit), on the next turn of
+        the event loop: after the edited buffer's own diagnostics, which the client is
+        waiting for. Paths named again before then are published once, as they are then."""
+        if self.pull:
+            self.changed(paths, by_client=True)
+            return
+        self._soon.update(paths)
+        if self._soon and self._soon_handle is None:
+            self._soon_handle = asyncio.get_running_loop().call_soon(self._publish_soon)
+
+    def _publish_soon(self) -> None:
+        self._soon_handle = None
+        if self.session.closed:
+            return
+        if len(self._soon) <= SOON_BATCH:
+            paths, self._soon = self._soon, set()
+        else:  # a family of a thousand copies: a batch per turn, keystrokes in between
+            paths = set(itertools.islice(self._soon, SOON_BATCH))
+            self._soon -= paths
+            self._soon_handle = asyncio.get_running_loop().call_soon(self._publish_soon)
+        self.changed(paths, by_client=True)
 
     def _track(self, uri: str, path: str, diagnostics: list[types.Diagnostic]) -> None:
         """Remember whether the client now shows diagnostics for this file."""
@@ -167,12 +200,13 @@ class Publisher:
             if known_path is not None:
                 known[known_path] = item.value
         items: list[types.WorkspaceDocumentDiagnosticReport] = []
+        memo: RelatedMemo = {}  # no await below: nothing changes meanwhile
         for path in self.session.all_paths() | self._nonempty_paths:
             result_id = self.result_id(path)
             if known.get(path) == result_id:
                 continue  # the client holds these diagnostics already
             try:
-                diagnostics = self._diagnostics_at(path)
+                diagnostics = self._diagnostics_at(path, memo)
             except Exception:  # one bad entry never hides the others
                 logger.exception("skilldeck: diagnostics of %r failed", path)
                 continue

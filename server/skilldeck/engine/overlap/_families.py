@@ -254,14 +254,14 @@ class OverlapFamilies:
         own.add(text_key(skill))
         seen: set[str] = set()
         found: list[Neighbour] = []
-        for neighbour in self._index.neighbours(skill):
-            text = self._text.get(neighbour.skill.key)
-            if text is None or text in own or neighbour.skill.key == skill.key:
+        for other, pair in self._index.nearest_first(skill):
+            text = self._text.get(other.key)
+            if text is None or text in own or other.key == skill.key:
                 continue
             group = min(self._family_text_set(text))
             if group not in seen:
                 seen.add(group)
-                found.append(neighbour)
+                found.append(Neighbour(other, pair.score, pair.shared, pair.generalist))
                 if len(found) == limit:
                     break
         return found

@@ -348,11 +348,27 @@ class OverlapIndex:
         Every skill scoring at least the index's threshold is among them; below it the
         list holds the skills that share a rare word (what a hover shows).
         """
+        found = (
+            Neighbour(other, pair.score, pair.shared, pair.generalist)
+            for other, pair in self.nearest_first(skill, threshold=threshold)
+        )
+        return list(found if limit is None else itertools.islice(found, limit))
+
+    def nearest_first(
+        self, skill: OverlapSkill, *, threshold: float | None = None
+    ) -> Iterator[tuple[OverlapSkill, OverlapPair]]:
+        """What :meth:`neighbours` is made of, in its order: each skill and its pair with
+        ``skill``, one at a time (a caller that wants the nearest few, one per family,
+        stops long before the hundreds of skills sharing a word with a description, and
+        finds the shared words of those it keeps only)."""
         doc = self._doc(skill, skill_features(skill.name, skill.text))
         pairs = self._pairs_with(doc, self._postings, threshold or 0.0, exclude=skill.key)
-        result = [Neighbour(p.other(skill.key), p.score, p.shared, p.generalist) for p in pairs]
-        result.sort(key=lambda n: (-n.score, n.skill.name, n.skill.key))
-        return result if limit is None else result[:limit]
+        ranked = [
+            (-p.score, (other := p.other(skill.key)).name, other.key, other, p) for p in pairs
+        ]
+        ranked.sort(key=lambda row: row[:3])
+        for *_, other, pair in ranked:
+            yield other, pair
 
     def pairs_of(self, skill: OverlapSkill) -> list[OverlapPair]:
         """The pairs ``skill`` (as given, e.g. an edited buffer) forms with the index."""
