@@ -833,3 +833,30 @@ def test_after_every_update_the_files_told_again_are_all_whose_findings_moved(
         for path in told | {key}:  # the edited file is published whatever it returns
             shown[path] = overlap.findings_of(path)
         assert shown == {key: overlap.findings_of(key) for key in _KEYS}
+
+
+def test_the_nearest_skills_follow_an_edit_of_another_skill(tmp_path: Path) -> None:
+    """A hover asks for the nearest skills of the same document again and again: what it
+    is told stands until the deck changes, and then follows the change."""
+    tdd = write(tmp_path, "tdd-workflow", TDD_WORKFLOW)
+    write(tmp_path, "test-driven-development", TEST_DRIVEN)
+    config = SkilldeckConfig(include_default_roots=False)
+    roots = [SkillRoot(300, "custom", str(tmp_path), True)]
+    scan = scan_deck(config, None, roots=roots)
+    entries = {e.path: e for e in scan.entries()}
+    overlap = DeckOverlap(entries.values(), scan.settings)
+    (before,) = overlap.nearest(entries[str(tdd)])
+    assert before.skill.name == "test-driven-development"
+    assert overlap.nearest(entries[str(tdd)]) == [before]
+    driven = write(
+        tmp_path,
+        "test-driven-development",
+        "Plan the weekly roadmap review with the team, collect open questions from every "
+        "squad, book the room and send the agenda a day ahead.",
+    )
+    (entry,) = [e for e in scan_deck(config, None, roots=roots).entries() if e.path == str(driven)]
+    overlap.update(str(driven), entry)
+    # Its name still shares words with the description; the description no longer does.
+    (after,) = overlap.nearest(entries[str(tdd)])
+    assert after.skill == overlap.skill(str(driven))
+    assert after.score < before.score

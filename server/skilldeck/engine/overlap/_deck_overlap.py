@@ -42,6 +42,8 @@ MAX_FINDINGS_PER_SKILL = 3
 #: locations it carries: a family of a thousand copies must not make a million.
 FAMILY_NAMES_SHOWN = 6
 FAMILY_LOCATIONS = 20
+#: How many answers of :meth:`DeckOverlap.nearest` are kept between two updates.
+NEAREST_MEMO = 8
 
 
 def member_key(member: DeckMember) -> str:
@@ -151,6 +153,8 @@ class DeckOverlap:
         #: ``path -> the inputs of its findings`` (:meth:`_told_inputs`) as of the last
         #: update that returned it.
         self._told: dict[str, tuple[object, ...]] = {}
+        #: ``(skill as given, limit) -> its nearest skills`` (:meth:`nearest`).
+        self._nearest: dict[tuple[OverlapSkill, int], list[Neighbour]] = {}
         #: ``id(family) -> (family, what its SD802 findings share)``.
         self._described: dict[int, tuple[Family, _Described]] = {}
         self._families = yield from OverlapFamilies.stepwise(
@@ -245,7 +249,14 @@ class DeckOverlap:
         skill = competing_skill(member, self._max_length) if self.enabled else None
         if skill is None:
             return []
-        return self._families.neighbours(skill, limit)
+        # A hover asks again and again for the document under the pointer; the answer
+        # stands until the index changes (:meth:`update`).
+        found = self._nearest.get((skill, limit))
+        if found is None:
+            if len(self._nearest) >= NEAREST_MEMO:
+                self._nearest.clear()
+            found = self._nearest[(skill, limit)] = self._families.neighbours(skill, limit)
+        return list(found)
 
     def update(self, key: str, member: DeckMember | None) -> set[str]:
         """Make ``member`` the competing skill ``key`` (``None``, or a member the model
@@ -254,6 +265,7 @@ class DeckOverlap:
         its competitors)."""
         if not self.enabled:
             return set()
+        self._nearest.clear()
         skill = competing_skill(member, self._max_length) if member is not None else None
         if skill is not None and member is not None and skill == self._families.skill(key):
             # Same text: the findings stand, but the others point at this skill's name.
@@ -365,6 +377,7 @@ class DeckOverlap:
         yield from self._families.dismantle()
         self._members.clear()
         self._told.clear()
+        self._nearest.clear()
 
     def _declared(self, pair: OverlapPair) -> bool:
         return bool(self._distinct) and self._distinct.declared(pair.a.name, pair.b.name)
