@@ -17,15 +17,15 @@ reports each time and sending nothing.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from skilldeck.engine.overlap import TimeSlice
 from skilldeck.lsp.diagnostics import RelatedMemo, to_diagnostics, uri_of
 from skilldeck.lsp.handlers import as_handler
 
@@ -36,8 +36,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-#: Files :meth:`Publisher.changed_soon` publishes per turn of the event loop.
-SOON_BATCH = 50
+#: :meth:`Publisher.changed_soon` publishes once the client has been quiet this long
+#: (seconds; a keystroke every 50-200 ms is typing), or once it waited the longest.
+SOON_QUIET_S = 0.1
+SOON_MAX_WAIT_S = 1.0
 
 
 class Publisher:
@@ -61,7 +63,7 @@ class Publisher:
         self._paths: dict[str, str] = {}  # and back
         #: Push mode: paths to publish on the next turn of the loop (:meth:`changed_soon`).
         self._soon: set[str] = set()
-        self._soon_handle: asyncio.Handle | None = None
+        self._soon_task: asyncio.Task[None] | None = None
 
     def configure(self, capabilities: types.ClientCapabilities) -> None:
         """Choose push or pull from the client's capabilities; register pull handlers."""
@@ -107,6 +109,13 @@ class Publisher:
             if not by_client and self.refresh_support:
                 self.server.workspace_diagnostic_refresh(None)
             return
+        for _ in self.push_steps(paths, None):
+            pass
+
+    def push_steps(self, paths: Iterable[str], clock: TimeSlice | None) -> Iterator[None]:
+        """Push mode: publish ``paths``, yielding whenever ``clock`` says its slice is
+        spent (the caller lets the loop serve a keystroke, then resumes: each file is
+        published as it is then)."""
         memo: RelatedMemo = {}  # nothing changes while these are published
         for path in paths:
             # One bad entry (an odd path, a rule failing on a hostile file) must never
@@ -114,35 +123,48 @@ class Publisher:
             try:
                 # By path: no URI round trip for the many files without findings.
                 diagnostics = self._diagnostics_at(path, memo)
-                if not diagnostics and path not in self._nonempty_paths:
-                    continue
-                self._publish(path, diagnostics)
+                if diagnostics or path in self._nonempty_paths:
+                    self._publish(path, diagnostics)
             except Exception as error:
                 logger.exception("skilldeck: publishing diagnostics of %r failed", path)
                 self.server.log(f"skilldeck: publishing diagnostics of {path!r} failed: {error}")
+            if clock is not None and clock.over():
+                yield
+                memo = {}  # the text may have changed meanwhile
+                clock.restart()
 
     def changed_soon(self, paths: Iterable[str]) -> None:
-        """:meth:`changed` for ``paths`` (named by a client's edit), on the next turn of
-        the event loop: after the edited buffer's own diagnostics, which the client is
-        waiting for. Paths named again before then are published once, as they are then."""
+        """:meth:`changed` for ``paths`` (the files a client's edit told something: the
+        edited copy's family, its competitors), once the client pauses for
+        :data:`SOON_QUIET_S` (:data:`SOON_MAX_WAIT_S` at the longest): a family of copies
+        whose message flips with each keystroke is published once per pause, not once
+        per keystroke, and never before the edited buffer's own diagnostics. Each file
+        is published as it is then, a time slice at a time."""
         if self.pull:
             self.changed(paths, by_client=True)
             return
         self._soon.update(paths)
-        if self._soon and self._soon_handle is None:
-            self._soon_handle = asyncio.get_running_loop().call_soon(self._publish_soon)
+        if self._soon and self._soon_task is None:
+            self._soon_task = self.session.spawn(self._publish_soon())
 
-    def _publish_soon(self) -> None:
-        self._soon_handle = None
-        if self.session.closed:
-            return
-        if len(self._soon) <= SOON_BATCH:
-            paths, self._soon = self._soon, set()
-        else:  # a family of a thousand copies: a batch per turn, keystrokes in between
-            paths = set(itertools.islice(self._soon, SOON_BATCH))
-            self._soon -= paths
-            self._soon_handle = asyncio.get_running_loop().call_soon(self._publish_soon)
-        self.changed(paths, by_client=True)
+    async def _publish_soon(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self._soon and not self.session.closed:
+                due = loop.time() + SOON_MAX_WAIT_S
+                while True:
+                    quiet = time.monotonic() - self.server.last_client_message_at
+                    left = due - loop.time()
+                    if quiet >= SOON_QUIET_S or left <= 0:
+                        break
+                    await asyncio.sleep(min(SOON_QUIET_S - quiet, left))
+                paths, self._soon = self._soon, set()
+                for _ in self.push_steps(sorted(paths), TimeSlice()):
+                    await asyncio.sleep(0)
+                    if self.session.closed:
+                        return
+        finally:
+            self._soon_task = None
 
     def _track(self, uri: str, path: str, diagnostics: list[types.Diagnostic]) -> None:
         """Remember whether the client now shows diagnostics for this file."""
