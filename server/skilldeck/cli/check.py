@@ -569,7 +569,14 @@ class _Checker:
         :meth:`relist`."""
         ident = (tuple(roots), settings)
         if ident not in self._keys:
-            self._keys[ident] = deck_key(roots, settings, since_ns=self._started_ns)
+            memos = CheckMemos(self._cache) if self._cache is not None else None
+            locator = deck_locator(roots, settings)
+            listings = memos.load_listings(locator) if memos is not None else None
+            self._keys[ident] = deck_key(
+                roots, settings, since_ns=self._started_ns, listings=listings
+            )
+            if memos is not None and listings is not None:
+                memos.store_listings(locator, listings)
         return self._keys[ident]
 
     def relist(self) -> None:

@@ -38,9 +38,13 @@ from skilldeck.engine.filesystem import (
     write_chunks_atomically,
 )
 from skilldeck.engine.rules import Finding
+from skilldeck.engine.safety import FolderListings, bundle_state
 
 #: Bump when the shape of a deck memo changes.
-DECK_MEMO_FORMAT = 3
+# 4: the key covers each bundle's other files (what the SD10xx bundle scan reads)
+DECK_MEMO_FORMAT = 4
+#: Bump when the shape of the bundle listings file changes.
+LISTINGS_FORMAT = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +105,32 @@ class CheckMemos:
         """Where the output memo ``key`` names is stored."""
         return self.cache.directory / f"output-{key.locator[:40]}.json"
 
+    def listings_file_for(self, locator: str) -> Path:
+        """Where the bundle folders' listings of a deck with this locator are kept."""
+        return self.cache.directory / f"bundles-{locator[:40]}.json"
+
+    def load_listings(self, locator: str) -> FolderListings:
+        """The bundle folders' listings the last key of this deck used (empty when missing
+        or corrupt: every folder is listed then), for a key taken now."""
+        known: dict[str, Any] = {}
+        with contextlib.suppress(OSError, ValueError):
+            payload = load_bytes(read_cache_bytes(self.listings_file_for(locator)))
+            if (
+                isinstance(payload, dict)
+                and payload.get("format") == LISTINGS_FORMAT
+                and payload.get("locator") == locator
+                and isinstance(payload.get("folders"), dict)
+            ):
+                known = payload["folders"]
+        return FolderListings(known, racy_before_ns=time.time_ns() - RACY_WINDOW_NS)
+
+    def store_listings(self, locator: str, listings: FolderListings) -> None:
+        """Keep the listings a key used, when they differ from the ones it started from."""
+        if listings.changed():
+            payload = {"format": LISTINGS_FORMAT, "locator": locator, "folders": listings.seen}
+            with contextlib.suppress(OSError, ValueError, TypeError):
+                write_atomically(self.listings_file_for(locator), payload)
+
     def load_deck_memo(self, key: DeckKey) -> DeckMemo | None:
         """The memo stored under ``key``; ``None`` when missing, stale, corrupt or foreign."""
 
@@ -143,17 +173,32 @@ class CheckMemos:
         _store_memo(self.cache, self.deck_file_for(key), key, body, companions, files=files)
 
     def load_output_memo(self, key: DeckKey) -> OutputMemo | None:
-        """The output memo stored under ``key``; ``None`` when missing, stale or corrupt."""
-        payload = _load_memo(self.cache, self.output_file_for(key), key)
-        if payload is None:
+        """The output memo stored under ``key``; ``None`` when missing, stale or corrupt.
+
+        The file is one line of JSON (the key, companions, warnings, status and the
+        output's length in bytes) and then the output itself, as it is printed: a warm
+        run decodes it once instead of parsing it out of a JSON string."""
+        try:
+            data = read_cache_bytes(self.output_file_for(key))
+            end = data.index(b"\n")
+            payload = load_bytes(data[:end])
+        except (OSError, ValueError):
+            return None
+        if not isinstance(payload, dict) or not _header_holds(self.cache, payload, key):
             return None
         try:
             warnings = tuple(json_str(line) for line in payload["warnings"])
-            stdout = json_str(payload["stdout"])
             status = payload["status"]
-            if not isinstance(status, int) or isinstance(status, bool):
+            size = payload["stdout_bytes"]
+            if (
+                not isinstance(status, int)
+                or isinstance(status, bool)
+                or not isinstance(size, int)
+                or len(data) - end - 1 != size
+            ):
                 return None
-        except (KeyError, TypeError):
+            stdout = data[end + 1 :].decode("utf-8", "surrogatepass")
+        except (KeyError, TypeError, ValueError):
             return None
         return OutputMemo(warnings, stdout, status)
 
@@ -161,8 +206,12 @@ class CheckMemos:
         self, key: DeckKey, memo: OutputMemo, *, companions: Sequence[Path]
     ) -> None:
         """Write ``memo`` under ``key`` atomically (see :meth:`store_deck_memo`)."""
-        body = {"warnings": list(memo.warnings), "stdout": memo.stdout, "status": memo.status}
-        _store_memo(self.cache, self.output_file_for(key), key, body, companions)
+        try:
+            stdout = memo.stdout.encode("utf-8", "surrogatepass")
+        except UnicodeError:
+            return
+        body = {"warnings": list(memo.warnings), "status": memo.status, "stdout_bytes": len(stdout)}
+        _store_memo(self.cache, self.output_file_for(key), key, body, companions, raw=stdout)
 
 
 def _load_memo(cache: IndexCache, file: Path, key: DeckKey) -> dict[str, Any] | None:
@@ -170,19 +219,24 @@ def _load_memo(cache: IndexCache, file: Path, key: DeckKey) -> dict[str, Any] | 
         payload = load_bytes(read_cache_bytes(file))
     except (OSError, ValueError):
         return None
+    return payload if isinstance(payload, dict) and _header_holds(cache, payload, key) else None
+
+
+def _header_holds(cache: IndexCache, payload: dict[str, Any], key: DeckKey) -> bool:
+    """Whether a memo's stored key and companions say it stands for ``key`` now."""
     try:
         if (
             payload["format"] != DECK_MEMO_FORMAT
             or payload["key"] != key.digest
             or payload["locator"] != key.locator
         ):
-            return None
+            return False
         for name, identity in payload["companions"]:
             if identity_of_file(cache.directory / json_str(name)) != identity:
-                return None
+                return False
     except (ValueError, KeyError, TypeError, AttributeError):
-        return None
-    return payload if isinstance(payload, dict) else None
+        return False
+    return True
 
 
 def _store_memo(
@@ -193,10 +247,12 @@ def _store_memo(
     companions: Sequence[Path],
     *,
     files: Iterable[object] | None = None,
+    raw: bytes | None = None,
 ) -> None:
-    """Write a memo; ``files`` (a deck memo's ``"files"`` list) are encoded and written
-    one at a time: a 10,000-skill deck's memo is ~40 MB of JSON, and as one tree of
-    dicts it was the peak memory of a cold ``check``."""
+    """Write a memo; ``raw`` bytes follow its JSON line; ``files`` (a deck memo's
+    ``"files"`` list) are encoded and written one at a time: a 10,000-skill deck's memo
+    is ~40 MB of JSON, and as one tree of dicts it was the peak memory of a cold
+    ``check``."""
     listed = []
     for companion in companions:
         identity = identity_of_file(companion)
@@ -211,7 +267,9 @@ def _store_memo(
         **body,
     }
     with contextlib.suppress(OSError, ValueError, TypeError):
-        if files is None:
+        if raw is not None:
+            write_chunks_atomically(file, (dump_bytes(payload), b"\n", raw))
+        elif files is None:
             write_atomically(file, payload)
         else:
             write_chunks_atomically(file, _with_list(dump_bytes(payload), "files", files))
@@ -252,13 +310,17 @@ def deck_key(
     *,
     provider_name: str = PROVIDER_NAME,
     since_ns: int | None = None,
+    listings: FolderListings | None = None,
 ) -> DeckKey | None:
     """The key of a deck memo for ``roots`` under ``settings``, from a fast pass that lists
-    every root and ``stat``s every skill file discovery would open (never reading one).
+    every root and ``stat``s every skill file discovery would open (never reading one),
+    and each bundle's other files (what its SD10xx scan reads).
 
     The digest covers the skilldeck version and settings (:func:`version_key`), the
     roots in order (rank, source, path, skipped names), each root's child names, and per
-    skill file its layout and identity (device, inode, size, mtime, ctime). ``None`` means the
+    skill file its layout and identity (device, inode, size, mtime, ctime), per bundle the
+    :func:`~skilldeck.engine.safety.bundle_state` of its folder (``listings`` lets it
+    reuse the listing of a folder whose identity is unchanged). ``None`` means the
     deck cannot be memoised now: a file was modified within :data:`RACY_WINDOW_NS`
     (a later same-size edit could keep its identity), or something could not be listed
     or inspected (the scan would report it; it is never cached).
@@ -269,6 +331,8 @@ def deck_key(
     """
     now = time.time_ns()
     threshold = (now if since_ns is None else min(now, since_ns)) - RACY_WINDOW_NS
+    if listings is None:
+        listings = FolderListings(racy_before_ns=now - RACY_WINDOW_NS)
     locator = deck_locator(roots, settings, provider_name=provider_name)
     parts: list[str] = [locator]
     for root in roots:
@@ -307,6 +371,11 @@ def deck_key(
             if not stat.S_ISREG(st.st_mode) or identity.mtime_ns >= threshold:
                 return None
             parts.append(f"\x00{'b' if is_dir else 'f'}{identity.as_list()}")
+            if is_dir:
+                state = bundle_state(os.path.dirname(path), listings, racy_from_ns=threshold)
+                if state is None:
+                    return None
+                parts.append(state)
     material = "".join(parts).encode("utf-8", "surrogateescape")
     return DeckKey(locator, hashlib.sha256(material).hexdigest())
 

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 from skilldeck._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from skilldeck.engine.safety._bundle import FolderListings as FolderListings
     from skilldeck.engine.safety._bundle import bundle_findings as bundle_findings
+    from skilldeck.engine.safety._bundle import bundle_state as bundle_state
     from skilldeck.engine.safety._bundle import is_bundle_finding as is_bundle_finding
     from skilldeck.engine.safety._chars import code_point_name as code_point_name
     from skilldeck.engine.safety._chars import hidden_tag_text as hidden_tag_text
@@ -23,7 +25,7 @@ else:
     __getattr__, __dir__, __all__ = lazy_exports(
         __name__,
         {
-            "_bundle": ("bundle_findings", "is_bundle_finding"),
+            "_bundle": ("FolderListings", "bundle_findings", "bundle_state", "is_bundle_finding"),
             "_chars": ("code_point_name", "hidden_tag_text", "run_at"),
             "_file": ("safety_findings",),
         },

@@ -22,7 +22,9 @@ from __future__ import annotations
 import os
 import stat
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from skilldeck.engine.disk import open_regular
 from skilldeck.engine.frontmatter import LineIndex
@@ -122,6 +124,104 @@ def _scan(folder: str, walk: _Walk) -> list[Finding]:
         findings.append(rule("SD1016").finding(FILE_START, reason=walk.stopped))
     bundle = RelatedLocation(folder, FILE_START, "the bundle folder")
     return [f if f.related else replace(f, related=(bundle,)) for f in findings]
+
+
+class FolderListings:
+    """Listings of bundle folders, each reused while its folder keeps its identity.
+
+    Adding, removing or renaming an entry of a folder changes the folder's mtime and
+    ctime, so a listing taken when the folder's times were already ``racy_before_ns`` in
+    the past stands for as long as the folder's (device, inode, mtime, ctime) are the ones
+    it was taken with. ``known`` holds listings from an earlier run (the JSON form of
+    :attr:`seen`); :attr:`seen` collects the listings this run used, without the folders
+    modified since ``racy_before_ns`` (those are listed again next time).
+    """
+
+    def __init__(self, known: Mapping[str, Any] | None = None, *, racy_before_ns: int = 0) -> None:
+        self._known: Mapping[str, Any] = known or {}
+        self._racy_before_ns = racy_before_ns
+        #: folder path -> [device, inode, mtime_ns, ctime_ns, [[name, kind], ...]]
+        self.seen: dict[str, list[Any]] = {}
+
+    def entries(self, path: str, st: os.stat_result) -> list[list[str]]:
+        """The sorted ``[name, kind]`` entries of the folder ``path`` whose ``stat`` is
+        ``st`` (kind ``d`` a folder, ``f`` a regular file, ``o`` anything else, symlinks
+        not followed); ``OSError`` when it cannot be listed."""
+        identity = [st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns]
+        stored = self._known.get(path)
+        if isinstance(stored, list) and stored[:4] == identity and isinstance(stored[4], list):
+            listing: list[list[str]] = stored[4]
+        else:
+            with os.scandir(path) as items:
+                listing = sorted([item.name, _kind(item)] for item in items)
+        if max(st.st_mtime_ns, st.st_ctime_ns) < self._racy_before_ns:
+            self.seen[path] = [*identity, listing]
+        return listing
+
+    def changed(self) -> bool:
+        """Whether :attr:`seen` differs from the listings this object started from."""
+        return self.seen != self._known
+
+
+def _kind(item: os.DirEntry[str]) -> str:
+    try:
+        if item.is_dir(follow_symlinks=False):
+            return "d"
+        return "f" if item.is_file(follow_symlinks=False) else "o"
+    except OSError:
+        return "o"
+
+
+def bundle_state(folder: str, listings: FolderListings, *, racy_from_ns: int) -> str | None:
+    """Everything :func:`bundle_findings` of ``folder``'s ``SKILL.md`` depends on, as text:
+    each folder the walk lists (its identity and entries) and each file it may read (its
+    identity; ``SKILL.md`` itself is the caller's). Equal states mean equal findings.
+    ``None`` when a file was modified at or after ``racy_from_ns`` (a later same-size
+    edit could keep its identity)."""
+    parts: list[str] = []
+    if not _state(folder, "", 0, listings, parts, racy_from_ns):
+        return None
+    return "\0".join(parts)
+
+
+def _state(  # noqa: PLR0917 - the recursion's state
+    folder: str,
+    relative: str,
+    depth: int,
+    listings: FolderListings,
+    parts: list[str],
+    racy_from_ns: int,
+) -> bool:
+    path = os.path.join(folder, relative) if relative else folder
+    try:
+        st = os.stat(path)
+        entries = listings.entries(path, st)
+    except OSError as error:
+        parts.append(f"!{relative}:{error.errno}")
+        return True
+    parts.append(f"D{relative}:{st.st_dev},{st.st_ino},{st.st_mtime_ns},{st.st_ctime_ns}")
+    for name, kind in entries:
+        child = os.path.join(relative, name) if relative else name
+        if kind == "d":
+            parts.append(f"d{child}")
+            entered = name not in _SKIP_DIRS and depth + 1 < MAX_DEPTH
+            if entered and not _state(folder, child, depth + 1, listings, parts, racy_from_ns):
+                return False
+        elif kind == "f" and child != "SKILL.md":
+            try:
+                info = os.stat(os.path.join(folder, child), follow_symlinks=False)
+            except OSError as error:
+                parts.append(f"!{child}:{error.errno}")
+                continue
+            if info.st_mtime_ns >= racy_from_ns:
+                return False
+            parts.append(
+                f"F{child}:{info.st_mode},{info.st_dev},{info.st_ino},{info.st_size},"
+                f"{info.st_mtime_ns},{info.st_ctime_ns}"
+            )
+        else:
+            parts.append(f"{kind}{child}")
+    return True
 
 
 def is_bundle_finding(finding: Finding, skill_path: str) -> bool:
