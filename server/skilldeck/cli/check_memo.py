@@ -122,7 +122,7 @@ class CheckMemos:
                 and isinstance(payload.get("folders"), dict)
             ):
                 known = payload["folders"]
-        return FolderListings(known, racy_before_ns=time.time_ns() - RACY_WINDOW_NS)
+        return FolderListings(known, racy_window_ns=RACY_WINDOW_NS)
 
     def store_listings(self, locator: str, listings: FolderListings) -> None:
         """Keep the listings a key used, when they differ from the ones it started from."""
@@ -332,7 +332,7 @@ def deck_key(
     now = time.time_ns()
     threshold = (now if since_ns is None else min(now, since_ns)) - RACY_WINDOW_NS
     if listings is None:
-        listings = FolderListings(racy_before_ns=now - RACY_WINDOW_NS)
+        listings = FolderListings(racy_window_ns=RACY_WINDOW_NS)
     locator = deck_locator(roots, settings, provider_name=provider_name)
     parts: list[str] = [locator]
     for root in roots:
@@ -372,10 +372,10 @@ def deck_key(
                 return None
             parts.append(f"\x00{'b' if is_dir else 'f'}{identity.as_list()}")
             if is_dir:
-                state = bundle_state(os.path.dirname(path), listings, racy_from_ns=threshold)
-                if state is None:
+                walked = bundle_state(os.path.dirname(path), listings, racy_from_ns=threshold)
+                if walked is None:
                     return None
-                parts.append(state)
+                parts.append(walked)
     material = "".join(parts).encode("utf-8", "surrogateescape")
     return DeckKey(locator, hashlib.sha256(material).hexdigest())
 

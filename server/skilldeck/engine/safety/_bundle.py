@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -79,32 +80,41 @@ def _walk(folder: str) -> _Walk:
     files: list[tuple[str, int, int]] = []
     pending: list[tuple[str, int]] = [("", 0)]
     stopped: str | None = None
+    listings = _listings
     while pending:
         relative, depth = pending.pop()
         try:
-            with os.scandir(os.path.join(folder, relative)) as listing:
-                items = sorted(listing, key=lambda item: item.name)
+            items = _entries(os.path.join(folder, relative), listings)
         except OSError:
             continue
-        for item in items:
-            path = os.path.join(relative, item.name) if relative else item.name
-            try:
-                info = item.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if stat.S_ISDIR(info.st_mode):
-                if item.name in _SKIP_DIRS:
+        for name, kind in items:
+            path = os.path.join(relative, name) if relative else name
+            if kind == "d":
+                if name in _SKIP_DIRS:
                     continue
                 if depth + 1 >= MAX_DEPTH:
                     stopped = stopped or f"`{path}` is deeper than {MAX_DEPTH} folder levels"
                     continue
                 pending.append((path, depth + 1))
-            elif stat.S_ISREG(info.st_mode) and path != "SKILL.md":
+            elif kind == "f" and path != "SKILL.md":
+                try:
+                    info = os.stat(os.path.join(folder, path), follow_symlinks=False)
+                except OSError:
+                    continue
+                if not stat.S_ISREG(info.st_mode):
+                    continue
                 if len(files) >= MAX_FILES:
                     stopped = stopped or f"it has more than {MAX_FILES} files"
                     break
                 files.append((path, info.st_size, info.st_mtime_ns))
     return _Walk(tuple(sorted(files)), stopped)
+
+
+def _entries(path: str, listings: FolderListings | None) -> list[list[str]]:
+    if listings is not None:
+        return listings.entries(path, os.stat(path))
+    with os.scandir(path) as items:
+        return sorted([item.name, _kind(item)] for item in items)
 
 
 def _scan(folder: str, walk: _Walk) -> list[Finding]:
@@ -130,16 +140,16 @@ class FolderListings:
     """Listings of bundle folders, each reused while its folder keeps its identity.
 
     Adding, removing or renaming an entry of a folder changes the folder's mtime and
-    ctime, so a listing taken when the folder's times were already ``racy_before_ns`` in
+    ctime, so a listing taken when the folder's times were already ``racy_window_ns`` in
     the past stands for as long as the folder's (device, inode, mtime, ctime) are the ones
     it was taken with. ``known`` holds listings from an earlier run (the JSON form of
-    :attr:`seen`); :attr:`seen` collects the listings this run used, without the folders
-    modified since ``racy_before_ns`` (those are listed again next time).
+    :attr:`seen`); :attr:`seen` collects the listings this process used, without the
+    folders modified within the window when listed (those are listed again each time).
     """
 
-    def __init__(self, known: Mapping[str, Any] | None = None, *, racy_before_ns: int = 0) -> None:
+    def __init__(self, known: Mapping[str, Any] | None = None, *, racy_window_ns: int) -> None:
         self._known: Mapping[str, Any] = known or {}
-        self._racy_before_ns = racy_before_ns
+        self._window = racy_window_ns
         #: folder path -> [device, inode, mtime_ns, ctime_ns, [[name, kind], ...]]
         self.seen: dict[str, list[Any]] = {}
 
@@ -148,19 +158,31 @@ class FolderListings:
         ``st`` (kind ``d`` a folder, ``f`` a regular file, ``o`` anything else, symlinks
         not followed); ``OSError`` when it cannot be listed."""
         identity = [st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns]
-        stored = self._known.get(path)
+        stored = self.seen.get(path) or self._known.get(path)
         if isinstance(stored, list) and stored[:4] == identity and isinstance(stored[4], list):
             listing: list[list[str]] = stored[4]
         else:
             with os.scandir(path) as items:
                 listing = sorted([item.name, _kind(item)] for item in items)
-        if max(st.st_mtime_ns, st.st_ctime_ns) < self._racy_before_ns:
+        if max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - self._window:
             self.seen[path] = [*identity, listing]
         return listing
 
     def changed(self) -> bool:
         """Whether :attr:`seen` differs from the listings this object started from."""
         return self.seen != self._known
+
+
+#: The listings bundle scans in this process go through (``None``: each folder is listed).
+_listings: FolderListings | None = None
+
+
+def reuse_folder_listings(listings: FolderListings | None) -> None:
+    """Let the bundle scans of this process list folders through ``listings`` (a one-shot
+    command sets it: its deck memo key then reuses what the scan listed), or list every
+    folder each time (``None``, the default)."""
+    global _listings  # noqa: PLW0603 - one process-wide switch
+    _listings = listings
 
 
 def _kind(item: os.DirEntry[str]) -> str:
