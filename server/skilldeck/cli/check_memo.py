@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import stat
@@ -205,13 +206,27 @@ class CheckMemos:
     def store_output_memo(
         self, key: DeckKey, memo: OutputMemo, *, companions: Sequence[Path]
     ) -> None:
-        """Write ``memo`` under ``key`` atomically (see :meth:`store_deck_memo`)."""
+        """Write ``memo`` under ``key`` atomically (see :meth:`store_deck_memo`); the text
+        is encoded a slice at a time (a second copy of it would be the run's peak)."""
+        text = memo.stdout
         try:
-            stdout = memo.stdout.encode("utf-8", "surrogatepass")
+            size = len(text) if text.isascii() else sum(len(piece) for piece in _encoded(text))
         except UnicodeError:
             return
-        body = {"warnings": list(memo.warnings), "status": memo.status, "stdout_bytes": len(stdout)}
-        _store_memo(self.cache, self.output_file_for(key), key, body, companions, raw=stdout)
+        body = {"warnings": list(memo.warnings), "status": memo.status, "stdout_bytes": size}
+        _store_memo(
+            self.cache, self.output_file_for(key), key, body, companions, raw=_encoded(text)
+        )
+
+
+#: Characters of a memo's text encoded at a time.
+_ENCODE_SLICE = 1 << 20
+
+
+def _encoded(text: str) -> Iterator[bytes]:
+    """``text`` as UTF-8 (lone surrogates kept, as the memo is read back), in slices."""
+    for start in range(0, len(text), _ENCODE_SLICE):
+        yield text[start : start + _ENCODE_SLICE].encode("utf-8", "surrogatepass")
 
 
 def _load_memo(cache: IndexCache, file: Path, key: DeckKey) -> dict[str, Any] | None:
@@ -247,7 +262,7 @@ def _store_memo(
     companions: Sequence[Path],
     *,
     files: Iterable[object] | None = None,
-    raw: bytes | None = None,
+    raw: Iterable[bytes] | None = None,
 ) -> None:
     """Write a memo; ``raw`` bytes follow its JSON line; ``files`` (a deck memo's
     ``"files"`` list) are encoded and written one at a time: a 10,000-skill deck's memo
@@ -268,7 +283,7 @@ def _store_memo(
     }
     with contextlib.suppress(OSError, ValueError, TypeError):
         if raw is not None:
-            write_chunks_atomically(file, (dump_bytes(payload), b"\n", raw))
+            write_chunks_atomically(file, itertools.chain((dump_bytes(payload), b"\n"), raw))
         elif files is None:
             write_atomically(file, payload)
         else:
