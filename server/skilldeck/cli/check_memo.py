@@ -26,9 +26,9 @@ from skilldeck.engine.config import RuleSettings
 from skilldeck.engine.disk import dump_bytes, load_bytes, read_cache_bytes
 from skilldeck.engine.files import finding_from_json, finding_to_json, json_bool, json_int, json_str
 from skilldeck.engine.filesystem import (
+    BUNDLE_FILE,
     PROVIDER_NAME,
     RACY_WINDOW_NS,
-    FileIdentity,
     IndexCache,
     SkillRoot,
     identity_of_file,
@@ -372,7 +372,8 @@ def deck_key(
             if found is None:
                 continue
             is_dir = found[0] == "bundle"
-            path = os.path.join(root.path, *found[1].split("/"))
+            folder = os.path.join(root.path, name)
+            path = os.path.join(folder, BUNDLE_FILE) if is_dir else folder
             try:
                 st = os.stat(path)
             except (FileNotFoundError, NotADirectoryError):
@@ -382,12 +383,14 @@ def deck_key(
                 continue
             except OSError:
                 return None
-            identity = FileIdentity.of(st)
-            if not stat.S_ISREG(st.st_mode) or identity.mtime_ns >= threshold:
+            if not stat.S_ISREG(st.st_mode) or st.st_mtime_ns >= threshold:
                 return None
-            parts.append(f"\x00{'b' if is_dir else 'f'}{identity.as_list()}")
+            parts.append(
+                f"\x00{'b' if is_dir else 'f'}{st.st_dev},{st.st_ino},{st.st_size},"
+                f"{st.st_mtime_ns},{st.st_ctime_ns}"
+            )
             if is_dir:
-                walked = bundle_state(os.path.dirname(path), listings, racy_from_ns=threshold)
+                walked = bundle_state(folder, listings, racy_from_ns=threshold)
                 if walked is None:
                     return None
                 parts.append(walked)
