@@ -4,8 +4,12 @@ they depend on changed. CLI-only: the engine's :class:`~skilldeck.engine.filesys
 IndexCache` caches analyses; these memos cache *reports*.
 
 A deck memo is keyed by :func:`deck_key` (every root's listing and every skill file's
-identity, from a pass that lists and stats but reads nothing); an output memo by the
-decks it checked plus the format, colour, cwd and fail level.
+identity, and what each bundle's SD10xx scan depends on: its folders' identities and
+entries and its other files' identities, from a pass that lists and stats but reads
+nothing); an output memo by the decks it checked plus the format, colour, cwd and fail
+level. A bundle folder's listing is kept beside the memos (``bundles-<locator>.json``)
+and reused while the folder keeps its identity, so a warm key stats each folder
+instead of listing it.
 """
 
 from __future__ import annotations
