@@ -20,16 +20,13 @@ a folder listing and a ``stat`` a file, not a rescan.
 from __future__ import annotations
 
 import os
-import stat
-import time
 from collections import OrderedDict
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
 
 from skilldeck.engine.disk import open_regular
 from skilldeck.engine.frontmatter import LineIndex
 from skilldeck.engine.rules import Finding, RelatedLocation, rule
+from skilldeck.engine.safety._bundle_walk import Walk, walk_bundle
 from skilldeck.engine.safety._chars import describe_tag_text, invisible_runs
 from skilldeck.engine.safety._commands import SCRIPT_WINDOW, command_hits
 from skilldeck.engine.safety._hits import Hit, present_marks
@@ -40,21 +37,12 @@ from skilldeck.engine.text import FILE_START, Span
 BUNDLE_CODES = frozenset(
     {"SD1001", "SD1006", "SD1011", "SD1012", "SD1013", "SD1014", "SD1015", "SD1016"}
 )
-MAX_DEPTH = 4
-MAX_FILES = 200
 MAX_FILE_BYTES = 256 * 1024
-_SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
 _BINARY_PROBE = 8192
 _MEMO_SIZE = 256
 
 
-@dataclass(frozen=True, slots=True)
-class _Walk:
-    files: tuple[tuple[str, int, int], ...]  # relative path, size, mtime_ns
-    stopped: str | None
-
-
-_memo: OrderedDict[tuple[str, _Walk], tuple[Finding, ...]] = OrderedDict()
+_memo: OrderedDict[tuple[str, Walk], tuple[Finding, ...]] = OrderedDict()
 
 
 def bundle_findings(skill_path: str) -> tuple[Finding, ...]:
@@ -63,7 +51,7 @@ def bundle_findings(skill_path: str) -> tuple[Finding, ...]:
     if os.path.basename(skill_path) != "SKILL.md":
         return ()
     folder = os.path.dirname(os.path.abspath(skill_path))
-    walk = _walk(folder)
+    walk = walk_bundle(folder)
     key = (folder, walk)
     cached = _memo.get(key)
     if cached is not None:
@@ -76,48 +64,7 @@ def bundle_findings(skill_path: str) -> tuple[Finding, ...]:
     return found
 
 
-def _walk(folder: str) -> _Walk:
-    files: list[tuple[str, int, int]] = []
-    pending: list[tuple[str, int]] = [("", 0)]
-    stopped: str | None = None
-    listings = _listings
-    while pending:
-        relative, depth = pending.pop()
-        try:
-            items = _entries(os.path.join(folder, relative), listings)
-        except OSError:
-            continue
-        for name, kind in items:
-            path = os.path.join(relative, name) if relative else name
-            if kind == "d":
-                if name in _SKIP_DIRS:
-                    continue
-                if depth + 1 >= MAX_DEPTH:
-                    stopped = stopped or f"`{path}` is deeper than {MAX_DEPTH} folder levels"
-                    continue
-                pending.append((path, depth + 1))
-            elif kind == "f" and path != "SKILL.md":
-                try:
-                    info = os.stat(os.path.join(folder, path), follow_symlinks=False)
-                except OSError:
-                    continue
-                if not stat.S_ISREG(info.st_mode):
-                    continue
-                if len(files) >= MAX_FILES:
-                    stopped = stopped or f"it has more than {MAX_FILES} files"
-                    break
-                files.append((path, info.st_size, info.st_mtime_ns))
-    return _Walk(tuple(sorted(files)), stopped)
-
-
-def _entries(path: str, listings: FolderListings | None) -> list[list[str]]:
-    if listings is not None:
-        return listings.entries(path, os.stat(path))
-    with os.scandir(path) as items:
-        return sorted([item.name, _kind(item)] for item in items)
-
-
-def _scan(folder: str, walk: _Walk) -> list[Finding]:
+def _scan(folder: str, walk: Walk) -> list[Finding]:
     findings: list[Finding] = []
     for relative, size, _mtime in walk.files:
         text = _read_text(os.path.join(folder, relative))
@@ -134,116 +81,6 @@ def _scan(folder: str, walk: _Walk) -> list[Finding]:
         findings.append(rule("SD1016").finding(FILE_START, reason=walk.stopped))
     bundle = RelatedLocation(folder, FILE_START, "the bundle folder")
     return [f if f.related else replace(f, related=(bundle,)) for f in findings]
-
-
-class FolderListings:
-    """Listings of bundle folders, each reused while its folder keeps its identity.
-
-    Adding, removing or renaming an entry of a folder changes the folder's mtime and
-    ctime, so a listing taken when the folder's times were already ``racy_window_ns`` in
-    the past stands for as long as the folder's (device, inode, mtime, ctime) are the ones
-    it was taken with. ``known`` holds listings from an earlier run (the JSON form of
-    :attr:`seen`); :attr:`seen` collects the listings this process used, without the
-    folders modified within the window when listed (those are listed again each time).
-    """
-
-    def __init__(self, known: Mapping[str, Any] | None = None, *, racy_window_ns: int) -> None:
-        self._known: Mapping[str, Any] = known or {}
-        self._window = racy_window_ns
-        #: folder path -> [device, inode, mtime_ns, ctime_ns, [[name, kind], ...]]
-        self.seen: dict[str, list[Any]] = {}
-
-    def entries(self, path: str, st: os.stat_result) -> list[list[str]]:
-        """The sorted ``[name, kind]`` entries of the folder ``path`` whose ``stat`` is
-        ``st`` (kind ``d`` a folder, ``f`` a regular file, ``o`` anything else, symlinks
-        not followed); ``OSError`` when it cannot be listed."""
-        identity = [st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns]
-        stored = self.seen.get(path) or self._known.get(path)
-        if isinstance(stored, list) and stored[:4] == identity and isinstance(stored[4], list):
-            listing: list[list[str]] = stored[4]
-        else:
-            with os.scandir(path) as items:
-                listing = sorted([item.name, _kind(item)] for item in items)
-        if max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - self._window:
-            self.seen[path] = [*identity, listing]
-        return listing
-
-    def changed(self) -> bool:
-        """Whether :attr:`seen` differs from the listings this object started from."""
-        return self.seen != self._known
-
-
-#: The listings bundle scans in this process go through (``None``: each folder is listed).
-_listings: FolderListings | None = None
-
-
-def reuse_folder_listings(listings: FolderListings | None) -> None:
-    """Let the bundle scans of this process list folders through ``listings`` (a one-shot
-    command sets it: its deck memo key then reuses what the scan listed), or list every
-    folder each time (``None``, the default)."""
-    global _listings  # noqa: PLW0603 - one process-wide switch
-    _listings = listings
-
-
-def _kind(item: os.DirEntry[str]) -> str:
-    try:
-        if item.is_dir(follow_symlinks=False):
-            return "d"
-        return "f" if item.is_file(follow_symlinks=False) else "o"
-    except OSError:
-        return "o"
-
-
-def bundle_state(folder: str, listings: FolderListings, *, racy_from_ns: int) -> str | None:
-    """Everything :func:`bundle_findings` of ``folder``'s ``SKILL.md`` depends on, as text:
-    each folder the walk lists (its identity and entries) and each file it may read (its
-    identity; ``SKILL.md`` itself is the caller's). Equal states mean equal findings.
-    ``None`` when a file was modified at or after ``racy_from_ns`` (a later same-size
-    edit could keep its identity)."""
-    parts: list[str] = []
-    if not _state(folder, "", 0, listings, parts, racy_from_ns):
-        return None
-    return "\0".join(parts)
-
-
-def _state(  # noqa: PLR0917 - the recursion's state
-    folder: str,
-    relative: str,
-    depth: int,
-    listings: FolderListings,
-    parts: list[str],
-    racy_from_ns: int,
-) -> bool:
-    path = os.path.join(folder, relative) if relative else folder
-    try:
-        st = os.stat(path)
-        entries = listings.entries(path, st)
-    except OSError as error:
-        parts.append(f"!{relative}:{error.errno}")
-        return True
-    parts.append(f"D{relative}:{st.st_dev},{st.st_ino},{st.st_mtime_ns},{st.st_ctime_ns}")
-    for name, kind in entries:
-        child = os.path.join(relative, name) if relative else name
-        if kind == "d":
-            parts.append(f"d{child}")
-            entered = name not in _SKIP_DIRS and depth + 1 < MAX_DEPTH
-            if entered and not _state(folder, child, depth + 1, listings, parts, racy_from_ns):
-                return False
-        elif kind == "f" and child != "SKILL.md":
-            try:
-                info = os.stat(os.path.join(folder, child), follow_symlinks=False)
-            except OSError as error:
-                parts.append(f"!{child}:{error.errno}")
-                continue
-            if info.st_mtime_ns >= racy_from_ns:
-                return False
-            parts.append(
-                f"F{child}:{info.st_mode},{info.st_dev},{info.st_ino},{info.st_size},"
-                f"{info.st_mtime_ns},{info.st_ctime_ns}"
-            )
-        else:
-            parts.append(f"{kind}{child}")
-    return True
 
 
 def is_bundle_finding(finding: Finding, skill_path: str) -> bool:
