@@ -49,7 +49,7 @@ from skilldeck.engine.safety import FolderListings, bundle_state
 # 4: the key covers each bundle's other files (what the SD10xx bundle scan reads)
 DECK_MEMO_FORMAT = 4
 #: Bump when the shape of the bundle listings file changes.
-LISTINGS_FORMAT = 1
+LISTINGS_FORMAT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,6 +353,8 @@ def deck_key(
     if listings is None:
         listings = FolderListings(racy_window_ns=RACY_WINDOW_NS)
     locator = deck_locator(roots, settings, provider_name=provider_name)
+    # Digested a few thousand parts at a time: the material of 10,000 skills is ~3 MB.
+    digest = hashlib.sha256()
     parts: list[str] = [locator]
     for root in roots:
         parts.append(f"\x00R{root.path}")
@@ -366,6 +368,9 @@ def deck_key(
         except OSError:
             return None
         for name, dirent in children:
+            if len(parts) > _DIGEST_PARTS:
+                digest.update("".join(parts).encode("utf-8", "surrogateescape"))
+                parts = []
             parts.append(f"\x00c{name}")
             if name in root.skip_names:
                 continue
@@ -398,8 +403,12 @@ def deck_key(
                 if walked is None:
                     return None
                 parts.append(walked)
-    material = "".join(parts).encode("utf-8", "surrogateescape")
-    return DeckKey(locator, hashlib.sha256(material).hexdigest())
+    digest.update("".join(parts).encode("utf-8", "surrogateescape"))
+    return DeckKey(locator, digest.hexdigest())
+
+
+#: Parts of a deck key's material joined and digested at a time.
+_DIGEST_PARTS = 4096
 
 
 def view_key(

@@ -39,7 +39,7 @@ def walk_bundle(folder: str) -> Walk:
     while pending:
         relative, depth = pending.pop()
         try:
-            items = _entries(os.path.join(folder, relative), listings)
+            items = _entries(os.path.join(folder, relative) if relative else folder, listings)
         except OSError:
             continue
         for name, kind in items:
@@ -65,11 +65,11 @@ def walk_bundle(folder: str) -> Walk:
     return Walk(tuple(sorted(files)), stopped)
 
 
-def _entries(path: str, listings: FolderListings | None) -> list[list[str]]:
+def _entries(path: str, listings: FolderListings | None) -> list[tuple[str, str]]:
     if listings is not None:
         return listings.entries(path, os.stat(path))
     with os.scandir(path) as items:
-        return sorted([item.name, _kind(item)] for item in items)
+        return sorted((item.name, _kind(item)) for item in items)
 
 
 class FolderListings:
@@ -86,22 +86,24 @@ class FolderListings:
     def __init__(self, known: Mapping[str, Any] | None = None, *, racy_window_ns: int) -> None:
         self._known: Mapping[str, Any] = known or {}
         self._window = racy_window_ns
-        #: folder path -> [device, inode, mtime_ns, ctime_ns, [[name, kind], ...]]
-        self.seen: dict[str, list[Any]] = {}
+        #: folder path -> one string: ``dev:ino:mtime_ns:ctime_ns``, then each entry as
+        #: ``\0`` + its kind + its name (one object a folder: 10,000 folders ~2.5 MB)
+        self.seen: dict[str, str] = {}
 
-    def entries(self, path: str, st: os.stat_result) -> list[list[str]]:
-        """The sorted ``[name, kind]`` entries of the folder ``path`` whose ``stat`` is
+    def entries(self, path: str, st: os.stat_result) -> list[tuple[str, str]]:
+        """The sorted ``(name, kind)`` entries of the folder ``path`` whose ``stat`` is
         ``st`` (kind ``d`` a folder, ``f`` a regular file, ``o`` anything else, symlinks
         not followed); ``OSError`` when it cannot be listed."""
-        identity = [st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns]
+        head = f"{st.st_dev}:{st.st_ino}:{st.st_mtime_ns}:{st.st_ctime_ns}"
         stored = self.seen.get(path) or self._known.get(path)
-        if isinstance(stored, list) and stored[:4] == identity and isinstance(stored[4], list):
-            listing: list[list[str]] = stored[4]
+        if isinstance(stored, str) and stored.partition("\0")[0] == head:
+            listing = [(item[1:], item[:1]) for item in stored.split("\0")[1:]]
         else:
             with os.scandir(path) as items:
-                listing = sorted([item.name, _kind(item)] for item in items)
+                listing = sorted((item.name, _kind(item)) for item in items)
+            stored = head + "".join(f"\0{kind}{name}" for name, kind in listing)
         if max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - self._window:
-            self.seen[path] = [*identity, listing]
+            self.seen[path] = stored
         return listing
 
     def changed(self) -> bool:
