@@ -14,7 +14,7 @@ from hostile_skills import HOSTILE, LOOK_ALIKES, Hostile, skill, tags
 from skilldeck.engine.files._skill_file import analyze_skill_file
 from skilldeck.engine.safety import _commands as safety_commands
 from skilldeck.engine.safety import _instructions as safety_text
-from skilldeck.engine.safety._bundle import MAX_FILES
+from skilldeck.engine.safety._bundle_walk import MAX_FILES
 from skilldeck.engine.safety._chars import invisible_runs, name_confusion, strip_invisible
 from skilldeck.engine.safety._hits import present_marks, word_matches
 

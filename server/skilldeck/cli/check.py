@@ -72,6 +72,7 @@ from skilldeck.engine.filesystem import (
 )
 from skilldeck.engine.registry import RANK_CUSTOM, SOURCE_CUSTOM
 from skilldeck.engine.rules import Finding, Severity
+from skilldeck.engine.safety import FolderListings, reuse_folder_listings
 
 #: Most ``--fix`` passes (a fix can make room for another that overlapped it).
 MAX_FIX_PASSES = 5
@@ -425,6 +426,9 @@ class _Checker:
         self.companions: list[Path] = []
         self._keys: dict[tuple[tuple[SkillRoot, ...], RuleSettings], DeckKey | None] = {}
         self._pending: list[tuple[tuple[SkillRoot, ...], RuleSettings, DeckMemo]] = []
+        #: Each deck's bundle folder listings (by locator): its scan lists through them
+        #: and its key reuses what the scan listed.
+        self._listings: dict[str, FolderListings] = {}
         self._started_ns = time.time_ns()
         selection = RuleSelection.parse(args.select, args.ignore)
         #: The rules this run reports (``None``: all): the engine skips deck-wide passes
@@ -569,8 +573,24 @@ class _Checker:
         :meth:`relist`."""
         ident = (tuple(roots), settings)
         if ident not in self._keys:
-            self._keys[ident] = deck_key(roots, settings, since_ns=self._started_ns)
+            listings = self._listings_for(roots, settings)
+            self._keys[ident] = deck_key(
+                roots, settings, since_ns=self._started_ns, listings=listings
+            )
+            if self._cache is not None and listings is not None:
+                CheckMemos(self._cache).store_listings(deck_locator(roots, settings), listings)
         return self._keys[ident]
+
+    def _listings_for(
+        self, roots: Sequence[SkillRoot], settings: RuleSettings
+    ) -> FolderListings | None:
+        """The bundle folder listings of a deck, loaded once (``None`` without a cache)."""
+        if self._cache is None:
+            return None
+        locator = deck_locator(roots, settings)
+        if locator not in self._listings:
+            self._listings[locator] = CheckMemos(self._cache).load_listings(locator)
+        return self._listings[locator]
 
     def relist(self) -> None:
         """Forget the deck keys computed so far: the next ones list and stat again."""
@@ -675,9 +695,13 @@ class _Checker:
             )
 
         jobs = self._args.jobs or usable_cpus()
-        deck = scan_deck(
-            config, self._cwd, cache=self._cache, roots=roots, on_root=on_root, processes=jobs
-        )
+        reuse_folder_listings(self._listings_for(roots, config.rule_settings()))
+        try:
+            deck = scan_deck(
+                config, self._cwd, cache=self._cache, roots=roots, on_root=on_root, processes=jobs
+            )
+        finally:
+            reuse_folder_listings(None)
         by_path = deck_findings(deck, provided, select=self._select)
         settings = config.rule_settings()
         for entry in deck.entries():

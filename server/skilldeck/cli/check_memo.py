@@ -4,14 +4,19 @@ they depend on changed. CLI-only: the engine's :class:`~skilldeck.engine.filesys
 IndexCache` caches analyses; these memos cache *reports*.
 
 A deck memo is keyed by :func:`deck_key` (every root's listing and every skill file's
-identity, from a pass that lists and stats but reads nothing); an output memo by the
-decks it checked plus the format, colour, cwd and fail level.
+identity, and what each bundle's SD10xx scan depends on: its folders' identities and
+entries and its other files' identities, from a pass that lists and stats but reads
+nothing); an output memo by the decks it checked plus the format, colour, cwd and fail
+level. A bundle folder's listing is kept beside the memos (``bundles-<locator>.json``)
+and reused while the folder keeps its identity, so a warm key stats each folder
+instead of listing it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import stat
@@ -25,9 +30,9 @@ from skilldeck.engine.config import RuleSettings
 from skilldeck.engine.disk import dump_bytes, load_bytes, read_cache_bytes
 from skilldeck.engine.files import finding_from_json, finding_to_json, json_bool, json_int, json_str
 from skilldeck.engine.filesystem import (
+    BUNDLE_FILE,
     PROVIDER_NAME,
     RACY_WINDOW_NS,
-    FileIdentity,
     IndexCache,
     SkillRoot,
     identity_of_file,
@@ -38,9 +43,13 @@ from skilldeck.engine.filesystem import (
     write_chunks_atomically,
 )
 from skilldeck.engine.rules import Finding
+from skilldeck.engine.safety import FolderListings, bundle_state
 
 #: Bump when the shape of a deck memo changes.
-DECK_MEMO_FORMAT = 3
+# 4: the key covers each bundle's other files (what the SD10xx bundle scan reads)
+DECK_MEMO_FORMAT = 4
+#: Bump when the shape of the bundle listings file changes.
+LISTINGS_FORMAT = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +110,32 @@ class CheckMemos:
         """Where the output memo ``key`` names is stored."""
         return self.cache.directory / f"output-{key.locator[:40]}.json"
 
+    def listings_file_for(self, locator: str) -> Path:
+        """Where the bundle folders' listings of a deck with this locator are kept."""
+        return self.cache.directory / f"bundles-{locator[:40]}.json"
+
+    def load_listings(self, locator: str) -> FolderListings:
+        """The bundle folders' listings the last key of this deck used (empty when missing
+        or corrupt: every folder is listed then), for a key taken now."""
+        known: dict[str, Any] = {}
+        with contextlib.suppress(OSError, ValueError):
+            payload = load_bytes(read_cache_bytes(self.listings_file_for(locator)))
+            if (
+                isinstance(payload, dict)
+                and payload.get("format") == LISTINGS_FORMAT
+                and payload.get("locator") == locator
+                and isinstance(payload.get("folders"), dict)
+            ):
+                known = payload["folders"]
+        return FolderListings(known, racy_window_ns=RACY_WINDOW_NS)
+
+    def store_listings(self, locator: str, listings: FolderListings) -> None:
+        """Keep the listings a key used, when they differ from the ones it started from."""
+        if listings.changed():
+            payload = {"format": LISTINGS_FORMAT, "locator": locator, "folders": listings.seen}
+            with contextlib.suppress(OSError, ValueError, TypeError):
+                write_atomically(self.listings_file_for(locator), payload)
+
     def load_deck_memo(self, key: DeckKey) -> DeckMemo | None:
         """The memo stored under ``key``; ``None`` when missing, stale, corrupt or foreign."""
 
@@ -143,26 +178,59 @@ class CheckMemos:
         _store_memo(self.cache, self.deck_file_for(key), key, body, companions, files=files)
 
     def load_output_memo(self, key: DeckKey) -> OutputMemo | None:
-        """The output memo stored under ``key``; ``None`` when missing, stale or corrupt."""
-        payload = _load_memo(self.cache, self.output_file_for(key), key)
-        if payload is None:
+        """The output memo stored under ``key``; ``None`` when missing, stale or corrupt.
+
+        The file is one line of JSON (the key, companions, warnings, status and the
+        output's length in bytes) and then the output itself, as it is printed: a warm
+        run decodes it once instead of parsing it out of a JSON string."""
+        try:
+            data = read_cache_bytes(self.output_file_for(key))
+            end = data.index(b"\n")
+            payload = load_bytes(data[:end])
+        except (OSError, ValueError):
+            return None
+        if not isinstance(payload, dict) or not _header_holds(self.cache, payload, key):
             return None
         try:
             warnings = tuple(json_str(line) for line in payload["warnings"])
-            stdout = json_str(payload["stdout"])
             status = payload["status"]
-            if not isinstance(status, int) or isinstance(status, bool):
+            size = payload["stdout_bytes"]
+            if (
+                not isinstance(status, int)
+                or isinstance(status, bool)
+                or not isinstance(size, int)
+                or len(data) - end - 1 != size
+            ):
                 return None
-        except (KeyError, TypeError):
+            stdout = data[end + 1 :].decode("utf-8", "surrogatepass")
+        except (KeyError, TypeError, ValueError):
             return None
         return OutputMemo(warnings, stdout, status)
 
     def store_output_memo(
         self, key: DeckKey, memo: OutputMemo, *, companions: Sequence[Path]
     ) -> None:
-        """Write ``memo`` under ``key`` atomically (see :meth:`store_deck_memo`)."""
-        body = {"warnings": list(memo.warnings), "stdout": memo.stdout, "status": memo.status}
-        _store_memo(self.cache, self.output_file_for(key), key, body, companions)
+        """Write ``memo`` under ``key`` atomically (see :meth:`store_deck_memo`); the text
+        is encoded a slice at a time (a second copy of it would be the run's peak)."""
+        text = memo.stdout
+        try:
+            size = len(text) if text.isascii() else sum(len(piece) for piece in _encoded(text))
+        except UnicodeError:
+            return
+        body = {"warnings": list(memo.warnings), "status": memo.status, "stdout_bytes": size}
+        _store_memo(
+            self.cache, self.output_file_for(key), key, body, companions, raw=_encoded(text)
+        )
+
+
+#: Characters of a memo's text encoded at a time.
+_ENCODE_SLICE = 1 << 20
+
+
+def _encoded(text: str) -> Iterator[bytes]:
+    """``text`` as UTF-8 (lone surrogates kept, as the memo is read back), in slices."""
+    for start in range(0, len(text), _ENCODE_SLICE):
+        yield text[start : start + _ENCODE_SLICE].encode("utf-8", "surrogatepass")
 
 
 def _load_memo(cache: IndexCache, file: Path, key: DeckKey) -> dict[str, Any] | None:
@@ -170,19 +238,24 @@ def _load_memo(cache: IndexCache, file: Path, key: DeckKey) -> dict[str, Any] | 
         payload = load_bytes(read_cache_bytes(file))
     except (OSError, ValueError):
         return None
+    return payload if isinstance(payload, dict) and _header_holds(cache, payload, key) else None
+
+
+def _header_holds(cache: IndexCache, payload: dict[str, Any], key: DeckKey) -> bool:
+    """Whether a memo's stored key and companions say it stands for ``key`` now."""
     try:
         if (
             payload["format"] != DECK_MEMO_FORMAT
             or payload["key"] != key.digest
             or payload["locator"] != key.locator
         ):
-            return None
+            return False
         for name, identity in payload["companions"]:
             if identity_of_file(cache.directory / json_str(name)) != identity:
-                return None
+                return False
     except (ValueError, KeyError, TypeError, AttributeError):
-        return None
-    return payload if isinstance(payload, dict) else None
+        return False
+    return True
 
 
 def _store_memo(
@@ -193,10 +266,12 @@ def _store_memo(
     companions: Sequence[Path],
     *,
     files: Iterable[object] | None = None,
+    raw: Iterable[bytes] | None = None,
 ) -> None:
-    """Write a memo; ``files`` (a deck memo's ``"files"`` list) are encoded and written
-    one at a time: a 10,000-skill deck's memo is ~40 MB of JSON, and as one tree of
-    dicts it was the peak memory of a cold ``check``."""
+    """Write a memo; ``raw`` bytes follow its JSON line; ``files`` (a deck memo's
+    ``"files"`` list) are encoded and written one at a time: a 10,000-skill deck's memo
+    is ~40 MB of JSON, and as one tree of dicts it was the peak memory of a cold
+    ``check``."""
     listed = []
     for companion in companions:
         identity = identity_of_file(companion)
@@ -211,7 +286,9 @@ def _store_memo(
         **body,
     }
     with contextlib.suppress(OSError, ValueError, TypeError):
-        if files is None:
+        if raw is not None:
+            write_chunks_atomically(file, itertools.chain((dump_bytes(payload), b"\n"), raw))
+        elif files is None:
             write_atomically(file, payload)
         else:
             write_chunks_atomically(file, _with_list(dump_bytes(payload), "files", files))
@@ -252,13 +329,17 @@ def deck_key(
     *,
     provider_name: str = PROVIDER_NAME,
     since_ns: int | None = None,
+    listings: FolderListings | None = None,
 ) -> DeckKey | None:
     """The key of a deck memo for ``roots`` under ``settings``, from a fast pass that lists
-    every root and ``stat``s every skill file discovery would open (never reading one).
+    every root and ``stat``s every skill file discovery would open (never reading one),
+    and each bundle's other files (what its SD10xx scan reads).
 
     The digest covers the skilldeck version and settings (:func:`version_key`), the
     roots in order (rank, source, path, skipped names), each root's child names, and per
-    skill file its layout and identity (device, inode, size, mtime, ctime). ``None`` means the
+    skill file its layout and identity (device, inode, size, mtime, ctime), per bundle the
+    :func:`~skilldeck.engine.safety.bundle_state` of its folder (``listings`` lets it
+    reuse the listing of a folder whose identity is unchanged). ``None`` means the
     deck cannot be memoised now: a file was modified within :data:`RACY_WINDOW_NS`
     (a later same-size edit could keep its identity), or something could not be listed
     or inspected (the scan would report it; it is never cached).
@@ -269,7 +350,11 @@ def deck_key(
     """
     now = time.time_ns()
     threshold = (now if since_ns is None else min(now, since_ns)) - RACY_WINDOW_NS
+    if listings is None:
+        listings = FolderListings(racy_window_ns=RACY_WINDOW_NS)
     locator = deck_locator(roots, settings, provider_name=provider_name)
+    # Digested a few thousand parts at a time: the material of 10,000 skills is ~3 MB.
+    digest = hashlib.sha256()
     parts: list[str] = [locator]
     for root in roots:
         parts.append(f"\x00R{root.path}")
@@ -283,6 +368,9 @@ def deck_key(
         except OSError:
             return None
         for name, dirent in children:
+            if len(parts) > _DIGEST_PARTS:
+                digest.update("".join(parts).encode("utf-8", "surrogateescape"))
+                parts = []
             parts.append(f"\x00c{name}")
             if name in root.skip_names:
                 continue
@@ -293,7 +381,8 @@ def deck_key(
             if found is None:
                 continue
             is_dir = found[0] == "bundle"
-            path = os.path.join(root.path, *found[1].split("/"))
+            folder = os.path.join(root.path, name)
+            path = os.path.join(folder, BUNDLE_FILE) if is_dir else folder
             try:
                 st = os.stat(path)
             except (FileNotFoundError, NotADirectoryError):
@@ -303,12 +392,23 @@ def deck_key(
                 continue
             except OSError:
                 return None
-            identity = FileIdentity.of(st)
-            if not stat.S_ISREG(st.st_mode) or identity.mtime_ns >= threshold:
+            if not stat.S_ISREG(st.st_mode) or st.st_mtime_ns >= threshold:
                 return None
-            parts.append(f"\x00{'b' if is_dir else 'f'}{identity.as_list()}")
-    material = "".join(parts).encode("utf-8", "surrogateescape")
-    return DeckKey(locator, hashlib.sha256(material).hexdigest())
+            parts.append(
+                f"\x00{'b' if is_dir else 'f'}{st.st_dev},{st.st_ino},{st.st_size},"
+                f"{st.st_mtime_ns},{st.st_ctime_ns}"
+            )
+            if is_dir:
+                walked = bundle_state(folder, listings, racy_from_ns=threshold)
+                if walked is None:
+                    return None
+                parts.append(walked)
+    digest.update("".join(parts).encode("utf-8", "surrogateescape"))
+    return DeckKey(locator, digest.hexdigest())
+
+
+#: Parts of a deck key's material joined and digested at a time.
+_DIGEST_PARTS = 4096
 
 
 def view_key(

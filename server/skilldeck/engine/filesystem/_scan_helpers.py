@@ -117,7 +117,7 @@ class ScanHelpers:
             return None
         if helper.records is None:
             helper.records = _collect(helper)
-        found = helper.records.get(path)
+        found = helper.records.pop(path, None)  # asked once: freed as the scan goes
         return found if isinstance(found, dict) else None
 
     def close(self) -> None:

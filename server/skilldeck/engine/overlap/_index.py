@@ -256,10 +256,16 @@ class OverlapIndex:
             feature for feature, count in self._df.items() if count > self._common
         )
         self._dropped = frozenset(feature for feature, count in df.items() if count > cut)
+        # Each skill's counts are dropped once its vector is made (peak memory: at 10,000
+        # skills the counts of every skill weigh ~9 MB beside the vectors).
+        del read, df
+        featured.reverse()
         yield
         clock.restart()
-        for skill, features in featured:
+        while featured:
+            skill, features = featured.pop()
             self._add(skill, features)
+            del features
             if clock.over():
                 yield
                 clock.restart()

@@ -15,6 +15,11 @@ from skilldeck._lazy import lazy_exports
 if TYPE_CHECKING:
     from skilldeck.engine.safety._bundle import bundle_findings as bundle_findings
     from skilldeck.engine.safety._bundle import is_bundle_finding as is_bundle_finding
+    from skilldeck.engine.safety._bundle_walk import FolderListings as FolderListings
+    from skilldeck.engine.safety._bundle_walk import bundle_state as bundle_state
+    from skilldeck.engine.safety._bundle_walk import (
+        reuse_folder_listings as reuse_folder_listings,
+    )
     from skilldeck.engine.safety._chars import code_point_name as code_point_name
     from skilldeck.engine.safety._chars import hidden_tag_text as hidden_tag_text
     from skilldeck.engine.safety._chars import run_at as run_at
@@ -24,6 +29,7 @@ else:
         __name__,
         {
             "_bundle": ("bundle_findings", "is_bundle_finding"),
+            "_bundle_walk": ("FolderListings", "bundle_state", "reuse_folder_listings"),
             "_chars": ("code_point_name", "hidden_tag_text", "run_at"),
             "_file": ("safety_findings",),
         },

@@ -20,13 +20,13 @@ a folder listing and a ``stat`` a file, not a rescan.
 from __future__ import annotations
 
 import os
-import stat
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from skilldeck.engine.disk import open_regular
 from skilldeck.engine.frontmatter import LineIndex
 from skilldeck.engine.rules import Finding, RelatedLocation, rule
+from skilldeck.engine.safety._bundle_walk import Walk, walk_bundle
 from skilldeck.engine.safety._chars import describe_tag_text, invisible_runs
 from skilldeck.engine.safety._commands import SCRIPT_WINDOW, command_hits
 from skilldeck.engine.safety._hits import Hit, present_marks
@@ -37,21 +37,12 @@ from skilldeck.engine.text import FILE_START, Span
 BUNDLE_CODES = frozenset(
     {"SD1001", "SD1006", "SD1011", "SD1012", "SD1013", "SD1014", "SD1015", "SD1016"}
 )
-MAX_DEPTH = 4
-MAX_FILES = 200
 MAX_FILE_BYTES = 256 * 1024
-_SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
 _BINARY_PROBE = 8192
 _MEMO_SIZE = 256
 
 
-@dataclass(frozen=True, slots=True)
-class _Walk:
-    files: tuple[tuple[str, int, int], ...]  # relative path, size, mtime_ns
-    stopped: str | None
-
-
-_memo: OrderedDict[tuple[str, _Walk], tuple[Finding, ...]] = OrderedDict()
+_memo: OrderedDict[tuple[str, Walk], tuple[Finding, ...]] = OrderedDict()
 
 
 def bundle_findings(skill_path: str) -> tuple[Finding, ...]:
@@ -60,7 +51,7 @@ def bundle_findings(skill_path: str) -> tuple[Finding, ...]:
     if os.path.basename(skill_path) != "SKILL.md":
         return ()
     folder = os.path.dirname(os.path.abspath(skill_path))
-    walk = _walk(folder)
+    walk = walk_bundle(folder)
     key = (folder, walk)
     cached = _memo.get(key)
     if cached is not None:
@@ -73,39 +64,7 @@ def bundle_findings(skill_path: str) -> tuple[Finding, ...]:
     return found
 
 
-def _walk(folder: str) -> _Walk:
-    files: list[tuple[str, int, int]] = []
-    pending: list[tuple[str, int]] = [("", 0)]
-    stopped: str | None = None
-    while pending:
-        relative, depth = pending.pop()
-        try:
-            with os.scandir(os.path.join(folder, relative)) as listing:
-                items = sorted(listing, key=lambda item: item.name)
-        except OSError:
-            continue
-        for item in items:
-            path = os.path.join(relative, item.name) if relative else item.name
-            try:
-                info = item.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if stat.S_ISDIR(info.st_mode):
-                if item.name in _SKIP_DIRS:
-                    continue
-                if depth + 1 >= MAX_DEPTH:
-                    stopped = stopped or f"`{path}` is deeper than {MAX_DEPTH} folder levels"
-                    continue
-                pending.append((path, depth + 1))
-            elif stat.S_ISREG(info.st_mode) and path != "SKILL.md":
-                if len(files) >= MAX_FILES:
-                    stopped = stopped or f"it has more than {MAX_FILES} files"
-                    break
-                files.append((path, info.st_size, info.st_mtime_ns))
-    return _Walk(tuple(sorted(files)), stopped)
-
-
-def _scan(folder: str, walk: _Walk) -> list[Finding]:
+def _scan(folder: str, walk: Walk) -> list[Finding]:
     findings: list[Finding] = []
     for relative, size, _mtime in walk.files:
         text = _read_text(os.path.join(folder, relative))
