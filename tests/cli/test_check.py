@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from importlib import resources
 from pathlib import Path
@@ -306,3 +307,28 @@ def test_jobs_option(run: Run, project: Path) -> None:
     bad = run("check", "--jobs", "-2", cwd=project)
     assert bad.code == 2
     assert "expected a number of processes (0 = auto), got '-2'" in bad.stderr
+
+
+def test_a_large_json_report_is_written_whole_and_served_whole_from_its_memo(
+    run: Run, tmp_path: Path
+) -> None:
+    """1,300 findings: the JSON is rendered in pieces of 512 findings (never held twice);
+    what is printed, cold and from the memo, is still exactly the standard library's."""
+    project = tmp_path / "many"
+    skills = project / ".dsh" / "skills"
+    skills.mkdir(parents=True)
+    (project / ".git").mkdir()
+    for i in range(1300):
+        (skills / f"s{i:04}.md").write_text(f"---\nname: s{i:04}\n---\nBody.\n", encoding="utf-8")
+    for path in [skills, *skills.iterdir()]:  # not "just modified": the memo may be kept
+        os.utime(path, (1_700_000_000, 1_700_000_000))
+    cold = run("check", "--format", "json", cwd=project)
+    items = json.loads(cold.stdout)
+    assert len(items) == 1300
+    assert {item["code"] for item in items} == {"SD204"}
+    assert cold.stdout == json.dumps(items, indent=2, ensure_ascii=False) + "\n"
+    [memo] = (tmp_path / "cache").rglob("output-*.json")
+    assert memo.read_bytes().endswith(cold.stdout.encode("utf-8"))  # stored whole
+    warm = run("check", "--format", "json", cwd=project)
+    assert warm.stdout == cold.stdout
+    assert warm.code == cold.code == 1

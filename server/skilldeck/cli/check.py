@@ -43,6 +43,7 @@ from skilldeck.cli.fix import (
     write_plan,
 )
 from skilldeck.cli.formats import FORMATS
+from skilldeck.cli.formats.json import render_pieces as render_json_pieces
 from skilldeck.cli.progress import Progress
 from skilldeck.cli.provider_option import add_provider_option, provider_factories, read_provided
 from skilldeck.cli.report import CheckReport, ReportedFinding
@@ -279,10 +280,12 @@ def _report(
     )
     status = 1 if report.fails(Severity(args.fail_on)) else 0
     if args.statistics:
-        stdout = rule_statistics(report, args.format, unsafe=args.unsafe_fixes)
+        pieces: tuple[str, ...] = (rule_statistics(report, args.format, unsafe=args.unsafe_fixes),)
+    elif args.format == "json":
+        pieces = render_json_pieces(report)
     else:
-        stdout = FORMATS[args.format](report, palette)
-    return OutputMemo(tuple(collected.warnings), stdout, status)
+        pieces = (FORMATS[args.format](report, palette),)
+    return OutputMemo(tuple(collected.warnings), pieces, status)
 
 
 def _plans(
@@ -381,9 +384,9 @@ def _emit(memo: OutputMemo) -> int:
         print(f"skilldeck: warning: {warning}", file=sys.stderr)
     # In slices: the text layer encodes what it is given in one piece, and a copy of the
     # whole output (11 MB at 10,000 skills) would be the run's peak memory.
-    text = memo.stdout
-    for start in range(0, len(text), _WRITE_SLICE):
-        sys.stdout.write(text[start : start + _WRITE_SLICE])
+    for text in memo.pieces:
+        for start in range(0, len(text), _WRITE_SLICE):
+            sys.stdout.write(text[start : start + _WRITE_SLICE])
     sys.stdout.flush()
     return memo.status
 

@@ -84,12 +84,18 @@ class DeckMemo:
 
 @dataclass(frozen=True, slots=True)
 class OutputMemo:
-    """What one ``check`` invocation printed: its stderr warnings, its stdout and its exit
-    status (keyed by every deck it checked plus the format, colour, cwd and fail level)."""
+    """What one ``check`` invocation printed: its stderr warnings, its stdout (in pieces
+    that concatenate to it: a large output is never held twice) and its exit status (keyed
+    by every deck it checked plus the format, colour, cwd and fail level)."""
 
     warnings: tuple[str, ...]
-    stdout: str
+    pieces: tuple[str, ...]
     status: int
+
+    @property
+    def stdout(self) -> str:
+        """The printed text in one string."""
+        return "".join(self.pieces)
 
 
 class CheckMemos:
@@ -205,22 +211,24 @@ class CheckMemos:
             stdout = data[end + 1 :].decode("utf-8", "surrogatepass")
         except (KeyError, TypeError, ValueError):
             return None
-        return OutputMemo(warnings, stdout, status)
+        return OutputMemo(warnings, (stdout,), status)
 
     def store_output_memo(
         self, key: DeckKey, memo: OutputMemo, *, companions: Sequence[Path]
     ) -> None:
         """Write ``memo`` under ``key`` atomically (see :meth:`store_deck_memo`); the text
         is encoded a slice at a time (a second copy of it would be the run's peak)."""
-        text = memo.stdout
+        pieces = memo.pieces
         try:
-            size = len(text) if text.isascii() else sum(len(piece) for piece in _encoded(text))
+            size = sum(
+                len(text) if text.isascii() else sum(len(part) for part in _encoded(text))
+                for text in pieces
+            )
         except UnicodeError:
             return
         body = {"warnings": list(memo.warnings), "status": memo.status, "stdout_bytes": size}
-        _store_memo(
-            self.cache, self.output_file_for(key), key, body, companions, raw=_encoded(text)
-        )
+        raw = (part for text in pieces for part in _encoded(text))
+        _store_memo(self.cache, self.output_file_for(key), key, body, companions, raw=raw)
 
 
 #: Characters of a memo's text encoded at a time.

@@ -120,7 +120,7 @@ def host_output(
         key = view_key(roots, settings, extra=extra, since_ns=started)
         if key is not None:
             companions = [cache.file_for(root.path, settings) for root in roots]
-            memo_out = OutputMemo((), stdout, 0)
+            memo_out = OutputMemo((), (stdout,), 0)
             CheckMemos(cache).store_output_memo(key, memo_out, companions=companions)
     sys.stdout.write(stdout)
     warn_if_incomplete(view.complete)

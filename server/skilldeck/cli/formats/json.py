@@ -41,18 +41,31 @@ _ITEM = """  {{
 def render(report: CheckReport, palette: Palette) -> str:
     """Serialize ``report.findings``; ``palette`` is ignored (JSON is never coloured)."""
     del palette
+    return "".join(render_pieces(report))
+
+
+#: Findings rendered into one piece of :func:`render_pieces`.
+_PIECE_ITEMS = 512
+
+
+def render_pieces(report: CheckReport) -> tuple[str, ...]:
+    """:func:`render`'s text in pieces that concatenate to it: the items of a piece are
+    joined and dropped as the rendering goes, so a large output (11 MB for the ~23,000
+    findings of a 10,000-skill deck) is held once, not as items and again as their join."""
     if not report.findings:
-        return "[]\n"
+        return ("[]\n",)
     text = json.encoder.encode_basestring
     shown: dict[str, str] = {}
-    items: list[str] = []
+    pieces: list[str] = []
+    batch: list[str] = []
     for item in report.findings:
         finding = item.finding
         start, end = finding.span.start, finding.span.end
         path = shown.get(item.path)
         if path is None:
             path = shown[item.path] = text(display_path(item.path, report.cwd))
-        items.append(
+        batch.append(",\n" if batch or pieces else "[\n")
+        batch.append(
             _ITEM.format(
                 path=path,
                 start_line=start.line,
@@ -65,11 +78,12 @@ def render(report: CheckReport, palette: Palette) -> str:
                 drops="true" if finding.drops_skill else "false",
             )
         )
-    # One join and no concatenation after it: each ``+`` on the joined text would copy
-    # it again (11 MB for the ~23,000 findings of a 10,000-skill deck).
-    items[0] = "[\n" + items[0]
-    items[-1] += "\n]\n"
-    return ",\n".join(items)
+        if len(batch) >= 2 * _PIECE_ITEMS:
+            pieces.append("".join(batch))
+            batch.clear()
+    batch.append("\n]\n")
+    pieces.append("".join(batch))
+    return tuple(pieces)
 
 
 def _utf16(report: CheckReport, path: str, line: int, character: int) -> int:
