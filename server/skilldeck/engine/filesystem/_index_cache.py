@@ -47,11 +47,11 @@ from typing import TYPE_CHECKING, Any
 
 import skilldeck
 from skilldeck.engine.disk import dump_bytes, has_non_finite, load_bytes, read_cache_bytes
-from skilldeck.engine.files import SkillFileAnalysis
 from skilldeck.engine.text import Position, Span
 
 if TYPE_CHECKING:
     from skilldeck.engine.config import RuleSettings
+    from skilldeck.engine.files import SkillFileAnalysis
 
 #: Bump when the on-disk shape or the meaning of cached analyses changes.
 # 3: wide_lines split at a lone \r too (the LSP line model); 4: SD204 on the opening line,
@@ -238,6 +238,10 @@ def make_record(
 def read_record(raw: object, identity: FileIdentity) -> tuple[SkillFileAnalysis, Span] | None:
     """The analysis and ``name`` span of a record made for ``identity``; ``None`` when the
     record is for another identity or malformed."""
+    # Imported here: a run that only takes keys (a warm `check` answered by its memo)
+    # imports none of the analysis code (the YAML parser, the rules).
+    from skilldeck.engine.files import SkillFileAnalysis  # noqa: PLC0415
+
     if isinstance(raw, bytes):  # a record this process stored (kept encoded)
         try:
             raw = load_bytes(raw)
