@@ -5,6 +5,7 @@ start and imports (~0.2 s at 10,000 skills), so machinery only the servers need
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -60,3 +61,34 @@ def test_check_imports_nothing_only_the_servers_need(tmp_path: Path) -> None:
             or any(name == m or name.startswith(m + ".") for m in SERVER_MODULES)
         )
         assert loaded == [], f"{run} check imported {loaded}"
+
+
+def test_a_check_its_memo_answers_imports_no_analysis_code(tmp_path: Path) -> None:
+    """Nothing changed since the last run: the memo answers, so neither the YAML parser nor
+    the per-file rules nor the scan are imported (they were ~70 modules of a warm run)."""
+    project = tmp_path / "project"
+    skill = project / ".dsh" / "skills" / "tidy" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(SKILL)
+    (project / ".git").mkdir()
+    for path in (skill, skill.parent, skill.parent.parent):  # not "just modified"
+        os.utime(path, (1_700_000_000, 1_700_000_000))
+    cold = _imported_by_check(project, tmp_path / "cache")
+    assert "skilldeck.engine.files._skill_file" in cold  # the deck was checked
+    warm = _imported_by_check(project, tmp_path / "cache")
+    analysis = sorted(
+        name
+        for name in warm
+        if name.split(".")[0] == "ruamel"
+        or name.startswith(
+            (
+                "skilldeck.engine.files._skill_file",
+                "skilldeck.engine.frontmatter._frontmatter",
+                "skilldeck.engine.frontmatter._yaml_problems",
+                "skilldeck.engine.safety._file",
+                "skilldeck.engine.filesystem._fs_provider",
+                "skilldeck.cli.fix",
+            )
+        )
+    )
+    assert analysis == [], f"a memoised check imported {analysis}"

@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli.check_memo import (
     CheckMemos,
@@ -33,15 +33,6 @@ from skilldeck.cli.check_memo import (
 from skilldeck.cli.color import Palette, color_enabled
 from skilldeck.cli.display import display_path
 from skilldeck.cli.errors import CliError, os_reason
-from skilldeck.cli.fix import (
-    FilePlan,
-    FixTarget,
-    Skipped,
-    describe,
-    plan_files,
-    unified_diff,
-    write_plan,
-)
 from skilldeck.cli.formats import FORMATS
 from skilldeck.cli.formats.json import render_pieces as render_json_pieces
 from skilldeck.cli.progress import Progress
@@ -57,8 +48,6 @@ from skilldeck.cli.settings import (
 )
 from skilldeck.cli.statistics import rule_statistics
 from skilldeck.engine.config import RuleSettings, SkilldeckConfig
-from skilldeck.engine.deck import ProvidedSkill, deck_findings, host_findings
-from skilldeck.engine.files import analyze_skill_file, file_kind
 from skilldeck.engine.filesystem import (
     BUNDLE_FILE,
     IndexCache,
@@ -67,13 +56,15 @@ from skilldeck.engine.filesystem import (
     find_project_root,
     place_of,
     resolve_roots,
-    scan_deck,
     skill_place,
-    usable_cpus,
 )
 from skilldeck.engine.registry import RANK_CUSTOM, SOURCE_CUSTOM
 from skilldeck.engine.rules import Finding, Severity
 from skilldeck.engine.safety import FolderListings, reuse_folder_listings
+
+if TYPE_CHECKING:
+    from skilldeck.cli.fix import FilePlan, FixTarget, Skipped
+    from skilldeck.engine.deck import ProvidedSkill
 
 #: Most ``--fix`` passes (a fix can make room for another that overlapped it).
 MAX_FIX_PASSES = 5
@@ -291,6 +282,8 @@ def _report(
 def _plans(
     checker: _Checker, selection: RuleSelection, *, unsafe: bool
 ) -> tuple[list[FilePlan], list[Skipped]]:
+    from skilldeck.cli.fix import plan_files  # noqa: PLC0415
+
     collected = checker.collected
     return plan_files(
         (
@@ -318,6 +311,8 @@ def _diff(
     selection: RuleSelection,
 ) -> int:
     """``--diff``: print what ``--fix`` would change; change nothing."""
+    from skilldeck.cli.fix import unified_diff  # noqa: PLC0415
+
     checker = _fresh_check(args, cwd, cache, paths)
     plans, skipped = _plans(checker, selection, unsafe=args.unsafe_fixes)
     for warning in checker.collected.warnings:
@@ -347,6 +342,8 @@ def _fix(
 ) -> int:
     """``--fix``: apply fixes until none applies (a few passes at most), print what
     changed, then report what remains."""
+    from skilldeck.cli.fix import describe, write_plan  # noqa: PLC0415
+
     out = sys.stdout if args.format == "text" and not args.statistics else sys.stderr
     reasons: dict[tuple[str, str], None] = {}
     fixed = 0
@@ -399,6 +396,8 @@ def _existing(raw: str, cwd: str) -> str:
     except OSError as error:  # ENOENT, ENAMETOOLONG, ELOOP, EACCES, ENOTDIR: say which
         raise CliError(f"check: {os_reason(error)}: {raw}") from None
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        from skilldeck.engine.files import file_kind  # noqa: PLC0415
+
         raise CliError(
             f"check: {raw} is {file_kind(mode)}, not a skill file, bundle, skill root or project"
         )
@@ -632,6 +631,9 @@ class _Checker:
             )
         root, expected_name = placed.root, placed.expected_name
         settings = config.rule_settings()
+        from skilldeck.cli.fix import FixTarget  # noqa: PLC0415
+        from skilldeck.engine.files import analyze_skill_file  # noqa: PLC0415
+
         analysis = analyze_skill_file(path, expected_name=expected_name, settings=settings)
         self.collected.add(
             path, analysis.findings, accepted=analysis.accepted, wide_lines=analysis.wide_lines
@@ -691,6 +693,12 @@ class _Checker:
         provided: Sequence[ProvidedSkill] = (),
         hosts_lookup: str | None = None,
     ) -> DeckMemo:
+        # The scan and the deck's passes are imported when a deck is checked: a run answered
+        # by its memo (or --version, or another command) imports none of them.
+        from skilldeck.cli.fix import FixTarget  # noqa: PLC0415
+        from skilldeck.engine.deck import deck_findings, host_findings  # noqa: PLC0415
+        from skilldeck.engine.filesystem import scan_deck, usable_cpus  # noqa: PLC0415
+
         def on_root(index: int, root: SkillRoot) -> None:
             progress.update(
                 f"Indexing {root.source} root {index + 1}/{len(roots)}: "

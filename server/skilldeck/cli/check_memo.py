@@ -31,7 +31,6 @@ from skilldeck.engine.disk import dump_bytes, load_bytes, read_cache_bytes
 from skilldeck.engine.files import finding_from_json, finding_to_json, json_bool, json_int, json_str
 from skilldeck.engine.filesystem import (
     BUNDLE_FILE,
-    PROVIDER_NAME,
     RACY_WINDOW_NS,
     IndexCache,
     SkillRoot,
@@ -310,14 +309,11 @@ def _with_list(head: bytes, name: str, items: Iterable[object]) -> Iterator[byte
     yield b"]}"
 
 
-def deck_locator(
-    roots: Sequence[SkillRoot], settings: RuleSettings, *, provider_name: str = PROVIDER_NAME
-) -> str:
+def deck_locator(roots: Sequence[SkillRoot], settings: RuleSettings) -> str:
     """The part of :func:`deck_key` that needs no listing: which memo file a deck uses."""
     material = json.dumps(
         [
             version_key(settings),
-            provider_name,
             [[r.rank, r.source, r.path, sorted(r.skip_names)] for r in roots],
             # the deck's cross-skill findings depend on them (SD8xx)
             [
@@ -335,7 +331,6 @@ def deck_key(
     roots: Sequence[SkillRoot],
     settings: RuleSettings,
     *,
-    provider_name: str = PROVIDER_NAME,
     since_ns: int | None = None,
     listings: FolderListings | None = None,
 ) -> DeckKey | None:
@@ -360,7 +355,7 @@ def deck_key(
     threshold = (now if since_ns is None else min(now, since_ns)) - RACY_WINDOW_NS
     if listings is None:
         listings = FolderListings(racy_window_ns=RACY_WINDOW_NS)
-    locator = deck_locator(roots, settings, provider_name=provider_name)
+    locator = deck_locator(roots, settings)
     # Digested a few thousand parts at a time: the material of 10,000 skills is ~3 MB.
     digest = hashlib.sha256()
     parts: list[str] = [locator]
