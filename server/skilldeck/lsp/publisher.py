@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from skilldeck.engine.filesystem import QuietWindow
 from skilldeck.engine.overlap import TimeSlice
 from skilldeck.lsp.diagnostics import RelatedMemo, to_diagnostics, uri_of
 from skilldeck.lsp.handlers import as_handler
@@ -148,16 +149,15 @@ class Publisher:
             self._soon_task = self.session.spawn(self._publish_soon())
 
     async def _publish_soon(self) -> None:
-        loop = asyncio.get_running_loop()
         try:
             while self._soon and not self.session.closed:
-                due = loop.time() + SOON_MAX_WAIT_S
-                while True:
-                    quiet = time.monotonic() - self.server.last_client_message_at
-                    left = due - loop.time()
-                    if quiet >= SOON_QUIET_S or left <= 0:
-                        break
-                    await asyncio.sleep(min(SOON_QUIET_S - quiet, left))
+                window = QuietWindow.from_now(
+                    lambda: self.server.last_client_message_at,
+                    quiet_s=SOON_QUIET_S,
+                    within_s=SOON_MAX_WAIT_S,
+                )
+                while (wait := window.wait_s()) > 0:
+                    await asyncio.sleep(wait)
                 paths, self._soon = self._soon, set()
                 for _ in self.push_steps(sorted(paths), TimeSlice()):
                     await asyncio.sleep(0)
