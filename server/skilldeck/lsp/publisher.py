@@ -159,12 +159,18 @@ class Publisher:
                 while (wait := window.wait_s()) > 0:
                     await asyncio.sleep(wait)
                 paths, self._soon = self._soon, set()
-                for _ in self.push_steps(sorted(paths), TimeSlice()):
-                    await asyncio.sleep(0)
-                    if self.session.closed:
-                        return
+                await self.push_in_slices(sorted(paths))
         finally:
             self._soon_task = None
+
+    async def push_in_slices(self, paths: Iterable[str]) -> None:
+        """Push mode: publish ``paths`` a time slice at a time, letting the loop serve the
+        client in between (a keystroke never waits behind a batch); stops if the session
+        closes."""
+        for _ in self.push_steps(paths, TimeSlice()):
+            await asyncio.sleep(0)
+            if self.session.closed:
+                return
 
     def _track(self, uri: str, path: str, diagnostics: list[types.Diagnostic]) -> None:
         """Remember whether the client now shows diagnostics for this file."""

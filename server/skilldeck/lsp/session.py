@@ -38,7 +38,6 @@ from skilldeck.engine.filesystem import (
     resolve_roots,
     usable_cpus,
 )
-from skilldeck.engine.overlap import TimeSlice
 from skilldeck.engine.sources import FAILING_HEALTH, source_findings, source_status
 from skilldeck.engine.text import Encoding
 from skilldeck.lsp.catalog_notifier import CatalogNotifier
@@ -456,11 +455,7 @@ class Session:
                     return
                 # And a time slice at a time: ten files of a family of copies (twenty
                 # related locations each) took ~10 ms, and a keystroke waited behind them.
-                clock = TimeSlice()
-                for _ in self.publisher.push_steps(ordered[start : start + size], clock):
-                    await asyncio.sleep(0)
-                    if self.closed:
-                        return
+                await self.publisher.push_in_slices(ordered[start : start + size])
             else:
                 self.publisher.changed(ordered[start : start + size])
             start += size
