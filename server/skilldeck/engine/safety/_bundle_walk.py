@@ -68,6 +68,12 @@ def walk_bundle(folder: str) -> Walk:
 def _entries(path: str, listings: FolderListings | None) -> list[tuple[str, str]]:
     if listings is not None:
         return listings.entries(path, os.stat(path))
+    return _listing(path)
+
+
+def _listing(path: str) -> list[tuple[str, str]]:
+    """The sorted ``(name, kind)`` entries of the folder ``path`` (see
+    :meth:`FolderListings.entries`), listed now."""
     with os.scandir(path) as items:
         return sorted((item.name, _kind(item)) for item in items)
 
@@ -99,8 +105,7 @@ class FolderListings:
         if isinstance(stored, str) and stored.partition("\0")[0] == head:
             listing = [(item[1:], item[:1]) for item in stored.split("\0")[1:]]
         else:
-            with os.scandir(path) as items:
-                listing = sorted((item.name, _kind(item)) for item in items)
+            listing = _listing(path)
             stored = head + "".join(f"\0{kind}{name}" for name, kind in listing)
         if max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - self._window:
             self.seen[path] = stored
