@@ -34,7 +34,6 @@ from skilldeck.cli.color import Palette, color_enabled
 from skilldeck.cli.display import display_path
 from skilldeck.cli.errors import CliError, os_reason
 from skilldeck.cli.formats import FORMATS
-from skilldeck.cli.formats.json import render_pieces as render_json_pieces
 from skilldeck.cli.progress import Progress
 from skilldeck.cli.provider_option import add_provider_option, provider_factories, read_provided
 from skilldeck.cli.report import CheckReport, ReportedFinding
@@ -272,10 +271,8 @@ def _report(
     status = 1 if report.fails(Severity(args.fail_on)) else 0
     if args.statistics:
         pieces: tuple[str, ...] = (rule_statistics(report, args.format, unsafe=args.unsafe_fixes),)
-    elif args.format == "json":
-        pieces = render_json_pieces(report)
     else:
-        pieces = (FORMATS[args.format](report, palette),)
+        pieces = FORMATS[args.format](report, palette)
     return OutputMemo(tuple(collected.warnings), pieces, status)
 
 

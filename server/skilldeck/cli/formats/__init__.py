@@ -1,7 +1,9 @@
 """Output formats of ``skilldeck check``: ``text``, ``json``, ``sarif`` and ``github``.
 
-Each module exposes ``render(report, palette) -> str``; the text returned is written to
-stdout as is (it ends with a newline when it is not empty).
+Each module exposes ``render(report, palette)``: the text (``json``: the text in pieces
+that concatenate to it, so a large report is never held twice). :data:`FORMATS` gives
+every format as pieces; they are written to stdout as they are (the text ends with a
+newline when it is not empty).
 """
 
 from __future__ import annotations
@@ -13,12 +15,18 @@ from skilldeck.cli.formats import github, sarif, text
 from skilldeck.cli.formats import json as json_format
 from skilldeck.cli.report import CheckReport
 
-Renderer = Callable[[CheckReport, Palette], str]
+Renderer = Callable[[CheckReport, Palette], tuple[str, ...]]
 
-#: Format name -> renderer, in the order ``--help`` lists them.
+
+def _whole(render: Callable[[CheckReport, Palette], str]) -> Renderer:
+    """A renderer of one text as a renderer of pieces (the text is one piece)."""
+    return lambda report, palette: (render(report, palette),)
+
+
+#: Format name -> renderer of the output's pieces, in the order ``--help`` lists them.
 FORMATS: dict[str, Renderer] = {
-    "text": text.render,
+    "text": _whole(text.render),
     "json": json_format.render,
-    "sarif": sarif.render,
-    "github": github.render,
+    "sarif": _whole(sarif.render),
+    "github": _whole(github.render),
 }

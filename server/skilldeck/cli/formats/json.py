@@ -38,20 +38,16 @@ _ITEM = """  {{
   }}"""
 
 
-def render(report: CheckReport, palette: Palette) -> str:
-    """Serialize ``report.findings``; ``palette`` is ignored (JSON is never coloured)."""
-    del palette
-    return "".join(render_pieces(report))
-
-
-#: Findings rendered into one piece of :func:`render_pieces`.
+#: Findings rendered into one piece of :func:`render`.
 _PIECE_ITEMS = 512
 
 
-def render_pieces(report: CheckReport) -> tuple[str, ...]:
-    """:func:`render`'s text in pieces that concatenate to it: the items of a piece are
-    joined and dropped as the rendering goes, so a large output (11 MB for the ~23,000
-    findings of a 10,000-skill deck) is held once, not as items and again as their join."""
+def render(report: CheckReport, palette: Palette) -> tuple[str, ...]:
+    """Serialize ``report.findings`` in pieces that concatenate to the text (``palette`` is
+    ignored: JSON is never coloured). The items of a piece are joined and dropped as the
+    rendering goes, so a large output (11 MB for the ~23,000 findings of a 10,000-skill
+    deck) is held once, not as items and again as their join."""
+    del palette
     if not report.findings:
         return ("[]\n",)
     text = json.encoder.encode_basestring
