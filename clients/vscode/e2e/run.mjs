@@ -110,7 +110,13 @@ async function until(what, ms, probe) {
   throw new Error(`timed out after ${ms / 1000}s waiting for ${what}${last ? ` (last seen: ${String(last).slice(0, 300)})` : ''}`);
 }
 
-async function runCommand(label) {
+/**
+ * Run a command from the palette. When the command opens a quick pick of its own, pass
+ * its placeholder as `opens`: the palette's widget is reused for it, so waiting for the
+ * widget to hide would race with the pick (it may never be seen hidden); wait for the
+ * pick's input instead.
+ */
+async function runCommand(label, { opens } = {}) {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
@@ -118,7 +124,15 @@ async function runCommand(label) {
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
   await row.waitFor({ state: 'visible' });
   await input.press('Enter');
-  await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  if (opens === undefined) {
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    return undefined;
+  }
+  await until(`the quick pick "${opens}"`, 15000, async () => {
+    const shown = await input.isVisible();
+    return shown && (await input.getAttribute('placeholder')) === opens && (await input.inputValue()) === '';
+  });
+  return input;
 }
 
 async function openFile(relativePath) {
@@ -428,9 +442,9 @@ await check("an agent of skilldeck.hosts reports in Problems (#19)", async () =>
 });
 
 await check("the agent picker previews an agent's listing with its budget (#19)", async () => {
-  await runCommand("Skilldeck: Preview an Agent's Skill Listing and Budget");
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
+  const input = await runCommand("Skilldeck: Preview an Agent's Skill Listing and Budget", {
+    opens: 'Preview the skill listing of which agent?',
+  });
   await input.fill('codex');
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'codex' }).first();
   await row.waitFor({ state: 'visible' });
