@@ -69,13 +69,16 @@ def test_relevance_filter(tmp_path: Path) -> None:
     assert is_relevant_change(str(root_path / "flat.md"), [root])
     assert is_relevant_change(str(root_path / "bundle" / "SKILL.md"), [root])
     assert not is_relevant_change(str(root_path / "notes.txt"), [root])
+    # A file directly in a bundle folder: the bundle's SD10xx findings read it.
+    assert is_relevant_change(str(root_path / "bundle" / "notes.md"), [root])
+    assert is_relevant_change(str(root_path / "bundle" / "install.sh"), [root])
+    # Deeper files are not watched (one level deep; the client's watcher reports them).
     assert not is_relevant_change(str(root_path / "bundle" / "references" / "a.md"), [root])
-    assert not is_relevant_change(str(root_path / "bundle" / "notes.md"), [root])
     assert not is_relevant_change(str(root_path / ".system" / "SKILL.md"), [root])
     assert not is_relevant_change(str(tmp_path / "elsewhere.md"), [root])
 
 
-async def test_add_change_delete_and_resource_edits(tmp_path: Path) -> None:
+async def test_add_change_delete_and_bundle_file_edits(tmp_path: Path) -> None:
     root_path = tmp_path / "skills"
     root_path.mkdir()
     rec = Recorder()
@@ -90,13 +93,17 @@ async def test_add_change_delete_and_resource_edits(tmp_path: Path) -> None:
         (root_path / "flat.md").write_text("---\nname: flat\ndescription: d\n---\n")
         assert str(root_path / "flat.md") in await rec.next()
 
+        # A file directly in the bundle counts (its SD10xx scan reads it) ...
+        (root_path / "alpha" / "install.sh").write_text("echo hi\n")
+        assert str(root_path / "alpha" / "install.sh") in await rec.next()
         refs = root_path / "alpha" / "references"
         refs.mkdir()
+        assert str(refs) in await rec.next()
+        # ... one below it is not watched (one level deep: the client's watcher sees it).
         (refs / "guide.md").write_text("resource")
-        (root_path / "alpha" / "notes.txt").write_text("resource")
         before = len(rec.batches)
         await asyncio.sleep(0.6)
-        assert len(rec.batches) == before  # resource edits do not count
+        assert len(rec.batches) == before
 
         shutil.rmtree(root_path / "alpha")
         assert str(root_path / "alpha") in await rec.next()

@@ -1,13 +1,17 @@
 """The editor on hostile skills: a diagnostic on each run of invisible characters (UTF-16
 columns), the hover naming the code points and the tag text, a script's findings kept
-while the buffer changes, and the look-alikes staying quiet."""
+while the buffer changes and renewed when the script changes on disk, and the
+look-alikes staying quiet."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from editing_fixtures import doc_id, edits_of, open_doc, pos, replace_doc, rng, start_editor
 from hostile_skills import HOSTILE, LOOK_ALIKES, skill, tags
-from lsp_harness import Deck, StartServer, codes, diagnostics_of
+from lsp_harness import Deck, StartServer, codes, diagnostics_of, indexed
 from lsprotocol import types
+from pygls.lsp.client import LanguageClient
 
 
 def _safety(diagnostics: list[types.Diagnostic]) -> list[str]:
@@ -140,3 +144,75 @@ async def test_the_quick_fix_removes_the_invisible_characters(
     [zero] = [a for a in body or [] if isinstance(a, types.CodeAction)]
     assert zero.title == "Remove 1 invisible character"
     assert edits_of(zero, path, 2) == [types.TextEdit(range=rng(4, 3, 4, 4), new_text="")]
+
+
+_BENIGN_SCRIPT = "#!/bin/sh\necho 'setting up'\n"
+
+
+def _script_bundle(deck: Deck, script: str) -> tuple[Path, Path]:
+    """The hostile ``bundle-script`` skill with one benign script at ``script`` (relative
+    to its folder); the skill file and the script."""
+    hostile = next(h for h in HOSTILE if h.name == "bundle-script")
+    path = deck.write(deck.project_dsh, hostile.name, hostile.text)
+    target = path.parent / script
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(_BENIGN_SCRIPT, encoding="utf-8")
+    return path, target
+
+
+def _steal_keys() -> str:
+    hostile = next(h for h in HOSTILE if h.name == "bundle-script")
+    return hostile.files["scripts/setup.sh"]
+
+
+def _changed(client: LanguageClient, path: Path) -> None:
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=path.as_uri(), type=types.FileChangeType.Changed)]
+        )
+    )
+
+
+async def test_a_script_rewritten_deep_in_the_bundle_updates_the_open_skill(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """The client reports a script two levels down changing on disk: the open skill file
+    shows the script's finding (its buffer untouched), and loses it when the script is
+    benign again."""
+    path, script = _script_bundle(deck, "scripts/deploy/setup.sh")
+    client = await start_editor(start_server)
+    open_doc(client, path)
+
+    script.write_text(_steal_keys(), encoding="utf-8")
+    _changed(client, script)
+    found = await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1013"])
+    (stolen,) = [d for d in found if d.code == "SD1013"]
+    assert "scripts/deploy/setup.sh" in stolen.message
+
+    script.write_text(_BENIGN_SCRIPT, encoding="utf-8")
+    _changed(client, script)
+    await diagnostics_of(client, path, lambda d: _safety(d) == [])
+
+
+async def test_the_servers_own_watcher_sees_a_script_beside_the_skill_file(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """Without the client's watcher the server watches each bundle folder: a script
+    directly in it that turns hostile marks the (closed) skill file."""
+    path, script = _script_bundle(deck, "setup.sh")
+    client = await start_server()
+    await indexed(client)
+    # The watch goes live once indexing is done and the client is quiet: until then a
+    # write may go unseen, so write again until the finding shows (each wait is on the
+    # diagnostics, never a settle time).
+    for attempt in range(40):
+        script.write_text(_steal_keys() + f"# {attempt}\n", encoding="utf-8")
+        try:
+            await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1013"], timeout=0.5)
+            break
+        except AssertionError:
+            continue
+    else:
+        raise AssertionError("the hostile script beside SKILL.md never marked it")
+    script.write_text(_BENIGN_SCRIPT, encoding="utf-8")
+    await diagnostics_of(client, path, lambda d: _safety(d) == [])

@@ -112,6 +112,7 @@ async def test_client_watches_workspace_roots_server_watches_the_rest(
     assert registration.method == "workspace/didChangeWatchedFiles"
     globs = [w["globPattern"] for w in registration.register_options["watchers"]]
     assert f"{deck.project_dsh}/*/SKILL.md" in globs
+    assert f"{deck.project_dsh}/*/**" in globs  # a bundle's scripts, at any depth
     assert f"{deck.project_agents}/*" in globs
     assert not any(str(deck.user_dsh) in glob for glob in globs)
     # The project's config files: a changed setting re-indexes.

@@ -1,6 +1,7 @@
 """Files changed on disk (the client's ``didChangeWatchedFiles`` or our own watcher):
 refresh the skill files concerned, re-find the stray Markdown files of their folders
-(``SD007``), or rescan when a root itself came or went or a folder's config file
+(``SD007``), re-scan a bundle whose other files changed (its ``SKILL.md`` carries their
+SD10xx findings), or rescan when a root itself came or went or a folder's config file
 (``skilldeck.toml``, ``pyproject.toml`` at its project root) changed. Tests:
 ``tests/lsp/test_watching.py``, ``tests/parity/test_parity.py``.
 """
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from skilldeck.engine.config import CONFIG_FILE_NAMES
-from skilldeck.engine.files import analyze_skill_file
+from skilldeck.engine.files import analyze_skill_file, bundle_findings_of, with_bundle_findings
 from skilldeck.engine.filesystem import (
     BUNDLE_FILE,
     SkillFileEntry,
@@ -24,6 +25,7 @@ from skilldeck.engine.filesystem import (
     relative_parts,
     stray_files,
 )
+from skilldeck.engine.rules import Finding
 from skilldeck.lsp.index import FolderIndex
 
 if TYPE_CHECKING:
@@ -54,6 +56,8 @@ class FileEvents:
         #: Folders a skill file changed in (a saved buffer too): their overlap is built
         #: again once the disk is quiet (see skilldeck.lsp.overlap_builds).
         settle: set[str] = set()
+        #: Skill files whose bundle's other files changed (a script rewritten in place).
+        bundles: set[str] = set()
         configs = {p for p in paths if is_config_file(p, session.watching.config_folders)}
         rescan = bool(configs)  # the settings may have changed: re-read them
         for index in session.folders.values():
@@ -61,11 +65,14 @@ class FileEvents:
                 skill_file = index.classify(path) is not None
                 if skill_file:
                     settle.add(index.folder)
+                folder = None if skill_file else root_child_folder(path, index)
+                if folder is not None and index.entry(os.path.join(folder, BUNDLE_FILE)):
+                    bundles.add(os.path.join(folder, BUNDLE_FILE))
                 if path in open_paths and not skill_file:
                     continue
                 if skill_file:  # an open one too: it leaves the deck when its file is gone
                     files.add(path)
-                elif root_child_folder(path, index) is not None:
+                elif folder is not None:
                     files.add(path)  # a file inside a bundle folder: strays may change
                 elif _is_root_child(path, index) and index.classify(
                     os.path.join(path, BUNDLE_FILE)
@@ -75,8 +82,8 @@ class FileEvents:
                     rescan = True
         if rescan:
             self.schedule_rescan()
-        elif files:
-            session.spawn(self._refresh(files))
+        elif files or bundles:
+            session.spawn(self._refresh(files, bundles - files))
         if settle and not rescan:
             session.overlaps.schedule(settle)
 
@@ -90,7 +97,8 @@ class FileEvents:
         self._rescan_handle = None
         self.session.spawn(self.session.reindex())
 
-    async def _refresh(self, paths: set[str]) -> None:
+    async def _refresh(self, paths: set[str], bundles: AbstractSet[str] = frozenset()) -> None:
+        """Re-read ``paths`` and re-scan the bundles of the skill files ``bundles``."""
         session = self.session
         generation = session.generation
         for index in list(session.folders.values()):
@@ -114,6 +122,11 @@ class FileEvents:
             folders = {f for p in paths if (f := root_child_folder(p, index)) is not None}
             for folder, strays in (await asyncio.to_thread(_strays_in, index, folders)).items():
                 changed |= index.set_strays(folder, strays)
+            scanned = await asyncio.to_thread(_scan_bundles, index, bundles)
+            if generation != session.generation:
+                return
+            for path, found in scanned.items():
+                changed |= index.set_bundle_findings(path, found)
             session.publisher.changed(changed)
         session.catalogs.schedule()
         session.hosts.schedule()
@@ -161,6 +174,18 @@ def _strays_in(index: FolderIndex, folders: Iterable[str]) -> dict[str, list[str
 def _is_root_child(path: str, index: FolderIndex) -> bool:
     parent = os.path.dirname(os.path.normpath(path))
     return any(os.path.normpath(root.path) == parent for root in index.roots)
+
+
+def _scan_bundles(index: FolderIndex, paths: Iterable[str]) -> dict[str, tuple[Finding, ...]]:
+    """The bundle findings of the skill files ``paths`` of ``index``, read from disk now
+    (blocking: runs in a worker thread)."""
+    settings = index.config.rule_settings()
+    found: dict[str, tuple[Finding, ...]] = {}
+    for path in paths:
+        entry = index.entry(path)
+        if entry is not None:
+            found[path] = bundle_findings_of(with_bundle_findings(entry.analysis, settings))
+    return found
 
 
 def _read_entries(

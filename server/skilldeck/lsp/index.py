@@ -617,6 +617,18 @@ class FolderIndex:
         self._judged_text.pop(entry.path, None)
         return self._replace(entry.path, entry)
 
+    def set_bundle_findings(self, path: str, bundle: Iterable[Finding]) -> set[str]:
+        """Give the skill file ``path`` ``bundle`` as the findings of its bundle's other
+        files (fresh from disk after one of them changed), keeping the rest of its verdict
+        (an open buffer's too); returns changed paths."""
+        entry = self._entries.get(path)
+        if entry is None:
+            return set()
+        analysis = keep_bundle_findings(entry.analysis, bundle)
+        if analysis is entry.analysis:
+            return set()
+        return self._replace(path, replace(entry, analysis=analysis))
+
     # -- internals -----------------------------------------------------------------
 
     def _replace(self, path: str, entry: SkillFileEntry) -> set[str]:

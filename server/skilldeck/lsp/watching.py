@@ -191,8 +191,10 @@ class Watching:
                 types.RelativePattern(base_uri=base, pattern=f"{name}"),
                 types.RelativePattern(base_uri=base, pattern=f"{name}/*"),
                 types.RelativePattern(base_uri=base, pattern=f"{name}/*/SKILL.md"),
+                # A bundle's other files at any depth: its SD10xx findings read them.
+                types.RelativePattern(base_uri=base, pattern=f"{name}/*/**"),
             ]
-        return [root, f"{root}/*", f"{root}/*/SKILL.md"]
+        return [root, f"{root}/*", f"{root}/*/SKILL.md", f"{root}/*/**"]
 
 
 def _inside(path: str, folder: str) -> bool:

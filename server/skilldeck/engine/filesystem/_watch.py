@@ -8,9 +8,12 @@
   segment at a time.
 - Deleting a root switches back to following its ancestor, so delete-and-recreate
   stays observable; an event on the root itself always re-opens the watch.
-- Only changes that can alter the catalog count (:func:`is_relevant_change`): a direct
-  child folder or ``.md`` file of a root appearing or disappearing, a ``SKILL.md``
-  directly inside a bundle, a flat ``.md`` file. Edits below a bundle's resources do not.
+- Only changes that can alter the catalog or a skill's findings
+  (:func:`is_relevant_change`): a direct child folder or ``.md`` file of a root appearing
+  or disappearing, a ``SKILL.md`` directly inside a bundle, a flat ``.md`` file, any file
+  directly inside a bundle folder (a script its SD10xx findings come from). Deeper files
+  are not watched (each bundle folder is watched non-recursively); an editor that
+  watches files itself reports them (``skilldeck.lsp.watching``).
 - A burst (everything within one watchfiles batch, across all roots, plus a short
   coalescing delay) is one ``on_change`` call.
 - A watcher that fails is retried; until it runs again :attr:`RootWatcher.healthy` is
@@ -69,7 +72,9 @@ def is_relevant_change(path: str, roots: Iterable[SkillRoot]) -> bool:
 
     True for: a root itself or one of its missing ancestors; a direct child of a root
     that is a folder, an ``.md`` file, or no longer exists (a removed bundle or flat
-    file); ``<root>/<name>/SKILL.md``. Children named in ``skip_names`` never count.
+    file); ``<root>/<name>/SKILL.md`` and every other file directly in a root's child
+    folder (a bundle's scripts are scanned for its SD10xx findings). Children named in
+    ``skip_names`` never count.
     """
     target = os.path.normpath(os.path.abspath(path))
     for root in roots:
@@ -84,6 +89,8 @@ def is_relevant_change(path: str, roots: Iterable[SkillRoot]) -> bool:
         # A folder (bundle) appearing, or something gone: we cannot tell a removed
         # bundle from a removed stray file, so a removal counts.
         if len(parts) == 1 and (os.path.isdir(target) or not os.path.lexists(target)):
+            return True
+        if len(parts) == 2:
             return True
     return False
 
