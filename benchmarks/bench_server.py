@@ -496,6 +496,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="after indexing, wait (at most S seconds) until the server is idle before typing",
     )
     parser.add_argument(
+        "--cache-dir",
+        default=None,
+        metavar="DIR",
+        help="the server's $SKILLDECK_CACHE_DIR (default: a fresh temporary folder); run "
+        "twice with one DIR to measure an index from a warm cache (the second open)",
+    )
+    parser.add_argument(
         "--settings", default="{}", help='more skilldeck settings as JSON, e.g. {"rules": {...}}'
     )
     args = parser.parse_args(argv)
@@ -514,6 +521,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             client_watches=not args.no_client_watch,
             save_every_s=args.save_every,
             settle_s=args.settle,
+            cache_dir=args.cache_dir,
         )
     )
     json.dump(result, sys.stdout, indent=1)

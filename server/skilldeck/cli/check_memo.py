@@ -370,6 +370,7 @@ def deck_key(
             continue
         except OSError:
             return None
+        prefix = os.path.join(root.path, "")  # a child's path is prefix + name
         for name, dirent in children:
             if len(parts) > _DIGEST_PARTS:
                 digest.update("".join(parts).encode("utf-8", "surrogateescape"))
@@ -384,8 +385,8 @@ def deck_key(
             if found is None:
                 continue
             is_dir = found[0] == "bundle"
-            folder = os.path.join(root.path, name)
-            path = os.path.join(folder, BUNDLE_FILE) if is_dir else folder
+            folder = prefix + name
+            path = folder + _IN_BUNDLE if is_dir else folder
             try:
                 st = os.stat(path)
             except (FileNotFoundError, NotADirectoryError):
@@ -409,6 +410,9 @@ def deck_key(
     digest.update("".join(parts).encode("utf-8", "surrogateescape"))
     return DeckKey(locator, digest.hexdigest())
 
+
+#: A bundle's skill file below its folder (``os.path.join(folder, BUNDLE_FILE)``).
+_IN_BUNDLE = os.sep + BUNDLE_FILE
 
 #: Parts of a deck key's material joined and digested at a time.
 _DIGEST_PARTS = 4096

@@ -92,6 +92,9 @@ class FolderListings:
     def __init__(self, known: Mapping[str, Any] | None = None, *, racy_window_ns: int) -> None:
         self._known: Mapping[str, Any] = known or {}
         self._window = racy_window_ns
+        #: Folders whose times are before this were modified outside the window (taken
+        #: again, from the clock, for a folder that is not: the clock only moves on).
+        self._stable_before = time.time_ns() - racy_window_ns
         #: folder path -> one string: ``dev:ino:mtime_ns:ctime_ns``, then each entry as
         #: ``\0`` + its kind + its name (one object a folder: 10,000 folders ~2.5 MB)
         self.seen: dict[str, str] = {}
@@ -100,16 +103,19 @@ class FolderListings:
         """The sorted ``(name, kind)`` entries of the folder ``path`` whose ``stat`` is
         ``st`` (kind ``d`` a folder, ``f`` a regular file, ``o`` anything else, symlinks
         not followed); ``OSError`` when it cannot be listed."""
+        return [(item[1:], item[:1]) for item in self.listing(path, st).split("\0")[1:]]
+
+    def listing(self, path: str, st: os.stat_result) -> str:
+        """:meth:`entries` as the stored string (the folder's identity, then ``\0``, kind
+        and name of each entry): what a memo key digests, without a list of pairs."""
         head = f"{st.st_dev}:{st.st_ino}:{st.st_mtime_ns}:{st.st_ctime_ns}"
         stored = self.seen.get(path) or self._known.get(path)
-        if isinstance(stored, str) and stored.partition("\0")[0] == head:
-            listing = [(item[1:], item[:1]) for item in stored.split("\0")[1:]]
-        else:
-            listing = _listing(path)
-            stored = head + "".join(f"\0{kind}{name}" for name, kind in listing)
-        if max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - self._window:
+        if not isinstance(stored, str) or stored.partition("\0")[0] != head:
+            stored = head + "".join(f"\0{kind}{name}" for name, kind in _listing(path))
+        modified = max(st.st_mtime_ns, st.st_ctime_ns)
+        if modified < self._stable_before or modified < time.time_ns() - self._window:
             self.seen[path] = stored
-        return listing
+        return stored
 
     def changed(self) -> bool:
         """Whether :attr:`seen` differs from the listings this object started from."""
@@ -160,13 +166,18 @@ def _state(  # noqa: PLR0917 - the recursion's state
     path = os.path.join(folder, relative) if relative else folder
     try:
         st = os.stat(path)
-        entries = listings.entries(path, st)
+        items = listings.listing(path, st).split("\0")
     except OSError as error:
         parts.append(f"!{relative}:{error.errno}")
         return True
     parts.append(f"D{relative}:{st.st_dev},{st.st_ino},{st.st_mtime_ns},{st.st_ctime_ns}")
-    for name, kind in entries:
-        child = os.path.join(relative, name) if relative else name
+    if not relative and len(items) == 2 and items[1] == "fSKILL.md":
+        parts.append("fSKILL.md")  # most bundles: the skill file alone
+        return True
+    prefix = relative + os.sep if relative else ""
+    for item in items[1:]:
+        kind, name = item[:1], item[1:]
+        child = prefix + name
         if kind == "d":
             parts.append(f"d{child}")
             entered = name not in _SKIP_DIRS and depth + 1 < MAX_DEPTH
