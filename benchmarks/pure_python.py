@@ -2,7 +2,7 @@
 
 ``python benchmarks/pure_python.py check ...`` is ``python -m skilldeck check ...`` with
 every compiled speed-up refused at import (libyaml through ``ruamel.yaml.clib``, orjson,
-PyStemmer, watchfiles, pydantic-core, pyahocorasick, rapidfuzz), so the engine takes its
+PyStemmer, watchfiles, pydantic-core, ahocorasick-rs, rapidfuzz), so the engine takes its
 pure-Python fallbacks: what ``clients/vscode/bundled/libs`` holds.
 ``tests/engine/test_pure_fallbacks.py`` holds the verdicts equal; ``bench_pure_fallbacks.py``
 times the difference.
@@ -25,7 +25,7 @@ COMPILED = frozenset(
         "Stemmer",
         "watchfiles",
         "pydantic_core",
-        "ahocorasick",
+        "ahocorasick_rs",
         "rapidfuzz",
     }
 )

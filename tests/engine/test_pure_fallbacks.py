@@ -1,5 +1,5 @@
 """The server bundled in the VS Code extension is pure Python: without libyaml
-(ruamel.yaml.clib), orjson, PyStemmer, watchfiles and pyahocorasick it says exactly what the full
+(ruamel.yaml.clib), orjson, PyStemmer, watchfiles and ahocorasick-rs it says exactly what the full
 install says (``benchmarks/pure_python.py`` refuses the compiled modules at import)."""
 
 from __future__ import annotations

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import Any
 
-try:  # a C automaton finds every gate's marks in one pass; the fallback is exact too
-    import ahocorasick as _ahocorasick
+_ahocorasick: Any
+try:  # a compiled automaton finds every gate's marks in one pass; the fallback is exact too
+    import ahocorasick_rs as _ahocorasick
 except ImportError:  # pragma: no cover - the editor's pure-Python bundle
     _ahocorasick = None
 
@@ -78,9 +78,9 @@ class Gate:
 
 
 class _Finder:
-    """The marks of every gate made so far, found in one pass of an Aho-Corasick
-    automaton (``pyahocorasick``) or, without it (the editor's pure-Python bundle), by one
-    substring test a mark."""
+    """The marks of every gate made so far, found in one pass of an Aho-Corasick DFA
+    (``ahocorasick-rs``; overlapping matches, so a mark inside another counts) or,
+    without it (the editor's pure-Python bundle), by one substring test a mark."""
 
     def __init__(self) -> None:
         self.count = -1
@@ -90,16 +90,16 @@ class _Finder:
         if _ahocorasick is None:
             return frozenset(mark for mark in _MARKS if mark in lowered)
         if self.count != len(_MARKS):
-            automaton = _ahocorasick.Automaton()
-            for mark in _MARKS:
-                automaton.add_word(mark, mark)
-            automaton.make_automaton()
-            self.automaton, self.count = automaton, len(_MARKS)
-        return frozenset(map(_second, self.automaton.iter(lowered)))
+            self.automaton = _ahocorasick.AhoCorasick(
+                list(_MARKS),
+                matchkind=_ahocorasick.MatchKind.Standard,
+                implementation=_ahocorasick.Implementation.DFA,
+            )
+            self.count = len(_MARKS)
+        return frozenset(self.automaton.find_matches_as_strings(lowered, overlapping=True))
 
 
 _finder = _Finder()
-_second = itemgetter(1)
 
 
 def present_marks(lowered: str) -> frozenset[str]:
