@@ -860,3 +860,38 @@ def test_the_nearest_skills_follow_an_edit_of_another_skill(tmp_path: Path) -> N
     (after,) = overlap.nearest(entries[str(tdd)])
     assert after.skill == overlap.skill(str(driven))
     assert after.score < before.score
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(_EDIT, min_size=len(_KEYS), max_size=len(_KEYS)),
+    st.lists(st.tuples(_EDIT, st.booleans()), max_size=12),
+)
+def test_files_left_to_settle_are_told_when_the_editor_settles(
+    start: list[tuple[int, str, int, bool, bool]],
+    edits: list[tuple[tuple[int, str, int, bool, bool], bool]],
+) -> None:
+    """The editor's keystroke path: ``update(..., settle=False)`` returns the edited file
+    alone and :meth:`DeckOverlap.settle` the others whose findings moved, when the typist
+    pauses (here: after any edit, and at the end). Whenever it has settled, every file
+    shows the findings the overlap gives it now."""
+    members = {
+        key: _entry(key, name, text, shift, invocable)
+        for key, (_n, name, text, shift, invocable) in zip(_KEYS, start, strict=True)
+    }
+    overlap = DeckOverlap(members.values(), RuleSettings())
+    shown = {key: overlap.findings_of(key) for key in _KEYS}
+
+    def pause() -> None:
+        for path in overlap.settle():
+            shown[path] = overlap.findings_of(path)
+        assert shown == {key: overlap.findings_of(key) for key in _KEYS}
+
+    for (number, name, text, shift, invocable), pauses in edits:
+        key = _KEYS[number]
+        told = overlap.update(key, _entry(key, name, text, shift, invocable), settle=False)
+        assert told <= {key}
+        shown[key] = overlap.findings_of(key)
+        if pauses:
+            pause()
+    pause()

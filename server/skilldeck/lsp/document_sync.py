@@ -77,7 +77,8 @@ class DocumentSync:
             on_disk = os.path.isfile(path)  # a buffer whose file was deleted is no skill
             for index in session.folders.values():
                 if index.ready and on_disk and index.classify(path) is not None:
-                    changed |= index.update_text(path, document.source)
+                    changed |= index.update_text(path, document.source, defer_related=True)
+                    session.publisher.settle_soon(index.settle_overlap)
             if not changed and session.not_a_skill(path) is not None:
                 changed.add(path)  # SD007: not a skill where it sits
             # The buffer being typed in first; the files the edit told something (a

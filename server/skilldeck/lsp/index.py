@@ -284,6 +284,9 @@ class FolderIndex:
         #: While a rebuild is pending: the skills re-judged since its snapshot, replayed
         #: onto the rebuilt index when it is installed.
         self._overlap_touched: list[tuple[str, DeckMember | None]] | None = None
+        #: While a typed buffer is judged: the files the edit told something are left to
+        #: :meth:`settle_overlap` (see :meth:`update_text`).
+        self._defer_related = False
 
     # -- reading -------------------------------------------------------------------
 
@@ -539,8 +542,24 @@ class FolderIndex:
         self.ready = True
         return before | set(self._entries)
 
-    def update_text(self, path: str, text: str) -> set[str]:
-        """Re-judge one skill file by ``text`` (a buffer or a fresh read); returns changed paths."""
+    def update_text(self, path: str, text: str, *, defer_related: bool = False) -> set[str]:
+        """Re-judge one skill file by ``text`` (a buffer or a fresh read); returns changed
+        paths. ``defer_related``: the other files whose routing-overlap findings the edit
+        may have moved (a family of copies, its rivals) are not among them but left to
+        :meth:`settle_overlap` (a keystroke publishes the buffer, the rest when the typist
+        pauses)."""
+        self._defer_related = defer_related
+        try:
+            return self._update_text(path, text)
+        finally:
+            self._defer_related = False
+
+    def settle_overlap(self) -> set[str]:
+        """The files left by ``update_text(..., defer_related=True)`` whose findings may
+        have changed since they were last told (:meth:`DeckOverlap.settle`)."""
+        return self.overlap.settle()
+
+    def _update_text(self, path: str, text: str) -> set[str]:
         entry = self._entries.get(path)
         if entry is None:
             hit = self.classify(path)
@@ -752,7 +771,7 @@ class FolderIndex:
     def _update_overlap(self, key: str, member: DeckMember | None) -> set[str]:
         if self._overlap_touched is not None:
             self._overlap_touched.append((key, member))
-        return self.overlap.update(key, member)
+        return self.overlap.update(key, member, settle=not self._defer_related)
 
     # -- overlap rebuilds ----------------------------------------------------------
 

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -64,6 +64,8 @@ class Publisher:
         self._paths: dict[str, str] = {}  # and back
         #: Push mode: paths to publish on the next turn of the loop (:meth:`changed_soon`).
         self._soon: set[str] = set()
+        #: Push mode: asked when the client pauses, for more paths (:meth:`settle_soon`).
+        self._settlers: set[Callable[[], set[str]]] = set()
         self._soon_task: asyncio.Task[None] | None = None
 
     def configure(self, capabilities: types.ClientCapabilities) -> None:
@@ -145,12 +147,25 @@ class Publisher:
             self.changed(paths, by_client=True)
             return
         self._soon.update(paths)
-        if self._soon and self._soon_task is None:
+        self._start_soon()
+
+    def settle_soon(self, settle: Callable[[], set[str]]) -> None:
+        """:meth:`changed_soon` for the paths ``settle()`` returns when the client pauses
+        (asked then, once however often it was given meanwhile): which files an edit told
+        something is found in the pause, not in the keystroke. Pull mode asks at once."""
+        if self.pull:
+            self.changed(settle(), by_client=True)
+            return
+        self._settlers.add(settle)
+        self._start_soon()
+
+    def _start_soon(self) -> None:
+        if (self._soon or self._settlers) and self._soon_task is None:
             self._soon_task = self.session.spawn(self._publish_soon())
 
     async def _publish_soon(self) -> None:
         try:
-            while self._soon and not self.session.closed:
+            while (self._soon or self._settlers) and not self.session.closed:
                 window = QuietWindow.from_now(
                     lambda: self.server.last_client_message_at,
                     quiet_s=SOON_QUIET_S,
@@ -159,6 +174,12 @@ class Publisher:
                 while (wait := window.wait_s()) > 0:
                     await asyncio.sleep(wait)
                 paths, self._soon = self._soon, set()
+                settlers, self._settlers = self._settlers, set()
+                for settle in settlers:
+                    try:
+                        paths |= settle()
+                    except Exception:  # one index failing must not keep the rest unpublished
+                        logger.exception("skilldeck: settling what an edit told failed")
                 await self.push_in_slices(sorted(paths))
         finally:
             self._soon_task = None

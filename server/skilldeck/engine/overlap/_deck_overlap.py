@@ -153,6 +153,8 @@ class DeckOverlap:
         #: ``path -> the inputs of its findings`` (:meth:`_told_inputs`) as of the last
         #: update that returned it.
         self._told: dict[str, tuple[object, ...]] = {}
+        #: Files an update left to :meth:`settle` (``update(..., settle=False)``).
+        self._unsettled: set[str] = set()
         #: ``(skill as given, limit) -> its nearest skills`` (:meth:`nearest`).
         self._nearest: dict[tuple[OverlapSkill, int], list[Neighbour]] = {}
         #: ``id(family) -> (family, what its SD802 findings share)``.
@@ -258,11 +260,17 @@ class DeckOverlap:
             found = self._nearest[(skill, limit)] = self._families.neighbours(skill, limit)
         return list(found)
 
-    def update(self, key: str, member: DeckMember | None) -> set[str]:
+    def update(self, key: str, member: DeckMember | None, *, settle: bool = True) -> set[str]:
         """Make ``member`` the competing skill ``key`` (``None``, or a member the model
         cannot choose: it competes no more). Only what changed is compared against the
         index. Returns the files whose findings may have changed (``key``, its family and
-        its competitors)."""
+        its competitors).
+
+        ``settle=False`` returns ``key`` alone (when its findings may have changed) and
+        leaves the other files to :meth:`settle`: an editor publishes the typed buffer at
+        once and the files an edit told something when the typist pauses, so finding
+        which of them differ (~100 files of a family of copies and its rivals) is no part
+        of a keystroke."""
         if not self.enabled:
             return set()
         self._nearest.clear()
@@ -284,7 +292,10 @@ class DeckOverlap:
             told = {path for path in told if self._is_file(path)}
             for path in told | {key}:  # what they were told is not what they are told now
                 self._told.pop(path, None)
-            return told
+            if not settle:
+                self._unsettled |= told
+                return set()
+            return told | self.settle()
         if skill is None and self._families.skill(key) is None:
             return set()
         self._described.clear()
@@ -294,25 +305,31 @@ class DeckOverlap:
         else:
             self._members[key] = member
             changed = self._families.update(key, skill)
-        return self._differing(key, {p for p in changed if self._is_file(p) or p == key})
+        paths = {p for p in changed if self._is_file(p) or p == key}
+        self._told.pop(key, None)
+        own = {key} & paths
+        self._unsettled |= paths
+        self._unsettled -= own  # returned now
+        return own | self.settle() if settle else own
 
-    def _differing(self, key: str, paths: set[str]) -> set[str]:
+    def settle(self) -> set[str]:
+        """The files left by ``update(..., settle=False)`` whose findings may differ from
+        those they were last told (see :meth:`_differing`); none are left after."""
+        paths, self._unsettled = self._unsettled, set()
+        return self._differing(paths)
+
+    def _differing(self, paths: set[str]) -> set[str]:
         """The ``paths`` whose findings may differ from those of the last update that
-        returned them: ``key`` itself, and each other file whose findings' inputs moved
-        (:meth:`_told_inputs`). A family's copies and the families competing with it are
-        returned by :meth:`OverlapFamilies.update` whenever the edited skill's text moves;
-        most keystrokes change none of what they are told, and re-publishing a family of
+        returned them: each file whose findings' inputs moved (:meth:`_told_inputs`). A
+        family's copies and the families competing with it are returned by
+        :meth:`OverlapFamilies.update` whenever the edited skill's text moves; most
+        keystrokes change none of what they are told, and re-publishing a family of
         copies per keystroke grew with the deck. A file never compared before is
         returned."""
         told = self._told
-        told.pop(key, None)
-        if not paths:
-            return paths
-        differing = {key} & paths
+        differing: set[str] = set()
         memo: dict[int, tuple[object, ...]] = {}
         for path in paths:
-            if path == key:
-                continue
             now = self._told_inputs(path, memo)
             if told.get(path) != now:
                 differing.add(path)
@@ -377,6 +394,7 @@ class DeckOverlap:
         yield from self._families.dismantle()
         self._members.clear()
         self._told.clear()
+        self._unsettled.clear()
         self._nearest.clear()
 
     def _declared(self, pair: OverlapPair) -> bool:
