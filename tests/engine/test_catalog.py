@@ -261,25 +261,32 @@ def test_tracker_publishes_nothing_while_empty_and_never_published() -> None:
     assert later is not None and later.kind == "initial"
 
 
-def test_catalog_memo_renders_exactly_what_render_entries_and_the_digest_give():
+def test_catalog_memo_renders_exactly_what_render_entries_gives():
+    """Whatever changed since the last rendering (one description, a skill added or
+    removed before others, many at once, equal entries that are other objects), the
+    reused lines make the message a fresh rendering makes."""
     from skilldeck.engine.model_view._catalog import (  # noqa: PLC0415
         CatalogEntry,
         CatalogMemo,
-        catalog_digest,
         render_entries,
         wrap_lines,
     )
 
     memo = CatalogMemo()
     entries = [CatalogEntry(f"s{i:03}", f"Does <thing> & {i} \u00e9.") for i in range(50)]
+    changed = [CatalogEntry(e.name, f"Changed <b> {i}.") for i, e in enumerate(entries)]
     decks = [
         entries,
         [*entries[:10], CatalogEntry("s010", "Changed <b>."), *entries[11:]],
         entries[5:],
+        [CatalogEntry("a-first", "New & first."), *entries[5:]],  # every entry moves down
+        changed[:40] + entries[40:],  # more changes than a lookup by position handles
+        [CatalogEntry(e.name, e.description) for e in entries],  # equal, not identical
+        entries[:1],
         [],
+        entries,
     ]
     for deck in decks:
-        lines, digest = memo.render(deck)
-        assert digest == catalog_digest(deck)
+        lines = memo.render(deck)
         for kind in ("initial", "replacement", "empty-replacement"):
             assert wrap_lines(lines, kind) == render_entries(deck, kind=kind)

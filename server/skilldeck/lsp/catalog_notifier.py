@@ -18,14 +18,14 @@ if TYPE_CHECKING:
     from skilldeck.lsp.session import Session
 
 CATALOG_CHANGED = "skilldeck/catalogChanged"
-#: Quiet time after the last change before catalogs are re-digested (off the keystroke path).
+#: Quiet time after the last change before catalogs are re-rendered (off the keystroke path).
 CATALOG_DELAY_S = 0.3
 #: Longest a catalog check waits while changes keep coming (seconds).
 CATALOG_MAX_WAIT_S = 1.0
 
 
 class CatalogNotifier:
-    """Re-digests every ready folder's catalog after changes; notifies what differs."""
+    """Re-renders every ready folder's catalog after changes; notifies what differs."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -54,9 +54,11 @@ class CatalogNotifier:
             if not index.ready:
                 continue
             state = await current_catalog(index)
-            if state.digest == index.catalog_digest:
+            told = index.notified_catalog
+            # Equal tuples of mostly identical entries: one identity test each, in C.
+            if told is not None and told[1] == state.complete and told[0] == state.entries:
                 continue
-            index.catalog_digest = state.digest
+            index.notified_catalog = (state.entries, state.complete)
             session.server.protocol.notify(
                 CATALOG_CHANGED,
                 {

@@ -96,11 +96,10 @@ class Resolution:
 @dataclass(frozen=True)
 class CatalogState:
     """The catalog the model would see for this folder; the text is joined on demand
-    (a digest is what a catalog check compares)."""
+    (a catalog check compares the entries: unchanged ones are the same objects)."""
 
     entries: tuple[CatalogEntry, ...]
     lines: tuple[str, ...]
-    digest: str
     complete: bool
     skill_count: int
 
@@ -219,10 +218,9 @@ def record_verdict(resolution: Resolution, name: str, verdict: NameVerdict) -> N
 def build_catalog(
     entries: tuple[CatalogEntry, ...], complete: bool, memo: CatalogMemo
 ) -> CatalogState:
-    """Render and digest a catalog, reusing the lines ``memo`` rendered before (safe in a
-    worker thread; see :class:`CatalogMemo`)."""
-    lines, digest = memo.render(entries)
-    return CatalogState(entries, tuple(lines), digest, complete, len(entries))
+    """Render a catalog, reusing the lines ``memo`` rendered before (safe in a worker
+    thread; see :class:`CatalogMemo`)."""
+    return CatalogState(entries, tuple(memo.render(entries)), complete, len(entries))
 
 
 async def current_catalog(index: FolderIndex) -> CatalogState:
@@ -269,7 +267,8 @@ class FolderIndex:
         self._catalog_names: list[str] | None = None  # sorted keys of _lines
         self._catalog: CatalogState | None = None
         self._catalog_version = 0
-        self.catalog_digest: str | None = None
+        #: What ``skilldeck/catalogChanged`` last told the client: entries, complete.
+        self.notified_catalog: tuple[tuple[CatalogEntry, ...], bool] | None = None
         #: Rendered catalog lines kept between renderings (:class:`CatalogMemo`).
         self.catalog_memo = CatalogMemo()
         #: What a ``/name`` mention reaches (the engine's ``mention_targets``), on demand.
