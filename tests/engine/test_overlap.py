@@ -810,26 +810,33 @@ _EDIT = st.tuples(
 )
 
 
-@settings(max_examples=80, deadline=None)
-@given(st.lists(_EDIT, min_size=len(_KEYS), max_size=len(_KEYS)), st.lists(_EDIT, max_size=12))
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(_EDIT, min_size=len(_KEYS), max_size=len(_KEYS)),
+    st.lists(st.tuples(st.integers(0, len(_KEYS) - 1), st.none() | _EDIT), max_size=12),
+)
 def test_after_every_update_the_files_told_again_are_all_whose_findings_moved(
-    start: list[tuple[int, str, int, bool, bool]], edits: list[tuple[int, str, int, bool, bool]]
+    start: list[tuple[int, str, int, bool, bool]],
+    edits: list[tuple[int, tuple[int, str, int, bool, bool] | None]],
 ) -> None:
     """An editor publishes the edited file and the files an update returns (of the
     edited skill's family and competitors, those whose findings' inputs moved: not
     every copy of a family on every keystroke). Whatever
     the edits (copies leaving and joining a family, a description nearly the same, a
-    name moving, a skill the model cannot choose), every file then shows the findings
-    the overlap gives it now."""
-    members = {
-        key: _entry(key, name, text, shift, invocable)
-        for key, (_n, name, text, shift, invocable) in zip(_KEYS, start, strict=True)
-    }
-    overlap = DeckOverlap(members.values(), RuleSettings())
+    name moving, a skill the model cannot choose; ``None``: a comment line added or
+    removed above the name, which moves where every finding naming it points), every
+    file then shows the findings the overlap gives it now."""
+    state = {key: fields[1:] for key, fields in zip(_KEYS, start, strict=True)}
+    overlap = DeckOverlap([_entry(key, *fields) for key, fields in state.items()], RuleSettings())
     shown = {key: overlap.findings_of(key) for key in _KEYS}
-    for number, name, text, shift, invocable in edits:
+    for number, edit in edits:
         key = _KEYS[number]
-        told = overlap.update(key, _entry(key, name, text, shift, invocable))
+        if edit is None:
+            name, text, shift, invocable = state[key]
+            state[key] = (name, text, not shift, invocable)
+        else:
+            state[key] = edit[1:]
+        told = overlap.update(key, _entry(key, *state[key]))
         for path in told | {key}:  # the edited file is published whatever it returns
             shown[path] = overlap.findings_of(path)
         assert shown == {key: overlap.findings_of(key) for key in _KEYS}
@@ -891,6 +898,55 @@ def test_files_left_to_settle_are_told_when_the_editor_settles(
         key = _KEYS[number]
         told = overlap.update(key, _entry(key, name, text, shift, invocable), settle=False)
         assert told <= {key}
+        shown[key] = overlap.findings_of(key)
+        if pauses:
+            pause()
+    pause()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(_EDIT, min_size=len(_KEYS), max_size=len(_KEYS)),
+    st.lists(
+        st.tuples(st.integers(0, len(_KEYS) - 1), st.none() | _EDIT, st.booleans()), max_size=12
+    ),
+)
+def test_an_editor_that_updates_the_overlap_when_the_typist_pauses_shows_it_then(
+    start: list[tuple[int, str, int, bool, bool]],
+    edits: list[tuple[int, tuple[int, str, int, bool, bool] | None, bool]],
+) -> None:
+    """The language server's keystroke path: each edit only :meth:`DeckOverlap.relocate`s
+    the edited file (its findings point at its places now; the edited file is published
+    with them) and the overlap update waits for the typist's pause, when the latest member
+    of every edited file is applied and :meth:`DeckOverlap.settle` names the others.
+    After every pause, every file shows the findings the overlap gives it now. An edit
+    is a new skill, or (``None``) a comment line added or removed above the name: the
+    same text, its name moved, and the files pointing at it are told."""
+    state = {key: fields[1:] for key, fields in zip(_KEYS, start, strict=True)}
+    members = {key: _entry(key, *fields) for key, fields in state.items()}
+    overlap = DeckOverlap(members.values(), RuleSettings())
+    shown = {key: overlap.findings_of(key) for key in _KEYS}
+    pending: dict[str, SkillFileEntry] = {}
+
+    def pause() -> None:
+        changed: set[str] = set()
+        for key, member in pending.items():
+            changed |= overlap.update(key, member, settle=False)
+        pending.clear()
+        for path in changed | overlap.settle():
+            shown[path] = overlap.findings_of(path)
+        assert shown == {key: overlap.findings_of(key) for key in _KEYS}
+
+    for number, edit, pauses in edits:
+        key = _KEYS[number]
+        if edit is None:
+            name, text, shift, invocable = state[key]
+            state[key] = (name, text, not shift, invocable)
+        else:
+            state[key] = edit[1:]
+        member = _entry(key, *state[key])
+        overlap.relocate(key, member)
+        pending[key] = member
         shown[key] = overlap.findings_of(key)
         if pauses:
             pause()

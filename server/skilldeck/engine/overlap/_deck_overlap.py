@@ -155,6 +155,8 @@ class DeckOverlap:
         self._told: dict[str, tuple[object, ...]] = {}
         #: Files an update left to :meth:`settle` (``update(..., settle=False)``).
         self._unsettled: set[str] = set()
+        #: Skills :meth:`relocate` moved whose next :meth:`update` must tell the others.
+        self._relocated: set[str] = set()
         #: ``(skill as given, limit) -> its nearest skills`` (:meth:`nearest`).
         self._nearest: dict[tuple[OverlapSkill, int], list[Neighbour]] = {}
         #: ``id(family) -> (family, what its SD802 findings share)``.
@@ -278,24 +280,27 @@ class DeckOverlap:
         if skill is not None and member is not None and skill == self._families.skill(key):
             # Same text: the findings stand, but the others point at this skill's name.
             previous = self._members.get(key)
-            moved = _name_span(previous) != _name_span(member) or (
-                previous is not None and previous.path != member.path
+            moved = (
+                key in self._relocated
+                or _name_span(previous) != _name_span(member)
+                or (previous is not None and previous.path != member.path)
             )
+            self._relocated.discard(key)
             self._members[key] = member
             if not moved:
                 return set()
             self._described.clear()  # the related locations point at the old name
-            told = set(self._families.family(key).members)
-            for pair in self._families.competitors(key):
-                told |= set(self._families.family(self._families.rival(key, pair).key).members)
+            # Every file whose findings may point at it: not only its family and the
+            # families it lists, but those that list it (competition is not symmetric).
+            told = {path for path in self._families.pointing_at(key) if self._is_file(path)}
             told.discard(key)
-            told = {path for path in told if self._is_file(path)}
             for path in told | {key}:  # what they were told is not what they are told now
                 self._told.pop(path, None)
             if not settle:
                 self._unsettled |= told
                 return set()
             return told | self.settle()
+        self._relocated.discard(key)  # a changed text tells the others below
         if skill is None and self._families.skill(key) is None:
             return set()
         self._described.clear()
@@ -311,6 +316,19 @@ class DeckOverlap:
         self._unsettled |= paths
         self._unsettled -= own  # returned now
         return own | self.settle() if settle else own
+
+    def relocate(self, key: str, member: DeckMember | None) -> None:
+        """Point the findings of ``key`` at the places of ``member`` (its name may have
+        moved), its family and competitors staying as they are until :meth:`update`: an
+        editor updates the overlap when the typist pauses, and the buffer's diagnostics
+        in between must not point at lines that moved. That update tells the files whose
+        findings point at ``key`` that it moved."""
+        previous = self._members.get(key)
+        if isinstance(member, SkillFileEntry) and isinstance(previous, SkillFileEntry):
+            if _name_span(previous) != _name_span(member) or previous.path != member.path:
+                self._relocated.add(key)
+            self._members[key] = member
+            self._described.clear()  # the related locations point at the old places
 
     def settle(self) -> set[str]:
         """The files left by ``update(..., settle=False)`` whose findings may differ from
@@ -395,6 +413,7 @@ class DeckOverlap:
         self._members.clear()
         self._told.clear()
         self._unsettled.clear()
+        self._relocated.clear()
         self._nearest.clear()
 
     def _declared(self, pair: OverlapPair) -> bool:

@@ -227,6 +227,20 @@ class OverlapFamilies:
             return found
         return [pair for pair in found if self._focus_pair(key, pair)]
 
+    def pointing_at(self, key: str) -> set[str]:
+        """Every skill whose findings may name ``key`` or point at it: the skills of its
+        family's texts, and those of every family one of them forms a pair with (a pair
+        of any member may stand for the family in :meth:`competitors`, either way)."""
+        text = self._text.get(key)
+        if text is None:
+            return set()
+        own = self._bucket_or_family(text)
+        found = set(own)
+        for member in own:
+            for other in self._pairs.get(member, ()):
+                found.update(self._bucket_or_family(self._text[other]))
+        return found
+
     def rival(self, key: str, pair: OverlapPair) -> OverlapSkill:
         """The skill ``pair`` (one of :meth:`competitors` ``key``) names for the other
         family."""
