@@ -283,9 +283,11 @@ class FolderIndex:
         #: While a rebuild is pending: the skills re-judged since its snapshot, replayed
         #: onto the rebuilt index when it is installed.
         self._overlap_touched: list[tuple[str, DeckMember | None]] | None = None
-        #: While a typed buffer is judged: the files the edit told something are left to
+        #: While a typed buffer is judged: its routing-overlap update is left to
         #: :meth:`settle_overlap` (see :meth:`update_text`).
         self._defer_related = False
+        #: The overlap updates left to :meth:`settle_overlap`: key -> its latest member.
+        self._deferred_overlap: dict[str, DeckMember | None] = {}
 
     # -- reading -------------------------------------------------------------------
 
@@ -543,10 +545,11 @@ class FolderIndex:
 
     def update_text(self, path: str, text: str, *, defer_related: bool = False) -> set[str]:
         """Re-judge one skill file by ``text`` (a buffer or a fresh read); returns changed
-        paths. ``defer_related``: the other files whose routing-overlap findings the edit
-        may have moved (a family of copies, its rivals) are not among them but left to
-        :meth:`settle_overlap` (a keystroke publishes the buffer, the rest when the typist
-        pauses)."""
+        paths. ``defer_related``: the deck-wide routing overlap (SD801/SD802: the file's
+        family and competitors, and theirs) follows the edit in :meth:`settle_overlap`,
+        which the editor calls when the typist pauses: a keystroke does the file's own
+        work, whatever the size of the deck (its overlap findings keep their relations,
+        pointing at its places now, until then)."""
         self._defer_related = defer_related
         try:
             return self._update_text(path, text)
@@ -554,9 +557,14 @@ class FolderIndex:
             self._defer_related = False
 
     def settle_overlap(self) -> set[str]:
-        """The files left by ``update_text(..., defer_related=True)`` whose findings may
-        have changed since they were last told (:meth:`DeckOverlap.settle`)."""
-        return self.overlap.settle()
+        """Apply the overlap updates ``update_text(..., defer_related=True)`` left; the
+        files whose findings may have changed since they were last told (the edited ones
+        and, per :meth:`DeckOverlap.settle`, the others)."""
+        deferred, self._deferred_overlap = self._deferred_overlap, {}
+        changed: set[str] = set()
+        for key, member in deferred.items():
+            changed |= self.overlap.update(key, member, settle=False)
+        return changed | self.overlap.settle()
 
     def _update_text(self, path: str, text: str) -> set[str]:
         entry = self._entries.get(path)
@@ -770,7 +778,12 @@ class FolderIndex:
     def _update_overlap(self, key: str, member: DeckMember | None) -> set[str]:
         if self._overlap_touched is not None:
             self._overlap_touched.append((key, member))
-        return self.overlap.update(key, member, settle=not self._defer_related)
+        if self._defer_related:
+            self._deferred_overlap[key] = member
+            self.overlap.relocate(key, member)
+            return set()
+        self._deferred_overlap.pop(key, None)  # this update is newer
+        return self.overlap.update(key, member)
 
     # -- overlap rebuilds ----------------------------------------------------------
 
