@@ -17,14 +17,12 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from skilldeck.engine.overlap import DeckOverlap, TimeSlice
+from skilldeck.engine.overlap import SLICE_PAUSE_SECONDS, DeckOverlap, TimeSlice
 
 if TYPE_CHECKING:
     from skilldeck.lsp.index import FolderIndex
     from skilldeck.lsp.session import Session
 
-#: Seconds the overlap build pauses between steps (each step a few milliseconds).
-OVERLAP_BUILD_PAUSE = 0.002
 #: Seconds without a change on disk before a folder's overlap is built again.
 OVERLAP_SETTLE_S = 1.0
 #: Files published per turn of the loop after a build (each carries up to three findings).
@@ -84,7 +82,7 @@ class OverlapBuilds:
                     break
                 # A few skills at a time, then a real pause: keystrokes are served, and
                 # their worker threads get the GIL without queueing behind the build.
-                await asyncio.sleep(OVERLAP_BUILD_PAUSE)
+                await asyncio.sleep(SLICE_PAUSE_SECONDS)
                 if (
                     generation != session.generation
                     or session.folders.get(index.folder) is not index
@@ -99,7 +97,7 @@ class OverlapBuilds:
         await session.publish_in_batches(changed, batch=PUBLISH_BATCH)
         # Dropping the old overlap at once would stall the loop (~40 ms at 10,000 skills).
         for _ in before.dismantle():
-            await asyncio.sleep(OVERLAP_BUILD_PAUSE)
+            await asyncio.sleep(SLICE_PAUSE_SECONDS)
 
     async def _differing(
         self, index: FolderIndex, before: DeckOverlap, paths: set[str]
@@ -113,6 +111,6 @@ class OverlapBuilds:
             if before.findings_of(path) != index.overlap.findings_of(path):
                 differing.add(path)
             if clock.over():
-                await asyncio.sleep(OVERLAP_BUILD_PAUSE)
+                await asyncio.sleep(SLICE_PAUSE_SECONDS)
                 clock.restart()
         return differing

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from skilldeck.engine.filesystem import QuietWindow
-from skilldeck.engine.overlap import TimeSlice
+from skilldeck.engine.overlap import SLICE_PAUSE_SECONDS, TimeSlice
 from skilldeck.lsp.diagnostics import RelatedMemo, to_diagnostics, uri_of
 from skilldeck.lsp.handlers import as_handler
 
@@ -41,12 +41,6 @@ logger = logging.getLogger(__name__)
 #: (seconds; a keystroke every 50-200 ms is typing), or once it waited the longest.
 SOON_QUIET_S = 0.1
 SOON_MAX_WAIT_S = 1.0
-#: Between two time slices of publishing while the client is typing (its last message
-#: less than :data:`SOON_QUIET_S` ago), the loop sleeps this long: pygls reads each
-#: message in a few round trips through a reader thread, which needs the GIL and a turn
-#: of the loop for each, so back-to-back slices made a keystroke wait 20-40 ms behind a
-#: burst of ~100 files; idle, the loop lets the reader through at once.
-TYPING_BREATHER_S = 0.002
 
 
 class Publisher:
@@ -195,8 +189,9 @@ class Publisher:
         client in between (a keystroke never waits behind a batch); stops if the session
         closes."""
         for _ in self.push_steps(paths, TimeSlice()):
-            typing = time.monotonic() - self.server.last_client_message_at < SOON_QUIET_S
-            await asyncio.sleep(TYPING_BREATHER_S if typing else 0)
+            # While the user is at work, a real pause: back-to-back slices starved the
+            # reader thread of the next keystroke (20-40 ms behind ~100 files).
+            await asyncio.sleep(SLICE_PAUSE_SECONDS if self.session.client_at_work() else 0)
             if self.session.closed:
                 return
 

@@ -444,7 +444,7 @@ class Session:
         start = 0
         while start < len(ordered) and not self.closed:
             size = batch
-            if time.monotonic() - self.server.last_client_message_at < TYPING_PAUSE:
+            if self.client_at_work():
                 # The user is at work (typing, completing, hovering). Stdout is written
                 # synchronously: a batch the client has not read yet holds back the answer
                 # behind it (8,000 overlap findings after a first index held keystrokes
@@ -460,6 +460,11 @@ class Session:
                 self.publisher.changed(ordered[start : start + size])
             start += size
             await asyncio.sleep(0)
+
+    def client_at_work(self) -> bool:
+        """Whether the user is at work (typing, completing, hovering): a message from
+        the client within :data:`TYPING_PAUSE`. Bulk work then yields to it."""
+        return time.monotonic() - self.server.last_client_message_at < TYPING_PAUSE
 
     def needs_lines(self) -> bool:
         """Whether positions need line text (every encoding but UTF-32 does)."""

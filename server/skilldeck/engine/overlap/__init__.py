@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.overlap._index import OverlapPair as OverlapPair
     from skilldeck.engine.overlap._index import OverlapSkill as OverlapSkill
     from skilldeck.engine.overlap._index import clusters as clusters
+    from skilldeck.engine.overlap._time_slices import SLICE_PAUSE_SECONDS as SLICE_PAUSE_SECONDS
     from skilldeck.engine.overlap._time_slices import TimeSlice as TimeSlice
 else:
     __getattr__, __dir__, __all__ = lazy_exports(
@@ -29,6 +30,6 @@ else:
             "_deck_overlap": ("DeckOverlap", "competing_skill", "member_key", "related_location"),
             "_families": ("Family",),
             "_index": ("OverlapPair", "OverlapSkill", "clusters"),
-            "_time_slices": ("TimeSlice",),
+            "_time_slices": ("SLICE_PAUSE_SECONDS", "TimeSlice"),
         },
     )

@@ -15,6 +15,11 @@ import time
 
 #: How long a step runs before it yields (seconds).
 SLICE_SECONDS = 0.003
+#: A real pause between two slices while someone waits (seconds): ``asyncio.sleep(0)``
+#: keeps the GIL, so threads (pygls's stdin reader, which reads a message in a few round
+#: trips; worker threads) would queue behind back-to-back slices; the loop idles this
+#: long in ``select`` instead and lets them through.
+SLICE_PAUSE_SECONDS = 0.002
 
 
 class TimeSlice:
