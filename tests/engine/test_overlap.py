@@ -810,6 +810,22 @@ _EDIT = st.tuples(
 )
 
 
+def _edited(
+    fields: tuple[str, int, bool, bool], edit: tuple[int, str, int, bool, bool] | None
+) -> tuple[str, int, bool, bool]:
+    """A skill's fields after ``edit``: a new skill, or (``None``) a comment line added
+    or removed above its name (the same text, the name moved)."""
+    if edit is None:
+        name, text, shift, invocable = fields
+        return (name, text, not shift, invocable)
+    return edit[1:]
+
+
+def _shown_now(overlap: DeckOverlap) -> dict[str, tuple[Finding, ...]]:
+    """What every file would show if it were published now."""
+    return {key: overlap.findings_of(key) for key in _KEYS}
+
+
 @settings(max_examples=100, deadline=None)
 @given(
     st.lists(_EDIT, min_size=len(_KEYS), max_size=len(_KEYS)),
@@ -828,18 +844,14 @@ def test_after_every_update_the_files_told_again_are_all_whose_findings_moved(
     file then shows the findings the overlap gives it now."""
     state = {key: fields[1:] for key, fields in zip(_KEYS, start, strict=True)}
     overlap = DeckOverlap([_entry(key, *fields) for key, fields in state.items()], RuleSettings())
-    shown = {key: overlap.findings_of(key) for key in _KEYS}
+    shown = _shown_now(overlap)
     for number, edit in edits:
         key = _KEYS[number]
-        if edit is None:
-            name, text, shift, invocable = state[key]
-            state[key] = (name, text, not shift, invocable)
-        else:
-            state[key] = edit[1:]
+        state[key] = _edited(state[key], edit)
         told = overlap.update(key, _entry(key, *state[key]))
         for path in told | {key}:  # the edited file is published whatever it returns
             shown[path] = overlap.findings_of(path)
-        assert shown == {key: overlap.findings_of(key) for key in _KEYS}
+        assert shown == _shown_now(overlap)
 
 
 def test_the_nearest_skills_follow_an_edit_of_another_skill(tmp_path: Path) -> None:
@@ -887,12 +899,12 @@ def test_files_left_to_settle_are_told_when_the_editor_settles(
         for key, (_n, name, text, shift, invocable) in zip(_KEYS, start, strict=True)
     }
     overlap = DeckOverlap(members.values(), RuleSettings())
-    shown = {key: overlap.findings_of(key) for key in _KEYS}
+    shown = _shown_now(overlap)
 
     def pause() -> None:
         for path in overlap.settle():
             shown[path] = overlap.findings_of(path)
-        assert shown == {key: overlap.findings_of(key) for key in _KEYS}
+        assert shown == _shown_now(overlap)
 
     for (number, name, text, shift, invocable), pauses in edits:
         key = _KEYS[number]
@@ -925,7 +937,7 @@ def test_an_editor_that_updates_the_overlap_when_the_typist_pauses_shows_it_then
     state = {key: fields[1:] for key, fields in zip(_KEYS, start, strict=True)}
     members = {key: _entry(key, *fields) for key, fields in state.items()}
     overlap = DeckOverlap(members.values(), RuleSettings())
-    shown = {key: overlap.findings_of(key) for key in _KEYS}
+    shown = _shown_now(overlap)
     pending: dict[str, SkillFileEntry] = {}
 
     def pause() -> None:
@@ -935,15 +947,11 @@ def test_an_editor_that_updates_the_overlap_when_the_typist_pauses_shows_it_then
         pending.clear()
         for path in changed | overlap.settle():
             shown[path] = overlap.findings_of(path)
-        assert shown == {key: overlap.findings_of(key) for key in _KEYS}
+        assert shown == _shown_now(overlap)
 
     for number, edit, pauses in edits:
         key = _KEYS[number]
-        if edit is None:
-            name, text, shift, invocable = state[key]
-            state[key] = (name, text, not shift, invocable)
-        else:
-            state[key] = edit[1:]
+        state[key] = _edited(state[key], edit)
         member = _entry(key, *state[key])
         overlap.relocate(key, member)
         pending[key] = member
