@@ -92,9 +92,6 @@ class FolderListings:
     def __init__(self, known: Mapping[str, Any] | None = None, *, racy_window_ns: int) -> None:
         self._known: Mapping[str, Any] = known or {}
         self._window = racy_window_ns
-        #: Folders whose times are before this were modified outside the window (taken
-        #: again, from the clock, for a folder that is not: the clock only moves on).
-        self._stable_before = time.time_ns() - racy_window_ns
         #: folder path -> one string: ``dev:ino:mtime_ns:ctime_ns``, then each entry as
         #: ``\0`` + its kind + its name (one object a folder: 10,000 folders ~2.5 MB)
         self.seen: dict[str, str] = {}
@@ -112,8 +109,7 @@ class FolderListings:
         stored = self.seen.get(path) or self._known.get(path)
         if not isinstance(stored, str) or stored.partition("\0")[0] != head:
             stored = head + "".join(f"\0{kind}{name}" for name, kind in _listing(path))
-        modified = max(st.st_mtime_ns, st.st_ctime_ns)
-        if modified < self._stable_before or modified < time.time_ns() - self._window:
+        if max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - self._window:
             self.seen[path] = stored
         return stored
 
@@ -171,9 +167,6 @@ def _state(  # noqa: PLR0917 - the recursion's state
         parts.append(f"!{relative}:{error.errno}")
         return True
     parts.append(f"D{relative}:{st.st_dev},{st.st_ino},{st.st_mtime_ns},{st.st_ctime_ns}")
-    if not relative and len(items) == 2 and items[1] == "fSKILL.md":
-        parts.append("fSKILL.md")  # most bundles: the skill file alone
-        return True
     prefix = relative + os.sep if relative else ""
     for item in items[1:]:
         kind, name = item[:1], item[1:]
