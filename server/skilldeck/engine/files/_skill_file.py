@@ -1058,11 +1058,3 @@ def _analysis_from_json(data: Any) -> SkillFileAnalysis:
         wide_lines=tuple((json_int(number), json_str(text)) for number, text in data["wide_lines"]),
         mentions=tuple((json_str(name), span_from_json(span)) for name, span in data["mentions"]),
     )
-
-
-__all__ = [
-    "SkillFileAnalysis",
-    "analyze_skill_bytes",
-    "analyze_skill_file",
-    "analyze_skill_text",
-]

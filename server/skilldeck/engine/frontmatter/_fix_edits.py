@@ -305,18 +305,3 @@ def fix_all(text: str, findings: Iterable[Finding], budget: int = 2 * CHECK_BUDG
         touched.update(delta)
     ordered = sorted(chosen, key=lambda edit: (edit.span.start, edit.span.end))
     return FixAll(tuple(fixed), tuple(ordered))
-
-
-__all__ = [
-    "CHECK_BUDGET",
-    "REMOVED",
-    "FixAll",
-    "FixCheck",
-    "apply_edits",
-    "changes_exactly",
-    "edits_overlap",
-    "fix_all",
-    "has_properties",
-    "replace_scalar",
-    "scalar_properties",
-]

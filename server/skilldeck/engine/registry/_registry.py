@@ -67,16 +67,6 @@ from skilldeck.engine.registry._provider import (
 from skilldeck.engine.registry._resolution import candidate_name_and_rank, group_by_name
 from skilldeck.engine.registry._scope import Scope
 
-__all__ = [
-    "RUNTIME_PROVIDER",
-    "CatalogSnapshot",
-    "NameResolution",
-    "ProviderContractError",
-    "Resolution",
-    "ResolvedCandidate",
-    "SkillRegistry",
-]
-
 _logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
