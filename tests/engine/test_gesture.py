@@ -124,6 +124,9 @@ async def test_model_only_and_unknown_names_stay_plain_prose(registry: SkillRegi
         ("```py `x`\n/a\n", ["a"]),  # a backtick fence's info string has no backtick
         ("\r\n```\r\n/a\r\n```\r\n/b", ["b"]),
         ("```\r/a\r```\r/b", ["b"]),
+        ("x ```\n/a\n```\n/b", ["a"]),  # a fence mark after text on its line: no fence
+        ("```\n/a\n``` ```\n/b\n```\n/c", ["c"]),  # two marks on a line: not a close
+        ("~~~\n/a\n~~~ ~~~\n/b\n~~~~\n/c", ["c"]),
         ("run `/shared` and /tmp", ["tmp"]),
         ("run `` /shared ` `` /tmp", ["tmp"]),
         ("run ` /a` ` /b ``", ["b"]),  # the run of two is unmatched: literal

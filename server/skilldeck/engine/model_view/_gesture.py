@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from skilldeck.engine.model_view._skill_tool import SkillLookup, render_skill_content
-from skilldeck.engine.text import LINE_BREAK
 
 #: ``/name`` at the start or after whitespace, ending at whitespace or the end. Written to
 #: start with the literal ``/`` (the lookbehind then checks the character before it), so
@@ -86,9 +85,7 @@ def fenced_blocks(message: str) -> list[tuple[int, int]]:
     blocks: list[tuple[int, int]] = []
     fence: str | None = None
     fence_start = 0
-    offset = 0
-    for line_break in [*LINE_BREAK.finditer(message), None]:
-        end = line_break.start() if line_break is not None else len(message)
+    for offset, end in _fence_lines(message):
         line = message[offset:end]
         match = _FENCE.match(line)
         if fence is None:
@@ -102,10 +99,32 @@ def fenced_blocks(message: str) -> list[tuple[int, int]]:
         ):
             blocks.append((fence_start, end))
             fence = None
-        offset = line_break.end() if line_break is not None else len(message)
     if fence is not None:
         blocks.append((fence_start, len(message)))
     return blocks
+
+
+def _fence_lines(message: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each line that holds three backticks or tildes, in order
+    (``end`` before its line break): only those can open or close a fence, so the other
+    lines are never looked at (found by substring search)."""
+    lines: dict[int, int] = {}
+    for mark in ("```", "~~~"):
+        at = message.find(mark)
+        while at >= 0:
+            start = max(message.rfind("\n", 0, at), message.rfind("\r", 0, at)) + 1
+            end = _line_end(message, at)
+            lines[start] = end
+            at = message.find(mark, end)
+    return sorted(lines.items())
+
+
+def _line_end(message: str, at: int) -> int:
+    """Where the line holding ``at`` ends: its line break, or the end of ``message``."""
+    newline, carriage = message.find("\n", at), message.find("\r", at)
+    if newline < 0:
+        return len(message) if carriage < 0 else carriage
+    return newline if carriage < 0 else min(newline, carriage)
 
 
 def _inline_code(message: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -29,7 +29,7 @@ from skilldeck.engine.rules import Finding, RelatedLocation, rule
 from skilldeck.engine.safety._bundle_walk import Walk, walk_bundle
 from skilldeck.engine.safety._chars import describe_tag_text, invisible_runs
 from skilldeck.engine.safety._commands import SCRIPT_WINDOW, command_hits
-from skilldeck.engine.safety._hits import Hit, present_marks
+from skilldeck.engine.safety._hits import Hit, folded, present_marks
 from skilldeck.engine.safety._instructions import tag_text_hit
 from skilldeck.engine.text import FILE_START, Span
 
@@ -126,7 +126,7 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
                         (("what", "Unicode tag text"), ("kind", kind), ("text", hidden)),
                     )
                 )
-    lowered = text.lower()
+    lowered = folded(text)
     hits += command_hits(
         text,
         0,
@@ -134,7 +134,7 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
         present_marks(lowered),
         where="@",
         window=SCRIPT_WINDOW,
-        lowered=lowered if text.isascii() else None,
+        lowered=lowered,
     )
     if not hits:
         return []

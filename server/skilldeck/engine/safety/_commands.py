@@ -159,7 +159,8 @@ def command_hits(
     lowered (:class:`~skilldeck.engine.safety._hits.Gate`); ``where``
     starts each message (``in `scripts/x.sh` line 3: ``); ``window`` is how many lines
     apart a credential read and a sender still count as one command (0: the same line);
-    ``lowered``: ``text.lower()`` when ``text`` is ASCII (:func:`word_matches`)."""
+    ``lowered``: :func:`~skilldeck.engine.safety._hits.folded` of ``text``
+    (:func:`word_matches`)."""
 
     def field(match: re.Match[str]) -> tuple[tuple[str, str], ...]:
         return (("where", where), ("command", shorten(match.group())))

@@ -26,7 +26,7 @@ from skilldeck.engine.safety._chars import (
     strip_invisible,
 )
 from skilldeck.engine.safety._commands import command_hits
-from skilldeck.engine.safety._hits import Hit, present_marks
+from skilldeck.engine.safety._hits import Hit, folded, present_marks
 from skilldeck.engine.safety._instructions import (
     INSTRUCTION_CODES,
     PROSE,
@@ -93,26 +93,32 @@ def safety_findings(
     skipped = ("name",) if name_refused else ()
     findings += _frontmatter_characters(text, fm, body_start, spans, offer, skipped=skipped)
     head = text[:body_start]
-    lowered = head.lower()
-    ascii_head = lowered if head.isascii() else None
-    for hit in command_hits(head, 0, body_start, present_marks(lowered), lowered=ascii_head):
+    lowered = folded(head)
+    for hit in command_hits(head, 0, body_start, present_marks(lowered), lowered=lowered):
         findings.append(_finding(hit, spans))
-    hidden, regions = hidden_hits(text, body_start, len(text))
-    for hit in hidden:
-        findings.append(_finding(hit, spans))
+    judged: list[tuple[int, tuple[Hit, ...]]] = []
+    marks: set[str] = set()
     runs: list[InvisibleRun] = []
     for first, last in _chunks(text, body_start, len(text)):
         chunk = text[first:last]
-        for hit in _chunk_hits(chunk):
-            start = first + hit.start
-            if hit.code in INSTRUCTION_CODES and regions.inside(start):
-                continue
-            findings.append(_finding(replace(hit, start=start, end=first + hit.end), spans))
+        hits, present = _chunk_hits(chunk)
+        marks.update(present)
+        if hits:
+            judged.append((first, hits))
         if not chunk.isascii():
             runs += (
                 InvisibleRun(first + run.start, first + run.end, run.text)
                 for run in _chunk_runs(chunk)
             )
+    hidden, regions = hidden_hits(text, body_start, len(text), frozenset(marks))
+    for hit in hidden:
+        findings.append(_finding(hit, spans))
+    for first, hits in judged:
+        for hit in hits:
+            start = first + hit.start
+            if hit.code in INSTRUCTION_CODES and regions.inside(start):
+                continue
+            findings.append(_finding(replace(hit, start=start, end=first + hit.end), spans))
     findings += _body_characters(runs, spans)
     if name is not None and not name_refused:
         confusion = name_confusion(name)
@@ -162,17 +168,17 @@ def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 
 @lru_cache(maxsize=_CHUNK_MEMO)
-def _chunk_hits(chunk: str) -> tuple[Hit, ...]:
+def _chunk_hits(chunk: str) -> tuple[tuple[Hit, ...], frozenset[str]]:
     """SD1007-SD1009 (quotation marks and inline code left out) and SD1011-SD1015 in one
-    chunk, offsets into it."""
-    lowered = chunk.lower()
+    chunk, offsets into it, and the gates' marks it holds (the body's hidden Markdown is
+    looked for only when a chunk holds a mark of it)."""
+    lowered = folded(chunk)
     present = present_marks(lowered)
     if not present:
-        return ()
-    ascii_chunk = lowered if chunk.isascii() else None
-    hits = list(instruction_hits(chunk, 0, len(chunk), present, PROSE, lowered=ascii_chunk))
-    hits += command_hits(chunk, 0, len(chunk), present, lowered=ascii_chunk)
-    return tuple(hits)
+        return (), present
+    hits = list(instruction_hits(chunk, 0, len(chunk), present, PROSE, lowered=lowered))
+    hits += command_hits(chunk, 0, len(chunk), present, lowered=lowered)
+    return tuple(hits), present
 
 
 @lru_cache(maxsize=_CHUNK_MEMO)

@@ -110,6 +110,26 @@ def present_marks(lowered: str) -> frozenset[str]:
     return _finder.present(lowered)
 
 
+#: The characters ``re.IGNORECASE`` matches with an ASCII letter that ``str.lower`` does
+#: not turn into it: dotted and dotless i, long s, the Kelvin sign. (Checked over every
+#: code point: these four and no others; U+0130 is also the one character whose
+#: ``lower()`` is two characters long.)
+_ODD_CASES = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
+_ODD_FOLD = str.maketrans(_ODD_CASES)
+
+
+def folded(text: str) -> str:
+    """``text`` lowered, one character for each character of it, with every character
+    that a case-insensitive pattern matches with an ASCII letter made that letter. Start
+    words found in it sit where the pattern would match them in ``text``
+    (:func:`word_matches`), whatever the script."""
+    if text.isascii():
+        return text.lower()
+    if any(odd in text for odd in _ODD_CASES):
+        text = text.translate(_ODD_FOLD)
+    return text.lower()
+
+
 def word_matches(
     pattern: re.Pattern[str],
     starts: tuple[str, ...] | None,
@@ -122,12 +142,10 @@ def word_matches(
     """``pattern.finditer(text, start, end)`` for a case-insensitive pattern every match
     of which begins with one of ``starts`` (lowercase ASCII words; ``None``: any text).
 
-    ``lowered`` is ``text.lower()`` when ``text`` is ASCII (``None`` otherwise: Unicode
-    case folding could match a start word the lowered text does not hold, so the pattern
-    scans the text as is). On ASCII text the pattern is tried only where a start word
-    occurs (found by substring search), leftmost first and never inside the previous
-    match, which is what ``finditer`` finds, at a fraction of letting ``re`` try every
-    position of the text.
+    ``lowered`` is :func:`folded` of ``text`` (``None``: the pattern scans the text as
+    is). The pattern is tried only where a start word occurs in it (found by substring
+    search), leftmost first and never inside the previous match, which is what
+    ``finditer`` finds, at a fraction of letting ``re`` try every position of the text.
     """
     if starts is None or lowered is None:
         yield from pattern.finditer(text, start, end)

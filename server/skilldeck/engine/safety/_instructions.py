@@ -125,7 +125,7 @@ _INSTRUCTIONS: tuple[tuple[re.Pattern[str], str, str, Gate], ...] = (
     ),
 )  # fmt: skip
 
-#: The words every match of a pattern begins with (lowercase): on ASCII text the pattern
+#: The words every match of a pattern begins with (lowercase): the pattern
 #: is tried only where one occurs (:func:`~skilldeck.engine.safety._hits.word_matches`).
 _STARTS: dict[re.Pattern[str], tuple[str, ...]] = {
     _OVERRIDE: ("ignore", "disregard", "forget", "override", "bypass"),
@@ -151,12 +151,13 @@ _ELEMENT = re.compile(
     r"none|visibility\s*:\s*hidden|font-size\s*:\s*0))[^>]*>(?P<element>.*?)</(?P=tag)\s*>",
     re.IGNORECASE | re.DOTALL,
 )
-#: Each kind of hidden Markdown: its pattern, what it is called, the strings one of which
-#: the text must hold for the pattern to be tried (a substring search is far cheaper).
-_HIDDEN: tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...] = (
-    (_COMMENT, "an HTML comment", ("<!--",)),
-    (_REFERENCE, "a comment-style link definition", ("]:",)),
-    (_ELEMENT, "a hidden HTML element", ("hidden", "display", "visibility", "font-size")),
+#: Each kind of hidden Markdown: its pattern, what it is called, and the gate that opens
+#: when the text holds one of the strings the pattern needs (found with every other
+#: gate's marks in one pass, :func:`~skilldeck.engine.safety._hits.present_marks`).
+_HIDDEN: tuple[tuple[re.Pattern[str], str, Gate], ...] = (
+    (_COMMENT, "an HTML comment", Gate(("<!--",))),
+    (_REFERENCE, "a comment-style link definition", Gate(("]:",))),
+    (_ELEMENT, "a hidden HTML element", Gate(("hidden", "display", "visibility", "font-size"))),
 )
 _WORD = re.compile(r"[^\W\d_]{2,}")
 #: Hidden text of this many words or fewer is a marker, not prose.
@@ -187,18 +188,33 @@ _HIJACK = re.compile(
 _HIJACK_WORDS = ("all", "every", "any", "first", "regardless", "no matter", "other skill")
 
 
+class CodeBlocks:
+    """The fenced code blocks of ``text[start:end]`` (:func:`fenced_code`), found when
+    first asked about: most bodies hold nothing that needs them."""
+
+    __slots__ = ("_blocks", "_end", "_start", "_text")
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self._text, self._start, self._end = text, start, end
+        self._blocks: tuple[tuple[int, int], ...] | None = None
+
+    def holds(self, offset: int) -> bool:
+        """Whether ``offset`` falls in a fenced code block."""
+        if self._blocks is None:
+            self._blocks = fenced_code(self._text, self._start, self._end)
+        return any(a <= offset < b for a, b in self._blocks)
+
+
 @dataclass(frozen=True, slots=True)
 class Regions:
-    """Where prose is not: fenced code blocks and hidden Markdown, as sorted offset pairs."""
+    """Where prose is not: fenced code blocks and hidden Markdown (sorted offset pairs)."""
 
-    code: tuple[tuple[int, int], ...]
+    code: CodeBlocks
     hidden: tuple[tuple[int, int], ...]
 
     def inside(self, offset: int) -> bool:
         """Whether ``offset`` falls in code or hidden Markdown."""
-        return any(a <= offset < b for a, b in self.code) or any(
-            a <= offset < b for a, b in self.hidden
-        )
+        return self.code.holds(offset) or any(a <= offset < b for a, b in self.hidden)
 
 
 def _fences(text: str, start: int, end: int) -> Iterator[tuple[int, str]]:
@@ -244,10 +260,6 @@ def fenced_code(text: str, start: int, end: int) -> tuple[tuple[int, int], ...]:
     return tuple(blocks)
 
 
-def _in_code(code: tuple[tuple[int, int], ...], offset: int) -> bool:
-    return any(a <= offset < b for a, b in code)
-
-
 @dataclass(frozen=True, slots=True)
 class HiddenMarkdown:
     """One piece of Markdown that renders to nothing: what it is and the text it holds."""
@@ -260,24 +272,17 @@ class HiddenMarkdown:
 
 
 def hidden_markdown(
-    text: str, start: int, end: int, code: tuple[tuple[int, int], ...]
+    text: str, start: int, end: int, code: CodeBlocks, present: frozenset[str]
 ) -> list[HiddenMarkdown]:
     """HTML comments, comment-style link definitions and hidden HTML elements outside
-    code blocks in ``text[start:end]``."""
+    code blocks in ``text[start:end]``, whose marks (:func:`present_marks` of the text
+    folded) are ``present``."""
     found: list[HiddenMarkdown] = []
-    lowered: str | None = None
-    for pattern, what, needles in _HIDDEN:
-        if pattern is _ELEMENT:
-            if text.find("<", start, end) < 0:
-                continue
-            lowered = text.lower() if lowered is None else lowered
-            haystack = lowered
-        else:
-            haystack = text
-        if not any(haystack.find(needle, start, end) >= 0 for needle in needles):
+    for pattern, what, gate in _HIDDEN:
+        if not gate.opens(present):
             continue
         for match in pattern.finditer(text, start, end):
-            if _in_code(code, match.start()):
+            if code.holds(match.start()):
                 continue
             group = next(
                 name
@@ -328,8 +333,9 @@ def instruction_hits(
 ) -> Iterator[Hit]:
     """SD1007-SD1009 in ``text[start:end]``; ``present`` is ``present_marks`` of that
     text lowered (the keyword test); matches inside ``skip`` regions or quotation marks
-    are left out. ``lowered``: ``text.lower()`` when ``text`` is ASCII (patterns are then
-    tried only at their first words, :func:`~skilldeck.engine.safety._hits.word_matches`)."""
+    are left out. ``lowered``: :func:`~skilldeck.engine.safety._hits.folded` of ``text``
+    (patterns are then tried only at their first words,
+    :func:`~skilldeck.engine.safety._hits.word_matches`)."""
     for pattern, code, kind, gate in _INSTRUCTIONS:
         if not gate.opens(present):
             continue
@@ -359,11 +365,14 @@ def _first_is_plain(match: re.Match[str]) -> bool:
     return not head.startswith(("do not", "don't", "never"))
 
 
-def hidden_hits(text: str, start: int, end: int) -> tuple[list[Hit], Regions]:
-    """SD1005 and SD1006 in the body ``text[start:end]``, and the regions where prose
-    is not (code blocks, hidden Markdown) for :func:`instruction_hits`."""
-    code = fenced_code(text, start, end)
-    hidden = hidden_markdown(text, start, end, code)
+def hidden_hits(
+    text: str, start: int, end: int, present: frozenset[str]
+) -> tuple[list[Hit], Regions]:
+    """SD1005 and SD1006 in the body ``text[start:end]`` whose marks are ``present``
+    (:func:`hidden_markdown`), and the regions where prose is not (code blocks, hidden
+    Markdown) for :func:`instruction_hits`."""
+    code = CodeBlocks(text, start, end)
+    hidden = hidden_markdown(text, start, end, code, present)
     hits: list[Hit] = []
     for item in hidden:
         inner = item.text
@@ -397,7 +406,7 @@ def hidden_hits(text: str, start: int, end: int) -> tuple[list[Hit], Regions]:
 
 #: Regions of a text judged line by line: none, so only quotation marks and inline code
 #: are left out (a caller drops the hits in code blocks and hidden Markdown afterwards).
-PROSE = Regions((), ())
+PROSE = Regions(CodeBlocks("", 0, 0), ())
 #: The rules :func:`instruction_hits` reports.
 INSTRUCTION_CODES = frozenset({"SD1007", "SD1008", "SD1009"})
 
