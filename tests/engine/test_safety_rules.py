@@ -3,6 +3,7 @@ bundle walk's bounds; each through ``analyze_skill_file`` where a user would mee
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import unicodedata
@@ -13,6 +14,7 @@ from hostile_skills import HOSTILE, LOOK_ALIKES, Hostile, skill, tags
 
 from skilldeck.engine.files._skill_file import analyze_skill_file
 from skilldeck.engine.safety import _commands as safety_commands
+from skilldeck.engine.safety import _file as safety_file
 from skilldeck.engine.safety import _instructions as safety_text
 from skilldeck.engine.safety._bundle_walk import MAX_FILES
 from skilldeck.engine.safety._chars import invisible_runs, name_confusion, strip_invisible
@@ -180,3 +182,33 @@ def test_present_marks_are_the_marks_the_text_holds() -> None:
     assert {"send", "post", "token", "n't", "<|", "ghp_", "akia", "key"} <= marks
     assert all(mark in lowered for mark in marks)
     assert present_marks("") == frozenset()
+
+
+def test_body_chunks_cover_the_body_at_line_breaks_and_an_edit_moves_few() -> None:
+    """The chunks a body is judged in (each memoised by its text): they partition the
+    body, end at line breaks, stay under the cap where a line break allows, and typing
+    in the middle of a 50 KB body leaves all but the edited chunk and its neighbours as
+    they were, so a keystroke re-judges a few KB."""
+    words = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota")
+    paragraphs = [
+        " ".join(words[(i * 7 + j) % len(words)] for j in range(5 + i % 23)) for i in range(900)
+    ]
+    body = "\n\n".join(paragraphs) + "\n" + "x" * 9000 + "\n"
+
+    def chunks(text: str) -> list[str]:
+        bounds = list(safety_file._chunks(text, 0, len(text)))
+        assert bounds[0][0] == 0 and bounds[-1][1] == len(text)
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(bounds))
+        for start, stop in bounds:
+            assert stop == len(text) or text[stop - 1] == "\n"
+            assert (
+                stop - start <= safety_file._CHUNK_CHARS
+                or "\n" not in text[start + safety_file._CHUNK_CHARS : stop - 1]
+            )
+        return [text[start:stop] for start, stop in bounds]
+
+    before = chunks(body)
+    middle = len(body) // 2
+    after = chunks(body[:middle] + "typed " + body[middle:])
+    assert len(before) > 15
+    assert len(set(after) - set(before)) <= 3

@@ -138,11 +138,14 @@ def safety_findings(
 
 
 #: A body is judged in chunks, each chunk's hits memoised by its text: a keystroke
-#: re-judges one chunk. A chunk ends at a paragraph break chosen by the text before it
-#: (the line before the blank line has a length divisible by seven: about every seventh
-#: paragraph), so an edit moves no other chunk's boundaries; a chunk longer than
-#: :data:`_CHUNK_CHARS` is cut at a line break. Every rule judged here looks within one
-#: line, so chunks cut at line breaks lose nothing.
+#: re-judges one chunk. A chunk is at least :data:`_CHUNK_MIN` characters and ends at the
+#: first paragraph break after that chosen by the text before it (the line before the
+#: blank line has a length divisible by seven: about every seventh paragraph), so an
+#: edit moves no boundary but its own chunk's (or, when it shortens a chunk below the
+#: minimum, the next one or two); a chunk longer than :data:`_CHUNK_CHARS` is cut at a
+#: paragraph or line break. Every rule judged here looks within one line, so chunks cut
+#: at line breaks lose nothing.
+_CHUNK_MIN = 1024
 _CHUNK_CHARS = 4096
 _CHUNK_MEMO = 4096
 
@@ -150,19 +153,21 @@ _CHUNK_MEMO = 4096
 def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     at = start
     while at < end:
-        stop = at
-        while True:
-            blank = text.find("\n\n", stop, end)
-            if blank < 0:
-                stop = end
+        stop = end
+        blank = text.find("\n\n", at + _CHUNK_MIN, end)
+        while 0 <= blank < at + _CHUNK_CHARS - 2:
+            line = blank - max(text.rfind("\n", at, blank) + 1, at)
+            if line % 7 == 0:
+                stop = blank + 2
                 break
-            stop = blank + 2
-            line = blank - (text.rfind("\n", at, blank) + 1)
-            if line % 7 == 0 or stop - at > _CHUNK_CHARS:
-                break
+            blank = text.find("\n\n", blank + 2, end)
         if stop - at > _CHUNK_CHARS:
-            cut = text.find("\n", at + _CHUNK_CHARS, stop)
-            stop = stop if cut < 0 else cut + 1
+            cut = text.rfind("\n\n", at + _CHUNK_MIN, at + _CHUNK_CHARS)
+            if cut >= 0:
+                stop = cut + 2
+            else:
+                cut = text.find("\n", at + _CHUNK_CHARS, stop)
+                stop = stop if cut < 0 else cut + 1
         yield at, stop
         at = stop
 
