@@ -246,7 +246,8 @@ class FolderIndex:
         self.ready = False
         self._entries: dict[str, SkillFileEntry] = {}
         self._order: dict[str, tuple[int, int]] = {}
-        self._by_name: dict[str, set[str]] = {}
+        #: name -> the paths of the files that carry it (a tuple: nearly always one)
+        self._by_name: dict[str, tuple[str, ...]] = {}
         self._sorted_names: list[str] | None = None
         self._shadow: dict[str, tuple[Finding, ...]] = {}
         #: SD901 / SD902 per file and the hosts' view, as of the last full scan.
@@ -691,15 +692,18 @@ class FolderIndex:
     def _index_name(self, name: str, path: str) -> None:
         members = self._by_name.get(name)
         if members is None:
-            members = self._by_name[name] = set()
+            self._by_name[name] = (path,)
             self._sorted_names = None
-        members.add(path)
+        elif path not in members:
+            self._by_name[name] = (*members, path)
 
     def _unindex_name(self, entry: SkillFileEntry) -> None:
         name = entry.analysis.name
         if name and name in self._by_name:
-            self._by_name[name].discard(entry.path)
-            if not self._by_name[name]:
+            kept = tuple(path for path in self._by_name[name] if path != entry.path)
+            if kept:
+                self._by_name[name] = kept
+            else:
                 del self._by_name[name]
                 self._sorted_names = None
 

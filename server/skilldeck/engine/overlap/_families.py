@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import hashlib
 import itertools
 import re
 from collections.abc import Generator, Iterable, Iterator
@@ -62,9 +63,12 @@ _WORD = re.compile(r"[^\W_]+")
 
 
 def text_key(skill: OverlapSkill) -> str:
-    """The text that makes two skills copies: the model-visible text's words, case-folded
-    (what :func:`~skilldeck.engine.overlap._index.description_similarity` compares)."""
-    return " ".join(_WORD.findall(skill.text.casefold()))
+    """What makes two skills copies: the model-visible text's words, case-folded (what
+    :func:`~skilldeck.engine.overlap._index.description_similarity` compares), as a
+    128-bit digest (a deck keeps 32 characters a skill for it, not a second copy of
+    every description)."""
+    words = " ".join(_WORD.findall(skill.text.casefold()))
+    return hashlib.blake2b(words.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)

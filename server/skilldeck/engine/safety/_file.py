@@ -147,7 +147,7 @@ def safety_findings(
 #: at line breaks lose nothing.
 _CHUNK_MIN = 1024
 _CHUNK_CHARS = 4096
-_CHUNK_MEMO = 4096
+_CHUNK_MEMO = 1024
 
 
 def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:

@@ -39,8 +39,11 @@ def validate_max_description_length(max_length: int) -> int:
 
 
 def collapse_whitespace(value: str) -> str:
-    """Every run of whitespace becomes one space; leading/trailing whitespace goes."""
-    return " ".join(value.split())  # str.split() and re's \s agree on whitespace
+    """Every run of whitespace becomes one space; leading/trailing whitespace goes.
+    ``value`` itself when that changes nothing (a deck keeps one copy of each
+    description, not two)."""
+    collapsed = " ".join(value.split())  # str.split() and re's \s agree on whitespace
+    return value if collapsed == value else collapsed
 
 
 def catalog_description(
