@@ -45,6 +45,7 @@ from skilldeck.lsp.diagnostics import path_of
 from skilldeck.lsp.document_sync import DocumentSync
 from skilldeck.lsp.file_events import FileEvents, inside_or_equal
 from skilldeck.lsp.handlers import as_handler
+from skilldeck.lsp.heap import release_free_memory
 from skilldeck.lsp.host_views import HostViews
 from skilldeck.lsp.index import FolderIndex, FolderScan, scan_folder
 from skilldeck.lsp.index_progress import IndexProgress
@@ -306,6 +307,8 @@ class Session:
         await self.publish_in_batches(pending)
         for index in indexes:
             await self.overlaps.build(index, generation, every_file=True)
+        if generation == self.generation:
+            await asyncio.to_thread(release_free_memory)  # the build's high-water mark
 
     async def _note_sources(self, config: SkilldeckConfig) -> set[str]:
         """Warn on the config file about its failing sources (read from the cache, after

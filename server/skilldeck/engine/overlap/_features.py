@@ -236,7 +236,7 @@ _AMBIGUOUS = frozenset(
 _NOTHING: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SkillFeatures:
     """One skill's weighted features (before deck weighting) and what they look like.
 
