@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 
 import pytest
 
+from skilldeck.lsp import heap
 from skilldeck.lsp.heap import release_free_memory
 
 
@@ -28,3 +30,24 @@ def test_freed_heap_pages_are_returned_after_a_build() -> None:
     after = _resident_mb()
     assert before - after > 40, (before, after)
     assert len(kept) == 800
+
+
+class _Spawned(Exception):
+    pass
+
+
+def test_finding_malloc_trim_starts_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server looks up ``malloc_trim`` among the symbols it has: no library search
+    (``ctypes.util.find_library`` runs ``ldconfig -p`` in a child process, which a test
+    counting the server's processes once caught)."""
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise _Spawned
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
+    monkeypatch.setattr(os, "fork", refuse)
+    heap._malloc_trim.cache_clear()
+    try:
+        release_free_memory()
+    finally:
+        heap._malloc_trim.cache_clear()

@@ -12,7 +12,6 @@ glibc: musl, macOS, Windows) there is nothing to call and nothing is done.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import functools
 import sys
 from collections.abc import Callable
@@ -23,8 +22,9 @@ def _malloc_trim() -> Callable[[int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim: Callable[[int], int] = libc.malloc_trim
+        # The symbols the process already has (libc's among them): no library search,
+        # which would run `ldconfig` in a child process (ctypes.util.find_library).
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):  # not glibc
         return None
     return trim
