@@ -47,12 +47,12 @@ _MARKS: dict[str, None] = {}
 @dataclass(frozen=True, slots=True)
 class Gate:
     """When a pattern is worth trying on a text: one of its ``marks`` (lowercase) is a
-    substring of the lowered text, and one of ``also`` when that is given.
+    substring of the text :func:`folded`, and one of ``also`` when that is given.
 
     Python's ``re`` tries a case-insensitive alternation at every position of a text,
     which costs far more than a substring search; each pattern runs only on the texts
-    its gate opens for, and :mod:`skilldeck.engine.safety._file` judges a body a few
-    paragraphs at a time, so a pattern runs on the few paragraphs that hold its words.
+    its gate opens for, and :mod:`skilldeck.engine.safety._file` judges a body in chunks
+    of 1-4 KB, so a pattern runs on the few chunks that hold its words.
     Which marks a text holds is found once for every gate (:func:`present_marks`).
     """
 
