@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from skilldeck.engine.safety._hits import Gate, Hit, present_marks, shorten, word_matches
+from skilldeck.engine.safety._hits import Gate, Hit, folded, present_marks, shorten, word_matches
 
 _I = re.IGNORECASE
 _IS = re.IGNORECASE | re.DOTALL
@@ -185,7 +185,11 @@ _HIJACK = re.compile(
     r"|\bfor\s+(?:everything|any\s+and\s+all\s+\w+)\b",
     _I,
 )
-_HIJACK_WORDS = ("all", "every", "any", "first", "regardless", "no matter", "other skill")
+#: One of these is in every phrase :data:`_HIJACK` matches (its gate; a test holds the two
+#: to the same answers).
+_HIJACK_WORDS = (
+    "all", "every", "any", "each", "first", "regardless", "no matter", "other skill"
+)  # fmt: skip
 
 
 class CodeBlocks:
@@ -376,8 +380,10 @@ def hidden_hits(
     hits: list[Hit] = []
     for item in hidden:
         inner = item.text
+        lowered = folded(inner)
         instruction = next(
-            instruction_hits(inner, 0, len(inner), present_marks(inner.lower()), None), None
+            instruction_hits(inner, 0, len(inner), present_marks(lowered), None, lowered=lowered),
+            None,
         )
         if instruction is not None:
             hits.append(
@@ -413,7 +419,10 @@ INSTRUCTION_CODES = frozenset({"SD1007", "SD1008", "SD1009"})
 
 def tag_text_hit(hidden: str) -> str | None:
     """The kind of instruction the decoded tag text gives, if it gives one (SD1006)."""
-    for hit in instruction_hits(hidden, 0, len(hidden), present_marks(hidden.lower()), None):
+    lowered = folded(hidden)
+    for hit in instruction_hits(
+        hidden, 0, len(hidden), present_marks(lowered), None, lowered=lowered
+    ):
         return _kind(hit)
     return None
 
@@ -431,7 +440,7 @@ def _capital(text: str) -> str:
 
 def hijack_phrase(description: str) -> re.Match[str] | None:
     """The phrase by which a description claims every request (SD1010), if any."""
-    lowered = description.lower()
+    lowered = folded(description)
     if not any(word in lowered for word in _HIJACK_WORDS):
         return None
     return _HIJACK.search(description)
