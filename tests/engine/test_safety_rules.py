@@ -175,6 +175,36 @@ def test_patterns_tried_at_their_first_words_find_what_a_full_scan_finds() -> No
     assert non_ascii > 10
 
 
+def test_every_gate_opens_wherever_its_pattern_matches() -> None:
+    """A gate only spares a pattern texts it cannot match: on the hostile phrases (in
+    upper case, swapped case and with the four odd characters) and the collection,
+    wherever a pattern matches, its gate opens."""
+    gated = [(pattern, gate) for pattern, _code, _kind, gate in safety_text._INSTRUCTIONS]
+    gated += [
+        (safety_commands._DOWNLOAD_EXEC, safety_commands._DOWNLOAD_GATE),
+        (safety_commands._DECODE_EXEC, safety_commands._DECODE_GATE),
+        (safety_commands._SAFEGUARDS, safety_commands._SAFEGUARD_GATE),
+        (safety_commands._SENDER, safety_commands._SENDER_GATE),
+        (safety_commands._CREDENTIAL, safety_commands._CREDENTIAL_GATE),
+        *((pattern, gate) for _kind, pattern, gate in safety_commands._SECRETS),
+    ]
+    texts = _texts_with_phrases()
+    texts += [variant for text in texts for variant in (text.upper(), text.swapcase())]
+    odd = str.maketrans({"s": "\u017f", "k": "\u212a", "i": "\u0131", "I": "\u0130"})
+    texts += [text.translate(odd) for text in texts]
+    if CORPUS is not None:
+        texts += [path.read_text("utf-8", "replace") for path in CORPUS.glob("*/SKILL.md")]
+    matched = 0
+    for text in texts:
+        marks = present_marks(folded(text))
+        for pattern, gate in gated:
+            match = pattern.search(text)
+            if match is not None:
+                matched += 1
+                assert gate.opens(marks), (pattern.pattern[:40], match.group())
+    assert matched > 100
+
+
 def test_the_routing_hijack_gate_lets_every_phrase_of_its_pattern_through() -> None:
     """SD1010's gate words (one of which every phrase of the pattern holds) never keep a
     description from the pattern: same answer as the pattern alone, each quantifier and
