@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.rules._findings import Severity
+from skilldeck.engine.rules._findings import Finding, RelatedLocation, Severity
 from skilldeck.engine.rules._rules import RULES, render_rules_markdown, rule
 from skilldeck.engine.text._positions import Span
 
@@ -51,6 +51,26 @@ def test_finding_fills_the_message_and_keeps_the_default_effect():
         span, source="project-dsh", path="/p/x/SKILL.md", rank=100
     ).message == ("shadowed by project-dsh skill at /p/x/SKILL.md (rank 100)")
     assert not rule("SD103").finding(span, drops_skill=False, problem="x").drops_skill
+
+
+def test_findings_are_equal_by_every_field_and_drop_repeats_in_a_set():
+    # ``check`` drops repeated findings of a file through a dict: equal findings must
+    # collapse, and findings that differ anywhere (even only in a related location, which
+    # the hash leaves out) must stay apart.
+    span = Span.at(2, 0, 4)
+    related = (RelatedLocation("b/SKILL.md", Span.at(1, 6, 9), "b is here"),)
+    base = Finding("SD802", Severity.WARNING, "2 skills share this", span, related=related)
+    same = Finding("SD802", Severity.WARNING, "2 skills share this", span, related=related)
+    elsewhere = Finding(
+        "SD802",
+        Severity.WARNING,
+        "2 skills share this",
+        span,
+        related=(RelatedLocation("c/SKILL.md", Span.at(1, 6, 9), "c is here"),),
+    )
+    milder = Finding("SD802", Severity.INFORMATION, "2 skills share this", span, related=related)
+    assert same == base and hash(same) == hash(base)
+    assert list(dict.fromkeys([base, same, elsewhere, milder, same])) == [base, elsewhere, milder]
 
 
 def test_docs_url_points_at_the_generated_heading():
