@@ -90,6 +90,31 @@ def test_the_output_memo_is_what_a_warm_run_prints(run: Run, deck: Path, tmp_pat
     assert "from the deck memo" in github.stdout
 
 
+@pytest.mark.parametrize(
+    ("stored", "encoding", "printed"),
+    [
+        # Plain UTF-8 out: the stored bytes as they are.
+        ("caf\u00e9 \U0001f600\n", "utf-8", "caf\u00e9 \U0001f600\n"),
+        # An ASCII stdout escapes what it cannot encode, as a fresh run's print would.
+        ("caf\u00e9 \U0001f600\n", "ascii", "caf\\xe9 \\U0001f600\n"),
+        # A lone surrogate (stored as UTF-8 with surrogatepass) is escaped, never raw.
+        ("bad \udcff\n", "utf-8", "bad \\udcff\n"),
+    ],
+)
+def test_a_warm_run_prints_the_memo_as_its_stdout_encodes_text(
+    run: Run, deck: Path, tmp_path: Path, stored: str, encoding: str, printed: str
+) -> None:
+    run("check", cwd=deck)
+    [output] = memo_files(tmp_path, "output")
+    header, _printed = output.read_bytes().split(b"\n", 1)
+    payload = json.loads(header)
+    raw = stored.encode("utf-8", "surrogatepass")
+    payload["stdout_bytes"] = len(raw)
+    output.write_bytes(json.dumps(payload).encode() + b"\n" + raw)
+    warm = run("check", cwd=deck, env={"PYTHONIOENCODING": encoding})
+    assert warm.stdout == printed
+
+
 def test_the_exit_status_follows_fail_on(run: Run, deck: Path) -> None:
     (deck / ".dsh/skills/broken.md").unlink()
     (deck / ".dsh/skills/emoji/SKILL.md").unlink()

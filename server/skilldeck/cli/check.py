@@ -369,19 +369,10 @@ def _fix(
     return _emit(_report(args, checker, selection, palette))
 
 
-#: Characters of output encoded and written at a time (:func:`_emit`).
-_WRITE_SLICE = 1 << 20
-
-
 def _emit(memo: OutputMemo) -> int:
     for warning in memo.warnings:
         print(f"skilldeck: warning: {warning}", file=sys.stderr)
-    # In slices: the text layer encodes what it is given in one piece, and a copy of the
-    # whole output (11 MB at 10,000 skills) would be the run's peak memory.
-    for text in memo.pieces:
-        for start in range(0, len(text), _WRITE_SLICE):
-            sys.stdout.write(text[start : start + _WRITE_SLICE])
-    sys.stdout.flush()
+    memo.write(sys.stdout)
     return memo.status
 
 

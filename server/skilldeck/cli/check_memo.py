@@ -14,6 +14,7 @@ instead of listing it.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import hashlib
 import itertools
@@ -24,7 +25,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, TextIO, cast
 
 from skilldeck.engine.config import RuleSettings
 from skilldeck.engine.disk import dump_bytes, load_bytes, read_cache_bytes
@@ -90,11 +91,59 @@ class OutputMemo:
     warnings: tuple[str, ...]
     pieces: tuple[str, ...]
     status: int
+    #: The stdout as a memo file holds it (UTF-8, lone surrogates kept), for a memo read
+    #: back: its ``pieces`` are then empty, and the text is decoded only when a stream
+    #: needs text (:meth:`write`).
+    encoded: bytes | None = None
 
     @property
     def stdout(self) -> str:
         """The printed text in one string."""
+        if self.encoded is not None:
+            return self.encoded.decode("utf-8", "surrogatepass")
         return "".join(self.pieces)
+
+    def write(self, stream: TextIO) -> None:
+        """Print the stdout on ``stream`` and flush it.
+
+        A memo read back goes to the stream's byte layer unchanged when that writes the
+        same bytes the text layer would: UTF-8 without newline translation, and no lone
+        surrogate in the text (which the stream's error handler would escape; UTF-8 spells
+        one with the byte 0xED). A warm ``check`` at 10,000 skills then neither decodes
+        nor re-encodes its 11 MB."""
+        encoded = self.encoded
+        if encoded is not None:
+            buffer = _byte_layer(stream)
+            if buffer is not None and b"\xed" not in encoded:
+                stream.flush()
+                buffer.write(encoded)
+                buffer.flush()
+                return
+        # In slices: the text layer encodes what it is given in one piece, and a copy of
+        # the whole output (11 MB at 10,000 skills) would be the run's peak memory.
+        for text in self.pieces if encoded is None else (self.stdout,):
+            for start in range(0, len(text), _WRITE_SLICE):
+                stream.write(text[start : start + _WRITE_SLICE])
+        stream.flush()
+
+
+#: Characters of output encoded and written at a time (:meth:`OutputMemo.write`).
+_WRITE_SLICE = 1 << 20
+
+
+def _byte_layer(stream: TextIO) -> BinaryIO | None:
+    """The byte stream under ``stream`` when it writes text as plain UTF-8 with ``\\n``
+    line ends (``None`` otherwise: another encoding, or Windows, where the standard
+    streams write ``\\r\\n``)."""
+    buffer = getattr(stream, "buffer", None)
+    encoding = getattr(stream, "encoding", None)
+    if buffer is None or not isinstance(encoding, str) or os.linesep != "\n":
+        return None
+    try:
+        utf8 = codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return None
+    return cast("BinaryIO", buffer) if utf8 else None
 
 
 class CheckMemos:
@@ -207,10 +256,10 @@ class CheckMemos:
                 or len(data) - end - 1 != size
             ):
                 return None
-            stdout = data[end + 1 :].decode("utf-8", "surrogatepass")
+            stdout = data[end + 1 :]
         except (KeyError, TypeError, ValueError):
             return None
-        return OutputMemo(warnings, (stdout,), status)
+        return OutputMemo(warnings, (), status, encoded=stdout)
 
     def store_output_memo(
         self, key: DeckKey, memo: OutputMemo, *, companions: Sequence[Path]

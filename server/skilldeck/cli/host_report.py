@@ -108,7 +108,7 @@ def host_output(
             key = view_key(roots, settings, extra=extra)
             memo = CheckMemos(cache).load_output_memo(key) if key is not None else None
             if memo is not None:
-                sys.stdout.write(memo.stdout)
+                memo.write(sys.stdout)
                 return 0
     from skilldeck.engine.filesystem import usable_cpus  # noqa: PLC0415
 
