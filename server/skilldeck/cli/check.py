@@ -60,6 +60,7 @@ from skilldeck.engine.filesystem import (
 from skilldeck.engine.registry import RANK_CUSTOM, SOURCE_CUSTOM
 from skilldeck.engine.rules import Finding, Severity
 from skilldeck.engine.safety import FolderListings, reuse_folder_listings
+from skilldeck.heap import release_free_memory
 
 if TYPE_CHECKING:
     from skilldeck.cli.fix import FilePlan, FixTarget, Skipped
@@ -713,6 +714,9 @@ class _Checker:
             )
             for path, found in hosted.items():
                 by_path.setdefault(path, []).extend(found)
+        # The passes' working sets are freed; their pages go back before the report is
+        # rendered on top of what is kept (the peak of a large deck's run).
+        release_free_memory()
         files = tuple(
             MemoFile(
                 entry.path,

@@ -40,12 +40,12 @@ from skilldeck.engine.filesystem import (
 )
 from skilldeck.engine.sources import FAILING_HEALTH, source_findings, source_status
 from skilldeck.engine.text import Encoding
+from skilldeck.heap import release_free_memory
 from skilldeck.lsp.catalog_notifier import CatalogNotifier
 from skilldeck.lsp.diagnostics import path_of
 from skilldeck.lsp.document_sync import DocumentSync
 from skilldeck.lsp.file_events import FileEvents, inside_or_equal
 from skilldeck.lsp.handlers import as_handler
-from skilldeck.lsp.heap import release_free_memory
 from skilldeck.lsp.host_views import HostViews
 from skilldeck.lsp.index import FolderIndex, FolderScan, scan_folder
 from skilldeck.lsp.index_progress import IndexProgress

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from skilldeck.lsp import heap
-from skilldeck.lsp.heap import release_free_memory
+from skilldeck import heap
+from skilldeck.heap import release_free_memory
 
 
 def _resident_mb() -> float:
