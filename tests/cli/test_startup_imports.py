@@ -92,3 +92,20 @@ def test_a_check_its_memo_answers_imports_no_analysis_code(tmp_path: Path) -> No
         )
     )
     assert analysis == [], f"a memoised check imported {analysis}"
+
+
+def test_a_check_imports_no_other_command(tmp_path: Path) -> None:
+    """The parser is built with the subcommand the line names (the others' modules, such
+    as the hosts' report, the catalog or the MCP command, are ~10 ms of a warm run)."""
+    project = tmp_path / "project"
+    skill = project / ".dsh" / "skills" / "tidy" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(SKILL)
+    (project / ".git").mkdir()
+    modules = _imported_by_check(project, tmp_path / "cache")
+    commands = sorted(
+        name
+        for name in modules
+        if name.startswith("skilldeck.cli.") and name.endswith(("_cmd", "host_report"))
+    )
+    assert commands == []

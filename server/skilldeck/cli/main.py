@@ -9,26 +9,13 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import os
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import skilldeck
-from skilldeck.cli import (
-    budget_cmd,
-    catalog_cmd,
-    check,
-    list_cmd,
-    load_cmd,
-    mcp_cmd,
-    overlap_cmd,
-    roots_cmd,
-    rules_cmd,
-    schema_cmd,
-    serve_cmd,
-    sources_cmd,
-)
 from skilldeck.cli.errors import CliError
 from skilldeck.engine.config import ConfigError
 
@@ -47,8 +34,26 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full ``skilldeck`` parser with every subcommand."""
+#: Each subcommand and the module that registers and runs it, in ``--help`` order.
+COMMANDS: dict[str, str] = {
+    "check": "check",
+    "list": "list_cmd",
+    "catalog": "catalog_cmd",
+    "budget": "budget_cmd",
+    "load": "load_cmd",
+    "overlap": "overlap_cmd",
+    "roots": "roots_cmd",
+    "sources": "sources_cmd",
+    "rules": "rules_cmd",
+    "schema": "schema_cmd",
+    "serve": "serve_cmd",
+    "mcp": "mcp_cmd",
+}
+
+
+def build_parser(commands: Sequence[str] = tuple(COMMANDS)) -> argparse.ArgumentParser:
+    """The ``skilldeck`` parser with the subcommands ``commands`` (default: every one);
+    only their modules are imported."""
     parser = _Parser(
         prog="skilldeck",
         description="Layered agent skills: check skill files, show the catalog the model "
@@ -57,28 +62,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"skilldeck {skilldeck.__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
-    for module in (
-        check,
-        list_cmd,
-        catalog_cmd,
-        budget_cmd,
-        load_cmd,
-        overlap_cmd,
-        roots_cmd,
-        sources_cmd,
-        rules_cmd,
-        schema_cmd,
-        serve_cmd,
-        mcp_cmd,
-    ):
-        module.register(subparsers)
+    for command in commands:
+        importlib.import_module(f"skilldeck.cli.{COMMANDS[command]}").register(subparsers)
     return parser
+
+
+def _commands_for(argv: Sequence[str]) -> tuple[str, ...]:
+    """The subcommands the parser needs for ``argv``: the one it names first, or (for
+    ``--help``, ``--version``, a mistyped name) all of them. argparse reads the rest of the
+    line with that subcommand's parser alone, so one is enough to parse it exactly as the
+    full parser would, and a warm ``check`` imports none of the other commands."""
+    if argv and argv[0] in COMMANDS:
+        return (argv[0],)
+    return tuple(COMMANDS)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``skilldeck`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     _escape_undecodable_output()
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(_commands_for(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:
