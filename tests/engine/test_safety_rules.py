@@ -16,7 +16,12 @@ from skilldeck.engine.files._skill_file import analyze_skill_file
 from skilldeck.engine.safety import _commands as safety_commands
 from skilldeck.engine.safety import _file as safety_file
 from skilldeck.engine.safety import _instructions as safety_text
-from skilldeck.engine.safety._bundle_walk import MAX_FILES
+from skilldeck.engine.safety._bundle_walk import (
+    MAX_FILES,
+    FolderListings,
+    bundle_state,
+    open_folder,
+)
 from skilldeck.engine.safety._chars import invisible_runs, name_confusion, strip_invisible
 from skilldeck.engine.safety._hits import folded, present_marks, word_matches
 
@@ -127,6 +132,46 @@ def test_bundle_walk_never_follows_symlinks_and_says_where_it_stopped(tmp_path: 
     assert [(f.code, f.message) for f in findings if len(f.code) == 6] == [
         ("SD1016", f"the bundle was not fully scanned: it has more than {MAX_FILES} files")
     ]
+
+
+def test_a_bundle_state_looked_up_from_its_parent_is_the_state_by_path(tmp_path: Path) -> None:
+    # The memo key looks files up from the root's descriptor where the platform allows
+    # (``at``); anywhere else by path. Both must describe the bundle the same way: nested
+    # folders, a skipped folder, a symlink, and a file changed since.
+    folder = tmp_path / "deep"
+    _bundle(folder, skill("deep", "Deep.", "Body.\n"))
+    (folder / "scripts" / "tools").mkdir(parents=True)
+    (folder / "scripts" / "tools" / "run.sh").write_text("echo ok\n")
+    (folder / "node_modules").mkdir()
+    (folder / "node_modules" / "x.js").write_text("x\n")
+    (folder / "notes.md").write_text("notes\n")
+    os.symlink(tmp_path, folder / "up")
+    old = 1_700_000_000
+    for directory, _dirs, files in os.walk(folder):
+        for name in [*files, "."]:
+            os.utime(os.path.join(directory, name), (old, old), follow_symlinks=False)
+    fd = open_folder(str(tmp_path))
+    if fd is None:
+        pytest.skip("stat takes no dir_fd here")
+    try:
+
+        def both() -> tuple[str | None, str | None]:
+            listings = FolderListings(racy_window_ns=0)
+            by_path = bundle_state(str(folder), listings, racy_from_ns=old * 10**9 + 1)
+            at_fd = bundle_state(
+                str(folder), listings, racy_from_ns=old * 10**9 + 1, at=(fd, "deep")
+            )
+            return by_path, at_fd
+
+        by_path, at_fd = both()
+        assert by_path is not None and "scripts/tools/run.sh" in by_path
+        assert at_fd == by_path
+        (folder / "scripts" / "tools" / "run.sh").write_text("echo changed\n")
+        os.utime(folder / "scripts" / "tools" / "run.sh", (old, old))
+        changed, changed_at_fd = both()
+        assert changed_at_fd == changed != by_path
+    finally:
+        os.close(fd)
 
 
 def test_a_changed_script_is_judged_again(tmp_path: Path) -> None:

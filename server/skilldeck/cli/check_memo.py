@@ -43,7 +43,7 @@ from skilldeck.engine.filesystem import (
     write_chunks_atomically,
 )
 from skilldeck.engine.rules import Finding
-from skilldeck.engine.safety import FolderListings, bundle_state
+from skilldeck.engine.safety import FolderListings, bundle_state, open_folder
 
 #: Bump when the shape of a deck memo changes.
 # 4: the key covers each bundle's other files (what the SD10xx bundle scan reads)
@@ -419,45 +419,74 @@ def deck_key(
             continue
         except OSError:
             return None
-        prefix = os.path.join(root.path, "")  # a child's path is prefix + name
-        for name, dirent in children:
-            if len(parts) > _DIGEST_PARTS:
-                digest.update("".join(parts).encode("utf-8", "surrogateescape"))
-                parts = []
-            parts.append(f"\x00c{name}")
-            if name in root.skip_names:
-                continue
-            try:
-                found = listed_child_layout(dirent)
-            except OSError:
-                return None
-            if found is None:
-                continue
-            is_dir = found[0] == "bundle"
-            folder = prefix + name
-            path = folder + _IN_BUNDLE if is_dir else folder
-            try:
-                st = os.stat(path)
-            except (FileNotFoundError, NotADirectoryError):
-                parts.append("\x00-")
-                if is_dir:  # what SD007 reports depends on the folder's Markdown files
-                    parts.extend(f"\x00s{stray}" for stray, _ in stray_files(root, name))
-                continue
-            except OSError:
-                return None
-            if not stat.S_ISREG(st.st_mode) or st.st_mtime_ns >= threshold:
-                return None
-            parts.append(
-                f"\x00{'b' if is_dir else 'f'}{st.st_dev},{st.st_ino},{st.st_size},"
-                f"{st.st_mtime_ns},{st.st_ctime_ns}"
-            )
-            if is_dir:
-                walked = bundle_state(folder, listings, racy_from_ns=threshold)
-                if walked is None:
-                    return None
-                parts.append(walked)
+        # Files are looked up from the root's descriptor, not along the whole path.
+        fd = open_folder(root.path)
+        try:
+            listed = _root_key(root, children, fd, listings, threshold, parts, digest)
+        finally:
+            if fd is not None:
+                os.close(fd)
+        if listed is None:
+            return None
+        parts = listed
     digest.update("".join(parts).encode("utf-8", "surrogateescape"))
     return DeckKey(locator, digest.hexdigest())
+
+
+def _root_key(  # noqa: PLR0917 - deck_key's state for one root
+    root: SkillRoot,
+    children: list[tuple[str, os.DirEntry[str]]],
+    fd: int | None,
+    listings: FolderListings,
+    threshold: int,
+    parts: list[str],
+    digest: hashlib._Hash,
+) -> list[str] | None:
+    """:func:`deck_key`'s material for the listed ``children`` of ``root`` added to
+    ``parts`` (digested into ``digest`` a few thousand at a time); the parts not yet
+    digested, or ``None`` when the deck cannot be memoised now."""
+    prefix = os.path.join(root.path, "")  # a child's path is prefix + name
+    for name, dirent in children:
+        if len(parts) > _DIGEST_PARTS:
+            digest.update("".join(parts).encode("utf-8", "surrogateescape"))
+            parts = []
+        parts.append(f"\x00c{name}")
+        if name in root.skip_names:
+            continue
+        try:
+            found = listed_child_layout(dirent)
+        except OSError:
+            return None
+        if found is None:
+            continue
+        is_dir = found[0] == "bundle"
+        relative = name + _IN_BUNDLE if is_dir else name
+        try:
+            st = os.stat(prefix + relative) if fd is None else os.stat(relative, dir_fd=fd)
+        except (FileNotFoundError, NotADirectoryError):
+            parts.append("\x00-")
+            if is_dir:  # what SD007 reports depends on the folder's Markdown files
+                parts.extend(f"\x00s{stray}" for stray, _ in stray_files(root, name))
+            continue
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or st.st_mtime_ns >= threshold:
+            return None
+        parts.append(
+            f"\x00{'b' if is_dir else 'f'}{st.st_dev},{st.st_ino},{st.st_size},"
+            f"{st.st_mtime_ns},{st.st_ctime_ns}"
+        )
+        if is_dir:
+            walked = bundle_state(
+                prefix + name,
+                listings,
+                racy_from_ns=threshold,
+                at=None if fd is None else (fd, name),
+            )
+            if walked is None:
+                return None
+            parts.append(walked)
+    return parts
 
 
 #: A bundle's skill file below its folder (``os.path.join(folder, BUNDLE_FILE)``).

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.safety._bundle import is_bundle_finding as is_bundle_finding
     from skilldeck.engine.safety._bundle_walk import FolderListings as FolderListings
     from skilldeck.engine.safety._bundle_walk import bundle_state as bundle_state
+    from skilldeck.engine.safety._bundle_walk import open_folder as open_folder
     from skilldeck.engine.safety._bundle_walk import (
         reuse_folder_listings as reuse_folder_listings,
     )
@@ -29,7 +30,12 @@ else:
         __name__,
         {
             "_bundle": ("bundle_findings", "is_bundle_finding"),
-            "_bundle_walk": ("FolderListings", "bundle_state", "reuse_folder_listings"),
+            "_bundle_walk": (
+                "FolderListings",
+                "bundle_state",
+                "open_folder",
+                "reuse_folder_listings",
+            ),
             "_chars": ("code_point_name", "hidden_tag_text", "run_at"),
             "_file": ("safety_findings",),
         },

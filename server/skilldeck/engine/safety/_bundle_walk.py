@@ -139,16 +139,39 @@ def _kind(item: os.DirEntry[str]) -> str:
         return "o"
 
 
-def bundle_state(folder: str, listings: FolderListings, *, racy_from_ns: int) -> str | None:
+def bundle_state(
+    folder: str,
+    listings: FolderListings,
+    *,
+    racy_from_ns: int,
+    at: tuple[int, str] | None = None,
+) -> str | None:
     """Everything :func:`bundle_findings` of ``folder``'s ``SKILL.md`` depends on, as text:
     each folder the walk lists (its identity and entries) and each file it may read (its
     identity; ``SKILL.md`` itself is the caller's). Equal states mean equal findings.
     ``None`` when a file was modified at or after ``racy_from_ns`` (a later same-size
-    edit could keep its identity)."""
+    edit could keep its identity).
+
+    ``at`` is ``(descriptor of the folder's parent, the folder's name in it)``: each file
+    is then looked up from the parent (``stat`` with ``dir_fd``, where the platform has
+    it: :func:`open_folder`), not along the whole path again (a fifth of a warm key's
+    20,000 lookups at 10,000 skills)."""
     parts: list[str] = []
-    if not _state(folder, "", 0, listings, parts, racy_from_ns):
+    if not _state(folder, "", 0, listings, parts, racy_from_ns, at):
         return None
     return "\0".join(parts)
+
+
+def open_folder(path: str) -> int | None:
+    """A descriptor of the folder ``path`` to look files up from (:func:`bundle_state`'s
+    ``at``; the caller closes it), or ``None`` where ``stat`` takes no ``dir_fd``
+    (Windows) or the folder cannot be opened (then paths are looked up whole)."""
+    if os.stat not in os.supports_dir_fd or not hasattr(os, "O_DIRECTORY"):
+        return None
+    try:
+        return os.open(path, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
 
 
 def _state(  # noqa: PLR0917 - the recursion's state
@@ -158,10 +181,14 @@ def _state(  # noqa: PLR0917 - the recursion's state
     listings: FolderListings,
     parts: list[str],
     racy_from_ns: int,
+    at: tuple[int, str] | None,
 ) -> bool:
     path = os.path.join(folder, relative) if relative else folder
     try:
-        st = os.stat(path)
+        if at is None:
+            st = os.stat(path)
+        else:
+            st = os.stat(os.path.join(at[1], relative) if relative else at[1], dir_fd=at[0])
         items = listings.listing(path, st).split("\0")
     except OSError as error:
         parts.append(f"!{relative}:{error.errno}")
@@ -174,11 +201,14 @@ def _state(  # noqa: PLR0917 - the recursion's state
         if kind == "d":
             parts.append(f"d{child}")
             entered = name not in _SKIP_DIRS and depth + 1 < MAX_DEPTH
-            if entered and not _state(folder, child, depth + 1, listings, parts, racy_from_ns):
+            if entered and not _state(folder, child, depth + 1, listings, parts, racy_from_ns, at):
                 return False
         elif kind == "f" and child != "SKILL.md":
             try:
-                info = os.stat(os.path.join(folder, child), follow_symlinks=False)
+                if at is None:
+                    info = os.stat(os.path.join(folder, child), follow_symlinks=False)
+                else:
+                    info = os.stat(os.path.join(at[1], child), dir_fd=at[0], follow_symlinks=False)
             except OSError as error:
                 parts.append(f"!{child}:{error.errno}")
                 continue
