@@ -2,7 +2,12 @@ from __future__ import annotations
 
 import pytest
 
-from skilldeck.engine.frontmatter._frontmatter import Frontmatter, parse_frontmatter, resolve_plain
+from skilldeck.engine.frontmatter._frontmatter import (
+    _NOT_PRINTABLE,
+    Frontmatter,
+    parse_frontmatter,
+    resolve_plain,
+)
 from skilldeck.engine.text._positions import Position, Span
 
 
@@ -176,3 +181,22 @@ def test_complex_keys_are_ignored_with_a_finding():
 def test_unicode_line_separators_keep_positions_aligned_with_the_document():
     fm = ok('---\na: "x\u2028y"\nname: b\n---\n')
     assert fm.get("name").key_span == Span.at(2, 0, 4)
+
+
+def test_the_characters_refused_in_frontmatter_are_exactly_those_yaml_forbids() -> None:
+    # YAML 1.2, production [1] c-printable: the characters a stream may hold.
+    printable = (
+        (0x09, 0x09),
+        (0x0A, 0x0A),
+        (0x0D, 0x0D),
+        (0x20, 0x7E),
+        (0x85, 0x85),
+        (0xA0, 0xD7FF),
+        (0xE000, 0xFFFD),
+        (0x10000, 0x10FFFF),
+    )
+    allowed = bytearray(0x110000)
+    for low, high in printable:
+        allowed[low : high + 1] = b"\x01" * (high - low + 1)
+    refused = [c for c in range(0x110000) if _NOT_PRINTABLE.match(chr(c)) is not None]
+    assert refused == [c for c in range(0x110000) if not allowed[c]]

@@ -39,8 +39,11 @@ MAX_YAML_DEPTH = 64
 MAX_YAML_NODES = 50_000
 
 _CLOSING_LINE = re.compile(r"^---\r?$", re.MULTILINE)
-# Characters YAML 1.2 does not allow in a stream (c-printable's complement).
-_NOT_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# Characters YAML 1.2 does not allow in a stream: c-printable's complement, spelt out
+# (the negated class of c-printable took 5-7 ms to compile, at every process start).
+_NOT_PRINTABLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]"
+)
 _INT = re.compile(r"[-+]?[0-9]+")
 _OCT = re.compile(r"0o[0-7]+")
 _HEX = re.compile(r"0x[0-9a-fA-F]+")
