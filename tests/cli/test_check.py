@@ -312,8 +312,9 @@ def test_jobs_option(run: Run, project: Path) -> None:
 def test_a_large_json_report_is_written_whole_and_served_whole_from_its_memo(
     run: Run, tmp_path: Path
 ) -> None:
-    """1,300 findings: the JSON is rendered in pieces of 512 findings (never held twice);
-    what is printed, cold and from the memo, is still exactly the standard library's."""
+    """1,300 findings: the JSON is rendered and printed in pieces of 512 findings (never
+    held whole); what is printed, cold and from the memo, is still exactly the standard
+    library's."""
     project = tmp_path / "many"
     skills = project / ".dsh" / "skills"
     skills.mkdir(parents=True)
@@ -328,7 +329,8 @@ def test_a_large_json_report_is_written_whole_and_served_whole_from_its_memo(
     assert {item["code"] for item in items} == {"SD204"}
     assert cold.stdout == json.dumps(items, indent=2, ensure_ascii=False) + "\n"
     [memo] = (tmp_path / "cache").rglob("output-*.json")
-    assert memo.read_bytes().endswith(cold.stdout.encode("utf-8"))  # stored whole
+    # Stored whole as it was printed, then the memo's one line of JSON.
+    assert memo.read_bytes().startswith(cold.stdout.encode("utf-8") + b"\n{")
     warm = run("check", "--format", "json", cwd=project)
     assert warm.stdout == cold.stdout
     assert warm.code == cold.code == 1

@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import Result, Run, skill, write
+from cli_helpers import Result, Run, cli_environment, skill, write
 
 OLD = time.time() - 3600  # outside the racy window, so memos are stored
 FORMATS = ("text", "json", "sarif", "github")
@@ -69,15 +71,16 @@ def test_a_memo_hit_prints_byte_identical_output(
 def test_the_output_memo_is_what_a_warm_run_prints(run: Run, deck: Path, tmp_path: Path) -> None:
     run("check", cwd=deck)
     [output] = memo_files(tmp_path, "output")
-    # One line of JSON, then the output as printed.
-    header, printed = output.read_bytes().split(b"\n", 1)
+    # The output as printed, a line break, then one line of JSON.
+    printed, header, end = output.read_bytes().rsplit(b"\n", 2)
+    assert end == b""
     payload = json.loads(header)
     assert printed.decode() == run("check", "--no-cache", cwd=deck).stdout
     assert payload["stdout_bytes"] == len(printed)
     payload["stdout_bytes"] = len("from the memo\n")
-    output.write_bytes(json.dumps(payload).encode() + b"\nfrom the memo\n")
+    output.write_bytes(b"from the memo\n\n" + json.dumps(payload).encode() + b"\n")
     assert run("check", cwd=deck).stdout == "from the memo\n"
-    output.write_bytes(json.dumps(payload).encode() + b"\nfrom the memo\n and more")
+    output.write_bytes(b"from the memo\n and more\n" + json.dumps(payload).encode() + b"\n")
     assert run("check", cwd=deck).stdout != "from the memo\n"  # the length must match
     # Another format misses the output memo and renders from the deck memo.
     [deck_memo] = memo_files(tmp_path, "deck")
@@ -106,11 +109,11 @@ def test_a_warm_run_prints_the_memo_as_its_stdout_encodes_text(
 ) -> None:
     run("check", cwd=deck)
     [output] = memo_files(tmp_path, "output")
-    header, _printed = output.read_bytes().split(b"\n", 1)
+    _printed, header, _end = output.read_bytes().rsplit(b"\n", 2)
     payload = json.loads(header)
     raw = stored.encode("utf-8", "surrogatepass")
     payload["stdout_bytes"] = len(raw)
-    output.write_bytes(json.dumps(payload).encode() + b"\n" + raw)
+    output.write_bytes(raw + b"\n" + json.dumps(payload).encode() + b"\n")
     warm = run("check", cwd=deck, env={"PYTHONIOENCODING": encoding})
     assert warm.stdout == printed
 
@@ -218,6 +221,30 @@ def test_racily_fresh_files_are_never_memoised(run: Run, deck: Path, tmp_path: P
     same_as_fresh(run, deck)
     same_as_fresh(run, deck)
     assert not memo_files(tmp_path, "deck")
+    assert not memo_files(tmp_path, "output")
+    # The output was written into a draft of its memo as it was printed: dropped.
+    assert not list((tmp_path / "cache").glob(".tmp-*"))
+
+
+def test_a_reader_that_stops_early_leaves_no_draft_behind(
+    deck: Path, tmp_path: Path, home: Path
+) -> None:
+    for index in range(300):  # enough output to outlast the pipe's buffer
+        write(deck / f".dsh/skills/n{index:03}.md", "---\nname: Bad_Name\n---\n")
+    age(deck)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "skilldeck", "check", "--format", "json"],
+        cwd=deck,
+        env=cli_environment(tmp_path, home),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    assert child.stdout.read(10) == b"[\n  {\n    "
+    child.stdout.close()  # as `skilldeck check | head` does
+    assert child.wait(timeout=60) == 0
+    assert child.stderr.read() == b""
+    assert not list((tmp_path / "cache").glob(".tmp-*"))
     assert not memo_files(tmp_path, "output")
 
 

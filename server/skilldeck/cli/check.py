@@ -26,9 +26,10 @@ from skilldeck.cli.check_memo import (
     DeckKey,
     DeckMemo,
     MemoFile,
-    OutputMemo,
+    OutputDraft,
     deck_key,
     deck_locator,
+    write_text,
 )
 from skilldeck.cli.color import Palette, color_enabled
 from skilldeck.cli.display import display_path
@@ -238,23 +239,56 @@ def run(args: argparse.Namespace) -> int:
         output_key = checker.output_key(resolved, palette)
         memo = CheckMemos(cache).load_output_memo(output_key) if output_key is not None else None
         if memo is not None:
-            return _emit(memo)
+            for warning in memo.warnings:
+                _warn(warning)
+            memo.write(sys.stdout)
+            return memo.status
     checker.check_all(resolved)
-    memo = _report(args, checker, selection, palette)
-    if cache is not None:
+    rendering = _report(args, checker, selection, palette)
+    if cache is None:
+        return _emit(rendering)
+    # The output goes into a draft of its memo as it is printed (it is never held whole).
+    draft = CheckMemos(cache).draft_output() if plain else None
+    try:
+        status = _emit(rendering, draft)
         # Store only what a listing taken after the checks vouches for: nothing was
         # modified since they started (deck_key's since_ns).
         checker.relist()
         output_key = checker.output_key(resolved, palette)
-        if plain and checker.complete and not checker.used_providers and output_key is not None:
-            CheckMemos(cache).store_output_memo(output_key, memo, companions=checker.companions)
+        if (
+            draft is not None
+            and checker.complete
+            and not checker.used_providers
+            and output_key is not None
+        ):
+            CheckMemos(cache).keep_output(
+                draft,
+                output_key,
+                warnings=rendering.warnings,
+                status=status,
+                companions=checker.companions,
+            )
         checker.store_deck_memos()
-    return _emit(memo)
+    finally:
+        if draft is not None:
+            draft.discard()
+    return status
+
+
+@dataclass(frozen=True)
+class _Rendering:
+    """What a run prints, made as it is written: its stderr warnings, its stdout in
+    pieces that concatenate to it (a large report's text is never held whole) and its
+    exit status."""
+
+    warnings: tuple[str, ...]
+    pieces: Iterable[str]
+    status: int
 
 
 def _report(
     args: argparse.Namespace, checker: _Checker, selection: RuleSelection, palette: Palette
-) -> OutputMemo:
+) -> _Rendering:
     """What a run prints and its exit status, from the selected findings."""
     collected = checker.collected
     report = CheckReport.build(
@@ -271,10 +305,10 @@ def _report(
     )
     status = 1 if report.fails(Severity(args.fail_on)) else 0
     if args.statistics:
-        pieces: tuple[str, ...] = (rule_statistics(report, args.format, unsafe=args.unsafe_fixes),)
+        pieces: Iterable[str] = (rule_statistics(report, args.format, unsafe=args.unsafe_fixes),)
     else:
         pieces = FORMATS[args.format](report, palette)
-    return OutputMemo(tuple(collected.warnings), pieces, status)
+    return _Rendering(tuple(collected.warnings), pieces, status)
 
 
 def _plans(
@@ -370,11 +404,20 @@ def _fix(
     return _emit(_report(args, checker, selection, palette))
 
 
-def _emit(memo: OutputMemo) -> int:
-    for warning in memo.warnings:
-        print(f"skilldeck: warning: {warning}", file=sys.stderr)
-    memo.write(sys.stdout)
-    return memo.status
+def _emit(rendering: _Rendering, draft: OutputDraft | None = None) -> int:
+    """Print ``rendering`` (each piece also into ``draft``); its exit status."""
+    for warning in rendering.warnings:
+        _warn(warning)
+    for text in rendering.pieces:
+        write_text(sys.stdout, text)
+        if draft is not None:
+            draft.add(text)
+    sys.stdout.flush()
+    return rendering.status
+
+
+def _warn(warning: str) -> None:
+    print(f"skilldeck: warning: {warning}", file=sys.stderr)
 
 
 def _existing(raw: str, cwd: str) -> str:

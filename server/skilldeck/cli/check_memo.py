@@ -17,10 +17,10 @@ from __future__ import annotations
 import codecs
 import contextlib
 import hashlib
-import itertools
 import json
 import os
 import stat
+import tempfile
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -45,9 +45,10 @@ from skilldeck.engine.filesystem import (
 from skilldeck.engine.rules import Finding
 from skilldeck.engine.safety import FolderListings, bundle_state, open_folder
 
-#: Bump when the shape of a deck memo changes.
+#: Bump when the shape of a deck or output memo changes.
 # 4: the key covers each bundle's other files (what the SD10xx bundle scan reads)
-DECK_MEMO_FORMAT = 4
+# 5: an output memo's JSON line follows the output (it is written while printed)
+DECK_MEMO_FORMAT = 5
 #: Bump when the shape of the bundle listings file changes.
 LISTINGS_FORMAT = 2
 
@@ -119,15 +120,20 @@ class OutputMemo:
                 buffer.write(encoded)
                 buffer.flush()
                 return
-        # In slices: the text layer encodes what it is given in one piece, and a copy of
-        # the whole output (11 MB at 10,000 skills) would be the run's peak memory.
         for text in self.pieces if encoded is None else (self.stdout,):
-            for start in range(0, len(text), _WRITE_SLICE):
-                stream.write(text[start : start + _WRITE_SLICE])
+            write_text(stream, text)
         stream.flush()
 
 
-#: Characters of output encoded and written at a time (:meth:`OutputMemo.write`).
+def write_text(stream: TextIO, text: str) -> None:
+    """Write ``text`` on ``stream`` in slices: the text layer encodes what it is given in
+    one piece, and a copy of a whole output (11 MB at 10,000 skills) would be the run's
+    peak memory."""
+    for start in range(0, len(text), _WRITE_SLICE):
+        stream.write(text[start : start + _WRITE_SLICE])
+
+
+#: Characters of output encoded and written at a time (:func:`write_text`).
 _WRITE_SLICE = 1 << 20
 
 
@@ -234,13 +240,15 @@ class CheckMemos:
     def load_output_memo(self, key: DeckKey) -> OutputMemo | None:
         """The output memo stored under ``key``; ``None`` when missing, stale or corrupt.
 
-        The file is one line of JSON (the key, companions, warnings, status and the
-        output's length in bytes) and then the output itself, as it is printed: a warm
-        run decodes it once instead of parsing it out of a JSON string."""
+        The file is the output itself, as it was printed (a warm run writes it out without
+        parsing it out of a JSON string), a line break, and one line of JSON: the key,
+        companions, warnings, status and the output's length in bytes. The JSON comes
+        last because the output is stored while it is printed (:class:`OutputDraft`)."""
         try:
             data = read_cache_bytes(self.output_file_for(key))
-            end = data.index(b"\n")
-            payload = load_bytes(data[:end])
+            # JSON on one line holds no line break: the last one before the end opens it.
+            end = data.rindex(b"\n", 0, len(data) - 1)
+            payload = load_bytes(data[end + 1 :])
         except (OSError, ValueError):
             return None
         if not isinstance(payload, dict) or not _header_holds(self.cache, payload, key):
@@ -253,30 +261,101 @@ class CheckMemos:
                 not isinstance(status, int)
                 or isinstance(status, bool)
                 or not isinstance(size, int)
-                or len(data) - end - 1 != size
+                or end != size
             ):
                 return None
-            stdout = data[end + 1 :]
+            stdout = data[:end]
         except (KeyError, TypeError, ValueError):
             return None
         return OutputMemo(warnings, (), status, encoded=stdout)
 
+    def draft_output(self) -> OutputDraft:
+        """A draft of an output memo, to write the output into as it is printed."""
+        return OutputDraft(self.cache.directory)
+
+    def keep_output(
+        self,
+        draft: OutputDraft,
+        key: DeckKey,
+        *,
+        warnings: Sequence[str],
+        status: int,
+        companions: Sequence[Path],
+    ) -> None:
+        """Keep ``draft`` as the output memo of ``key`` (atomically; see
+        :meth:`store_deck_memo`); a draft that could not be written is dropped."""
+        body = {"warnings": list(warnings), "status": status, "stdout_bytes": draft.size}
+        header = _memo_header(self.cache, key, body, companions)
+        if header is None:
+            draft.discard()
+            return
+        with contextlib.suppress(OSError, ValueError, TypeError):
+            draft.keep(self.output_file_for(key), dump_bytes(header))
+        draft.discard()
+
     def store_output_memo(
         self, key: DeckKey, memo: OutputMemo, *, companions: Sequence[Path]
     ) -> None:
-        """Write ``memo`` under ``key`` atomically (see :meth:`store_deck_memo`); the text
-        is encoded a slice at a time (a second copy of it would be the run's peak)."""
-        pieces = memo.pieces
+        """Write ``memo`` under ``key``: :meth:`keep_output` of a draft holding its text."""
+        draft = self.draft_output()
+        for text in memo.pieces:
+            draft.add(text)
+        self.keep_output(
+            draft, key, warnings=memo.warnings, status=memo.status, companions=companions
+        )
+
+
+class OutputDraft:
+    """The text of a ``check`` run written to a temporary file beside the memos as it is
+    printed, so the output memo never needs the whole text in memory (11 MB at 10,000
+    skills, which was the peak of a large run). :meth:`CheckMemos.keep_output` adds the
+    header once the run's key is known and moves it in place; :meth:`discard` drops it
+    (a run that cannot be memoised, or an error). Writing errors only drop the draft."""
+
+    def __init__(self, directory: Path) -> None:
+        #: Bytes written so far.
+        self.size = 0
+        self._file: BinaryIO | None = None
+        self._tmp: str | None = None
         try:
-            size = sum(
-                len(text) if text.isascii() else sum(len(part) for part in _encoded(text))
-                for text in pieces
-            )
-        except UnicodeError:
+            directory.mkdir(parents=True, exist_ok=True)
+            fd, self._tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".json")
+            self._file = os.fdopen(fd, "wb")
+        except OSError:
+            self.discard()
+
+    def add(self, text: str) -> None:
+        """Append ``text`` (UTF-8, lone surrogates kept, as the memo is read back)."""
+        if self._file is None:
             return
-        body = {"warnings": list(memo.warnings), "status": memo.status, "stdout_bytes": size}
-        raw = (part for text in pieces for part in _encoded(text))
-        _store_memo(self.cache, self.output_file_for(key), key, body, companions, raw=raw)
+        try:
+            for part in _encoded(text):
+                self._file.write(part)
+                self.size += len(part)
+        except (OSError, UnicodeError):
+            self.discard()
+
+    def keep(self, file: Path, header: bytes) -> None:
+        """End the text with a line break and the one-line ``header``; move it to
+        ``file``. ``OSError`` leaves ``file`` as it was."""
+        if self._file is None or self._tmp is None:
+            raise OSError("the draft was dropped")
+        self._file.write(b"\n" + header + b"\n")
+        self._file.close()
+        self._file = None
+        os.replace(self._tmp, file)
+        self._tmp = None
+
+    def discard(self) -> None:
+        """Drop the draft (nothing once it was kept)."""
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._file.close()
+            self._file = None
+        if self._tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self._tmp)
+            self._tmp = None
 
 
 #: Characters of a memo's text encoded at a time.
@@ -322,32 +401,38 @@ def _store_memo(
     companions: Sequence[Path],
     *,
     files: Iterable[object] | None = None,
-    raw: Iterable[bytes] | None = None,
 ) -> None:
-    """Write a memo; ``raw`` bytes follow its JSON line; ``files`` (a deck memo's
-    ``"files"`` list) are encoded and written one at a time: a 10,000-skill deck's memo
-    is ~40 MB of JSON, and as one tree of dicts it was the peak memory of a cold
-    ``check``."""
+    """Write a memo; ``files`` (a deck memo's ``"files"`` list) are encoded and written
+    one at a time: a 10,000-skill deck's memo is ~40 MB of JSON, and as one tree of dicts
+    it was the peak memory of a cold ``check``."""
+    payload = _memo_header(cache, key, body, companions)
+    if payload is None:
+        return
+    with contextlib.suppress(OSError, ValueError, TypeError):
+        if files is None:
+            write_atomically(file, payload)
+        else:
+            write_chunks_atomically(file, _with_list(dump_bytes(payload), "files", files))
+
+
+def _memo_header(
+    cache: IndexCache, key: DeckKey, body: dict[str, Any], companions: Sequence[Path]
+) -> dict[str, Any] | None:
+    """A memo's JSON header: ``key``, each companion file's identity (``None`` when one is
+    gone or lies elsewhere: no memo then) and ``body``."""
     listed = []
     for companion in companions:
         identity = identity_of_file(companion)
         if identity is None or companion.parent != cache.directory:
-            return
+            return None
         listed.append([companion.name, identity])
-    payload = {
+    return {
         "format": DECK_MEMO_FORMAT,
         "locator": key.locator,
         "key": key.digest,
         "companions": listed,
         **body,
     }
-    with contextlib.suppress(OSError, ValueError, TypeError):
-        if raw is not None:
-            write_chunks_atomically(file, itertools.chain((dump_bytes(payload), b"\n"), raw))
-        elif files is None:
-            write_atomically(file, payload)
-        else:
-            write_chunks_atomically(file, _with_list(dump_bytes(payload), "files", files))
 
 
 def _with_list(head: bytes, name: str, items: Iterable[object]) -> Iterator[bytes]:

@@ -1,21 +1,21 @@
 """Output formats of ``skilldeck check``: ``text``, ``json``, ``sarif`` and ``github``.
 
 Each module exposes ``render(report, palette)``: the text (``json``: the text in pieces
-that concatenate to it, so a large report is never held twice). :data:`FORMATS` gives
-every format as pieces; they are written to stdout as they are (the text ends with a
-newline when it is not empty).
+that concatenate to it, made one at a time, so a large report is never held whole).
+:data:`FORMATS` gives every format as pieces; they are written to stdout as they are
+made (the text ends with a newline when it is not empty).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from skilldeck.cli.color import Palette
 from skilldeck.cli.formats import github, sarif, text
 from skilldeck.cli.formats import json as json_format
 from skilldeck.cli.report import CheckReport
 
-Renderer = Callable[[CheckReport, Palette], tuple[str, ...]]
+Renderer = Callable[[CheckReport, Palette], Iterable[str]]
 
 
 def _whole(render: Callable[[CheckReport, Palette], str]) -> Renderer:

@@ -13,6 +13,7 @@ took a third of a 10,000-file ``check`` after the scan (a test holds the two equ
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 from skilldeck.cli.color import Palette
 from skilldeck.cli.display import display_path
@@ -42,25 +43,27 @@ _ITEM = """  {{
 _PIECE_ITEMS = 512
 
 
-def render(report: CheckReport, palette: Palette) -> tuple[str, ...]:
+def render(report: CheckReport, palette: Palette) -> Iterator[str]:
     """Serialize ``report.findings`` in pieces that concatenate to the text (``palette`` is
-    ignored: JSON is never coloured). The items of a piece are joined and dropped as the
-    rendering goes, so a large output (11 MB for the ~23,000 findings of a 10,000-skill
-    deck) is held once, not as items and again as their join."""
+    ignored: JSON is never coloured), made as they are asked for: the caller writes each
+    and drops it, so a large output (11 MB for the ~23,000 findings of a 10,000-skill
+    deck) is never held whole."""
     del palette
     if not report.findings:
-        return ("[]\n",)
+        yield "[]\n"
+        return
     text = json.encoder.encode_basestring
     shown: dict[str, str] = {}
-    pieces: list[str] = []
     batch: list[str] = []
+    opening = "[\n"
     for item in report.findings:
         finding = item.finding
         start, end = finding.span.start, finding.span.end
         path = shown.get(item.path)
         if path is None:
             path = shown[item.path] = text(display_path(item.path, report.cwd))
-        batch.append(",\n" if batch or pieces else "[\n")
+        batch.append(opening)
+        opening = ",\n"
         batch.append(
             _ITEM.format(
                 path=path,
@@ -75,11 +78,10 @@ def render(report: CheckReport, palette: Palette) -> tuple[str, ...]:
             )
         )
         if len(batch) >= 2 * _PIECE_ITEMS:
-            pieces.append("".join(batch))
+            yield "".join(batch)
             batch.clear()
     batch.append("\n]\n")
-    pieces.append("".join(batch))
-    return tuple(pieces)
+    yield "".join(batch)
 
 
 def _utf16(report: CheckReport, path: str, line: int, character: int) -> int:
