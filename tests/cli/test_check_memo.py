@@ -226,6 +226,20 @@ def test_racily_fresh_files_are_never_memoised(run: Run, deck: Path, tmp_path: P
     assert not list((tmp_path / "cache").glob(".tmp-*"))
 
 
+def test_drafts_a_killed_run_left_are_swept(run: Run, deck: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    old_draft = cache / ".tmp-killed.json"
+    old_draft.write_bytes(b"[\n  {" * 1000)
+    os.utime(old_draft, (OLD - 3600, OLD - 3600))
+    recent = cache / ".tmp-running.json"  # another run printing right now
+    recent.write_bytes(b"[\n")
+    same_as_fresh(run, deck)
+    assert not old_draft.exists()
+    assert recent.exists()
+    assert memo_files(tmp_path, "output")
+
+
 def test_a_reader_that_stops_early_leaves_no_draft_behind(
     deck: Path, tmp_path: Path, home: Path
 ) -> None:

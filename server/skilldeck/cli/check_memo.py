@@ -270,7 +270,9 @@ class CheckMemos:
         return OutputMemo(warnings, (), status, encoded=stdout)
 
     def draft_output(self) -> OutputDraft:
-        """A draft of an output memo, to write the output into as it is printed."""
+        """A draft of an output memo, to write the output into as it is printed. Drafts
+        and temporary files a killed run left behind (untouched for an hour) go first."""
+        _sweep_leftovers(self.cache.directory, time.time() - _LEFTOVER_AGE_S)
         return OutputDraft(self.cache.directory)
 
     def keep_output(
@@ -303,6 +305,23 @@ class CheckMemos:
         self.keep_output(
             draft, key, warnings=memo.warnings, status=memo.status, companions=companions
         )
+
+
+#: A temporary file of the cache directory untouched for this long was left by a run
+#: that was killed (a live run writes its draft as it prints).
+_LEFTOVER_AGE_S = 3600
+
+
+def _sweep_leftovers(directory: Path, before: float) -> None:
+    """Remove the temporary files (``.tmp-*``: drafts, atomic writes) in ``directory``
+    last modified before ``before``. One listing of the cache directory; errors ignored.
+    (A run still writing one only loses its memo: the file it would rename is gone.)"""
+    with contextlib.suppress(OSError), os.scandir(directory) as entries:
+        for entry in entries:
+            if entry.name.startswith(".tmp-"):
+                with contextlib.suppress(OSError):
+                    if entry.stat(follow_symlinks=False).st_mtime < before:
+                        os.unlink(entry.path)
 
 
 class OutputDraft:
