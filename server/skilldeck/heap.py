@@ -13,7 +13,6 @@ Windows) there is nothing to call and nothing is done.
 
 from __future__ import annotations
 
-import ctypes
 import functools
 import sys
 from collections.abc import Callable
@@ -23,6 +22,8 @@ from collections.abc import Callable
 def _malloc_trim() -> Callable[[int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
+    import ctypes  # noqa: PLC0415 - only when memory is given back (a warm check never is)
+
     try:
         # The symbols the process already has (libc's among them): no library search,
         # which would run `ldconfig` in a child process (ctypes.util.find_library).
