@@ -127,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
         max_description_length=config.catalog_max_description_length,
         watch_gate=gate,
         require_safe=config.mcp_require_safe,
+        settings=config.rule_settings(),
     )
     if address is None:
         from skilldeck.mcp.serve import serve_stdio  # noqa: PLC0415

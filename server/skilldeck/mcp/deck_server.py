@@ -55,6 +55,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 import skilldeck
+from skilldeck.engine.config import RuleSettings
 from skilldeck.engine.filesystem import QuietCall, WatchGate
 from skilldeck.engine.model_view import (
     SKILL_TOOL_NAME,
@@ -131,6 +132,7 @@ class DeckServer:
         max_description_length: int,
         watch_gate: WatchGate | None = None,
         require_safe: bool = False,
+        settings: RuleSettings | None = None,
     ) -> None:
         self.registry = registry
         self._watch_gate = watch_gate
@@ -144,6 +146,7 @@ class DeckServer:
             cwd=cwd,
             max_description_length=max_description_length,
             require_safe=require_safe,
+            settings=settings,
         )
         self._entries = EntryCache(self._definition)
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
@@ -211,8 +214,7 @@ class DeckServer:
                 _logger.warning("reading the deck after a change failed", exc_info=True)
                 continue
             if replaced:
-                self.server.instructions = (await self.state.current()).catalog_text
-                await self._announce()
+                await self._changed_view()
 
     def close(self) -> None:
         """End open ``subscriptions/listen`` streams (and drop a pending gate opening)."""
@@ -294,7 +296,7 @@ class DeckServer:
     async def _list_prompts(
         self, ctx: Context, params: types.PaginatedRequestParams | None
     ) -> types.ListPromptsResult:
-        view = await self.state.current()
+        view = await self._view()
         prompts = [
             types.Prompt(
                 name=CATALOG_PROMPT,
@@ -312,7 +314,7 @@ class DeckServer:
         self, ctx: Context, params: types.GetPromptRequestParams
     ) -> types.GetPromptResult:
         if params.name == CATALOG_PROMPT:
-            view = await self.state.current()
+            view = await self._view()
             return _user_prompt("The skills catalog", view.catalog_text)
         refused = await self._refused(params.name)
         injections = (
@@ -332,7 +334,7 @@ class DeckServer:
     async def _list_resources(
         self, ctx: Context, params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
-        view = await self.state.current()
+        view = await self._view()
         page, cursor = _page(served_skills(view), params)
         resources = [
             types.Resource(
@@ -405,7 +407,7 @@ class DeckServer:
 
     async def _skills_list(self, ctx: Context, params: SkillsListParams) -> dict[str, Any]:
         _require_modern(ctx, "skills/list")
-        view = await self.state.current()
+        view = await self._view()
         page, cursor = _page(served_skills(view), params)
         skills: list[dict[str, Any]] = []
         for skill in page:
@@ -435,10 +437,37 @@ class DeckServer:
             raise MCPError(types.INVALID_PARAMS, f"Unknown skill URI: {params.uri}: {entry}")
         return _complete({"skill": entry.wire})
 
+    async def _view(self) -> DeckView:
+        """The served view, after the skills refused when used were judged again (one
+        safe again is served again, and the clients are told)."""
+        if await self.state.recheck():
+            await self._changed_view()
+        return await self.state.current()
+
+    async def _changed_view(self) -> None:
+        """The served view changed outside a read of the deck: new instructions for later
+        connections, and the clients told that tools, prompts and resources changed."""
+        self.server.instructions = (await self.state.current()).catalog_text
+        await self._announce()
+
     async def _refused(self, name: object) -> str | None:
-        """Why ``--require-safe`` does not serve the skill ``name`` (``None``: it may)."""
-        view = await self.state.current()
-        reason = view.refused.get(name) if isinstance(name, str) else None
+        """Why ``--require-safe`` does not serve the skill ``name`` (``None``: it may).
+
+        A skill the served view lets through is judged again as its files are now
+        (:meth:`DeckState.refused_now`): a script of its bundle may have turned hostile
+        since the deck was read, in a folder the root watcher does not see (it watches
+        one level into each bundle) or before the watches went live. Such a skill is
+        refused on the spot and leaves the served view; the clients are told that the
+        tools, prompts and resources changed."""
+        if not isinstance(name, str):
+            return None
+        view = await self._view()
+        reason = view.refused.get(name)
+        if reason is None:
+            reason = await self.state.refused_now(name)
+            if reason is not None:
+                self._entries.forget(name)
+                await self._changed_view()
         if reason is None:
             return None
         return f"skill {name!r} is not served: it has error-level safety findings ({reason})"
@@ -447,7 +476,10 @@ class DeckServer:
         return await self.registry.get(name, cwd=self.cwd)
 
     async def _entry(self, name: str, *, fresh: bool = False) -> SkillEntry | str:
-        view = await self.state.current()
+        refused = await self._refused(name)
+        if refused is not None:
+            return refused
+        view = await self._view()
         skill = _served(view, name)
         if skill is None:
             return f"no skill named {name!r} is served"

@@ -11,7 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from skilldeck.engine.filesystem import refusal_of
+import anyio
+import anyio.to_thread
+
+from skilldeck.engine.config import RuleSettings
+from skilldeck.engine.filesystem import refusal_now, refusal_of
 from skilldeck.engine.model_view import catalog_digest, catalog_entries, render_entries
 from skilldeck.engine.registry import SkillCandidate, SkillRegistry, is_skill_name
 
@@ -63,19 +67,30 @@ async def read_view(
     skills = {name: found.winner.candidate for name, found in resolution.names.items()}
     refused: dict[str, str] = {}
     if require_safe:
-        for name, skill in list(skills.items()):
+        for name, skill in skills.items():
             reason = refusal_of(skill)
             if reason is not None:
                 refused[name] = reason
-                del skills[name]
+    return _view_of(skills, refused, resolution.complete, revision, max_description_length)
+
+
+def _view_of(
+    winners: Mapping[str, SkillCandidate],
+    refused: Mapping[str, str],
+    complete: bool,
+    revision: int,
+    max_description_length: int,
+) -> DeckView:
+    """The view serving ``winners`` but those ``refused`` (named with the reason)."""
+    skills = {name: skill for name, skill in winners.items() if name not in refused}
     entries = catalog_entries(skills.values(), max_description_length)
     return DeckView(
         skills=skills,
-        complete=resolution.complete,
+        complete=complete,
         catalog_text=render_entries(entries, kind="initial"),
         digest=catalog_digest(entries),
         revision=revision,
-        refused=refused,
+        refused=dict(refused),
     )
 
 
@@ -89,13 +104,20 @@ class DeckState:
         cwd: str,
         max_description_length: int,
         require_safe: bool = False,
+        settings: RuleSettings | None = None,
     ) -> None:
         self.registry = registry
         self.require_safe = require_safe
         self.cwd = cwd
         self._max_description_length = max_description_length
+        self._settings = settings if settings is not None else RuleSettings()
         self._view: DeckView | None = None
         self._revision = 0
+        #: Skills found unsafe when they were used (:meth:`refused_now`) that the deck's
+        #: own read still serves (its candidates can be older than the files: a root
+        #: watcher does not see every depth of a bundle), with their candidate and why.
+        #: Kept out of the served view until judged safe again (:meth:`recheck`).
+        self._refused_when_used: dict[str, tuple[SkillCandidate, str]] = {}
 
     async def current(self) -> DeckView:
         """The served view (read on first use)."""
@@ -120,5 +142,77 @@ class DeckState:
         )
         if self._view is not None and not view.complete:
             return False
+        if self._refused_when_used:
+            view = await self._keep_refusals(view)
         self._view = view
         return True
+
+    async def refused_now(self, name: str) -> str | None:
+        """Why the served skill ``name`` may not be served as its files are now
+        (``refusal_now``: ``SKILL.md`` and its bundle judged again), or ``None``. A skill
+        found unsafe leaves the served view at once (a new revision: the caller tells
+        the clients). Without ``require_safe``, always ``None``."""
+        view = await self.current()
+        skill = view.skills.get(name)
+        if not self.require_safe or skill is None:
+            return None
+        reason = await anyio.to_thread.run_sync(refusal_now, skill, self._settings)
+        # The view as it is now: a read of the deck may have replaced it meanwhile.
+        now = self._view
+        if reason is not None and now is not None and name in now.skills:
+            self._refused_when_used[name] = (now.skills[name], reason)
+            self._revision += 1
+            refused = {**now.refused, name: reason}
+            self._view = _view_of(
+                now.skills, refused, now.complete, self._revision, self._max_description_length
+            )
+        return reason
+
+    async def recheck(self) -> bool:
+        """Judge the skills refused when used again; true when one is safe now and the
+        served view took it back (a new revision: the caller tells the clients)."""
+        restored: dict[str, SkillCandidate] = {}
+        for name, (skill, _reason) in list(self._refused_when_used.items()):
+            if await anyio.to_thread.run_sync(refusal_now, skill, self._settings) is None:
+                restored[name] = skill
+        # The view and the refusals as they are now (a read may have replaced them).
+        view = self._view
+        restored = {
+            name: skill
+            for name, skill in restored.items()
+            if self._refused_when_used.get(name, (None, ""))[0] is skill
+        }
+        if not restored or view is None:
+            return False
+        for name in restored:
+            del self._refused_when_used[name]
+        self._revision += 1
+        refused = {name: why for name, why in view.refused.items() if name not in restored}
+        self._view = _view_of(
+            {**view.skills, **restored},
+            refused,
+            view.complete,
+            self._revision,
+            self._max_description_length,
+        )
+        return True
+
+    async def _keep_refusals(self, view: DeckView) -> DeckView:
+        """``view`` (a fresh read) without the skills refused when used that are still
+        unsafe, each judged again with the read's candidate; one found safe, or gone,
+        is served as the read says."""
+        still: dict[str, tuple[SkillCandidate, str]] = {}
+        for name in self._refused_when_used:
+            skill = view.skills.get(name)
+            if skill is None:
+                continue
+            reason = await anyio.to_thread.run_sync(refusal_now, skill, self._settings)
+            if reason is not None:
+                still[name] = (skill, reason)
+        self._refused_when_used = still
+        if not still:
+            return view
+        refused = {**view.refused, **{name: why for name, (_skill, why) in still.items()}}
+        return _view_of(
+            view.skills, refused, view.complete, view.revision, self._max_description_length
+        )

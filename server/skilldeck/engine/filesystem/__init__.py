@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         filesystem_provider_factory as filesystem_provider_factory,
     )
     from skilldeck.engine.filesystem._fs_provider import name_span as name_span
+    from skilldeck.engine.filesystem._fs_provider import refusal_now as refusal_now
     from skilldeck.engine.filesystem._fs_provider import refusal_of as refusal_of
     from skilldeck.engine.filesystem._fs_provider import scan_deck as scan_deck
     from skilldeck.engine.filesystem._fs_provider import scan_root as scan_root
@@ -75,6 +76,7 @@ else:
                 "entry_name_and_rank",
                 "filesystem_provider_factory",
                 "name_span",
+                "refusal_now",
                 "refusal_of",
                 "scan_deck",
                 "scan_root",

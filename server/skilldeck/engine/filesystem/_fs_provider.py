@@ -207,6 +207,21 @@ def refusal_of(candidate: SkillCandidate) -> str | None:
     return locator.refusal if isinstance(locator, FileLocator) else None
 
 
+def refusal_now(candidate: SkillCandidate, settings: RuleSettings) -> str | None:
+    """:func:`refusal_of` ``candidate`` as its files are now: its skill file and every file
+    of its bundle judged again under ``settings`` (a script beside or below ``SKILL.md``
+    may have changed since the deck was read, and a root watcher does not see every
+    depth of a bundle). A gate that requires safe skills asks this when a skill is used.
+    ``None`` for other providers' skills (they pass their own gates)."""
+    locator = candidate.locator
+    if not isinstance(locator, FileLocator):
+        return None
+    analysis = analyze_skill_file(
+        locator.path, expected_name=locator.expected_name, settings=settings
+    )
+    return _refusal(analysis)
+
+
 def name_span(analysis: SkillFileAnalysis) -> Span:
     """The span of the ``name`` value, or the start of the file when unknown."""
     frontmatter = analysis.frontmatter
