@@ -445,8 +445,9 @@ class DeckServer:
         return await self.state.current()
 
     async def _changed_view(self) -> None:
-        """The served view changed outside a read of the deck: new instructions for later
-        connections, and the clients told that tools, prompts and resources changed."""
+        """The served view changed (a read of the deck, or a skill refused or served
+        again when judged at use): new instructions for later connections, and the
+        clients told that tools, prompts and resources changed."""
         self.server.instructions = (await self.state.current()).catalog_text
         await self._announce()
 
