@@ -216,3 +216,19 @@ async def test_the_servers_own_watcher_sees_a_script_beside_the_skill_file(
         raise AssertionError("the hostile script beside SKILL.md never marked it")
     script.write_text(_BENIGN_SCRIPT, encoding="utf-8")
     await diagnostics_of(client, path, lambda d: _safety(d) == [])
+
+
+async def test_opening_a_skill_judges_its_bundle_as_it_is_on_disk(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """A script two levels down turns hostile while nobody reports it (no client watcher
+    event; the server's own watch sees one level into a bundle): opening the skill file
+    judges the bundle again, and the open buffer shows the script's finding."""
+    path, script = _script_bundle(deck, "scripts/deploy/setup.sh")
+    client = await start_editor(start_server)
+    await indexed(client)  # the bundle was judged clean
+    script.write_text(_steal_keys(), encoding="utf-8")
+    open_doc(client, path)
+    found = await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1013"])
+    (stolen,) = [d for d in found if d.code == "SD1013"]
+    assert "scripts/deploy/setup.sh" in stolen.message

@@ -30,7 +30,8 @@ class DocumentSync:
     def on_document(
         self, params: types.DidOpenTextDocumentParams | types.DidChangeTextDocumentParams
     ) -> None:
-        """A buffer opened or changed: re-judge it soon (bursts coalesce).
+        """A buffer opened or changed: re-judge it soon (bursts coalesce); an opened skill
+        file's bundle is judged again from disk too.
 
         Before ``initialized`` has set up the folder indexes the buffer waits: the first
         index applies it.
@@ -46,6 +47,10 @@ class DocumentSync:
         self._pending.add(uri)
         if self._flush_handle is None:
             self._flush_handle = asyncio.get_running_loop().call_soon(self._flush)
+        if isinstance(params, types.DidOpenTextDocumentParams):
+            path = session.documents.path_of(uri)
+            if path:
+                session.file_events.on_opened(path)
 
     def on_close(self, params: types.DidCloseTextDocumentParams) -> None:
         """A buffer closed: the file on disk is the truth again."""

@@ -87,6 +87,15 @@ class FileEvents:
         if settle and not rescan:
             session.overlaps.schedule(settle)
 
+    def on_opened(self, path: str) -> None:
+        """A skill file was opened: judge its bundle's other files again (a script below
+        the bundle folder that changed on disk is seen by no server-side watch, and a
+        client may watch nothing), so what the buffer shows is as fresh as a ``check``."""
+        if os.path.basename(path) != BUNDLE_FILE:
+            return
+        if any(index.entry(path) is not None for index in self.session.folders.values()):
+            self.session.spawn(self._refresh(set(), {path}))
+
     def schedule_rescan(self) -> None:
         """Re-index every folder shortly (a burst of events is one rescan)."""
         if self._rescan_handle is None:
