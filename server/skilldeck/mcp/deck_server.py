@@ -477,10 +477,10 @@ class DeckServer:
         return await self.registry.get(name, cwd=self.cwd)
 
     async def _entry(self, name: str, *, fresh: bool = False) -> SkillEntry | str:
-        refused = await self._refused(name)
+        refused = await self._refused(name)  # judged the refusals made at use again
         if refused is not None:
             return refused
-        view = await self._view()
+        view = await self.state.current()
         skill = _served(view, name)
         if skill is None:
             return f"no skill named {name!r} is served"

@@ -156,7 +156,7 @@ class DeckState:
         skill = view.skills.get(name)
         if not self.require_safe or skill is None:
             return None
-        reason = await anyio.to_thread.run_sync(refusal_now, skill, self._settings)
+        reason = await self._judge(skill)
         # The view as it is now: a read of the deck may have replaced it meanwhile.
         now = self._view
         if reason is not None and now is not None and name in now.skills:
@@ -173,7 +173,7 @@ class DeckState:
         served view took it back (a new revision: the caller tells the clients)."""
         restored: dict[str, SkillCandidate] = {}
         for name, (skill, _reason) in list(self._refused_when_used.items()):
-            if await anyio.to_thread.run_sync(refusal_now, skill, self._settings) is None:
+            if await self._judge(skill) is None:
                 restored[name] = skill
         # The view and the refusals as they are now (a read may have replaced them).
         view = self._view
@@ -197,6 +197,10 @@ class DeckState:
         )
         return True
 
+    async def _judge(self, skill: SkillCandidate) -> str | None:
+        """``refusal_now`` of ``skill`` (its files read again), in a worker thread."""
+        return await anyio.to_thread.run_sync(refusal_now, skill, self._settings)
+
     async def _keep_refusals(self, view: DeckView) -> DeckView:
         """``view`` (a fresh read) without the skills refused when used that are still
         unsafe, each judged again with the read's candidate; one found safe, or gone,
@@ -206,7 +210,7 @@ class DeckState:
             skill = view.skills.get(name)
             if skill is None:
                 continue
-            reason = await anyio.to_thread.run_sync(refusal_now, skill, self._settings)
+            reason = await self._judge(skill)
             if reason is not None:
                 still[name] = (skill, reason)
         self._refused_when_used = still
