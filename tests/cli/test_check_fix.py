@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from cli_helpers import Run, write
 from skilldeck.cli.fix import FixTarget, Skipped, plan_file, write_plan
 from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.files._skill_file import analyze_skill_file
+from skilldeck.engine.rules import Fix, TextEdit
+from skilldeck.engine.text import Span
 
 CRLF_SKILL = (
     "---\r\nname: a\r\ndescription: Alpha.\r\nuser_invocable: false\r\n"
@@ -262,3 +265,41 @@ def test_a_rename_onto_an_existing_folder_is_refused(run: Run, project: Path) ->
 
 def skill_text(name: str) -> str:
     return f"---\nname: {name}\ndescription: Takes notes.\n---\nBody.\n"
+
+
+WINDOWS_PATH_SKILL = '---\nname: a\ndescription: "Find C:\\Users\\q files"\n---\nBody.\n'
+
+
+def test_fix_escapes_backslashes_once_and_settles(run: Run, project: Path) -> None:
+    # A Windows path in double quotes: each bad escape is named and fixed by doubling its
+    # backslash (what the author wrote is kept); a second --fix changes nothing.
+    path = skill_a(project, WINDOWS_PATH_SKILL)
+    checked = run("check", "--no-cache", str(path), cwd=project)
+    assert "'\\U' must be followed by 8 hexadecimal digits in a double-quoted value" in (
+        checked.stdout
+    )
+    result = run("check", "--fix", "--no-cache", str(path), cwd=project)
+    assert (
+        path.read_text() == '---\nname: a\ndescription: "Find C:\\\\Users\\\\q files"\n---\nBody.\n'
+    )
+    assert result.stdout.splitlines()[:3] == [
+        "Fixed .dsh/skills/a/SKILL.md: SD103 Escape the backslash (line 3)",
+        "Fixed .dsh/skills/a/SKILL.md: SD103 Escape the backslash (line 3)",
+        "Fixed 2 problems.",
+    ]
+    again = run("check", "--fix", "--no-cache", str(path), cwd=project)
+    assert again.stdout.splitlines()[0] == "Fixed 0 problems."
+    assert path.read_text().count("\\\\") == 2
+
+
+def test_a_fix_that_would_leave_its_finding_is_refused(project: Path) -> None:
+    # Whatever a rule offers, --fix applies no edit after which the same finding stands
+    # where it stood: such a fix would be applied again at every pass.
+    path = skill_a(project, '---\nname: a\ndescription: "Open\n---\nBody.\n')
+    settings = RuleSettings()
+    [finding] = analyze_skill_file(path, expected_name="a", settings=settings).findings
+    idle = Fix("Add a space", (TextEdit(Span.at(4, 5, 5), " "),))
+    target = FixTarget(str(project / ".dsh/skills"), "a", settings)
+    assert plan_file(str(path), target, [replace(finding, fixes=(idle,))], unsafe=False) == (
+        Skipped(str(path), "SD103: 'Add a space' would leave the problem as it is; left alone")
+    )

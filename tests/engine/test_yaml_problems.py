@@ -96,6 +96,33 @@ CASES = [
         '---\nname: pdf\ndescription: "`pdf` forms, \\"filled\\" \\\\ fast"\n---\n',
         id="reserved-first-character",
     ),
+    pytest.param(
+        '---\nname: pdf\ndescription: "Save forms to C:\\Users"\n---\n',
+        "'\\U' must be followed by 8 hexadecimal digits in a double-quoted value; "
+        "write '\\\\' for a backslash, or quote the value with single quotes",
+        Span.at(2, 30, 32),
+        "Escape the backslash",
+        '---\nname: pdf\ndescription: "Save forms to C:\\\\Users"\n---\n',
+        id="windows-path-in-double-quotes",
+    ),
+    pytest.param(
+        '---\nname: pdf\ndescription: "Fill forms \\q fast"\n---\n',
+        "'\\q' is not an escape YAML knows in a double-quoted value; "
+        "write '\\\\' for a backslash, or quote the value with single quotes",
+        Span.at(2, 25, 27),
+        "Escape the backslash",
+        '---\nname: pdf\ndescription: "Fill forms \\\\q fast"\n---\n',
+        id="unknown-escape",
+    ),
+    pytest.param(
+        '---\nname: pdf\ndescription: "Fill forms \\ud83d\\ude00"\n---\n',
+        "'\\ud83d' is half of a UTF-16 surrogate pair, which YAML does not join; "
+        "write the character itself or its '\\U' escape of 8 digits",
+        Span.at(2, 25, 37),
+        "Write it as '\\U0001F600'",
+        '---\nname: pdf\ndescription: "Fill forms \\U0001F600"\n---\n',
+        id="surrogate-pair-escape",
+    ),
 ]
 
 
@@ -111,6 +138,14 @@ def test_yaml_errors_name_the_cause_and_fix_it(
     assert apply(text, fix) == fixed
     path.write_text(fixed, encoding="utf-8")
     assert analyze_skill_file(path, expected_name="pdf").accepted
+
+
+def test_a_quote_after_a_closing_backslash_is_not_offered(tmp_path: Path) -> None:
+    # A quote added after the line's last backslash would be escaped by it: the value
+    # would stay open, and --fix would add a quote at every pass.
+    finding, _ = check(tmp_path, '---\nname: pdf\ndescription: "Fill C:\\\n---\n')
+    assert finding.message == PREFIX + "double quote opened at 3:14 is never closed" + DROPPED
+    assert finding.fixes == ()
 
 
 def test_duplicate_keys_point_at_the_second_and_name_the_first(tmp_path: Path) -> None:
@@ -146,6 +181,25 @@ def test_explanations_point_inside_the_document_and_their_fixes_apply(yaml: str)
             assert span.end.character <= len(lines[span.end.line])
         for fix in finding.fixes:
             apply(text, fix)
+
+
+_QUOTED = st.sampled_from(
+    ['"', "'", "\\", "\\U", "\\u", "\\x", "d83d", "\\ude00", "0", "a", " ", "C:", "\n", "# c"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_QUOTED, max_size=12).map("".join))
+def test_a_fix_resolves_the_finding_it_is_offered_for(value: str) -> None:
+    # A fix that leaves its finding where it was, saying the same, would be applied
+    # again by each pass of --fix (a quote added at every pass, once).
+    text = f"---\nname: pdf\ndescription: {value}\n---\n"
+    for finding in parse_frontmatter(text).findings:
+        for fix in finding.fixes:
+            after = parse_frontmatter(apply(text, fix)).findings
+            assert (finding.code, finding.message, finding.span) not in {
+                (f.code, f.message, f.span) for f in after
+            }, (text, fix.title)
 
 
 def test_a_lone_key_without_a_space_is_named_not_just_called_text(tmp_path: Path) -> None:

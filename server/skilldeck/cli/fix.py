@@ -147,8 +147,9 @@ def _inside(path: str, folder: str) -> bool:
 
 def _still_found(fresh: SkillFileAnalysis, target: FixTarget, finding: Finding) -> bool:
     """Whether ``finding`` (from the check) holds for the text read now: a per-file
-    finding is found again as is; a deck finding needs the same ``/name`` mentions."""
-    if finding in fresh.findings:
+    finding is found again (the same rule says the same at the same place); a deck
+    finding needs the same ``/name`` mentions."""
+    if _where(finding) in {_where(found) for found in fresh.findings}:
         return True
     return fresh.mentions == target.mentions and any(
         span == finding.span for _, span in fresh.mentions
@@ -234,13 +235,49 @@ def plan_file(
             kept.append((finding, fix))
         else:
             refused.append(reason)
+    fixed = apply_edits(text, [edit for _, fix in kept for edit in fix.edits])
+    stuck = _unresolved(fixed, fresh, kept, path=path, target=target)
+    if stuck:
+        kept = [item for item in kept if item not in stuck]
+        refused.extend(
+            f"{finding.code}: '{fix.title}' would leave the problem as it is; left alone"
+            for finding, fix in stuck
+        )
+        fixed = apply_edits(text, [edit for _, fix in kept for edit in fix.edits])
     if not kept:
         return Skipped(path, refused[0]) if refused else None
-    fixed = apply_edits(text, [edit for _, fix in kept for edit in fix.edits])
     if fixed == text:
         return None
     identity = FileIdentity.of(info)
     return FilePlan(path, real, original, text, fixed, tuple(kept), identity, tuple(refused))
+
+
+def _unresolved(
+    fixed: str,
+    fresh: SkillFileAnalysis,
+    kept: Sequence[tuple[Finding, Fix]],
+    *,
+    path: str,
+    target: FixTarget,
+) -> list[tuple[Finding, Fix]]:
+    """The fixes in ``kept`` after which their file's own finding is still found where it
+    was, saying the same: applied, they would change the file without resolving anything
+    (and ``--fix`` would apply them again at each pass)."""
+    before = {_where(finding) for finding in fresh.findings}
+    own = [(finding, fix) for finding, fix in kept if _where(finding) in before]
+    if not own:
+        return []
+    after = analyze_skill_text(
+        fixed, path=path, expected_name=target.expected_name, settings=target.settings
+    )
+    remaining = {_where(finding) for finding in after.findings}
+    return [(finding, fix) for finding, fix in own if _where(finding) in remaining]
+
+
+def _where(finding: Finding) -> tuple[str, str, Span]:
+    """What identifies a file's finding across two analyses: its rule, message and range
+    (its fixes are made from the text, and are the same when these are)."""
+    return finding.code, finding.message, finding.span
 
 
 def _ambiguous_rename(

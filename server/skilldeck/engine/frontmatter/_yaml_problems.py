@@ -101,7 +101,13 @@ def explain(
     ):
         return _reserved_start(yaml_text, lines[last], problem_offset)
     if context is not None and "quoted scalar" in context and context_offset is not None:
-        return _unclosed_quote(yaml_text, lines, context_offset, position)
+        if yaml_text[context_offset : context_offset + 1] == '"':
+            escape = _bad_escape(yaml_text, context_offset)
+            if escape is not None:
+                return escape
+        if "end of stream" in problem or "document" in problem:
+            return _unclosed_quote(yaml_text, lines, context_offset, position)
+        return None
     if "mapping values are not allowed" in problem:
         return _colon_in_value(yaml_text, lines[last], problem_offset)
     if "could not find expected ':'" in problem and context_offset is not None:
@@ -164,12 +170,98 @@ def _unclosed_quote(
     line = lines[_line_of(lines, opened)]
     end = line.start + len(line.text.rstrip())
     kind = "double" if quote == '"' else "single"
+    message = f"{kind} quote opened at {at.line + 1}:{at.character + 1} is never closed"
+    written = yaml_text[line.start : end]
+    if quote == '"' and (len(written) - len(written.rstrip("\\"))) % 2:
+        # The line ends in a backslash: a quote added there would be escaped by it.
+        return YamlProblem(message, opened, opened + 1)
     return YamlProblem(
-        f"{kind} quote opened at {at.line + 1}:{at.character + 1} is never closed",
+        message,
         opened,
         opened + 1,
         ((f"Close the quote at the end of line {at.line + 1}", (Edit(end, end, quote),)),),
     )
+
+
+#: The characters a backslash may escape in a double-quoted YAML value (YAML 1.2,
+#: ``ns-esc-char``, besides the hexadecimal ``x``, ``u`` and ``U`` and a line break).
+_SIMPLE_ESCAPES = frozenset('0abt\tnvfre "/\\N_LP')
+_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def _bad_escape(yaml_text: str, opened: int) -> YamlProblem | None:
+    """The first backslash escape YAML rejects in the double-quoted value opened at
+    ``opened`` (``"C:\\Users"``: ``\\U`` wants eight hexadecimal digits), or ``None``
+    when every escape up to the closing quote is valid."""
+    at = opened + 1
+    end = len(yaml_text)
+    while at < end:
+        char = yaml_text[at]
+        if char == '"':
+            return None
+        if char != "\\":
+            at += 1
+            continue
+        follower = yaml_text[at + 1 : at + 2]
+        if follower in _SIMPLE_ESCAPES or follower in ("\n", "\r"):
+            at += 2
+            continue
+        width = _HEX_ESCAPES.get(follower)
+        if width is None:
+            return _literal_backslash(at, f"'\\{follower}' is not an escape YAML knows")
+        digits = yaml_text[at + 2 : at + 2 + width]
+        if len(digits) < width or not _HEX_DIGITS.issuperset(digits):
+            return _literal_backslash(
+                at, f"'\\{follower}' must be followed by {width} hexadecimal digits"
+            )
+        code = int(digits, 16)
+        if 0xD800 <= code <= 0xDFFF:
+            return _surrogate_escape(yaml_text, at, code)
+        if code > 0x10FFFF:
+            return YamlProblem(
+                f"'{yaml_text[at : at + 2 + width]}' is beyond the last Unicode character",
+                at,
+                at + 2 + width,
+            )
+        at += 2 + width
+    return None
+
+
+def _literal_backslash(at: int, why: str) -> YamlProblem:
+    """An escape YAML rejects: most often a Windows path or a regular expression, whose
+    backslash the author meant as written."""
+    return YamlProblem(
+        f"{why} in a double-quoted value; write '\\\\' for a backslash, or quote the "
+        "value with single quotes",
+        at,
+        at + 2,
+        (("Escape the backslash", (Edit(at, at, "\\"),)),),
+    )
+
+
+def _surrogate_escape(yaml_text: str, at: int, code: int) -> YamlProblem:
+    """``\\ud83d\\ude00``: JSON's way to write one character as a UTF-16 pair, which YAML
+    does not join; the pair is the character ``\\U0001F600`` names."""
+    written = yaml_text[at : at + 6]
+    low = yaml_text[at + 6 : at + 12]
+    message = (
+        f"'{written}' is half of a UTF-16 surrogate pair, which YAML does not join; "
+        "write the character itself or its '\\U' escape of 8 digits"
+    )
+    if (
+        code <= 0xDBFF
+        and low[:2] == "\\u"
+        and _HEX_DIGITS.issuperset(low[2:])
+        and len(low) == 6
+        and 0xDC00 <= int(low[2:], 16) <= 0xDFFF
+    ):
+        joined = 0x10000 + ((code - 0xD800) << 10) + (int(low[2:], 16) - 0xDC00)
+        escape = f"\\U{joined:08X}"
+        return YamlProblem(
+            message, at, at + 12, ((f"Write it as '{escape}'", (Edit(at, at + 12, escape),)),)
+        )
+    return YamlProblem(message, at, at + 6)
 
 
 def _quote_value(yaml_text: str, line: _Line) -> tuple[str, tuple[Edit, ...]] | None:
