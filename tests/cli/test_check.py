@@ -146,6 +146,28 @@ def test_sarif_is_valid_2_1_0_with_rules_and_regions(run: Run, project: Path) ->
     ]
 
 
+@pytest.mark.skipif(os.name == "nt", reason="file names are bytes on POSIX only")
+def test_sarif_names_a_file_whose_name_is_not_utf8(run: Run, tmp_path: Path) -> None:
+    # A folder named with a Latin-1 byte: SARIF percent-encodes the name's own bytes
+    # (one such folder must not cost the whole upload).
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    folder = os.path.join(os.fsencode(root), b".dsh", b"skills", b"caf\xe9")
+    os.makedirs(folder)
+    with open(os.path.join(folder, b"SKILL.md"), "w", encoding="utf-8") as handle:
+        handle.write(skill("cafe"))
+    result = run("check", "--format", "sarif", cwd=root)
+    assert (result.code, result.stderr) == (0, "")  # SD206, a warning: the name differs
+    log = json.loads(result.stdout)
+    jsonschema.validate(log, _sarif_schema())
+    uris = {
+        location["physicalLocation"]["artifactLocation"]["uri"]
+        for finding in log["runs"][0]["results"]
+        for location in finding["locations"]
+    }
+    assert uris == {".dsh/skills/caf%E9/SKILL.md"}
+
+
 def test_clean_project_exits_0_in_every_format(run: Run, tmp_path: Path) -> None:
     root = tmp_path / "clean"
     (root / ".git").mkdir(parents=True)

@@ -123,4 +123,5 @@ def _artifact(path: str, cwd: str) -> dict[str, str]:
         relative = absolute.relative_to(os.path.abspath(cwd))
     except ValueError:
         return {"uri": absolute.as_uri()}
-    return {"uri": quote(relative.as_posix()), "uriBaseId": "%SRCROOT%"}
+    # The file name's own bytes, percent-encoded (a name that is not UTF-8 keeps them).
+    return {"uri": quote(os.fsencode(relative.as_posix())), "uriBaseId": "%SRCROOT%"}
