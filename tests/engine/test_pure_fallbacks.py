@@ -43,6 +43,10 @@ SKILLS = {
     "no-description": "---\nname: no-description\n---\nText.\n",
     # libyaml says "did not find expected ',' or ']'", the pure parser something else
     "unclosed-flow": "---\nname: unclosed-flow\ndescription: Tags.\ntags: [a, b\n---\n",
+    # each parser words a bad escape its own way; libyaml refuses a surrogate escape that
+    # the pure parser keeps as half a character
+    "windows-path": '---\nname: windows-path\ndescription: "Logs in C:\\Users"\n---\n',
+    "surrogates": '---\nname: surrogates\ndescription: "Smile \\ud83d\\ude00"\n---\n',
 }
 
 

@@ -24,7 +24,12 @@ from ruamel.yaml.nodes import MappingNode as _MappingNode
 from ruamel.yaml.nodes import ScalarNode as _ScalarNode
 from ruamel.yaml.nodes import SequenceNode as _SequenceNode
 
-from skilldeck.engine.frontmatter._yaml_problems import YamlProblem, explain, explain_text_root
+from skilldeck.engine.frontmatter._yaml_problems import (
+    YamlProblem,
+    explain,
+    explain_escape,
+    explain_text_root,
+)
 from skilldeck.engine.rules import Finding, Fix, RelatedLocation, TextEdit, rule
 from skilldeck.engine.text import LINE_BREAK, Position, Span
 
@@ -335,6 +340,10 @@ def _nesting_bound(yaml_text: str) -> int:
     return count("[") + count("{") + count("-") + count("?") + count("\n") + count("\r") + 1
 
 
+#: A UTF-16 surrogate: a character no text holds, made by a ``\\u`` escape.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 class _NotPlain(Exception):
     """Internal: the fast path saw something only the event composer reports."""
 
@@ -472,11 +481,13 @@ class _Composer:
         self.stack: list[_Frame] = []
         self.root: _Node | None = None
         self.root_frame_seen = False
+        self.yaml_text = ""
 
     def span(self, start: int, end: int) -> Span:
         return self.index.span(self.base + start, self.base + end)
 
     def run(self, yaml_text: str) -> None:
+        self.yaml_text = yaml_text
         bad = _NOT_PRINTABLE.search(yaml_text)
         if bad is not None:
             char = f"U+{ord(bad.group()):04X}"
@@ -588,6 +599,18 @@ class _Composer:
         raw: str = getattr(event, "value", "")
         tag: str | None = getattr(event, "tag", None)
         style_char = getattr(event, "style", None) or ""
+        if style_char == '"' and _SURROGATE.search(raw) is not None:
+            # The pure parser joins no "\ud83d\ude00" either, but keeps the halves as
+            # characters where libyaml stops: the same error on both.
+            explained = explain_escape(self.yaml_text, start)
+            if explained is not None:
+                raise _Abort(
+                    rule("SD103").finding(
+                        self.span(explained.start, explained.end),
+                        fixes=self._fixes(explained),
+                        problem=explained.message,
+                    )
+                )
         value: Scalar
         if tag is None or tag == "!":
             value = resolve_plain(raw) if style_char == "" and tag is None else raw

@@ -115,6 +115,12 @@ def explain(
     return None
 
 
+def explain_escape(yaml_text: str, opened: int) -> YamlProblem | None:
+    """The first escape YAML rejects in the double-quoted value opened at ``opened``:
+    for a parser that read ``"\\ud83d"`` as half a character where libyaml stops."""
+    return _bad_escape(yaml_text, opened)
+
+
 def explain_text_root(yaml_text: str) -> YamlProblem | None:
     """Why frontmatter that YAML reads as one text is no mapping, when a ``key:value``
     line without a space after the colon explains it; else ``None``."""
