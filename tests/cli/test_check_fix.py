@@ -6,13 +6,15 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from cli_helpers import Run, write
+from cli_helpers import Run, cli_environment, write
 
-from skilldeck.cli.fix import FixTarget, Skipped, plan_file, write_plan
+from skilldeck.cli.fix import FixTarget, Skipped, _diff_name, plan_file, write_plan
 from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.files._skill_file import analyze_skill_file
 from skilldeck.engine.rules import Fix, TextEdit
@@ -303,3 +305,74 @@ def test_a_fix_that_would_leave_its_finding_is_refused(project: Path) -> None:
     assert plan_file(str(path), target, [replace(finding, fixes=(idle,))], unsafe=False) == (
         Skipped(str(path), "SD103: 'Add a space' would leave the problem as it is; left alone")
     )
+
+
+def test_diff_carries_each_file_to_what_fix_writes(run: Run, project: Path) -> None:
+    # The tab hides the rest of the frontmatter until it is fixed: --diff shows the
+    # fixes found after it too, as --fix applies them.
+    text = "---\nname: two\ndescription: d two\nuser-invocable: yes\nmetadata:\n\tv: 1\n---\nb\n"
+    path = write(project / ".dsh/skills/two/SKILL.md", text)
+    diff = run("check", "--diff", "--no-cache", str(path), cwd=project)
+    assert diff.stdout == (
+        "--- a/.dsh/skills/two/SKILL.md\n"
+        "+++ b/.dsh/skills/two/SKILL.md\n"
+        "@@ -1,8 +1,8 @@\n"
+        " ---\n name: two\n description: d two\n"
+        "-user-invocable: yes\n+user-invocable: true\n"
+        " metadata:\n-\tv: 1\n+  v: 1\n"
+        " ---\n b\n"
+    )
+    assert diff.stderr.strip().endswith("Would fix 2 problems in 1 file.")
+    assert path.read_text() == text
+    fixed = run("check", "--fix", "--no-cache", str(path), cwd=project)
+    assert fixed.stdout.splitlines()[:3] == [
+        "Fixed .dsh/skills/two/SKILL.md: SD103 Replace the indentation tabs with spaces (line 6)",
+        "Fixed .dsh/skills/two/SKILL.md: SD303 Replace with 'true' (line 4)",
+        "Fixed 2 problems.",
+    ]
+    assert path.read_text() == text.replace("yes", "true").replace("\tv", "  v")
+
+
+def test_diff_keeps_the_bytes_patch_tools_match(project: Path, tmp_path: Path, home: Path) -> None:
+    # A byte order mark, CRLF, a form feed and U+2028 inside a line: the diff's lines
+    # are the file's own, cut at \n only, the mark on the first.
+    path = project / ".dsh/skills/c/SKILL.md"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(
+        "\ufeff---\r\nname: c\r\ndescription: d\r\nuser-invocable: yes\r\n---\r\n"
+        "x\x0cy\u2028z\r\n".encode()
+    )
+    completed = subprocess.run(
+        [sys.executable, "-m", "skilldeck", "check", "--diff", "--no-cache"],
+        cwd=project,
+        env=cli_environment(tmp_path, home),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert (
+        completed.stdout
+        == (
+            "--- a/.dsh/skills/c/SKILL.md\n"
+            "+++ b/.dsh/skills/c/SKILL.md\n"
+            "@@ -1,6 +1,6 @@\n"
+            " \ufeff---\r\n name: c\r\n description: d\r\n"
+            "-user-invocable: yes\r\n+user-invocable: true\r\n"
+            " ---\r\n x\x0cy\u2028z\r\n"
+        ).encode()
+    )
+
+
+@pytest.mark.parametrize(
+    ("shown", "header"),
+    [
+        ("a/.agents/skills/pdf/SKILL.md", "a/.agents/skills/pdf/SKILL.md"),
+        ("a/skills/my skill/SKILL.md", "a/skills/my skill/SKILL.md\t"),
+        ("a/skills/two\nlines/SKILL.md", '"a/skills/two\\nlines/SKILL.md"'),
+        ('a/skills/say "hi"/SKILL.md', '"a/skills/say \\"hi\\"/SKILL.md"'),
+        ("a/skills/caf\u00e9/SKILL.md", '"a/skills/caf\\303\\251/SKILL.md"'),
+        ("a/skills/caf\udce9/SKILL.md", '"a/skills/caf\\351/SKILL.md"'),
+    ],
+)
+def test_diff_headers_quote_names_as_git_does(shown: str, header: str) -> None:
+    assert _diff_name(shown) == header

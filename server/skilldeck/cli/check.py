@@ -67,8 +67,10 @@ if TYPE_CHECKING:
     from skilldeck.cli.fix import FilePlan, FixTarget, Skipped
     from skilldeck.engine.deck import ProvidedSkill
 
-#: Most ``--fix`` passes (a fix can make room for another that overlapped it).
-MAX_FIX_PASSES = 5
+#: Most ``--fix`` rounds of writing and checking the deck again (each file's own fixes
+#: are carried to the end in memory, :func:`skilldeck.cli.fix.plan_file`; a round after
+#: the first applies what the deck offers only once another file changed).
+MAX_FIX_ROUNDS = 5
 
 #: Folders whose presence makes a PATH a project rather than a skill root.
 _PROJECT_MARKERS = (
@@ -324,6 +326,7 @@ def _plans(
             if (target := collected.targets.get(path)) is not None
         ),
         unsafe=unsafe,
+        codes=selection.codes,
     )
 
 
@@ -380,7 +383,7 @@ def _fix(
     reasons: dict[tuple[str, str], None] = {}
     fixed = 0
     checker = _fresh_check(args, cwd, cache, paths)
-    for _ in range(MAX_FIX_PASSES):
+    for _ in range(MAX_FIX_ROUNDS):
         plans, skipped = _plans(checker, selection, unsafe=args.unsafe_fixes)
         for item in skipped:
             reasons[(item.path, item.reason)] = None

@@ -30,7 +30,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass
 
 from skilldeck.engine.config import RuleSettings
@@ -48,6 +48,10 @@ from skilldeck.engine.rules import Finding, Fix, TextEdit
 from skilldeck.engine.text import Span
 
 _BOM = b"\xef\xbb\xbf"
+
+
+#: How many times the findings of a fixed text are fixed in turn, at most.
+MAX_FIX_PASSES = 5
 
 
 @dataclass(frozen=True)
@@ -157,12 +161,16 @@ def _still_found(fresh: SkillFileAnalysis, target: FixTarget, finding: Finding) 
 
 
 def plan_files(
-    items: Iterable[tuple[str, FixTarget, Sequence[Finding]]], *, unsafe: bool
+    items: Iterable[tuple[str, FixTarget, Sequence[Finding]]],
+    *,
+    unsafe: bool,
+    codes: Container[str] | None = None,
 ) -> tuple[list[FilePlan], list[Skipped]]:
     """Plan each real file once: ``items`` are the checked paths with their fixable
     findings; paths that resolve to one file (a folder linked to another in the same
     root) are planned through one of them, the real path when it was checked, and every
-    name they give the file makes a rename ambiguous (:func:`plan_file`'s ``aliases``)."""
+    name they give the file makes a rename ambiguous (:func:`plan_file`'s ``aliases``).
+    ``codes`` (``None``: all) are the rules whose fixes later passes may apply."""
     groups: dict[str, list[tuple[str, FixTarget, Sequence[Finding]]]] = {}
     for item in items:
         groups.setdefault(os.path.realpath(item[0]), []).append(item)
@@ -174,7 +182,7 @@ def plan_files(
             continue
         path, target, findings = next((m for m in fixable if m[0] == real), fixable[0])
         aliases = frozenset(member[1].expected_name for member in members)
-        plan = plan_file(path, target, findings, unsafe=unsafe, aliases=aliases)
+        plan = plan_file(path, target, findings, unsafe=unsafe, aliases=aliases, codes=codes)
         if isinstance(plan, FilePlan):
             plans.append(plan)
             skipped.extend(Skipped(plan.path, reason) for reason in plan.refused)
@@ -190,14 +198,22 @@ def plan_file(
     *,
     unsafe: bool,
     aliases: frozenset[str] = frozenset(),
+    codes: Container[str] | None = None,
 ) -> FilePlan | Skipped | None:
     """The fixed text of ``path``; ``Skipped`` when it must be left alone; ``None`` when
     no fix applies.
 
+    The fixes of ``findings`` are applied, then the file's own findings in the fixed
+    text are fixed in turn (a YAML error hides every other finding of the frontmatter
+    until it is fixed), :data:`MAX_FIX_PASSES` passes at most, all in memory: ``--diff``
+    shows and ``--fix`` writes the text the last pass leaves. ``codes`` (``None``: all)
+    are the rules whose fixes those later passes apply (``--select`` / ``--ignore``).
+
     A fix that renames the skill is left out when its new name is ambiguous: the file
     is also reached under another name (``aliases``, the names of other checked paths
     to it, or its real folder's name), or another file or folder of the root already
-    carries the new name."""
+    carries the new name. A fix after which its finding stands where it stood is left
+    out too (:func:`_unresolved`)."""
     chosen = choose_fixes(findings, unsafe=unsafe)
     if not chosen:
         return None
@@ -227,51 +243,67 @@ def plan_file(
     place = skill_place(real, [SkillRoot(RANK_CUSTOM, SOURCE_CUSTOM, root, True)])
     if place is not None:
         names.add(place.expected_name)
-    kept: list[tuple[Finding, Fix]] = []
-    refused: list[str] = []
-    for finding, fix in chosen:
-        reason = _ambiguous_rename(text, fresh, fix, target, real=real, names=names)
-        if reason is None:
-            kept.append((finding, fix))
-        else:
-            refused.append(reason)
-    fixed = apply_edits(text, [edit for _, fix in kept for edit in fix.edits])
-    stuck = _unresolved(fixed, fresh, kept, path=path, target=target)
-    if stuck:
-        kept = [item for item in kept if item not in stuck]
-        refused.extend(
-            f"{finding.code}: '{fix.title}' would leave the problem as it is; left alone"
-            for finding, fix in stuck
+    applied: list[tuple[Finding, Fix]] = []
+    refused: dict[str, None] = {}
+    current = text
+    for _ in range(MAX_FIX_PASSES):
+        kept: list[tuple[Finding, Fix]] = []
+        for finding, fix in chosen:
+            reason = _ambiguous_rename(current, fresh, fix, target, real=real, names=names)
+            if reason is None:
+                kept.append((finding, fix))
+            else:
+                refused[reason] = None
+        if not kept:
+            break
+        fixed = apply_edits(current, [edit for _, fix in kept for edit in fix.edits])
+        after = _analysis(fixed, path, target)
+        stuck = _unresolved(fresh, kept, after)
+        if stuck:
+            kept = [item for item in kept if item not in stuck]
+            for finding, fix in stuck:
+                why = f"{finding.code}: '{fix.title}' would leave the problem as it is"
+                refused[why + "; left alone"] = None
+            if not kept:
+                break
+            fixed = apply_edits(current, [edit for _, fix in kept for edit in fix.edits])
+            after = _analysis(fixed, path, target)
+        applied.extend(kept)
+        current, fresh = fixed, after
+        chosen = choose_fixes(
+            (f for f in fresh.findings if f.fixes and (codes is None or f.code in codes)),
+            unsafe=unsafe,
         )
-        fixed = apply_edits(text, [edit for _, fix in kept for edit in fix.edits])
-    if not kept:
-        return Skipped(path, refused[0]) if refused else None
-    if fixed == text:
+        if not chosen:
+            break
+    if not applied:
+        return Skipped(path, next(iter(refused))) if refused else None
+    if current == text:
         return None
     identity = FileIdentity.of(info)
-    return FilePlan(path, real, original, text, fixed, tuple(kept), identity, tuple(refused))
+    return FilePlan(path, real, original, text, current, tuple(applied), identity, tuple(refused))
+
+
+def _analysis(text: str, path: str, target: FixTarget) -> SkillFileAnalysis:
+    return analyze_skill_text(
+        text, path=path, expected_name=target.expected_name, settings=target.settings
+    )
 
 
 def _unresolved(
-    fixed: str,
-    fresh: SkillFileAnalysis,
-    kept: Sequence[tuple[Finding, Fix]],
-    *,
-    path: str,
-    target: FixTarget,
+    fresh: SkillFileAnalysis, kept: Sequence[tuple[Finding, Fix]], after: SkillFileAnalysis
 ) -> list[tuple[Finding, Fix]]:
-    """The fixes in ``kept`` after which their file's own finding is still found where it
-    was, saying the same: applied, they would change the file without resolving anything
-    (and ``--fix`` would apply them again at each pass)."""
+    """The fixes in ``kept`` (chosen for the text ``fresh`` analysed) whose file's own
+    finding is found where it was, saying the same, in the text they make (``after``):
+    applied, they would change the file without resolving anything (and each later
+    pass would apply them again)."""
     before = {_where(finding) for finding in fresh.findings}
-    own = [(finding, fix) for finding, fix in kept if _where(finding) in before]
-    if not own:
-        return []
-    after = analyze_skill_text(
-        fixed, path=path, expected_name=target.expected_name, settings=target.settings
-    )
     remaining = {_where(finding) for finding in after.findings}
-    return [(finding, fix) for finding, fix in own if _where(finding) in remaining]
+    return [
+        (finding, fix)
+        for finding, fix in kept
+        if _where(finding) in before and _where(finding) in remaining
+    ]
 
 
 def _where(finding: Finding) -> tuple[str, str, Span]:
@@ -365,21 +397,51 @@ def _unchanged(plan: FilePlan) -> Skipped | None:
 
 
 def unified_diff(plan: FilePlan, shown: str) -> str:
-    """The change of ``plan`` as a unified diff (``a/`` and ``b/`` prefixed paths)."""
+    """The change of ``plan`` as a unified diff that ``git apply`` and ``patch -p1``
+    apply: ``a/`` and ``b/`` prefixed paths quoted as git quotes them, lines cut at
+    ``\\n`` only as those tools cut them (a form feed or U+2028 stays in its line), a byte
+    order mark kept on the first line."""
     import difflib  # noqa: PLC0415 - only for --diff
 
+    mark = "\ufeff" if plan.original.startswith(_BOM) else ""
+    name_a, name_b = _diff_name("a/" + shown), _diff_name("b/" + shown)
     lines = difflib.unified_diff(
-        plan.text.splitlines(keepends=True),
-        plan.fixed.splitlines(keepends=True),
-        fromfile=f"a/{shown}",
-        tofile=f"b/{shown}",
+        _lines_of(mark + plan.text), _lines_of(mark + plan.fixed), fromfile=name_a, tofile=name_b
     )
     out = []
     for line in lines:
-        out.append(
-            line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n"
-        )
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+def _lines_of(text: str) -> list[str]:
+    """``text`` cut after each ``\\n``, as ``patch`` and git count lines (a ``\\r`` stays
+    in its line, a CRLF file's lines end in ``\\r\\n``)."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
+def _diff_name(name: str) -> str:
+    """A path as a diff header writes it, as git does: in double quotes with C escapes
+    when it holds a quote, a backslash, a control character or a byte outside ASCII
+    (octal escapes of its bytes); followed by a tab when it holds a space (so ``patch``
+    reads the name to its end)."""
+    data = os.fsencode(name)
+    if any(byte < 0x20 or byte >= 0x7F or byte in b'"\\' for byte in data):
+        escaped = "".join(_C_ESCAPES.get(byte) or _c_char(byte) for byte in data)
+        return f'"{escaped}"'
+    return name + "\t" if " " in name else name
+
+
+_C_ESCAPES = {
+    0x07: "\\a", 0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0B: "\\v", 0x0C: "\\f",
+    0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\",
+}  # fmt: skip
+
+
+def _c_char(byte: int) -> str:
+    return chr(byte) if 0x20 <= byte < 0x7F else f"\\{byte:03o}"
 
 
 def describe(plan: FilePlan) -> list[str]:
