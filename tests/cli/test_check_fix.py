@@ -334,13 +334,13 @@ def test_diff_carries_each_file_to_what_fix_writes(run: Run, project: Path) -> N
 
 
 def test_diff_keeps_the_bytes_patch_tools_match(project: Path, tmp_path: Path, home: Path) -> None:
-    # A byte order mark, CRLF, a form feed and U+2028 inside a line: the diff's lines
+    # A byte order mark, CRLF and U+2028 inside a line: the diff's lines
     # are the file's own, cut at \n only, the mark on the first.
     path = project / ".dsh/skills/c/SKILL.md"
     path.parent.mkdir(parents=True)
     path.write_bytes(
         "\ufeff---\r\nname: c\r\ndescription: d\r\nuser-invocable: yes\r\n---\r\n"
-        "x\x0cy\u2028z\r\n".encode()
+        "x y\u2028z\r\n".encode()
     )
     completed = subprocess.run(
         [sys.executable, "-m", "skilldeck", "check", "--diff", "--no-cache"],
@@ -358,7 +358,7 @@ def test_diff_keeps_the_bytes_patch_tools_match(project: Path, tmp_path: Path, h
             "@@ -1,6 +1,6 @@\n"
             " \ufeff---\r\n name: c\r\n description: d\r\n"
             "-user-invocable: yes\r\n+user-invocable: true\r\n"
-            " ---\r\n x\x0cy\u2028z\r\n"
+            " ---\r\n x y\u2028z\r\n"
         ).encode()
     )
 

@@ -76,6 +76,19 @@ def test_list_json_and_text(run: Run, deck: Path, home: Path) -> None:
     assert text[7] == f"        shadows user-agents (500)  {home}/.agents/skills/review/SKILL.md"
 
 
+def test_list_shows_control_characters_as_escapes(run: Run, tmp_path: Path) -> None:
+    # ESC[8m in a description would hide what follows from whoever reads the list in a
+    # terminal; the list shows it, as check's messages do.
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    write(
+        root / ".dsh/skills/term/SKILL.md",
+        '---\nname: term\ndescription: "Lists.\\e[8m Hidden\\e[0m"\n---\nBody.\n',
+    )
+    text = run("list", cwd=root).stdout.splitlines()
+    assert text[1] == "      Lists.\\u001b[8m Hidden\\u001b[0m"
+
+
 def test_catalog_text_is_the_engine_message_and_json_has_entries(run: Run, deck: Path) -> None:
     summaries = [
         SkillSummary(

@@ -84,6 +84,29 @@ def test_lone_joiner_between_ascii_letters_is_reported_and_stripped() -> None:
     assert invisible_runs("\ufeff---") == []  # the leading byte order mark
 
 
+def test_control_characters_are_invisible_and_named(tmp_path: Path) -> None:
+    # ESC starts terminal sequences (``ESC[8m`` hides what follows from a terminal
+    # reader), BEL and BS act on the terminal; a page shows none of them; the model reads
+    # them all. Tabs and line breaks are text.
+    text = (
+        '---\nname: term\ndescription: "Lists files.\\e[8m Hidden from readers"\n---\n'
+        "Run it \x1b[8msecretly\x1b[0m.\tDone \x07\x08\x08.\r\nNext \x0c page.\n"
+    )
+    path = _bundle(tmp_path / "term", text)
+    analysis = analyze_skill_file(path, expected_name="term")
+    assert [(f.code, f.span.start.line + 1, f.span.start.character + 1, f.message)
+            for f in analysis.findings] == [
+        ("SD1002", 3, 14,
+         "the description contains 1 invisible character(s) (control): U+001B ESCAPE"),
+        ("SD1003", 5, 8, "1 invisible character(s) (control) in the body: U+001B ESCAPE"),
+        ("SD1003", 5, 20, "1 invisible character(s) (control) in the body: U+001B ESCAPE"),
+        ("SD1003", 5, 31,
+         "3 invisible character(s) (control) in the body: U+0007 BELL, U+0008 BACKSPACE"),
+        ("SD1003", 6, 6, "1 invisible character(s) (control) in the body: U+000C FORM FEED"),
+    ]  # fmt: skip
+    assert strip_invisible("a\x1b[0mb\tc\r\nd\x7fe\x85f") == "a[0mb\tc\r\ndef"
+
+
 def test_name_confusion_names_the_look_alike() -> None:
     mixed = name_confusion("p\u0430ypal")
     assert mixed is not None and mixed.latin == "paypal"

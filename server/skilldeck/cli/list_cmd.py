@@ -17,7 +17,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli import host_report
-from skilldeck.cli.display import display_path
+from skilldeck.cli.display import display_path, printable
 from skilldeck.cli.settings import add_registry_options, registry_session, warn_if_incomplete
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ def resolution_lines(resolution: Resolution, cwd: str) -> list[str]:
         lines.append(
             f"{name:<{width}}  {candidate.source} ({candidate.rank})  {where}{shown_flags}"
         )
-        lines.append(f"{'':<{width}}  {' '.join(candidate.description.split())}")
+        lines.append(f"{'':<{width}}  {printable(' '.join(candidate.description.split()))}")
         for shadowed in entry.shadowed:
             other = shadowed.candidate
             other_where = display_path(other.path, cwd) if other.path else shadowed.provider

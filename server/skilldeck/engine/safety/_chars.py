@@ -3,7 +3,8 @@
 A skill's name, description and body reach the model verbatim, but a person reading
 the file, a rendered page or a diff does not see every character: Unicode tag
 characters (U+E0000-U+E007F) carry a hidden copy of ASCII text ("ASCII smuggling"),
-zero-width characters and format controls render as nothing, bidirectional controls
+zero-width characters and format controls render as nothing (control characters such
+as ESC too, where a terminal does not act on them), bidirectional controls
 reorder what is shown ("Trojan Source"), private-use characters show as blanks or
 icons. :func:`invisible_runs` finds each run of them in one pass of one regular
 expression; :func:`describe_run` says what a run holds (the code points, the decoded
@@ -39,13 +40,31 @@ _INVISIBLE_CLASS = (
     "\U0001d173-\U0001d17a\U000e0000-\U000e007f\U000e0100-\U000e01ef"
     "\U000f0000-\U000ffffd\U00100000-\U0010fffd"
 )
+#: The control characters (Unicode category Cc) but the tab and the line breaks: a
+#: terminal acts on them (ESC starts sequences that hide, recolour or clear text) and a
+#: rendered page shows nothing, while the model reads them.
+_CONTROL_CLASS = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
 #: A run of invisible characters, or of two or more variation selectors (one after an
 #: emoji is ordinary emoji presentation; a string of them encodes bytes).
-_RUN = re.compile(f"(?:[{_INVISIBLE_CLASS}]|[\ufe00-\ufe0f]{{2,}})+")
-#: Runs of ASCII characters (none is invisible): what a text without them holds decides
-#: whether it can hold a run (two variation selectors it puts side by side only cost a
-#: full scan).
-_ASCII = re.compile(r"[\x00-\x7f]+")
+_RUN = re.compile(f"(?:[{_INVISIBLE_CLASS}{_CONTROL_CLASS}]|[\ufe00-\ufe0f]{{2,}})+")
+#: Runs of printable ASCII characters, tabs and line breaks (none is invisible): what a
+#: text without them holds decides whether it can hold a run (two variation selectors
+#: it puts side by side only cost a full scan).
+_ASCII = re.compile(r"[\t\n\r\x20-\x7e]+")
+#: An ASCII control character that is neither a tab nor a line break.
+_ASCII_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: The names of the ASCII control characters (Unicode's name aliases; ``unicodedata``
+#: names none of them).
+_CONTROL_NAMES = (
+    "NULL", "START OF HEADING", "START OF TEXT", "END OF TEXT", "END OF TRANSMISSION",
+    "ENQUIRY", "ACKNOWLEDGE", "BELL", "BACKSPACE", "CHARACTER TABULATION", "LINE FEED",
+    "LINE TABULATION", "FORM FEED", "CARRIAGE RETURN", "SHIFT OUT", "SHIFT IN",
+    "DATA LINK ESCAPE", "DEVICE CONTROL ONE", "DEVICE CONTROL TWO", "DEVICE CONTROL THREE",
+    "DEVICE CONTROL FOUR", "NEGATIVE ACKNOWLEDGE", "SYNCHRONOUS IDLE",
+    "END OF TRANSMISSION BLOCK", "CANCEL", "END OF MEDIUM", "SUBSTITUTE", "ESCAPE",
+    "INFORMATION SEPARATOR FOUR", "INFORMATION SEPARATOR THREE",
+    "INFORMATION SEPARATOR TWO", "INFORMATION SEPARATOR ONE",
+)  # fmt: skip
 #: Lone characters that real scripts use between two non-ASCII characters.
 _JOINERS = frozenset("\u200c\u200d\u200e\u200f\u061c")
 _TAG_FIRST, _TAG_LAST = 0xE0000, 0xE007F
@@ -76,13 +95,13 @@ class InvisibleRun:
 def invisible_runs(text: str, start: int = 0, end: int | None = None) -> list[InvisibleRun]:
     """Each run of invisible characters in ``text[start:end]``, offsets into ``text``.
 
-    Linear in the text: ASCII text is answered without a regular expression
-    (``str.isascii`` is a memory scan); other text first loses its ASCII runs (a fast
-    scan), and only when what remains holds an invisible character does the character
-    class scan the text.
+    Linear in the text: ASCII text is answered by one scan for a control character
+    (``str.isascii`` is a memory scan); other text first loses its printable ASCII runs
+    (a fast scan), and only when what remains holds an invisible character does the
+    character class scan the text.
     """
     stop = len(text) if end is None else end
-    if text.isascii() or start >= stop:
+    if start >= stop or (text.isascii() and _ASCII_CONTROL.search(text, start, stop) is None):
         return []
     if _RUN.search(_ASCII.sub("", text[start:stop])) is None:
         return []  # every run holds a non-ASCII character: judge those alone (~60x faster)
@@ -138,7 +157,12 @@ def hidden_tag_text(run: str) -> str:
 
 def code_point_name(char: str) -> str:
     """``U+200B ZERO WIDTH SPACE`` (private-use and unnamed characters say so)."""
+    point = ord(char)
     name = unicodedata.name(char, "")
+    if point < len(_CONTROL_NAMES):
+        name = _CONTROL_NAMES[point]
+    elif point == 0x7F:
+        name = "DELETE"
     if not name:
         category = unicodedata.category(char)
         name = "PRIVATE USE CHARACTER" if category == "Co" else f"UNNAMED ({category})"
@@ -162,6 +186,8 @@ def run_kinds(run: str) -> str:
             kind = "tag"
         elif char in _BIDI:
             kind = "bidirectional control"
+        elif point < 0x20 or 0x7F <= point <= 0x9F:
+            kind = "control"
         elif char in _ZERO_WIDTH:
             kind = "zero-width"
         elif unicodedata.category(char) == "Co":

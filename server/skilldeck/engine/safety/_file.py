@@ -105,11 +105,9 @@ def safety_findings(
         marks.update(present)
         if hits:
             judged.append((first, hits))
-        if not chunk.isascii():
-            runs += (
-                InvisibleRun(first + run.start, first + run.end, run.text)
-                for run in _chunk_runs(chunk)
-            )
+        # (an ASCII chunk can hold control characters only: one scan, not memoised)
+        found = _chunk_runs(chunk) if not chunk.isascii() else invisible_runs(chunk)
+        runs += (InvisibleRun(first + run.start, first + run.end, run.text) for run in found)
     hidden, regions = hidden_hits(text, body_start, len(text), frozenset(marks))
     for hit in hidden:
         findings.append(_finding(hit, spans))
