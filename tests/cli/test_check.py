@@ -207,11 +207,14 @@ def test_path_kinds(run: Run, project: Path, tmp_path: Path) -> None:
     assert bundle.stdout.splitlines()[-1] == (
         "Found 1 problem (1 error) in 1 skill file; 1 skill dropped."
     )
-    # A skill root: no shadowing findings (only one root is looked at).
+    # A skill root of the project: judged in the project's deck, as the editor judges
+    # it (its 'good' shadows the other root's: SD702), only its files reported.
     root = run("check", ".dsh/skills", cwd=project)
     assert root.stdout.splitlines()[-1] == (
-        "Found 3 problems (2 errors, 1 warning) in 4 skill files; 2 skills dropped."
+        "Found 4 problems (2 errors, 1 warning, 1 info) in 4 skill files; 2 skills dropped."
     )
+    assert ".dsh/skills/good/SKILL.md:2:7: SD702 info" in root.stdout
+    assert not any(line.startswith(".agents/") for line in root.stdout.splitlines())
     # A project folder given from elsewhere: paths are absolute (outside the cwd).
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -356,3 +359,28 @@ def test_a_large_json_report_is_written_whole_and_served_whole_from_its_memo(
     warm = run("check", "--format", "json", cwd=project)
     assert warm.stdout == cold.stdout
     assert warm.code == cold.code == 1
+
+
+def test_a_root_or_file_of_the_project_is_judged_in_the_whole_deck(
+    run: Run, tmp_path: Path
+) -> None:
+    # `check .agents/skills` (or one file, as a pre-commit hook passes it) reports what
+    # `check` of the project and the editor report for those files: '/alpha' names the
+    # skill of the other root, '/nosuch' nothing; the unsafe fix leaves '/alpha' alone.
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".dsh/skills/alpha/SKILL.md", skill("alpha", "Alpha does alpha things."))
+    write(root / ".agents/skills/alpho/SKILL.md", skill("alpho", "Alpho does other things."))
+    gamma = write(
+        root / ".agents/skills/gamma/SKILL.md",
+        "---\nname: gamma\ndescription: Gamma.\n---\nFirst run /alpha here. /nosuch\n",
+    )
+    expected = (
+        ".agents/skills/gamma/SKILL.md:5:24: SD704 warning '/nosuch' names no skill in this deck"
+    )
+    for path in (".agents/skills", ".agents/skills/gamma/SKILL.md", ".agents/skills/gamma"):
+        lines = run("check", path, cwd=root).stdout.splitlines()
+        assert lines[:-1] == [expected], path
+    assert run("check", cwd=root).stdout.splitlines()[:-1] == [expected]
+    run("check", ".agents/skills", "--fix", "--unsafe-fixes", cwd=root)
+    assert "First run /alpha here" in gamma.read_text()

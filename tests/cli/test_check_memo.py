@@ -262,10 +262,23 @@ def test_a_reader_that_stops_early_leaves_no_draft_behind(
     assert not memo_files(tmp_path, "output")
 
 
-def test_single_file_checks_use_no_output_memo(run: Run, deck: Path, tmp_path: Path) -> None:
-    same_as_fresh(run, deck, ".dsh/skills/emoji/SKILL.md")
-    same_as_fresh(run, deck, ".dsh/skills/emoji/SKILL.md")
-    assert not memo_files(tmp_path, "output")
+def test_a_file_of_the_deck_has_an_output_memo_of_its_own(
+    run: Run, deck: Path, tmp_path: Path
+) -> None:
+    # A skill file of the project is judged in the project's deck: its check keeps an
+    # output memo of its own, the file's report, never served for the project or another
+    # file (the memo's locator names what is reported).
+    first = same_as_fresh(run, deck, ".dsh/skills/emoji/SKILL.md")
+    assert memo_files(tmp_path, "output")
+    again = same_as_fresh(run, deck, ".dsh/skills/emoji/SKILL.md")
+    assert again.stdout == first.stdout
+    assert {line.split(":")[0] for line in first.stdout.splitlines()[:-1]} == {
+        ".dsh/skills/emoji/SKILL.md"
+    }
+    project = same_as_fresh(run, deck)
+    assert project.stdout != first.stdout
+    other = same_as_fresh(run, deck, ".dsh/skills/broken.md")
+    assert other.stdout != first.stdout
 
 
 def test_a_same_size_rewrite_with_its_mtime_restored_is_seen(run: Run, tmp_path: Path) -> None:

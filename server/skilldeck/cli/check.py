@@ -52,6 +52,7 @@ from skilldeck.engine.filesystem import (
     BUNDLE_FILE,
     IndexCache,
     NotASkill,
+    SkillPlace,
     SkillRoot,
     find_project_root,
     place_of,
@@ -463,6 +464,8 @@ class _Checker:
         self.companions: list[Path] = []
         self._keys: dict[tuple[tuple[SkillRoot, ...], RuleSettings], DeckKey | None] = {}
         self._pending: list[tuple[tuple[SkillRoot, ...], RuleSettings, DeckMemo]] = []
+        #: The decks scanned in this run (a deck named by several PATHs is scanned once).
+        self._scanned: dict[tuple[tuple[SkillRoot, ...], RuleSettings], DeckMemo] = {}
         #: Each deck's bundle folder listings (by locator): its scan lists through them
         #: and its key reuses what the scan listed.
         self._listings: dict[str, FolderListings] = {}
@@ -534,37 +537,63 @@ class _Checker:
         if isinstance(plan, str):
             self._check_file(plan)
         else:
-            whole_project = path == self._cwd or _is_project(path)
-            self._check_roots(*plan, progress, lookup=path if whole_project else None)
+            roots, config, focus = plan
+            whole_project = focus is None and (path == self._cwd or _is_project(path))
+            self._check_roots(
+                roots, config, progress, lookup=path if whole_project else None, focus=focus
+            )
 
-    def _plan(self, path: str) -> str | tuple[Sequence[SkillRoot], SkilldeckConfig]:
-        """The skill file to check for PATH, or the deck (roots and config) to scan."""
-        if os.path.isfile(path):
-            return path
+    def _plan(self, path: str) -> str | tuple[Sequence[SkillRoot], SkilldeckConfig, str | None]:
+        """The lone skill file to check for PATH, or the deck to scan (roots, config, and
+        the file or folder whose findings are reported: ``None`` for all).
+
+        A skill file or root of the lookup directory's deck is judged in that whole deck
+        (its ``/name`` mentions and shadowing reach the other roots, as in the editor and
+        a check of the project) and only its findings are reported."""
+        if os.path.isfile(path) or os.path.isfile(os.path.join(path, BUNDLE_FILE)):
+            file = path if os.path.isfile(path) else os.path.join(path, BUNDLE_FILE)
+            placed = place_of(file, self._known_roots)
+            if isinstance(placed, SkillPlace):
+                return self._around(placed.root, path)
+            return file
         known = next((root for root in self._known_roots if root.path == path), None)
         if known is not None:
-            return [known], self._config(self._cwd, user_roots=False)
-        if os.path.isfile(os.path.join(path, BUNDLE_FILE)):
-            return os.path.join(path, BUNDLE_FILE)
+            return self._around(known, path)
         if path == self._cwd or _is_project(path):
             config = self._config(path, user_roots=self._args.include_user_roots)
-            return resolve_roots(config, path), config
+            return resolve_roots(config, path), config, None
         root = SkillRoot(RANK_CUSTOM, SOURCE_CUSTOM, path, True)
-        return [root], self._config(self._cwd, user_roots=False)
+        return [root], self._config(self._cwd, user_roots=False), None
 
-    def _decks(self, paths: Sequence[str]) -> list[tuple[Sequence[SkillRoot], RuleSettings]] | None:
-        """The decks checking ``paths`` scans; ``None`` when a PATH is a single file."""
+    def _around(
+        self, root: SkillRoot, focus: str
+    ) -> tuple[Sequence[SkillRoot], SkilldeckConfig, str]:
+        """The lookup directory's deck, as ``check`` without PATH scans it, with ``root``
+        (a user root without ``--include-user-roots``) in its place; ``focus`` reported."""
+        config = self._config(self._cwd, user_roots=self._args.include_user_roots)
+        roots = resolve_roots(config, self._cwd)
+        if root in roots:
+            return roots, config, focus
+        return sorted([*roots, root], key=lambda item: item.rank), config, focus
+
+    def _decks(
+        self, paths: Sequence[str]
+    ) -> list[tuple[Sequence[SkillRoot], RuleSettings, str | None]] | None:
+        """The decks checking ``paths`` scans, each with what it reports; ``None`` when a
+        PATH is a lone file."""
         decks = []
         for path in paths:
             plan = self._plan(path)
             if isinstance(plan, str):
                 return None
-            roots, config = plan
-            decks.append((roots, config.rule_settings()))
+            roots, config, focus = plan
+            decks.append((roots, config.rule_settings(), focus))
         return decks
 
     def _output_locator(
-        self, decks: Sequence[tuple[Sequence[SkillRoot], RuleSettings]], palette: Palette
+        self,
+        decks: Sequence[tuple[Sequence[SkillRoot], RuleSettings, str | None]],
+        palette: Palette,
     ) -> str:
         material = json.dumps(
             [
@@ -572,7 +601,7 @@ class _Checker:
                 palette.enabled,
                 self._args.fail_on,
                 self._cwd,
-                [deck_locator(roots, settings) for roots, settings in decks],
+                [[deck_locator(roots, settings), focus] for roots, settings, focus in decks],
             ],
             ensure_ascii=False,
         ).encode("utf-8", "surrogateescape")
@@ -594,7 +623,7 @@ class _Checker:
         if decks is None:
             return None
         keys: list[DeckKey] = []
-        for roots, settings in decks:
+        for roots, settings, _focus in decks:
             key = self._deck_key(roots, settings)
             if key is None:
                 return None
@@ -684,14 +713,21 @@ class _Checker:
         progress: Progress,
         *,
         lookup: str | None = None,
+        focus: str | None = None,
     ) -> None:
-        """Check a deck, from its memo when nothing changed since it was stored.
+        """Check a deck, from its memo when nothing changed since it was stored; report
+        the findings of the files in ``focus`` (a file or folder; ``None``: all).
 
         ``lookup`` is the project directory when the deck is a whole project's: the
         agents of its ``hosts`` setting then report on it too (SD901/SD902). Their
         verdicts depend on folders outside the deck, so such a check keeps no memo."""
         cache = self._cache
         settings = config.rule_settings()
+        ident = (tuple(roots), settings)
+        scanned = self._scanned.get(ident)
+        if scanned is not None:  # several PATHs of one deck (a pre-commit hook's files)
+            self._collect(scanned, focus)
+            return
         companions = [cache.file_for(root.path, settings) for root in roots] if cache else []
         self.companions.extend(companions)
         provided = self._provided(config)
@@ -713,12 +749,18 @@ class _Checker:
             memo = self._scan_roots(roots, config, progress)
             if cache is not None and memo.complete and not self._fresh and self._select is None:
                 self._pending.append((tuple(roots), settings, memo))
+        self._scanned[ident] = memo
         self.complete = self.complete and memo.complete
-        for item in memo.files:
-            self.collected.add(
-                item.path, item.findings, accepted=item.accepted, wide_lines=item.wide_lines
-            )
         self.collected.warnings.extend(memo.problems)
+        self._collect(memo, focus)
+
+    def _collect(self, memo: DeckMemo, focus: str | None) -> None:
+        """The findings of ``memo``'s files in ``focus`` (a file or folder; ``None``: all)."""
+        for item in memo.files:
+            if focus is None or item.path == focus or _inside(item.path, focus):
+                self.collected.add(
+                    item.path, item.findings, accepted=item.accepted, wide_lines=item.wide_lines
+                )
 
     def _scan_roots(
         self,

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.filesystem._layout import FLAT_SUFFIX as FLAT_SUFFIX
     from skilldeck.engine.filesystem._layout import Layout as Layout
     from skilldeck.engine.filesystem._layout import NotASkill as NotASkill
+    from skilldeck.engine.filesystem._layout import SkillPlace as SkillPlace
     from skilldeck.engine.filesystem._layout import listed_child_layout as listed_child_layout
     from skilldeck.engine.filesystem._layout import place_in_root as place_in_root
     from skilldeck.engine.filesystem._layout import place_of as place_of
@@ -97,6 +98,7 @@ else:
                 "FLAT_SUFFIX",
                 "Layout",
                 "NotASkill",
+                "SkillPlace",
                 "listed_child_layout",
                 "place_in_root",
                 "place_of",
