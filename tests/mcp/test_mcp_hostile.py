@@ -9,6 +9,10 @@ import os
 import subprocess
 import sys
 
+import pytest
+from mcp.shared.exceptions import MCPError
+from mcp_client_helpers import skills_get
+
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -91,3 +95,32 @@ def test_a_client_that_leaves_mid_request_ends_the_server_quietly(project, envir
     stderr = server.stderr.read().decode()
     server.stderr.close()
     assert "Traceback" not in stderr
+
+
+async def test_errors_show_a_long_name_cut_not_echoed_whole(connect):
+    """A well-formed name of 100,000 characters (kebab-case has no length limit) is shown
+    cut at 80 characters, as an invalid one is, in every error that names it."""
+    name = "a" * 100_000
+    cut = "a" * 80 + "..."
+    async with connect("auto") as client:
+        tool = await client.call_tool("skill", {"name": name})
+        assert tool.is_error
+        assert tool.content[0].text == (
+            f'Error: skill "{cut}" is unknown or no longer available. Use only names from the '
+            "latest available skills catalog."
+        )
+        with pytest.raises(MCPError) as prompt:
+            await client.get_prompt(name)
+        assert str(prompt.value) == (
+            f"Unknown prompt '{cut}': no skill the user can invoke has this name."
+        )
+        shown = f"skill://{name}"[:80] + "..."
+        with pytest.raises(MCPError) as read:
+            await client.read_resource(f"skill://{name}/SKILL.md")
+        assert str(read.value) == f"Resource not found: {shown}: no skill named '{cut}' is served"
+        with pytest.raises(MCPError) as got:
+            await skills_get(client, f"skill://{name}/SKILL.md")
+        assert str(got.value) == f"Unknown skill URI: {shown}: no skill named '{cut}' is served"
+        with pytest.raises(MCPError) as tool_name:
+            await client.call_tool(name, {})
+        assert str(tool_name.value) == f"Unknown tool: '{cut}'"

@@ -278,6 +278,50 @@ async def test_a_listed_file_that_becomes_a_symlink_out_is_never_served(connect,
         assert (await client.read_resource("skill://code-review/logo.png")).contents
 
 
+async def test_hidden_files_are_not_served_through_a_plainly_named_symlink(connect, project):
+    """A skill may ship ``settings.txt -> .env`` or ``gitdir -> .git``: links that stay in
+    its folder but lead to the user's local secrets (a token in ``.git/config``). A link
+    whose real path passes through a hidden or version-control component is neither
+    listed nor read, as the component itself is not; a link to a plain file still is. A
+    listed file later replaced by such a link is refused when read, even when the hidden
+    file holds the very bytes the manifest attests."""
+    review = project / ".dsh" / "skills" / "code-review"
+    write(review / ".git" / "config", '[remote "origin"]\n\turl = https://u:TOKEN@x.example\n')
+    write(review / "node_modules" / "lib.js", "module.exports = 1;\n")
+    (review / "settings.txt").symlink_to(".env")
+    (review / "gitdir").symlink_to(".git", target_is_directory=True)
+    (review / "modules").symlink_to("node_modules", target_is_directory=True)
+    (review / "alias.md").symlink_to("checklist.md")
+    hidden = [
+        "skill://code-review/settings.txt",
+        "skill://code-review/gitdir/config",
+        "skill://code-review/modules/lib.js",
+    ]
+    async with connect("auto") as client:
+        got = await skills_get(client, "skill://code-review/SKILL.md")
+        uris = [resource["uri"] for resource in got["skill"]["resources"]]
+        assert "skill://code-review/alias.md" in uris
+        listed = await skills_list(client)
+        entry = next(e for e in listed["skills"] if e["uri"] == "skill://code-review/SKILL.md")
+        for uri in hidden:
+            assert uri not in uris
+            assert uri not in [resource["uri"] for resource in entry["resources"]]
+            assert await refused_read(client, uri) == (
+                f"Resource not found: {uri}: skill 'code-review' serves no such file"
+            )
+        alias = (await client.read_resource("skill://code-review/alias.md")).contents[0]
+        assert alias.text == (review / "checklist.md").read_text(encoding="utf-8")
+
+        write(review / ".secret.md", (review / "checklist.md").read_bytes())
+        (review / "checklist.md").unlink()
+        (review / "checklist.md").symlink_to(".secret.md")
+        uri = "skill://code-review/checklist.md"
+        assert await refused_read(client, uri) == (
+            f"Resource unreadable: {uri}: checklist.md: "
+            "not served (its real path is a hidden or version-control path)"
+        )
+
+
 async def test_bad_cursors_are_invalid_params(connect):
     """A cursor is an offset in ASCII digits: superscripts, other scripts' digits, a
     5,000-digit number and anything else are ``-32602``, on every paginated list."""

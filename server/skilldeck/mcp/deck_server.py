@@ -61,6 +61,7 @@ from skilldeck.engine.model_view import (
     SKILL_TOOL_NAME,
     execute_skill_tool,
     expand_user_message,
+    shown_name,
     skill_tool_schema,
 )
 from skilldeck.engine.registry import SkillCandidate, SkillDefinition, SkillRegistry, is_skill_name
@@ -73,7 +74,7 @@ from skilldeck.mcp.skill_entries import (
     provided_skill_bytes,
     served_skills,
 )
-from skilldeck.mcp.skill_files import SkillFileError, read_served_file
+from skilldeck.mcp.skill_files import SkillFileError, read_served_file, unscanned_reason
 from skilldeck.mcp.skill_uris import SCHEME, parse_skill_uri, skill_uri
 
 _logger = logging.getLogger(__name__)
@@ -148,7 +149,7 @@ class DeckServer:
             require_safe=require_safe,
             settings=settings,
         )
-        self._entries = EntryCache(self._definition)
+        self._entries = EntryCache(self._definition, scanned_only=require_safe)
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
         self._bus = InMemorySubscriptionBus()
         self._listen = ListenHandler(self._bus)
@@ -280,7 +281,7 @@ class DeckServer:
         self, ctx: Context, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         if params.name != SKILL_TOOL_NAME:
-            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name!r}")
+            raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {shown_name(params.name)!r}")
         refused = await self._refused((params.arguments or {}).get("name"))
         if refused is not None:
             return types.CallToolResult(
@@ -325,7 +326,8 @@ class DeckServer:
         if not injections:
             raise MCPError(
                 types.INVALID_PARAMS,
-                f"Unknown prompt {params.name!r}: no skill the user can invoke has this name.",
+                f"Unknown prompt {shown_name(params.name)!r}: no skill the user can invoke "
+                "has this name.",
             )
         return _user_prompt(f"The instructions of skill {params.name}", injections[0].text)
 
@@ -361,22 +363,24 @@ class DeckServer:
         self, ctx: Context, params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
         uri = str(params.uri)
+        shown = shown_name(uri)  # the URI as errors echo it (cut: a client's input)
         parsed = parse_skill_uri(uri)
         if isinstance(parsed, str):
-            raise MCPError(types.INVALID_PARAMS, f"Resource not found: {uri}: {parsed}")
+            raise MCPError(types.INVALID_PARAMS, f"Resource not found: {shown}: {parsed}")
         entry = await self._entry(parsed.name)
         if isinstance(entry, str):
-            raise MCPError(types.INVALID_PARAMS, f"Resource not found: {uri}: {entry}")
+            raise MCPError(types.INVALID_PARAMS, f"Resource not found: {shown}: {entry}")
         file = entry.files.find(parsed.relative)
         if file is None:
-            raise MCPError(
-                types.INVALID_PARAMS,
-                f"Resource not found: {uri}: skill {parsed.name!r} serves no such file",
+            unscanned = await anyio.to_thread.run_sync(
+                unscanned_reason, entry.files, parsed.relative
             )
+            why = unscanned or f"skill {parsed.name!r} serves no such file"
+            raise MCPError(types.INVALID_PARAMS, f"Resource not found: {shown}: {why}")
         if file.path is None:  # a provided skill's SKILL.md: synthesized again
             synthesized = await provided_skill_bytes(parsed.name, self._definition)
             if isinstance(synthesized, str):
-                raise MCPError(types.INVALID_PARAMS, f"Resource unreadable: {uri}: {synthesized}")
+                raise MCPError(types.INVALID_PARAMS, f"Resource unreadable: {shown}: {synthesized}")
             data = synthesized
         else:  # judged again where it lies now (skill_files.read_served_file)
             try:
@@ -384,7 +388,7 @@ class DeckServer:
             except SkillFileError as error:
                 self._stale(parsed.name)
                 raise MCPError(
-                    types.INVALID_PARAMS, f"Resource unreadable: {uri}: {error}"
+                    types.INVALID_PARAMS, f"Resource unreadable: {shown}: {error}"
                 ) from error
         if hashlib.sha256(data).hexdigest() != file.sha256:
             # Changed since the manifest was built (the root watcher does not report files
@@ -392,7 +396,7 @@ class DeckServer:
             self._stale(parsed.name)
             raise MCPError(
                 types.INVALID_PARAMS,
-                f"Resource changed: {uri}: its bytes no longer match the digest its skill "
+                f"Resource changed: {shown}: its bytes no longer match the digest its skill "
                 "listed; read the skill's entry again (skills/get)",
             )
         return types.ReadResourceResult(contents=[_contents(uri, parsed.relative, data)])
@@ -431,10 +435,14 @@ class DeckServer:
         parsed = parse_skill_uri(params.uri)
         if isinstance(parsed, str) or parsed.relative != "SKILL.md":
             reason = parsed if isinstance(parsed, str) else "not the URI of a SKILL.md"
-            raise MCPError(types.INVALID_PARAMS, f"Unknown skill URI: {params.uri}: {reason}")
+            raise MCPError(
+                types.INVALID_PARAMS, f"Unknown skill URI: {shown_name(params.uri)}: {reason}"
+            )
         entry = await self._entry(parsed.name, fresh=True)
         if isinstance(entry, str):
-            raise MCPError(types.INVALID_PARAMS, f"Unknown skill URI: {params.uri}: {entry}")
+            raise MCPError(
+                types.INVALID_PARAMS, f"Unknown skill URI: {shown_name(params.uri)}: {entry}"
+            )
         return _complete({"skill": entry.wire})
 
     async def _view(self) -> DeckView:
@@ -459,19 +467,24 @@ class DeckServer:
         since the deck was read, in a folder the root watcher does not see (it watches
         one level into each bundle) or before the watches went live. Such a skill is
         refused on the spot and leaves the served view; the clients are told that the
-        tools, prompts and resources changed."""
+        tools, prompts and resources changed. A name the view does not know yet (a
+        skill added a moment ago, which the registry the tool and prompts load from
+        already has) is judged now too, never served unjudged."""
         if not isinstance(name, str):
             return None
         view = await self._view()
         reason = view.refused.get(name)
         if reason is None:
             reason = await self.state.refused_now(name)
-            if reason is not None:
+            if reason is not None and (await self.state.current()).revision != view.revision:
                 self._entries.forget(name)
                 await self._changed_view()
         if reason is None:
             return None
-        return f"skill {name!r} is not served: it has error-level safety findings ({reason})"
+        return (
+            f"skill {shown_name(name)!r} is not served: it has error-level safety findings "
+            f"({reason})"
+        )
 
     async def _definition(self, name: str) -> SkillDefinition | None:
         return await self.registry.get(name, cwd=self.cwd)
@@ -483,7 +496,7 @@ class DeckServer:
         view = await self.state.current()
         skill = _served(view, name)
         if skill is None:
-            return f"no skill named {name!r} is served"
+            return f"no skill named {shown_name(name)!r} is served"
         return await self._entries.entry(view, skill, fresh=fresh)
 
 

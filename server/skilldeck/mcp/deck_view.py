@@ -148,14 +148,18 @@ class DeckState:
         return True
 
     async def refused_now(self, name: str) -> str | None:
-        """Why the served skill ``name`` may not be served as its files are now
-        (``refusal_now``: ``SKILL.md`` and its bundle judged again), or ``None``. A skill
-        found unsafe leaves the served view at once (a new revision: the caller tells
-        the clients). Without ``require_safe``, always ``None``."""
+        """Why the skill ``name`` may not be served as its files are now
+        (``refusal_now``: ``SKILL.md`` and its bundle judged again), or ``None``. A served
+        skill found unsafe leaves the served view at once (a new revision: the caller
+        tells the clients). A name the served view does not know is judged as the
+        registry has it now (:meth:`_refused_unseen`). Without ``require_safe``, always
+        ``None``."""
+        if not self.require_safe:
+            return None
         view = await self.current()
         skill = view.skills.get(name)
-        if not self.require_safe or skill is None:
-            return None
+        if skill is None:
+            return await self._refused_unseen(name)
         reason = await self._judge(skill)
         # The view as it is now: a read of the deck may have replaced it meanwhile.
         now = self._view
@@ -196,6 +200,20 @@ class DeckState:
             self._max_description_length,
         )
         return True
+
+    async def _refused_unseen(self, name: str) -> str | None:
+        """Why the registry's winner ``name``, which the served view does not know, may
+        not be served now, or ``None`` (no such winner, or a safe one). The tool and the
+        prompts load a skill from the registry, which knows a skill added to a root as
+        soon as the root watcher reports it; the view learns of it only when the deck is
+        read again (after a settling pause, and never from an incomplete read), so such
+        a skill is judged here, at use, rather than served unjudged."""
+        if not is_skill_name(name):
+            return None
+        found = (await self.registry.resolve(cwd=self.cwd)).names.get(name)
+        if found is None:
+            return None
+        return await self._judge(found.winner.candidate)
 
     async def _judge(self, skill: SkillCandidate) -> str | None:
         """``refusal_now`` of ``skill`` (its files read again), in a worker thread."""

@@ -64,8 +64,10 @@ def served_skills(view: DeckView) -> list[SkillCandidate]:
 class EntryCache:
     """Entries built for one deck view; a new view (revision) starts afresh."""
 
-    def __init__(self, load: LoadDefinition) -> None:
+    def __init__(self, load: LoadDefinition, *, scanned_only: bool = False) -> None:
         self._load = load
+        #: Serve only the bundle files the safety scan reads in full (``--require-safe``).
+        self._scanned_only = scanned_only
         self._revision = -1
         self._entries: dict[str, SkillEntry | str] = {}
 
@@ -87,7 +89,7 @@ class EntryCache:
             if skill.path is None:
                 known = await provided_entry(skill.name, self._load)
             else:
-                known = await anyio.to_thread.run_sync(build_entry, skill)
+                known = await anyio.to_thread.run_sync(build_entry, skill, self._scanned_only)
             if view.revision == self._revision:
                 self._entries[skill.name] = known
         return known
@@ -97,11 +99,12 @@ class EntryCache:
         self._entries.pop(name, None)
 
 
-def build_entry(skill: SkillCandidate) -> SkillEntry | str:
-    """Read ``skill``'s files and build its entry (blocking: run it in a thread)."""
+def build_entry(skill: SkillCandidate, scanned_only: bool = False) -> SkillEntry | str:
+    """Read ``skill``'s files and build its entry (blocking: run it in a thread);
+    ``scanned_only`` lists only the files the bundle's safety scan reads in full."""
     assert skill.path is not None
     try:
-        files = collect_skill_files(skill.path)
+        files = collect_skill_files(skill.path, scanned_only=scanned_only)
         text = decode_skill_bytes(read_served_file(files, files.files[0]))
     except SkillOverLimitError as error:
         return f"skill {skill.name!r} exceeds the Skills extension's limit of {error}"

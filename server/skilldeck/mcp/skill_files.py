@@ -7,7 +7,10 @@ other skills, so only its own file is served (as ``SKILL.md``).
 Never served: anything whose real path leaves the skill's folder (a symlink out; the
 rule :mod:`skilldeck.engine.model_view` applies to a resource: the real path strictly
 inside the folder's real path, applied here to the literal file name), hidden files and
-folders (``.git``, ``.env``, ...), version-control folders, FIFOs, devices and sockets.
+folders (``.git``, ``.env``, ...) and version-control folders, whether named so or
+reached through a symlink whose real path passes through one (``settings.txt -> .env``),
+FIFOs, devices and sockets.
+
 A folder holding another ``SKILL.md`` (a nested skill) is walked like any other: the
 extension's manifest is complete, nested skills' files included. A skill over the
 extension's limits (:data:`MAX_SKILL_FILES` files, :data:`MAX_SKILL_BYTES` bytes in all)
@@ -17,10 +20,17 @@ files and folders, :data:`MAX_FOLDER_DEPTH` levels: :class:`SkillTreeTooLargeErr
 The walk is iterative and resolves a path only where a symlink is met, so a deep or
 wide tree costs no more than the entries the bound lets it visit.
 
+With ``scanned_only`` (``skilldeck mcp --require-safe``) a file is served only if the
+safety scan of the bundle reads it in full
+(:func:`skilldeck.engine.safety.scan_coverage`: its walk's bounds, folders it skips such
+as ``venv``, no symlink followed), so the gate judges every file it serves.
+
 A file is judged again when it is read (:func:`read_served_file`), as a fresh walk would
-judge it: its real path must still lie inside the skill's folder, and it is opened one
-path segment at a time from that folder without following a symlink, and read only if
-it is a regular file. The caller compares the bytes with the manifest's digest.
+judge it: its real path must still lie inside the skill's folder and pass through no
+hidden or version-control component, it is opened one path segment at a time from that
+folder without following a symlink, and read only if it is a regular file (and, with
+``scanned_only``, one the safety scan reads in full now). The caller compares the bytes
+with the manifest's digest.
 """
 
 from __future__ import annotations
@@ -31,6 +41,7 @@ import stat
 from dataclasses import dataclass
 
 from skilldeck.engine.files import SkillReadError, file_kind, read_skill_bytes
+from skilldeck.engine.safety import ScanCoverage, scan_coverage
 
 SKILL_FILE = "SKILL.md"
 #: The Skills extension's per-skill limits (what every conforming host accepts).
@@ -69,6 +80,8 @@ class SkillFiles:
 
     files: tuple[SkillFile, ...]
     folder: str | None = None
+    #: Only the files the bundle's safety scan reads in full (``--require-safe``).
+    scanned_only: bool = False
 
     def find(self, relative: str) -> SkillFile | None:
         """The served file at ``relative`` (exact match), else ``None``."""
@@ -96,18 +109,19 @@ def skill_folder(skill_path: str) -> str | None:
     return os.path.dirname(skill_path)
 
 
-def collect_skill_files(skill_path: str) -> SkillFiles:
+def collect_skill_files(skill_path: str, *, scanned_only: bool = False) -> SkillFiles:
     """Walk a skill's files (see the module docstring); raises :class:`SkillFileError`
     when its own ``SKILL.md`` cannot be read, :class:`SkillOverLimitError` when the
     skill exceeds the extension's limits, :class:`SkillTreeTooLargeError` when its tree
-    exceeds the walk's bounds."""
+    exceeds the walk's bounds. ``scanned_only`` keeps only the files the bundle's
+    safety scan reads in full (and enters only the folders it reads files in)."""
     main = _digest(skill_path, SKILL_FILE)
     folder = skill_folder(skill_path)
     if folder is None:
-        return SkillFiles((main,))
-    walker = _Walker(main.size)
+        return SkillFiles((main,), scanned_only=scanned_only)
+    walker = _Walker(main.size, scan_coverage(folder) if scanned_only else None)
     walker.walk(folder)
-    return SkillFiles((main, *walker.files), folder)
+    return SkillFiles((main, *walker.files), folder, scanned_only)
 
 
 def read_served_file(files: SkillFiles, file: SkillFile) -> bytes:
@@ -122,12 +136,47 @@ def read_served_file(files: SkillFiles, file: SkillFile) -> bytes:
             return read_skill_bytes(file.path, max_bytes=MAX_FILE_BYTES)
         except SkillReadError as error:
             raise SkillFileError(f"{file.relative}: {error.finding.message}") from error
-    return _read_inside(files.folder, file.relative)
+    data = _read_inside(files.folder, file.relative)
+    if files.scanned_only:
+        coverage = scan_coverage(files.folder)
+        if not coverage.covers(file.relative, len(data)):
+            raise SkillFileError(unscanned_text(file.relative, coverage))
+    return data
+
+
+def unscanned_reason(files: SkillFiles, relative: str) -> str | None:
+    """Why ``relative``, which ``files`` does not list, is not served because the
+    bundle's safety scan does not read it in full (``scanned_only`` only); ``None``
+    when that is not why (it is not there, or not served for another reason)."""
+    if not files.scanned_only or files.folder is None or relative == SKILL_FILE:
+        return None
+    segments = relative.split("/")
+    if any(passed_over(segment) for segment in segments):
+        return None
+    if not os.path.lexists(os.path.join(files.folder, *segments)):
+        return None
+    coverage = scan_coverage(files.folder)
+    if coverage.reason(relative) is None:
+        return None
+    return unscanned_text(relative, coverage)
+
+
+def unscanned_text(relative: str, coverage: ScanCoverage) -> str:
+    """The refusal of ``relative``, a file the safety scan does not read in full."""
+    why = coverage.reason(relative) or "it was not there when the scan walked the bundle"
+    return f"{relative}: not served under --require-safe: the safety scan did not read it ({why})"
 
 
 def passed_over(name: str) -> bool:
     """True for a file or folder name no skill serves (hidden, version control)."""
     return name.startswith(".") or name in _VCS_FOLDERS
+
+
+def _passes_over(root: str, real: str) -> bool:
+    """True when the real path ``real`` (inside ``root``) passes through a hidden or
+    version-control component below ``root``: a symlink with a plain name that leads to
+    ``.env`` or into ``.git`` is not served either."""
+    return any(passed_over(part) for part in os.path.relpath(real, root).split(os.sep))
 
 
 def _digest(path: str, relative: str) -> SkillFile:
@@ -152,12 +201,16 @@ class _Folder:
 class _Walker:
     """A depth-first walk in name order (the manifest's order), without recursion."""
 
-    def __init__(self, used_bytes: int) -> None:
+    def __init__(self, used_bytes: int, coverage: ScanCoverage | None = None) -> None:
         self.root = ""
         self.files: list[SkillFile] = []
         self.used_bytes = used_bytes
         self.listed = 0
         self.visited: set[str] = set()
+        #: With a coverage, only what the safety scan reads in full is served, and only
+        #: the (real, not symlinked) folders it reads files in are entered.
+        self.coverage = coverage
+        self.scanned_folders = coverage.folders() if coverage is not None else frozenset()
 
     def walk(self, folder: str) -> None:
         stack: list[_Folder] = []
@@ -182,7 +235,8 @@ class _Walker:
             except OSError:
                 continue
             if stat.S_ISDIR(info.st_mode):
-                self._enter(stack, entry.path, real, f"{relative}/", current.depth + 1)
+                if self.coverage is None or relative in self.scanned_folders:
+                    self._enter(stack, entry.path, real, f"{relative}/", current.depth + 1)
             elif stat.S_ISREG(info.st_mode):  # never FIFOs, devices, sockets
                 self._add(entry.path, relative, info.st_size)
 
@@ -214,9 +268,16 @@ class _Walker:
             return None
         if not is_link:
             return os.path.join(parent_real, entry.name)
-        return _real_inside(self.root, entry.path)
+        if self.coverage is not None:
+            return None  # the safety scan never follows a symlink: nothing behind one is judged
+        real = _real_inside(self.root, entry.path)
+        if real is None or _passes_over(self.root, real):
+            return None
+        return real
 
     def _add(self, path: str, relative: str, size: int) -> None:
+        if self.coverage is not None and not self.coverage.covers(relative, size):
+            return  # the safety scan does not read it in full: not served under the gate
         if len(self.files) + 1 >= MAX_SKILL_FILES:  # SKILL.md is not in self.files
             raise SkillOverLimitError(f"{MAX_SKILL_FILES} files")
         if self.used_bytes + size > MAX_SKILL_BYTES:
@@ -225,6 +286,8 @@ class _Walker:
             file = _digest(path, relative)
         except SkillFileError:
             return
+        if self.coverage is not None and not self.coverage.covers(relative, file.size):
+            return  # changed since it was listed: not read in full by the scan either
         self.used_bytes += file.size
         self.files.append(file)
 
@@ -240,6 +303,10 @@ def _read_inside(folder: str, relative: str) -> bytes:
     if real is None:
         raise SkillFileError(f"{relative}: its real path is no longer inside the skill's folder")
     inside = os.path.relpath(real, root).split(os.sep)
+    if any(passed_over(segment) for segment in inside):
+        raise SkillFileError(
+            f"{relative}: not served (its real path is a hidden or version-control path)"
+        )
     try:
         fd = _open_beneath(root, inside)
     except OSError as error:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit
 
+from skilldeck.engine.model_view import shown_name
 from skilldeck.engine.registry import is_skill_name
 
 SCHEME = "skill"
@@ -41,7 +42,7 @@ def parse_skill_uri(uri: str) -> SkillUri | str:
         return "a skill URI has no query or fragment"
     name = parts.netloc
     if not is_skill_name(name):
-        return f"{name!r} is not a skill name"
+        return f"{shown_name(name)!r} is not a skill name"
     raw_segments = parts.path.split("/")[1:]
     segments = [unquote(segment) for segment in raw_segments]
     if not segments or any(

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.model_view._skill_tool import SkillToolResult as SkillToolResult
     from skilldeck.engine.model_view._skill_tool import execute_skill_tool as execute_skill_tool
     from skilldeck.engine.model_view._skill_tool import render_skill_content as render_skill_content
+    from skilldeck.engine.model_view._skill_tool import shown_name as shown_name
     from skilldeck.engine.model_view._skill_tool import skill_tool_schema as skill_tool_schema
 else:
     __getattr__, __dir__, __all__ = lazy_exports(
@@ -64,6 +65,7 @@ else:
                 "SkillToolResult",
                 "execute_skill_tool",
                 "render_skill_content",
+                "shown_name",
                 "skill_tool_schema",
             ),
         },

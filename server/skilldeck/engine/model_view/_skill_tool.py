@@ -129,11 +129,16 @@ def _resource_guidance(skill: SkillDefinition) -> list[str]:
     ]
 
 
+def shown_name(name: str) -> str:
+    """``name`` (or any text a client sent) as an error message echoes it: whole up to 80
+    characters, else its first 80 and ``...`` (a 1 MB name is not sent back whole)."""
+    return name if len(name) <= _SHOWN_NAME_LIMIT else name[:_SHOWN_NAME_LIMIT] + "..."
+
+
 def invalid_name_text(value: object) -> str:
     """Error text for a missing, non-string or non-kebab-case ``name`` argument."""
     if isinstance(value, str):
-        shown = value if len(value) <= _SHOWN_NAME_LIMIT else value[:_SHOWN_NAME_LIMIT] + "..."
-        given = json.dumps(shown, ensure_ascii=False)
+        given = json.dumps(shown_name(value), ensure_ascii=False)
     elif value is None:
         given = "no name"
     else:
@@ -147,15 +152,16 @@ def invalid_name_text(value: object) -> str:
 def unknown_skill_text(name: str) -> str:
     """Error text for a well-formed name that no provider serves (any more)."""
     return (
-        f'Error: skill "{name}" is unknown or no longer available. Use only names from the '
-        "latest available skills catalog."
+        f'Error: skill "{shown_name(name)}" is unknown or no longer available. Use only names '
+        "from the latest available skills catalog."
     )
 
 
 def not_model_invocable_text(name: str) -> str:
     """Error text for a skill with ``disable-model-invocation``."""
     return (
-        f'Error: skill "{name}" is not available for model invocation; only the user can invoke it.'
+        f'Error: skill "{shown_name(name)}" is not available for model invocation; only the '
+        "user can invoke it."
     )
 
 

@@ -12,16 +12,21 @@ Bounds: an iterative walk, at most :data:`MAX_DEPTH` folder levels below the bun
 :data:`MAX_FILES` files and :data:`MAX_FILE_BYTES` read from each; symbolic links are
 never followed (a link could lead outside the folder or loop); FIFOs and devices are
 never opened; files with a NUL byte in their first block are binary and skipped;
-``.git``, ``node_modules`` and ``__pycache__`` are not entered. The result is memoised
-by the walk's file identities (path, size, mtime), so a keystroke in ``SKILL.md`` costs
-a folder listing and a ``stat`` a file, not a rescan.
+``.git``, ``node_modules``, ``__pycache__``, ``venv`` and ``.venv`` are not entered. The
+result is memoised by the walk's file identities (path, size, mtime), so a keystroke in
+``SKILL.md`` costs a folder listing and a ``stat`` a file, not a rescan.
+
+:func:`scan_coverage` says which files a scan of the bundle reads in full, and why it
+does not read the others: a gate that serves a bundle's files (``skilldeck mcp
+--require-safe``) serves only those, so it judges exactly what it serves.
 """
 
 from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from skilldeck.engine.disk import open_regular
 from skilldeck.engine.frontmatter import LineIndex
@@ -81,6 +86,64 @@ def _scan(folder: str, walk: Walk) -> list[Finding]:
         findings.append(rule("SD1016").finding(FILE_START, reason=walk.stopped))
     bundle = RelatedLocation(folder, FILE_START, "the bundle folder")
     return [f if f.related else replace(f, related=(bundle,)) for f in findings]
+
+
+@dataclass(frozen=True, slots=True)
+class ScanCoverage:
+    """Which files of a bundle folder its safety scan reads in full (one walk: what
+    :func:`bundle_findings` judges), and why it does not read the others. Paths are
+    relative to the folder, ``/``-separated."""
+
+    #: Each file the scan reads, with its size when walked.
+    sizes: Mapping[str, int]
+    #: What the walk met and did not read, with why (:attr:`Walk.passed`).
+    passed: Mapping[str, str]
+    #: Why the walk stopped early, if it did (:attr:`Walk.stopped`).
+    stopped: str | None
+
+    def covers(self, relative: str, size: int) -> bool:
+        """Whether the scan reads ``relative`` in full when it holds ``size`` bytes."""
+        return relative in self.sizes and size <= MAX_FILE_BYTES
+
+    def folders(self) -> frozenset[str]:
+        """Every folder (``a``, ``a/b``) holding a file the scan reads."""
+        found: set[str] = set()
+        for relative in self.sizes:
+            parts = relative.split("/")[:-1]
+            found.update("/".join(parts[: end + 1]) for end in range(len(parts)))
+        return frozenset(found)
+
+    def reason(self, relative: str) -> str | None:
+        """Why the scan does not read ``relative`` in full (the folder or entry it
+        passed over on the way, the size cap, or the file count that stopped it);
+        ``None`` when it does, or when the walk never met such a path."""
+        size = self.sizes.get(relative)
+        if size is not None:
+            if size <= MAX_FILE_BYTES:
+                return None
+            return f"it is larger than the {MAX_FILE_BYTES // 1024} KiB the scan reads of a file"
+        parts = relative.split("/")
+        for end in range(1, len(parts) + 1):
+            why = self.passed.get("/".join(parts[:end]))
+            if why is not None:
+                return why
+        if self.stopped is not None:
+            return f"the scan stopped early: {self.stopped}"
+        return None
+
+
+def scan_coverage(folder: str) -> ScanCoverage:
+    """The :class:`ScanCoverage` of the bundle folder ``folder``, walked now."""
+    walk = walk_bundle(folder)
+    return ScanCoverage(
+        sizes={_slashed(relative): size for relative, size, _mtime in walk.files},
+        passed={_slashed(relative): why for relative, why in walk.passed},
+        stopped=walk.stopped,
+    )
+
+
+def _slashed(relative: str) -> str:
+    return relative if os.sep == "/" else relative.replace(os.sep, "/")
 
 
 def is_bundle_finding(finding: Finding, skill_path: str) -> bool:

@@ -3,8 +3,10 @@
 Only the standard library: a memo key (:func:`bundle_state`) is taken on a warm
 ``check`` that loads none of the rules. Bounds: at most :data:`MAX_DEPTH` folder levels,
 :data:`MAX_FILES` files; symbolic links never followed; ``.git``, ``node_modules``,
-``__pycache__`` and virtual environments not entered. A folder's listing may come from
-:class:`FolderListings` (reused while the folder keeps its identity).
+``__pycache__`` and virtual environments not entered. A walk notes what it met and did
+not read, with why (:attr:`Walk.passed`), so a gate can say why a file was not judged.
+A folder's listing may come from :class:`FolderListings` (reused while the folder keeps
+its identity).
 """
 
 from __future__ import annotations
@@ -28,11 +30,17 @@ class Walk:
 
     files: tuple[tuple[str, int, int], ...]  # relative path, size, mtime_ns
     stopped: str | None
+    #: What the walk met and did not read, each with why (relative path, reason): the
+    #: folders it does not enter (skipped, or too deep) and the entries that are neither
+    #: a folder nor a regular file (symbolic links, FIFOs, devices). Files past
+    #: :data:`MAX_FILES` are not named one by one: :attr:`stopped` says so.
+    passed: tuple[tuple[str, str], ...] = ()
 
 
 def walk_bundle(folder: str) -> Walk:
     """The bounded walk of a bundle folder (see :mod:`~skilldeck.engine.safety._bundle`)."""
     files: list[tuple[str, int, int]] = []
+    passed: list[tuple[str, str]] = []
     pending: list[tuple[str, int]] = [("", 0)]
     stopped: str | None = None
     listings = _listings
@@ -46,9 +54,12 @@ def walk_bundle(folder: str) -> Walk:
             path = os.path.join(relative, name) if relative else name
             if kind == "d":
                 if name in _SKIP_DIRS:
+                    passed.append((path, f"the scan does not enter `{name}` folders"))
                     continue
                 if depth + 1 >= MAX_DEPTH:
-                    stopped = stopped or f"`{path}` is deeper than {MAX_DEPTH} folder levels"
+                    too_deep = f"`{path}` is deeper than {MAX_DEPTH} folder levels"
+                    passed.append((path, too_deep))
+                    stopped = stopped or too_deep
                     continue
                 pending.append((path, depth + 1))
             elif kind == "f" and path != "SKILL.md":
@@ -57,12 +68,20 @@ def walk_bundle(folder: str) -> Walk:
                 except OSError:
                     continue
                 if not stat.S_ISREG(info.st_mode):
+                    passed.append((path, _not_read(path)))
                     continue
                 if len(files) >= MAX_FILES:
                     stopped = stopped or f"it has more than {MAX_FILES} files"
                     break
                 files.append((path, info.st_size, info.st_mtime_ns))
-    return Walk(tuple(sorted(files)), stopped)
+            elif kind == "o":
+                passed.append((path, _not_read(path)))
+    return Walk(tuple(sorted(files)), stopped, tuple(sorted(passed)))
+
+
+def _not_read(path: str) -> str:
+    """Why the walk does not read ``path``, neither a folder nor a regular file."""
+    return f"`{path}` is a symbolic link or a special file, which the scan never follows or opens"
 
 
 def _entries(path: str, listings: FolderListings | None) -> list[tuple[str, str]]:
