@@ -97,6 +97,22 @@ CASES = [
         id="reserved-first-character",
     ),
     pytest.param(
+        "---\nname: pdf\ndescription: Use for: PDFs # internal note\n---\n",
+        "': ' inside the value of 'description' starts a nested mapping; quote the value",
+        Span.at(2, 20, 21),
+        "Quote the value",
+        '---\nname: pdf\ndescription: "Use for: PDFs" # internal note\n---\n',
+        id="quote-stops-at-a-comment",
+    ),
+    pytest.param(
+        "---\nname: pdf\ndescription: Use this: it works\n  on forms\nlicense: MIT\n---\n",
+        "': ' inside the value of 'description' starts a nested mapping; quote the value",
+        Span.at(2, 21, 22),
+        "Quote the value",
+        '---\nname: pdf\ndescription: "Use this: it works\n  on forms"\nlicense: MIT\n---\n',
+        id="quote-spans-the-continuation-lines",
+    ),
+    pytest.param(
         '---\nname: pdf\ndescription: "Save forms to C:\\Users"\n---\n',
         "'\\U' must be followed by 8 hexadecimal digits in a double-quoted value; "
         "write '\\\\' for a backslash, or quote the value with single quotes",
@@ -138,6 +154,13 @@ def test_yaml_errors_name_the_cause_and_fix_it(
     assert apply(text, fix) == fixed
     path.write_text(fixed, encoding="utf-8")
     assert analyze_skill_file(path, expected_name="pdf").accepted
+
+
+def test_a_parser_message_names_the_token_not_a_python_tuple(tmp_path: Path) -> None:
+    finding, _ = check(tmp_path, "---\n%YAML 1.2\n---\nbody\n")
+    assert finding.message == (
+        PREFIX + "expected '<document start>', but found '<stream end>'" + DROPPED
+    )
 
 
 def test_a_quote_after_a_closing_backslash_is_not_offered(tmp_path: Path) -> None:

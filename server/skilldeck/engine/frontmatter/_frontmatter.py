@@ -340,6 +340,8 @@ def _nesting_bound(yaml_text: str) -> int:
     return count("[") + count("{") + count("-") + count("?") + count("\n") + count("\r") + 1
 
 
+#: A token name ruamel quotes as a Python tuple in a message (``('<stream end>',)``).
+_TOKEN_TUPLE = re.compile(r"\('(<[^>']+>)',\)")
 #: A UTF-16 surrogate: a character no text holds, made by a ``\\u`` escape.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -531,7 +533,8 @@ class _Composer:
                 fixes=self._fixes(explained),
                 problem=explained.message,
             )
-        text = str(problem or type(error).__name__)
+        # ruamel writes a token it did not expect as a tuple: "found ('<stream end>',)"
+        text = _TOKEN_TUPLE.sub(r"'\1'", str(problem or type(error).__name__))
         if context and problem:
             text = f"{text} ({context})"
         return rule("SD103").finding(self.span(offset, offset), problem=text)

@@ -99,7 +99,7 @@ def explain(
         "@",
         "`",
     ):
-        return _reserved_start(yaml_text, lines[last], problem_offset)
+        return _reserved_start(yaml_text, lines, lines[last], problem_offset)
     if context is not None and "quoted scalar" in context and context_offset is not None:
         if yaml_text[context_offset : context_offset + 1] == '"':
             escape = _bad_escape(yaml_text, context_offset)
@@ -109,7 +109,7 @@ def explain(
             return _unclosed_quote(yaml_text, lines, context_offset, position)
         return None
     if "mapping values are not allowed" in problem:
-        return _colon_in_value(yaml_text, lines[last], problem_offset)
+        return _colon_in_value(yaml_text, lines, lines[last], problem_offset)
     if "could not find expected ':'" in problem and context_offset is not None:
         return _unindented(lines, _line_of(lines, context_offset))
     return None
@@ -270,21 +270,40 @@ def _surrogate_escape(yaml_text: str, at: int, code: int) -> YamlProblem:
     return YamlProblem(message, at, at + 6)
 
 
-def _quote_value(yaml_text: str, line: _Line) -> tuple[str, tuple[Edit, ...]] | None:
-    """The fix that wraps a ``key: value`` line's value in double quotes."""
+def _quote_value(
+    yaml_text: str, lines: list[_Line], line: _Line
+) -> tuple[str, tuple[Edit, ...]] | None:
+    """The fix that wraps a ``key: value`` line's plain value in double quotes: up to a
+    comment (`` #``, which stays a comment), and over its continuation lines (more
+    indented than the key; a double-quoted value folds its lines as the plain one did)."""
     match = _KEY_VALUE.match(line.text)
     if match is None:
         return None
     start, end = line.start + match.start(3), line.start + match.end(3)
+    comment = yaml_text.find(" #", start, end)
+    if comment >= 0:
+        end = len(yaml_text[:comment].rstrip())
+        if end <= start:
+            return None
+    else:
+        key_indent = len(match.group(1))
+        for following in lines[line.number + 1 :]:
+            written = following.text.strip()
+            lead = _indent(following.text)
+            if not written or written.startswith("#") or len(lead) <= key_indent:
+                break
+            if " #" in written or "\t" in lead:
+                return None  # a comment or a tab in the continuation: left to the author
+            end = following.start + len(following.text.rstrip())
     value = yaml_text[start:end]
     quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return ("Quote the value", (Edit(start, end, quoted),))
 
 
-def _reserved_start(yaml_text: str, line: _Line, at: int) -> YamlProblem:
+def _reserved_start(yaml_text: str, lines: list[_Line], line: _Line, at: int) -> YamlProblem:
     """``key: @x`` or ``key: `x```: YAML reserves these characters at a value's start."""
     char = yaml_text[at]
-    fix = _quote_value(yaml_text, line)
+    fix = _quote_value(yaml_text, lines, line)
     return YamlProblem(
         f"a value cannot start with '{char}' unquoted (YAML reserves it); quote the value",
         at,
@@ -293,12 +312,14 @@ def _reserved_start(yaml_text: str, line: _Line, at: int) -> YamlProblem:
     )
 
 
-def _colon_in_value(yaml_text: str, line: _Line, colon: int) -> YamlProblem | None:
+def _colon_in_value(
+    yaml_text: str, lines: list[_Line], line: _Line, colon: int
+) -> YamlProblem | None:
     """``key: text: more``: the second ``: `` would start a nested mapping."""
     match = _KEY_VALUE.match(line.text)
     if match is None or not line.start + match.start(3) < colon:
         return None
-    fix = _quote_value(yaml_text, line)
+    fix = _quote_value(yaml_text, lines, line)
     return YamlProblem(
         f"': ' inside the value of '{match.group(2)}' starts a nested mapping; quote the value",
         colon,
