@@ -1,5 +1,8 @@
 """The safety scan of a bundle's other files (SD1001, SD1006, SD1011-SD1016).
 
+Markdown files (references the skill sends the model to read) are also searched for
+instructions hidden in comments and other Markdown that renders to nothing (SD1006).
+
 A bundle (``<root>/<name>/SKILL.md``) ships scripts and references beside its
 ``SKILL.md``; the agent runs or reads them with the user's permissions. This module
 walks the bundle folder, bounded, and scans each text file with the same code as the
@@ -35,7 +38,7 @@ from skilldeck.engine.safety._bundle_walk import Walk, walk_bundle
 from skilldeck.engine.safety._chars import describe_tag_text, invisible_runs
 from skilldeck.engine.safety._commands import SCRIPT_WINDOW, command_hits
 from skilldeck.engine.safety._hits import Hit, folded, present_marks
-from skilldeck.engine.safety._instructions import tag_text_hit
+from skilldeck.engine.safety._instructions import hidden_hits, tag_text_hit
 from skilldeck.engine.text import FILE_START, Span
 
 #: The rules a bundle scan reports.
@@ -190,15 +193,15 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
                     )
                 )
     lowered = folded(text)
+    present = present_marks(lowered)
     hits += command_hits(
-        text,
-        0,
-        len(text),
-        present_marks(lowered),
-        where="@",
-        window=SCRIPT_WINDOW,
-        lowered=lowered,
+        text, 0, len(text), present, where="@", window=SCRIPT_WINDOW, lowered=lowered
     )
+    if relative.lower().endswith(_MARKDOWN) and present:
+        # A reference the skill sends the model to read is read like the body: an
+        # instruction hidden in its comments is hidden from whoever reviews the bundle.
+        hidden, _regions = hidden_hits(text, 0, len(text), present)
+        hits += (hit for hit in hidden if hit.code == "SD1006")
     if not hits:
         return []
     index = LineIndex(text)
@@ -213,11 +216,13 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
         if values.get("place") == "`{where}`":
             values["place"] = where
         if hit.code == "SD1006":
-            values["what"] = f"Unicode tag text in {where}"
+            values["what"] = f"{values['what']} in {where}"
         related = (RelatedLocation(path, span, "here"),)
         findings.append(rule(hit.code).finding(_AT_TOP, related=related, **values))
     return findings
 
 
+#: The bundle files read as Markdown (hidden instructions, SD1006).
+_MARKDOWN = (".md", ".markdown", ".mdx")
 #: Where a bundle file's finding sits in ``SKILL.md``: its first line (the ``---``).
 _AT_TOP = Span.at(0, 0, 3)
