@@ -109,10 +109,14 @@ async def test_http_with_a_token_refuses_requests_without_it(project, environmen
             json_headers,
             {**json_headers, "Authorization": "Bearer wrong"},
             {**json_headers, "Authorization": TOKEN},
+            {**json_headers, "Authorization": f"Basic {TOKEN}"},
         ):
             status, answer_headers = _post(url, headers)
             assert status == 401
             assert answer_headers.get("www-authenticate") == 'Bearer realm="skilldeck"'
+        # The scheme is case-insensitive (RFC 7235): the token is what is checked.
+        status, _ = _post(url, {**json_headers, "Authorization": f"bearer {TOKEN}"})
+        assert status not in (401, 403)
 
         authorized = httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"})
         async with (

@@ -160,6 +160,10 @@ async def test_a_skill_over_the_extension_limits_is_not_served_truncated(connect
         assert "skill://many-files/SKILL.md" not in listed
         assert "skill://heavy/SKILL.md" not in listed
         assert "skill://code-review/SKILL.md" in listed
+        # resources/list agrees: neither is served through skill:// at all
+        resources = [str(resource.uri) for resource in (await client.list_resources()).resources]
+        assert "skill://code-review/SKILL.md" in resources
+        assert not {"skill://many-files/SKILL.md", "skill://heavy/SKILL.md"} & set(resources)
         for name, limit in (("many-files", "512 files"), ("heavy", "16 MiB")):
             with pytest.raises(MCPError, match="Unknown skill URI") as refused:
                 await skills_get(client, f"skill://{name}/SKILL.md")

@@ -338,15 +338,19 @@ class DeckServer:
     ) -> types.ListResourcesResult:
         view = await self._view()
         page, cursor = _page(served_skills(view), params)
-        resources = [
-            types.Resource(
-                uri=skill_uri(skill.name),
-                name=skill.name,
-                description=skill.description,
-                mime_type="text/markdown",
-            )
-            for skill in page
-        ]
+        resources = []
+        for skill in page:
+            # A skill with no entry (over the extension's limits, unreadable) is not
+            # served through skill:// either: listed by neither list.
+            if isinstance(await self._entries.entry(view, skill), SkillEntry):
+                resources.append(
+                    types.Resource(
+                        uri=skill_uri(skill.name),
+                        name=skill.name,
+                        description=skill.description,
+                        mime_type="text/markdown",
+                    )
+                )
         return types.ListResourcesResult(resources=resources, next_cursor=cursor)
 
     async def _list_resource_templates(

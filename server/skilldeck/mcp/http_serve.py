@@ -49,7 +49,7 @@ DEFAULT_LIMITS = HttpLimits()
 
 def guarded_app(inner: Asgi, token: str | None) -> Asgi:
     """``inner`` behind the token and origin checks of the module docstring."""
-    expected = f"Bearer {token}".encode() if token is not None else None
+    expected = token.encode() if token is not None else None
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -62,9 +62,7 @@ def guarded_app(inner: Asgi, token: str | None) -> Asgi:
         ):
             await _refuse(send, 403, "cross-origin requests are not served", {})
             return
-        if expected is not None and not hmac.compare_digest(
-            headers.get(b"authorization", b""), expected
-        ):
+        if expected is not None and not _bearer(headers.get(b"authorization", b""), expected):
             await _refuse(
                 send,
                 401,
@@ -75,6 +73,13 @@ def guarded_app(inner: Asgi, token: str | None) -> Asgi:
         await inner(scope, receive, send)
 
     return app
+
+
+def _bearer(authorization: bytes, token: bytes) -> bool:
+    """Whether ``authorization`` presents ``token`` as a bearer credential: the scheme
+    in any case (RFC 7235, 2.1), the token compared in constant time."""
+    scheme, _, credential = authorization.partition(b" ")
+    return scheme.lower() == b"bearer" and hmac.compare_digest(credential.strip(b" "), token)
 
 
 def _loopback_origin(origin: bytes) -> bool:
@@ -102,7 +107,11 @@ def deck_http_app(deck: DeckServer, host: str, port: int, token: str | None) -> 
         security = TransportSecuritySettings(
             enable_dns_rebinding_protection=True,
             allowed_hosts=[f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"],
-            allowed_origins=[f"http://127.0.0.1:{port}", f"http://localhost:{port}"],
+            allowed_origins=[
+                f"http://127.0.0.1:{port}",
+                f"http://localhost:{port}",
+                f"http://[::1]:{port}",
+            ],
         )
     else:  # the token guards it; any Host name may reach a public address
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
