@@ -200,8 +200,8 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
     if relative.lower().endswith(_MARKDOWN) and present:
         # A reference the skill sends the model to read is read like the body: an
         # instruction hidden in its comments is hidden from whoever reviews the bundle.
-        hidden, _regions = hidden_hits(text, 0, len(text), present)
-        hits += (hit for hit in hidden if hit.code == "SD1006")
+        concealed, _regions = hidden_hits(text, 0, len(text), present)
+        hits += (hit for hit in concealed if hit.code == "SD1006")
     if not hits:
         return []
     index = LineIndex(text)
