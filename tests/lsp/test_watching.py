@@ -216,3 +216,64 @@ async def test_open_skill_whose_folder_is_deleted_leaves_the_deck(
         lambda: catalog_changes(client)[-1]["skillCount"] == 2, what="the saved skill back"
     )
     assert await skills_named(client, "doomed")
+
+
+async def test_config_file_edits_reach_a_client_that_watches_nothing(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """A client without file watching (Neovim 0.7, Helix) still has the project's
+    ``skilldeck.toml`` followed: created, changed, each re-reads the settings."""
+    path = deck.write(deck.project_dsh, "alpha", skill_text("alpha-x"))  # SD206: name != folder
+    client = await start_server()
+    await indexed(client)
+    [before] = await diagnostics_of(client, path, lambda d: codes(d) == ["SD206"])
+    assert before.severity != types.DiagnosticSeverity.Error
+
+    config = deck.project / "skilldeck.toml"
+    config.write_text('[rules]\nSD206 = "error"\n', encoding="utf-8")
+    await diagnostics_of(
+        client, path, lambda d: [x.severity for x in d] == [types.DiagnosticSeverity.Error]
+    )
+    config.write_text('[rules]\nSD206 = "off"\n', encoding="utf-8")
+    await diagnostics_of(client, path, lambda d: d == [])
+    config.unlink()
+    await diagnostics_of(client, path, lambda d: codes(d) == ["SD206"])
+
+
+async def test_hover_on_an_open_skill_whose_file_is_deleted_says_it_is_not_loaded(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """The deck leaves out an open skill whose file is deleted; hover agrees (it never
+    shows the catalog line the model no longer sees) until the buffer is saved again."""
+    deck.write(deck.project_dsh, "anchor")
+    doomed = deck.write(deck.project_dsh, "doomed")
+    client = await start_server()
+    await indexed(client)
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(
+                uri=uri(doomed), language_id="markdown", version=1, text=skill_text("doomed")
+            )
+        )
+    )
+    assert await skills_named(client, "doomed")
+    doomed.unlink()
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=uri(doomed), type=types.FileChangeType.Deleted)]
+        )
+    )
+    await wait_for(
+        lambda: catalog_changes(client) and catalog_changes(client)[-1]["skillCount"] == 1,
+        what="the count without the deleted skill",
+    )
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(doomed)),
+            position=types.Position(line=1, character=7),
+        )
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    shown = hover.contents.value
+    assert shown.startswith("**`doomed`** · not loaded: its file is no longer on disk"), shown
+    assert "Catalog line" not in shown and "rank" not in shown

@@ -127,6 +127,8 @@ def layered_deck(base: Path) -> Path:
         agents / "quiet" / "SKILL.md",
         _skill("quiet", "Only by slash.", "disable-model-invocation: yes\n"),
     )
+    # No skill where it sits (SD007), never opened: a push client is sent it too.
+    _write(agents / "nest" / "deeper" / "SKILL.md", _skill("deeper", "One level too deep."))
     return project
 
 
@@ -464,6 +466,13 @@ async def test_cli_and_editor_agree_before_and_after_changes(
     own_authoring = project / ".agents" / "skills" / "skill-authoring" / "SKILL.md"
     if own_authoring.exists():
         own_authoring.unlink()
+    # A misplaced file goes (its SD007 is cleared), another one comes.
+    nest = project / ".agents" / "skills" / "nest"
+    if nest.exists():
+        shutil.rmtree(nest)
+        _write(
+            project / ".dsh" / "skills" / "late" / "notes" / "SKILL.md", _skill("notes", "Deep.")
+        )
     await assert_parity(push, pull, project, env)
     if make is hosts_deck:
         after = cli_findings(project, env, "--no-cache")

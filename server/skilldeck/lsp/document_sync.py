@@ -50,13 +50,20 @@ class DocumentSync:
         if isinstance(params, types.DidOpenTextDocumentParams):
             path = session.documents.path_of(uri)
             if path:
+                session.loose.opened(path)
                 session.file_events.on_opened(path)
 
     def on_close(self, params: types.DidCloseTextDocumentParams) -> None:
-        """A buffer closed: the file on disk is the truth again."""
-        path = self.session.documents.path_of(params.text_document.uri)
-        if path:
-            self.session.file_events.on_paths_changed({path})
+        """A buffer closed: the file on disk is the truth again. A file outside every
+        root was judged only while open (LooseSkills): its diagnostics go."""
+        session = self.session
+        path = session.documents.path_of(params.text_document.uri)
+        if not path:
+            return
+        session.loose.forget(path)
+        if not any(index.entry(path) is not None for index in session.folders.values()):
+            session.publisher.changed({path}, by_client=True)
+        session.file_events.on_paths_changed({path})
 
     def index_open_documents_alone(self) -> bool:
         """Without workspace folders, index each open document's own folder instead."""
@@ -66,6 +73,7 @@ class DocumentSync:
             folder = os.path.dirname(path)
             if folder not in session.folders:
                 session.folders[folder] = FolderIndex(folder, SkilldeckConfig())
+                session.stand_ins.add(folder)
                 added = True
         return added
 
@@ -84,8 +92,10 @@ class DocumentSync:
                 if index.ready and on_disk and index.classify(path) is not None:
                     changed |= index.update_text(path, document.source, defer_related=True)
                     session.publisher.settle_soon(index.settle_overlap)
-            if not changed and session.not_a_skill(path) is not None:
-                changed.add(path)  # SD007: not a skill where it sits
+            if not changed and (
+                session.not_a_skill(path) is not None or session.loose.is_loose(path)
+            ):
+                changed.add(path)  # SD007, or a SKILL.md outside every root (judged alone)
             # The buffer being typed in first; the files the edit told something (a
             # family of copies, its competitors) right after, on the next turn of the
             # loop: their diagnostics move with the edit, the typist waits for none.

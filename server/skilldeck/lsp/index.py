@@ -542,7 +542,9 @@ class FolderIndex:
         self._targets = None
         self._mentioning = {p for p, e in self._entries.items() if e.analysis.mentions}
         self.ready = True
-        return before | set(self._entries)
+        # The strays found now are published too (SD007 reaches a push client for a
+        # file nobody opened, as ``check`` reports it); those gone are cleared.
+        return before | set(self._entries) | self._strays
 
     def update_text(self, path: str, text: str, *, defer_related: bool = False) -> set[str]:
         """Re-judge one skill file by ``text`` (a buffer or a fresh read); returns changed

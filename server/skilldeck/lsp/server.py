@@ -24,7 +24,9 @@ from pygls.exceptions import (
     JsonRpcException,
     JsonRpcInternalError,
     JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
     JsonRpcMethodNotFound,
+    JsonRpcServerNotInitialized,
 )
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
@@ -117,6 +119,8 @@ class SkilldeckProtocol(LanguageServerProtocol):
     #: ``time.monotonic()`` of the last message from the client (0: none yet): bulk work
     #: such as publishing a whole deck's diagnostics yields to a user at work.
     last_message_at = 0.0
+    #: Whether ``initialize`` has been received (it is accepted once).
+    initialize_received = False
 
     def _documents(self) -> OpenDocuments | None:
         server = self._server
@@ -240,9 +244,43 @@ class SkilldeckProtocol(LanguageServerProtocol):
         """Note when the client last spoke, then handle ``message`` as pygls does (a
         message already answered as unreadable is skipped)."""
         self.last_message_at = time.monotonic()
-        if message is UNREADABLE:
+        if message is UNREADABLE or self._refused_in_lifecycle(message):
             return
         super().handle_message(message)
+
+    def _refused_in_lifecycle(self, message: Any) -> bool:
+        """Answer a request the lifecycle does not allow now (LSP "Lifecycle Messages"):
+        before ``initialize`` ``ServerNotInitialized``, a second ``initialize`` and
+        anything after ``shutdown`` ``InvalidRequest`` (pygls leaves them unanswered or
+        fails inside a handler). Such a notification is dropped; ``exit`` always passes.
+        True when ``message`` was handled here."""
+        method = getattr(message, "method", None)
+        if not isinstance(method, str) or method == types.EXIT:
+            return False  # a response, or exit
+        error: JsonRpcException | None = None
+        if self._shutdown:
+            error = JsonRpcInvalidRequest(
+                message=f"the server is shut down: {_one_line(method, 100)!r} is refused "
+                "(only 'exit' is accepted now)"
+            )
+        elif method == types.INITIALIZE:
+            if not self.initialize_received:
+                self.initialize_received = True
+                return False
+            error = JsonRpcInvalidRequest(message="'initialize' was already received")
+        elif not self.initialize_received:
+            error = JsonRpcServerNotInitialized(
+                message=f"{_one_line(method, 100)!r} before 'initialize' is refused"
+            )
+        if error is None:
+            return False
+        msg_id = getattr(message, "id", None)
+        if msg_id is not None:
+            logger.info("skilldeck: refused request %r: %s", msg_id, error.message)
+            self._send_response(msg_id, error=error.to_response_error())
+        else:
+            logger.info("skilldeck: ignored a notification: %s", error.message)
+        return True
 
 
 #: Stands for a message whose params could not be read (already answered and logged).

@@ -31,6 +31,7 @@ from pygls.exceptions import JsonRpcServerNotInitialized
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.filesystem import (
+    BUNDLE_FILE,
     IndexCache,
     NotASkill,
     SkillRoot,
@@ -45,10 +46,11 @@ from skilldeck.lsp.catalog_notifier import CatalogNotifier
 from skilldeck.lsp.diagnostics import path_of
 from skilldeck.lsp.document_sync import DocumentSync
 from skilldeck.lsp.file_events import FileEvents, inside_or_equal
-from skilldeck.lsp.handlers import as_handler
+from skilldeck.lsp.handlers import as_handler, as_notification_handler
 from skilldeck.lsp.host_views import HostViews
 from skilldeck.lsp.index import FolderIndex, FolderScan, scan_folder
 from skilldeck.lsp.index_progress import IndexProgress
+from skilldeck.lsp.loose_skills import LooseSkills
 from skilldeck.lsp.open_documents import OpenDocuments
 from skilldeck.lsp.overlap_builds import OverlapBuilds
 from skilldeck.lsp.positions import LineSource, line_source, sparse_line_source
@@ -84,6 +86,9 @@ class Session:
     def __init__(self, server: SkilldeckServer) -> None:
         self.server = server
         self.folders: dict[str, FolderIndex] = {}
+        #: Folders indexed in place of workspace folders while there are none (each open
+        #: document's own folder: :meth:`DocumentSync.index_open_documents_alone`).
+        self.stand_ins: set[str] = set()
         self._index_cache: IndexCache | None = None
         self.encoding = Encoding.UTF16
         self.settings_sync = SettingsSync(server)
@@ -98,6 +103,7 @@ class Session:
         self.progress = IndexProgress(server)
         self.sources = SourceRefresh(self)
         self.overlaps = OverlapBuilds(self)
+        self.loose = LooseSkills(self)
         #: Bumped by every index and by ``close``: work of an older generation stops.
         self.generation = 0
         #: Set by :meth:`close` (shutdown): nothing more is published.
@@ -140,7 +146,9 @@ class Session:
             (types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, self.on_folders),
             (types.SHUTDOWN, self.on_shutdown),
         ):
-            self.server.feature(method)(as_handler(handler))
+            requests = (types.INITIALIZE, types.SHUTDOWN)
+            wrap = as_handler if method in requests else as_notification_handler
+            self.server.feature(method)(wrap(handler))
         register_update_command(self)
 
     # -- lifecycle -----------------------------------------------------------------
@@ -226,16 +234,29 @@ class Session:
         return paths
 
     async def on_folders(self, params: types.DidChangeWorkspaceFoldersParams) -> None:
-        """Workspace folders added or removed: adjust and re-index."""
-        for removed in params.event.removed:
-            path = path_of(removed.uri)
-            if path:
-                self.folders.pop(path, None)
-                self.provided.forget(path)
-        for added in params.event.added:
-            path = path_of(added.uri)
-            if path:
-                self.folders.setdefault(path, FolderIndex(path, SkilldeckConfig()))
+        """Workspace folders added or removed: adjust and re-index.
+
+        A removed folder's files are published again at once: empty, unless a folder
+        that remains indexes them too (a shared user root: its verdict), so nothing the
+        removed folder reported stays in the client's Problems view.
+        """
+        removed = {path for folder in params.event.removed if (path := path_of(folder.uri))}
+        added = [path for folder in params.event.added if (path := path_of(folder.uri))]
+        if added:  # a real folder: the stand-ins for missing folders go
+            removed |= self.stand_ins - set(added)
+            self.stand_ins.clear()
+        gone: set[str] = set()
+        for path in removed:
+            index = self.folders.pop(path, None)
+            self.stand_ins.discard(path)
+            if index is not None:
+                gone.update(index.paths())
+                gone.update(index.strays())
+                self.provided.forget(index.folder)
+        for path in added:
+            self.folders.setdefault(path, FolderIndex(path, SkilldeckConfig()))
+        if gone:
+            self.publisher.changed(gone)
         await self.reindex()
 
     async def reindex(self) -> None:
@@ -424,6 +445,8 @@ class Session:
                     changed |= index.update_text(path, document.source)
             elif index.not_a_skill(path) is not None:
                 changed.add(path)  # SD007: not a skill where it sits
+            elif os.path.basename(path) == BUNDLE_FILE:
+                changed.add(path)  # outside the roots: judged alone (LooseSkills)
         opened = changed & open_paths
         if opened:
             self.publisher.changed(opened)
@@ -491,12 +514,18 @@ class Session:
         for index in self.folders.values():
             if index.entry(path) is not None:
                 return index.findings(path)
+        is_open = self.documents.get(path) is not None
         for index in self.folders.values():
-            misplaced = index.not_a_skill(path) if index.ready else None
+            # A stray is judged while the scan found it there (or its buffer is open):
+            # once deleted, its SD007 goes, as it does from ``check``.
+            if not index.ready or not (is_open or path in index.strays()):
+                continue
+            misplaced = index.not_a_skill(path)
             if misplaced is not None:
                 finding = misplaced.finding(index.config.rule_settings())
                 return () if finding is None else (finding,)
-        return ()
+        loose = self.loose.findings(path)  # an open SKILL.md outside every root
+        return () if loose is None else loose
 
     def not_a_skill(self, path: str) -> NotASkill | None:
         """Why ``path`` under a root of some folder is no skill (``SD007``), if it is not."""
@@ -514,7 +543,7 @@ class Session:
         for index in self.folders.values():
             paths.update(index.paths())
             paths.update(index.strays())
-        return paths
+        return paths | self.loose.paths()
 
     def lines(self, path: str) -> LineSource:
         """Line text for position conversion: the open buffer, else the cached head lines."""

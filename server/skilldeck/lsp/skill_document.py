@@ -58,7 +58,9 @@ class SkillDocument:
     which still gets frontmatter completion and hover under the folder's profile.
     ``analysis`` is always computed from ``text``. ``not_a_skill`` is set for a
     Markdown file under a root that the skill layout does not pick up (``SD007``):
-    nothing may present it as a skill.
+    nothing may present it as a skill. ``file_gone`` is set for an open buffer of a skill
+    file under a root whose file is no longer on disk: the deck has left it out (it is
+    judged again once saved), so nothing may present it as loaded.
     """
 
     uri: str
@@ -75,6 +77,7 @@ class SkillDocument:
     config: SkilldeckConfig
     lines: tuple[str, ...]
     not_a_skill: NotASkill | None = None
+    file_gone: bool = False
 
     @property
     def fixable_findings(self) -> list[Finding]:
@@ -218,6 +221,12 @@ async def load_document(session: Session, uri: str) -> SkillDocument | None:
         return None
     index, entry = _locate(session, path, uri)
     hit = index.classify(path) if index is not None and entry is None else None
+    # An open buffer under a root that the deck left out: its file is gone from disk.
+    gone = (
+        hit is not None
+        and document is not None
+        and not await asyncio.to_thread(os.path.isfile, path)
+    )
     misplaced: NotASkill | None = None
     if entry is not None:
         layout: Layout = entry.layout
@@ -261,4 +270,5 @@ async def load_document(session: Session, uri: str) -> SkillDocument | None:
         config=config,
         lines=lines,
         not_a_skill=misplaced,
+        file_gone=gone,
     )

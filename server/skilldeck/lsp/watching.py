@@ -9,6 +9,11 @@ each index and goes live after it once the client is quiet
 (:class:`~skilldeck.engine.filesystem.QuietWindow`): setting up the watches stalls
 the loop for a moment per root, which keystrokes right after an index should not meet.
 
+The folders' config files (``skilldeck.toml``, ``pyproject.toml`` at each project root)
+are registered with the client along with the roots; a client that watches nothing gets
+them watched by :class:`ConfigWatcher` instead (each project folder non-recursively, only
+those file names), so an edited setting re-indexes in every editor.
+
 watchfiles is compiled (Rust). The server bundled in the VS Code extension is pure Python
 and runs without it: there the client, which can watch any folder, watches every root.
 """
@@ -16,6 +21,8 @@ and runs without it: there the client, which can watch any folder, watches every
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
@@ -33,6 +40,10 @@ if TYPE_CHECKING:
 
 REGISTRATION_ID = "skilldeck-watch-roots"
 DEBOUNCE_MS = 50
+#: How long an idle config watch waits before it checks in (milliseconds).
+CONFIG_IDLE_MS = 500
+
+logger = logging.getLogger(__name__)
 
 
 def own_watcher_available() -> bool:
@@ -58,6 +69,8 @@ class Watching:
         self.config_folders: frozenset[str] = frozenset()
         self._watcher: RootWatcher | None = None
         self._watched: frozenset[str] = frozenset()
+        #: Our watch of the config files, when the client watches none.
+        self._config_watcher: ConfigWatcher | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         #: Without watchfiles the client watches every root, not only the workspace's.
         self.own_watcher = own_watcher_available()
@@ -89,6 +102,7 @@ class Watching:
                 target[root.path] = root
         self._register_client(frozenset(client_roots))
         self._watch_own(own_roots, hold=hold)
+        self._watch_config(frozenset() if self.client_watches else self.config_folders)
 
     def release_when_quiet(self, last_activity: Callable[[], float]) -> None:
         """Let a watcher held by :meth:`update` go live once ``last_activity()`` (the
@@ -100,15 +114,20 @@ class Watching:
     async def wait_listed(self, timeout: float = 5.0) -> None:
         """Return once our watcher has listed every root it watches (see
         :meth:`RootWatcher.wait_listed`): a scan started after this loses no change."""
-        if self._watcher is None:
+        waits = [w.wait_listed() for w in (self._watcher, self._config_watcher) if w is not None]
+        if not waits:
             return
         try:
-            await asyncio.wait_for(self._watcher.wait_listed(), timeout)
+            await asyncio.wait_for(asyncio.gather(*waits), timeout)
         except asyncio.TimeoutError:  # a stuck listing must not stall indexing
             self.server.log("skilldeck: watcher not ready; indexing without waiting")
 
     def close(self) -> None:
-        """Stop the watchfiles watcher (idempotent)."""
+        """Stop the watchfiles watchers (idempotent)."""
+        self._close_roots()
+        self._watch_config(frozenset())
+
+    def _close_roots(self) -> None:
         watcher, self._watcher = self._watcher, None
         self._watched = frozenset()
         if watcher is not None:
@@ -124,7 +143,7 @@ class Watching:
         paths = frozenset(roots)
         if paths == self._watched:
             return
-        self.close()
+        self._close_roots()
         self._watched = paths
         if not roots:
             return
@@ -146,6 +165,22 @@ class Watching:
         if hold:
             self._watcher.hold()
         self._watcher.start()
+
+    def _watch_config(self, folders: frozenset[str]) -> None:
+        """Watch the config files of ``folders`` ourselves (none: stop watching them)."""
+        current = self._config_watcher
+        if current is not None and current.folders == folders:
+            return
+        self._config_watcher = None
+        if current is not None:
+            task = current.stop()
+            if task is not None and not task.done():  # kept until it has ended
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+        if not folders or not self.own_watcher:
+            return
+        self._config_watcher = ConfigWatcher(folders, self.session.on_paths_changed)
+        self._config_watcher.start()
 
     def _register_client(self, roots: frozenset[str]) -> None:
         wanted = (roots, self.config_folders)
@@ -195,6 +230,97 @@ class Watching:
                 types.RelativePattern(base_uri=base, pattern=f"{name}/*/**"),
             ]
         return [root, f"{root}/*", f"{root}/*/SKILL.md", f"{root}/*/**"]
+
+
+#: ``(mtime_ns, ctime_ns, size, inode)`` of each config file that exists, by path.
+ConfigIdentities = dict[str, tuple[int, int, int, int]]
+
+
+def config_identities(folders: Iterable[str]) -> ConfigIdentities:
+    """The identity of each config file of ``folders`` (blocking: a worker thread)."""
+    found: ConfigIdentities = {}
+    for folder in folders:
+        for name in CONFIG_FILE_NAMES:
+            path = os.path.join(folder, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            found[path] = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+    return found
+
+
+class ConfigWatcher:
+    """Watch the config files (:data:`CONFIG_FILE_NAMES`) directly inside ``folders``
+    (the project roots the workspace folders read their settings from) and call
+    ``on_change(paths)`` when one is created, changed or deleted.
+
+    Each folder is watched non-recursively and only those names count: the workspace's
+    other files cost nothing. The files are listed before the watch goes live
+    (:meth:`wait_listed`), and the listing is compared once it is live, so a change made
+    in between is reported too.
+    """
+
+    def __init__(self, folders: frozenset[str], on_change: Callable[[set[str]], None]) -> None:
+        self.folders = folders
+        self._on_change = on_change
+        self._stop = asyncio.Event()
+        self._listed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start watching (needs a running event loop)."""
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def wait_listed(self) -> None:
+        """Return once the config files were listed (or the watcher ended)."""
+        await self._listed.wait()
+
+    def stop(self) -> asyncio.Task[None] | None:
+        """Stop watching (idempotent); returns the task, which ends on its own."""
+        self._stop.set()
+        self._listed.set()
+        return self._task
+
+    async def _run(self) -> None:
+        from watchfiles import awatch  # noqa: PLC0415 - needs watchfiles
+
+        try:
+            before = await asyncio.to_thread(config_identities, self.folders)
+        finally:
+            self._listed.set()
+        names = frozenset(CONFIG_FILE_NAMES)
+        folders = [f for f in sorted(self.folders) if os.path.isdir(f)]
+        if not folders or self._stop.is_set():
+            return
+        try:
+            async with contextlib.aclosing(
+                awatch(
+                    *folders,
+                    watch_filter=lambda _change, path: os.path.basename(path) in names,
+                    debounce=DEBOUNCE_MS,
+                    step=20,
+                    stop_event=self._stop,
+                    rust_timeout=CONFIG_IDLE_MS,
+                    yield_on_timeout=True,
+                    recursive=False,
+                    ignore_permission_denied=True,
+                )
+            ) as batches:
+                first = True
+                async for changes in batches:
+                    paths = {os.path.normpath(path) for _change, path in changes}
+                    if first:  # live now: what changed since the listing counts too
+                        first = False
+                        now = await asyncio.to_thread(config_identities, self.folders)
+                        paths |= {
+                            p for p in before.keys() | now.keys() if before.get(p) != now.get(p)
+                        }
+                    if paths and not self._stop.is_set():
+                        self._on_change(paths)
+        except Exception:  # a failing watch must not escape the task
+            if not self._stop.is_set():
+                logger.exception("skilldeck: watching the config files failed")
 
 
 def _inside(path: str, folder: str) -> bool:

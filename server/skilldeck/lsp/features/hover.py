@@ -193,6 +193,10 @@ def _link(entry: SkillFileEntry) -> str:
     return f"[{_where(entry)}]({uri_of(entry.path)})"
 
 
+#: Why an open buffer whose file was deleted is no skill of the deck (until saved).
+GONE = "its file is no longer on disk"
+
+
 def name_markdown(doc: SkillDocument) -> str:
     """Catalog line, layer/source/rank and shadowing of this document's skill."""
     analysis = doc.analysis
@@ -202,6 +206,10 @@ def name_markdown(doc: SkillDocument) -> str:
     if doc.not_a_skill is not None:
         parts.append(f"**`{name}`** · not a skill: {doc.not_a_skill.reason}")
         parts.append("skilldeck never loads this file: the model does not see it.")
+        return "\n\n".join(parts)
+    if doc.file_gone:
+        parts.append(f"**`{name}`** · not loaded: {GONE}")
+        parts.append("The model does not see this skill until the buffer is saved.")
         return "\n\n".join(parts)
     if doc.entry is not None:
         root = doc.entry.root
@@ -257,7 +265,7 @@ def hosts_markdown(doc: SkillDocument) -> str | None:
     """One line per agent of the ``hosts`` setting (loads / cut / dropped / not found),
     as of the folder's last scan; ``None`` when only DSH is configured."""
     view = doc.index.hosts_view if doc.index is not None else None
-    if view is None:
+    if view is None or doc.file_gone:
         return None
     lines = [
         f"- **{host.label}** ({host.version}): {text}"
@@ -271,6 +279,8 @@ def description_markdown(doc: SkillDocument, entry: FrontmatterEntry) -> str:
     value = entry.value
     if doc.not_a_skill is not None:
         return f"Not a skill: {doc.not_a_skill.reason}. The model never sees this description."
+    if doc.file_gone:
+        return f"Not loaded: {GONE}. The model does not see this description."
     if not isinstance(value, str) or not value.strip():
         return "The description is empty or not text: the skill is not loaded."
     cap = doc.config.catalog_max_description_length
