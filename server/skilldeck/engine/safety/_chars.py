@@ -51,8 +51,9 @@ _RUN = re.compile(f"(?:[{_INVISIBLE_CLASS}{_CONTROL_CLASS}]|[\ufe00-\ufe0f]{{2,}
 #: text without them holds decides whether it can hold a run (two variation selectors
 #: it puts side by side only cost a full scan).
 _ASCII = re.compile(r"[\t\n\r\x20-\x7e]+")
-#: An ASCII control character that is neither a tab nor a line break.
-_ASCII_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+#: The ASCII bytes that are not control characters, with the tab and the line breaks:
+#: an ASCII text that holds only these has no invisible character.
+_PRINTABLE_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 #: The names of the ASCII control characters (Unicode's name aliases; ``unicodedata``
 #: names none of them).
 _CONTROL_NAMES = (
@@ -95,13 +96,17 @@ class InvisibleRun:
 def invisible_runs(text: str, start: int = 0, end: int | None = None) -> list[InvisibleRun]:
     """Each run of invisible characters in ``text[start:end]``, offsets into ``text``.
 
-    Linear in the text: ASCII text is answered by one scan for a control character
-    (``str.isascii`` is a memory scan); other text first loses its printable ASCII runs
-    (a fast scan), and only when what remains holds an invisible character does the
-    character class scan the text.
+    Linear in the text: ASCII text is answered by one byte scan for a control character
+    (``str.isascii`` and ``bytes.translate`` are memory scans); other text first loses
+    its printable ASCII runs (a fast scan), and only when what remains holds an
+    invisible character does the character class scan the text.
     """
     stop = len(text) if end is None else end
-    if start >= stop or (text.isascii() and _ASCII_CONTROL.search(text, start, stop) is None):
+    if start >= stop:
+        return []
+    if text.isascii() and plain_ascii(
+        text if start == 0 and stop == len(text) else text[start:stop]
+    ):
         return []
     if _RUN.search(_ASCII.sub("", text[start:stop])) is None:
         return []  # every run holds a non-ASCII character: judge those alone (~60x faster)
@@ -121,6 +126,13 @@ def invisible_runs(text: str, start: int = 0, end: int | None = None) -> list[In
         if before.isascii() or after.isascii():
             runs.append(InvisibleRun(first, last, run))
     return runs
+
+
+def plain_ascii(text: str) -> bool:
+    """Whether ``text`` is ASCII without a control character (but tabs and line breaks):
+    no invisible character can be in it. A byte scan (~10x faster than a regular
+    expression)."""
+    return text.isascii() and not text.encode("ascii").translate(None, _PRINTABLE_ASCII)
 
 
 def _is_flag_tags(text: str, first: int, run: str) -> bool:

@@ -22,6 +22,7 @@ from skilldeck.engine.safety._chars import (
     describe_tag_text,
     invisible_runs,
     name_confusion,
+    plain_ascii,
     run_kinds,
     strip_invisible,
 )
@@ -99,15 +100,16 @@ def safety_findings(
     judged: list[tuple[int, tuple[Hit, ...]]] = []
     marks: set[str] = set()
     runs: list[InvisibleRun] = []
+    plain = plain_ascii(text)  # nearly every skill: no chunk can hold an invisible run
     for first, last in _chunks(text, body_start, len(text)):
         chunk = text[first:last]
         hits, present = _chunk_hits(chunk)
         marks.update(present)
         if hits:
             judged.append((first, hits))
-        # (an ASCII chunk can hold control characters only: one scan, not memoised)
-        found = _chunk_runs(chunk) if not chunk.isascii() else invisible_runs(chunk)
-        runs += (InvisibleRun(first + run.start, first + run.end, run.text) for run in found)
+        if not plain:
+            found = invisible_runs(chunk) if chunk.isascii() else _chunk_runs(chunk)
+            runs += (InvisibleRun(first + run.start, first + run.end, run.text) for run in found)
     hidden, regions = hidden_hits(text, body_start, len(text), frozenset(marks))
     for hit in hidden:
         findings.append(_finding(hit, spans))
