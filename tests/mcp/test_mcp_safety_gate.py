@@ -4,6 +4,7 @@ error-level safety findings is not served (list, tool, prompt, files) and
 
 from __future__ import annotations
 
+import base64
 import os
 
 import anyio
@@ -133,7 +134,7 @@ def _beyond_the_scan(project) -> dict[str, str]:
     (each skill also ships a harmless ``about.md`` the scan reads), and the reason a
     read of that script is refused for, by its URI."""
     skills = project / ".dsh" / "skills"
-    for name in ("in-venv", "via-link", "dirlink", "deep", "padded", "many"):
+    for name in ("in-venv", "via-link", "dirlink", "deep", "padded", "many", "binary"):
         write(skills / name / "SKILL.md", skill_text(name, f"The {name} skill."))
         write(skills / name / "about.md", "# About\n")
     write(skills / "in-venv" / "venv" / "run.sh", _THEFT)  # the scan skips venv/
@@ -146,6 +147,8 @@ def _beyond_the_scan(project) -> dict[str, str]:
     for index in range(210):  # 200 files at most
         write(skills / "many" / f"f{index:03}.txt", "x\n")
     write(skills / "many" / "zz-run.sh", _THEFT)
+    # a NUL byte makes it binary to the scan, which judges nothing in it (a shell runs it)
+    write(skills / "binary" / "run.sh", "#!/bin/sh\n: \x00\n" + _THEFT)
     link = "is a symbolic link or a special file, which the scan never follows or opens"
     return {
         "skill://in-venv/venv/run.sh": "the scan does not enter `venv` folders",
@@ -154,6 +157,8 @@ def _beyond_the_scan(project) -> dict[str, str]:
         "skill://deep/a/b/c/d/run.sh": "`a/b/c/d` is deeper than 4 folder levels",
         "skill://padded/run.sh": "it is larger than the 256 KiB the scan reads of a file",
         "skill://many/zz-run.sh": "the scan stopped early: it has more than 200 files",
+        "skill://binary/run.sh": "it is binary (a NUL byte in its first 8 KiB) or unreadable: "
+        "the scan judges nothing in it",
     }
 
 
@@ -193,8 +198,11 @@ async def test_without_the_gate_files_beyond_the_scan_are_served(connect, projec
     del refused["skill://dirlink/scripts/run.sh"]
     async with connect("auto") as client:
         for uri in refused:
-            read = await client.read_resource(uri)
-            assert read.contents[0].text.endswith(_THEFT), uri
+            content = (await client.read_resource(uri)).contents[0]
+            text = getattr(content, "text", None)
+            if text is None:  # the binary one comes as a blob
+                text = base64.b64decode(content.blob).decode("utf-8")
+            assert text.endswith(_THEFT), uri
 
 
 async def test_a_listed_file_the_scan_no_longer_reads_is_refused_when_read(

@@ -103,10 +103,14 @@ class ScanCoverage:
     passed: Mapping[str, str]
     #: Why the walk stopped early, if it did (:attr:`Walk.stopped`).
     stopped: str | None
+    #: The files the scan read and judged nothing in: binary (a NUL byte in the first
+    #: block), or unreadable.
+    unjudged: frozenset[str] = frozenset()
 
     def covers(self, relative: str, size: int) -> bool:
-        """Whether the scan reads ``relative`` in full when it holds ``size`` bytes."""
-        return relative in self.sizes and size <= MAX_FILE_BYTES
+        """Whether the scan reads and judges ``relative`` in full when it holds ``size``
+        bytes."""
+        return relative in self.sizes and size <= MAX_FILE_BYTES and relative not in self.unjudged
 
     def folders(self) -> frozenset[str]:
         """Every folder (``a``, ``a/b``) holding a file the scan reads."""
@@ -122,6 +126,11 @@ class ScanCoverage:
         ``None`` when it does, or when the walk never met such a path."""
         size = self.sizes.get(relative)
         if size is not None:
+            if relative in self.unjudged:
+                return (
+                    "it is binary (a NUL byte in its first "
+                    f"{_BINARY_PROBE // 1024} KiB) or unreadable: the scan judges nothing in it"
+                )
             if size <= MAX_FILE_BYTES:
                 return None
             return f"it is larger than the {MAX_FILE_BYTES // 1024} KiB the scan reads of a file"
@@ -142,6 +151,11 @@ def scan_coverage(folder: str) -> ScanCoverage:
         sizes={_slashed(relative): size for relative, size, _mtime in walk.files},
         passed={_slashed(relative): why for relative, why in walk.passed},
         stopped=walk.stopped,
+        unjudged=frozenset(
+            _slashed(relative)
+            for relative, _size, _mtime in walk.files
+            if not _judged(os.path.join(folder, relative))
+        ),
     )
 
 
@@ -152,6 +166,20 @@ def _slashed(relative: str) -> str:
 def is_bundle_finding(finding: Finding, skill_path: str) -> bool:
     """Whether ``finding`` came from :func:`bundle_findings` (it points at another file)."""
     return finding.code in BUNDLE_CODES and any(r.path != skill_path for r in finding.related)
+
+
+def _judged(path: str) -> bool:
+    """Whether the scan judges the text of the file at ``path`` (:func:`_read_text`
+    reads it: a regular file, not binary), from its first block."""
+    try:
+        descriptor, _info = open_regular(path)
+    except OSError:
+        return False
+    try:
+        with os.fdopen(descriptor, "rb") as handle:
+            return b"\x00" not in handle.read(_BINARY_PROBE)
+    except OSError:
+        return False
 
 
 def _read_text(path: str) -> str | None:
