@@ -78,3 +78,24 @@ def test_an_unknown_require_value_is_a_config_error(
 
     assert result.code == 2
     assert "'sources[0].require' must be one of 'no-errors', not 'nothing-bad'" in result.stderr
+
+
+def test_the_gate_judges_with_the_project_rule_settings(
+    run: Run, project: Path, team: TeamRepo
+) -> None:
+    # A rule the project turned off refuses nothing (docs/sources.md), as check says
+    # nothing of it: the commit is served.
+    source_config(project, team.file_url, path="skills", require="no-errors")
+    config = project / "skilldeck.toml"
+    config.write_text('ignore = ["SD1001", "SD1006"]\n\n' + config.read_text(), encoding="utf-8")
+    assert _names(run) == {"team-review"}
+    team.write(
+        "skills/team-review/SKILL.md",
+        skill("team-review", "Review a change the way the team does." + _PAYLOAD),
+    )
+    commit = team.commit("a payload the project's rules let through")
+
+    update = run("sources", "update")
+
+    assert update.code == 0, update.stdout + update.stderr
+    assert json.loads(run("sources", "--json").stdout)[0]["revision"] == commit

@@ -40,3 +40,14 @@ def test_health_follows_the_copy_age_and_the_last_fetch(team: TeamRepo, tmp_path
     assert offline.health == "offline"
     assert offline.revision == commit  # the last good copy is still served
     assert offline.error == message and message.startswith("git fetch failed: ")
+
+
+def test_a_failed_fetch_says_what_git_said(tmp_path: Path) -> None:
+    # git's reason is its fatal: line, not the advice that follows it.
+    missing = tmp_path / "no-such-repo"
+    spec = GitSourceSpec(name="gone", url=str(missing))
+    with pytest.raises(FetchError) as failed:
+        asyncio.run(fetch(spec, tmp_path / "cache"))
+    assert str(failed.value).startswith(
+        f"git fetch failed: fatal: '{missing}' does not appear to be a git repository"
+    )

@@ -34,7 +34,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print each source; ``update`` exits 1 when a source could not be fetched."""
     cwd = lookup_cwd(args)
-    specs = build_config(args, cwd).remote_sources
+    config = build_config(args, cwd)
+    specs = config.remote_sources
     # Imported here: the git machinery (and asyncio) only for this command, not for
     # every command whose parser this module helps build.
     import asyncio  # noqa: PLC0415
@@ -48,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
         if unknown:
             raise CliError(f"sources update: no source named {', '.join(map(repr, unknown))}")
         chosen = [spec for spec in specs if not args.names or spec.name in args.names]
-        for spec, error in asyncio.run(update_sources(chosen, cache_dir)):
+        updated = asyncio.run(update_sources(chosen, cache_dir, config.rule_settings()))
+        for spec, error in updated:
             if error is not None:
                 failed[spec.name] = error
     elif args.names:

@@ -185,7 +185,12 @@ class SourceRefresh:
     async def _fetch(self, source: _Source) -> str | None:
         """Fetch one source within its timeout; the reason it failed, or ``None``."""
         self._tried[source.folder] = time.time()
-        return await fetch_in_time(source.spec, default_cache_dir())
+        # The gate judges with the rule settings of a folder that names the source.
+        index = next(
+            (self.session.folders[f] for f in source.folders if f in self.session.folders), None
+        )
+        settings = index.config.rule_settings() if index is not None else None
+        return await fetch_in_time(source.spec, default_cache_dir(), settings)
 
 
 def _commit_of(folder: Path) -> str | None:

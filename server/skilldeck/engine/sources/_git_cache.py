@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from skilldeck.engine.config import GitSourceSpec, redacted
+from skilldeck.engine.config import GitSourceSpec, RuleSettings, redacted
 from skilldeck.engine.disk import file_sha256, read_cache_text
 from skilldeck.engine.filesystem import folder_refusal, write_atomically
 from skilldeck.engine.sources._cache_tree import TreeTooDeep, remove_tree, walk_tree
@@ -241,15 +241,17 @@ def git_environment(
     return env
 
 
-async def fetch(spec: GitSourceSpec, cache_dir: Path) -> str:
+async def fetch(spec: GitSourceSpec, cache_dir: Path, settings: RuleSettings | None = None) -> str:
     """Fetch ``spec``'s ref (shallow) into a new ``rev-<commit>`` folder and make it the
-    copy served; return the commit. Raises :class:`FetchError` for every failure (also
-    recorded in the state; the last good copy stays). Cancelling the awaiting task kills
-    git at once. The temporary checkout is removed whatever happens."""
+    copy served; return the commit. ``settings`` are the project's rule settings, which
+    the ``require`` gate judges with (``None``: the defaults). Raises
+    :class:`FetchError` for every failure (also recorded in the state; the last good copy
+    stays). Cancelling the awaiting task kills git at once. The temporary checkout is
+    removed whatever happens."""
     folder = source_dir(spec, cache_dir)
     work = folder / f"tmp-{os.getpid()}-{secrets.token_hex(4)}"
     try:
-        return await _fetch_into(spec, folder, work)
+        return await _fetch_into(spec, folder, work, settings)
     except FetchError as error:
         message = str(error)
         if spec.token_env and not os.environ.get(spec.token_env):
@@ -269,7 +271,9 @@ async def fetch(spec: GitSourceSpec, cache_dir: Path) -> str:
         await asyncio.shield(asyncio.to_thread(remove_tree, work))
 
 
-async def _fetch_into(spec: GitSourceSpec, folder: Path, work: Path) -> str:
+async def _fetch_into(
+    spec: GitSourceSpec, folder: Path, work: Path, settings: RuleSettings | None
+) -> str:
     folder.mkdir(parents=True, exist_ok=True)
     env = git_environment(spec)
     await _git(env, "init", "--quiet", str(work))
@@ -286,17 +290,18 @@ async def _fetch_into(spec: GitSourceSpec, folder: Path, work: Path) -> str:
     # The file work runs in a worker thread: an editor's event loop keeps serving.
     await asyncio.to_thread(_seal, work, folder / f"rev-{commit}", commit)
     if spec.require is not None:
-        await _gate(spec, folder / f"rev-{commit}", commit)
+        await _gate(spec, folder / f"rev-{commit}", commit, settings)
     now = time.time()
     state = CopyState(commit, now, now, None, redacted(spec.url), spec.ref)
     await asyncio.to_thread(_serve, folder, state)
     return commit
 
 
-async def _gate(spec: GitSourceSpec, rev: Path, commit: str) -> None:
+async def _gate(spec: GitSourceSpec, rev: Path, commit: str, settings: RuleSettings | None) -> None:
     """``require = "no-errors"``: refuse ``commit`` (a :class:`FetchError`, so the last
-    good commit stays served) when its skills have error-level safety findings."""
-    refusal = await asyncio.to_thread(folder_refusal, str(skills_folder(spec, rev)))
+    good commit stays served) when its skills have error-level safety findings under the
+    project's ``settings`` (a rule turned off or down to a warning refuses nothing)."""
+    refusal = await asyncio.to_thread(folder_refusal, str(skills_folder(spec, rev)), settings)
     if refusal is not None:
         raise FetchError(f"refused commit {commit[:12]} (require = {spec.require!r}): {refusal}")
 
@@ -446,7 +451,17 @@ async def _git(env: Mapping[str, str], *args: str) -> str:
             await asyncio.shield(process.wait())
         raise
     if process.returncode != 0:
-        text = err.decode("utf-8", "replace").strip().splitlines()
-        detail = " ".join(line.strip() for line in text[-3:])[:_ERROR_CHARS]
-        raise FetchError(f"git {args[0] if args[0] != '-C' else args[2]} failed: {detail}")
+        raise FetchError(
+            f"git {args[0] if args[0] != '-C' else args[2]} failed: {_git_reason(err)}"
+        )
     return out.decode("utf-8", "replace")
+
+
+def _git_reason(stderr: bytes) -> str:
+    """What a failed git command said, for one line of an error: its ``fatal:`` /
+    ``error:`` lines (git's reason; the advice after it only if nothing else), else its
+    last lines; blank lines dropped, cut at :data:`_ERROR_CHARS`."""
+    lines = [line.strip() for line in stderr.decode("utf-8", "replace").splitlines()]
+    lines = [line for line in lines if line]
+    reasons = [line for line in lines if line.startswith(("fatal:", "error:"))]
+    return ("; ".join(reasons) if reasons else " ".join(lines[-3:]))[:_ERROR_CHARS]

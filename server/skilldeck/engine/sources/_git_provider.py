@@ -112,7 +112,7 @@ class GitSourceProvider:
     async def _refresh(self) -> str | None:
         """Fetch within the timeout; the reason it failed, or ``None``."""
         spec = self._spec
-        task = asyncio.ensure_future(fetch(spec, self._cache_dir))
+        task = asyncio.ensure_future(fetch(spec, self._cache_dir, self._config.rule_settings()))
         signal = self._control.signal if self._control is not None else None
         if signal is not None:
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from skilldeck.engine.config import GitSourceSpec, SourceSpec, redacted
+from skilldeck.engine.config import GitSourceSpec, RuleSettings, SourceSpec, redacted
 from skilldeck.engine.sources._git_cache import (
     FetchError,
     fetch,
@@ -102,25 +102,29 @@ def source_status(spec: SourceSpec, cache_dir: Path, *, now: float | None = None
 
 
 async def update_sources(
-    specs: Sequence[SourceSpec], cache_dir: Path
+    specs: Sequence[SourceSpec], cache_dir: Path, settings: RuleSettings | None = None
 ) -> list[tuple[SourceSpec, str | None]]:
-    """Fetch every git source now (each within its timeout, all at once); per source the
-    reason it failed, or ``None``."""
+    """Fetch every git source now (each within its timeout, all at once; ``settings``
+    the project's, for the ``require`` gate); per source the reason it failed, or
+    ``None``."""
 
     async def one(spec: SourceSpec) -> tuple[SourceSpec, str | None]:
         if not isinstance(spec, GitSourceSpec):
             return spec, None
-        return spec, await fetch_in_time(spec, cache_dir)
+        return spec, await fetch_in_time(spec, cache_dir, settings)
 
     return list(await asyncio.gather(*(one(spec) for spec in specs)))
 
 
-async def fetch_in_time(spec: GitSourceSpec, cache_dir: Path) -> str | None:
+async def fetch_in_time(
+    spec: GitSourceSpec, cache_dir: Path, settings: RuleSettings | None = None
+) -> str | None:
     """Fetch ``spec`` now, within its timeout (a timeout is recorded as the source's
-    failure, off the event loop); the reason it failed, or ``None``. The CLI's
-    ``sources update`` and the language server's background refresh both fetch so."""
+    failure, off the event loop; ``settings`` the project's, for the ``require`` gate);
+    the reason it failed, or ``None``. The CLI's ``sources update`` and the language
+    server's background refresh both fetch so."""
     try:
-        await asyncio.wait_for(fetch(spec, cache_dir), spec.timeout)
+        await asyncio.wait_for(fetch(spec, cache_dir, settings), spec.timeout)
     except asyncio.TimeoutError:
         reason = f"no answer within {spec.timeout:g} s"
         await asyncio.to_thread(record_failure, spec, source_dir(spec, cache_dir), reason)
