@@ -114,11 +114,18 @@ class Watching:
     async def wait_listed(self, timeout: float = 5.0) -> None:
         """Return once our watcher has listed every root it watches (see
         :meth:`RootWatcher.wait_listed`): a scan started after this loses no change."""
-        waits = [w.wait_listed() for w in (self._watcher, self._config_watcher) if w is not None]
-        if not waits:
+        watchers = [w for w in (self._watcher, self._config_watcher) if w is not None]
+        if not watchers:
             return
+
+        async def listed() -> None:
+            # One after the other (both only wait): no gathering future is left with an
+            # unretrieved CancelledError when the client leaves meanwhile.
+            for watcher in watchers:
+                await watcher.wait_listed()
+
         try:
-            await asyncio.wait_for(asyncio.gather(*waits), timeout)
+            await asyncio.wait_for(listed(), timeout)
         except asyncio.TimeoutError:  # a stuck listing must not stall indexing
             self.server.log("skilldeck: watcher not ready; indexing without waiting")
 
