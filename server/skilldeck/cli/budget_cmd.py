@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli import host_report
 from skilldeck.cli.errors import CliError
-from skilldeck.cli.settings import add_cache_option, add_location_options, add_profile_option
+from skilldeck.cli.settings import add_registry_options
 
 if TYPE_CHECKING:
     from skilldeck.engine.host_views import HostsView
@@ -39,9 +39,7 @@ def register(subparsers: Any) -> None:
         "fallback, see docs/hosts.md)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
-    add_profile_option(parser)
-    add_cache_option(parser)
-    add_location_options(parser)
+    add_registry_options(parser)
     parser.set_defaults(run=run)
 
 

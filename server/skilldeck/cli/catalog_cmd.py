@@ -7,7 +7,10 @@ Text: the exact catalog message a session would send first. JSON: ``{"complete":
 ``--host H`` renders H's listing as far as H documents it: one line per entry
 (``- name: text``, text cut at H's per-entry cap with ``...``, ``- name`` for a name-only
 entry; left-out entries are not shown). The hosts' own wrapper prose is not documented, so
-none is invented. ``--host dsh`` is the exact message above.
+none is invented. ``--host dsh`` is the exact message above. Codex's lines carry the
+skill file's path (``- name: text (file: /path/SKILL.md)``), as its listing writes them and
+``budget --host codex`` counts them. ``--max-description-length`` sets DSH's cap: with another
+``--host`` it is refused (that host keeps its own per-entry cap).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from skilldeck.cli import host_report
 from skilldeck.cli.errors import CliError
 from skilldeck.cli.settings import add_registry_options, registry_session, warn_if_incomplete
 from skilldeck.engine.model_view import catalog_entries, render_entries
+from skilldeck.engine.text import MIN_CATALOG_DESCRIPTION_MAX_LENGTH
 
 if TYPE_CHECKING:
     from skilldeck.engine.host_views import HostsView
@@ -48,11 +52,22 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the catalog; exits 0 (an incomplete view is noted on stderr)."""
+    cap = args.max_description_length
+    if cap is not None and cap < MIN_CATALOG_DESCRIPTION_MAX_LENGTH:
+        raise CliError(
+            f"--max-description-length: must be at least "
+            f"{MIN_CATALOG_DESCRIPTION_MAX_LENGTH}, not {cap}"
+        )
     if args.host is not None:
         hosts = host_report.selected_hosts(args.host, allow_all=False)
         if len(hosts) != 1:
             raise CliError("--host: choose one host")
         if hosts[0].name != "dsh":
+            if cap is not None:
+                raise CliError(
+                    f"--max-description-length: sets DSH's catalog only; {hosts[0].label} "
+                    "keeps its own per-entry cap (docs/hosts.md)"
+                )
             return _run_host(args, hosts[0])
     import asyncio  # noqa: PLC0415 - only this command runs an event loop
 
@@ -80,9 +95,6 @@ def _run_host(args: argparse.Namespace, host: Host) -> int:
             entries = [line.to_json() for line in lines]
             payload = {"complete": view.complete, "host": host.name, "entries": entries}
             return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
-        return "".join(
-            f"- {line.name}" + (f": {line.text}" if line.text is not None else "") + "\n"
-            for line in lines
-        )
+        return "".join(line.line for line in lines)
 
     return host_report.host_output(args, (host,), render, tag=f"catalog json={args.json}")

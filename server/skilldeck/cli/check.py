@@ -814,7 +814,7 @@ class _Checker:
             )
             for entry in deck.entries()
         ) + tuple(
-            MemoFile(path, True, (finding,), ())
+            MemoFile(path, True, (finding, *by_path.get(path, ())), ())
             for scan in deck.scans
             for path, finding in scan.strays
         )

@@ -27,10 +27,12 @@ from typing import TYPE_CHECKING
 
 from skilldeck.cli.display import display_path
 from skilldeck.cli.errors import CliError
+from skilldeck.cli.provider_option import provider_factories, read_provided
 from skilldeck.cli.settings import build_config, lookup_cwd, warn_if_incomplete
 
 if TYPE_CHECKING:
-    from skilldeck.engine.host_views import FoundFile, HostLoad, HostsView
+    from skilldeck.engine.deck import ProvidedSkill
+    from skilldeck.engine.host_views import HostLoad, HostsView
     from skilldeck.engine.hosts import BudgetReport, Host
 
 
@@ -93,12 +95,38 @@ def host_output(
     cache = None if getattr(args, "no_cache", False) else IndexCache.default()
     roots = scanned_roots(hosts, config, cwd)
     settings = config.rule_settings()
+    # DSH's view is the deck's: the skills of its other providers (bundled, --provider,
+    # remote sources) take part, as in list, check and catalog.
+    provided: tuple[ProvidedSkill, ...] = ()
+    provided_complete = True
+    if any(host.engine_roots for host in hosts):
+        provided, provided_complete = read_provided(config, provider_factories(args), cwd)
     # The files deeper than the layout (hosts that search recursively): not in the
-    # roots' listings the memo key is made of, so keyed here.
+    # roots' listings the memo key is made of, so keyed here; so are the provided skills.
     levels = walk_levels(hosts)
     deep = [key for root in roots if root.exists for key in deep_identity(root.path, levels)]
+    others = [
+        (
+            skill.provider,
+            skill.name,
+            skill.rank,
+            skill.source,
+            skill.path,
+            skill.candidate.description,
+            skill.candidate.invocation.model_invocable,
+        )
+        for skill in provided
+    ]
     extra = json.dumps(
-        [tag, [host.name for host in hosts], context_tokens, cwd, os.path.expanduser("~"), deep],
+        [
+            tag,
+            [host.name for host in hosts],
+            context_tokens,
+            cwd,
+            os.path.expanduser("~"),
+            deep,
+            others,
+        ],
         ensure_ascii=False,
     )
     extra = hashlib.sha256(extra.encode("utf-8", "surrogateescape")).hexdigest()
@@ -113,29 +141,35 @@ def host_output(
     from skilldeck.engine.filesystem import usable_cpus  # noqa: PLC0415
 
     view = build_view(
-        hosts, config, cwd, cache=cache, context_tokens=context_tokens, processes=usable_cpus()
+        hosts,
+        config,
+        cwd,
+        cache=cache,
+        context_tokens=context_tokens,
+        processes=usable_cpus(),
+        provided=provided,
     )
+    complete = view.complete and provided_complete
     stdout = render(view, cwd)
-    if cache is not None and view.complete:
+    if cache is not None and complete:
         key = view_key(roots, settings, extra=extra, since_ns=started)
         if key is not None:
             companions = [cache.file_for(root.path, settings) for root in roots]
             memo_out = OutputMemo((), (stdout,), 0)
             CheckMemos(cache).store_output_memo(key, memo_out, companions=companions)
     sys.stdout.write(stdout)
-    warn_if_incomplete(view.complete)
+    warn_if_incomplete(complete)
     return 0
 
 
 def reason_text(load: HostLoad, cwd: str) -> str | None:
-    """The reason as shown: a shadowing file relative to the working directory."""
-    if load.shadowed_by is not None:
-        return f"shadowed by {display_path(load.shadowed_by, cwd)}"
-    return load.reason
-
-
-def _verdict(view: HostsView, host: Host, found: FoundFile) -> HostLoad | None:
-    return view.verdicts[host.name].get(found.path)
+    """The host's reason as ``check --host`` gives it, with the other file it names
+    (the winner, the same-named file of an unstable folder, the same file reached
+    twice) shown relative to the working directory."""
+    reason, other = load.reason, load.shadowed_by
+    if reason is not None and other is not None:
+        return reason.replace(other, display_path(other, cwd))
+    return reason
 
 
 def _outside(host: Host) -> str:
@@ -145,10 +179,10 @@ def _outside(host: Host) -> str:
 def matrix_json(view: HostsView, cwd: str) -> dict[str, object]:
     """The ``list --host ... --json`` document (see the module doc)."""
     skills: list[dict[str, object]] = []
-    for found in view.files:
+    for name, path in view.rows():
         cells: dict[str, object] = {}
         for host in view.hosts:
-            load = _verdict(view, host, found)
+            load = view.verdicts[host.name].get(path)
             if load is None:
                 cells[host.name] = {
                     "loads": False,
@@ -163,7 +197,7 @@ def matrix_json(view: HostsView, cwd: str) -> dict[str, object]:
                     "catalog": load.catalog,
                     "sameName": [display_path(other, cwd) for other in load.same_name],
                 }
-        skills.append({"name": found.name, "path": found.path, "hosts": cells})
+        skills.append({"name": name, "path": path, "hosts": cells})
     return {
         "hosts": [host.name for host in view.hosts],
         "versions": {host.name: host.version for host in view.hosts},
@@ -181,7 +215,7 @@ def host_lines(view: HostsView, host: Host, cwd: str) -> list[str]:
     ]
     width = max((len(load.name) for load in loads), default=0)
     for load in loads:
-        where = display_path(load.path, cwd)
+        where = display_path(load.path, cwd) if os.path.isabs(load.path) else load.path
         if load.loads:
             lines.append(f"  loads  {load.name:<{width}}  {where}  [catalog: {load.catalog}]")
             if load.same_name:
@@ -202,18 +236,18 @@ def matrix_lines(view: HostsView, cwd: str) -> list[str]:
     rows: list[list[str]] = []
     notes: list[str] = []
     twice: list[str] = []
-    for found in view.files:
-        shown = display_path(found.path, cwd)
-        row = [found.name, shown]
+    for name, path in view.rows():
+        shown = display_path(path, cwd) if os.path.isabs(path) else path
+        row = [name, shown]
         for host, table in tables:
-            load = table.get(found.path)
+            load = table.get(path)
             if load is None:
                 row.append("-")
             elif load.loads:
                 row.append(load.catalog or "-")
                 if load.same_name:
                     others = ", ".join(display_path(other, cwd) for other in load.same_name)
-                    twice.append(f"  {host.name}: {shown}: also listed as '{found.name}': {others}")
+                    twice.append(f"  {host.name}: {shown}: also listed as '{name}': {others}")
             else:
                 row.append("no")
                 notes.append(f"  {host.name}: {shown}: {reason_text(load, cwd)}")
@@ -243,7 +277,7 @@ def budget_lines(report: BudgetReport, host: Host) -> list[str]:
             "full": f"full ({entry.shown_chars} characters)",
             "cut": f"cut at {entry.shown_chars} characters",
             "name-only": "name only",
-            "left-out": "left out",
+            "left-out": "left out (disable-model-invocation)" if entry.unlisted else "left out",
         }[entry.state]
         lines.append(f"  {entry.name:<{width}}  {detail}")
     if report.budget_chars is None:

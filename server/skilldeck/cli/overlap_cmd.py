@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     host = selected_hosts(args.host, allow_all=False)[0] if args.host else None
     if host is not None and host.name != "dsh":
         view = build_view((host,), config, cwd, cache=cache)
-        overlap = DeckOverlap(view.loaded_entries(host.name), settings)
+        overlap = DeckOverlap(view.competing_entries(host.name), settings)
         complete = view.complete
     else:
         scan = scan_deck(config, cwd, cache=cache)

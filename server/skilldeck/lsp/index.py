@@ -422,6 +422,10 @@ class FolderIndex:
         """Whether every root was listed and every provider answered in full."""
         return self._files_complete and self._provided_complete
 
+    def provided_skills(self) -> list[ProvidedSkill]:
+        """Every provided skill of the folder, each name's in registration order."""
+        return [skill for group in self._provided.values() for skill in group]
+
     def provided_winner(self, name: str) -> ProvidedSkill | None:
         """The provided skill (bundled, runtime, registered) that wins ``name``, if any."""
         return self._provided_winners.get(name)

@@ -34,7 +34,13 @@ from skilldeck.engine.filesystem import DeckScan, SkillFileEntry
 from skilldeck.engine.model_view import CatalogEntry, catalog_entry
 from skilldeck.engine.registry import SkillCandidate, group_by_name
 from skilldeck.engine.rules import Finding, Fix, RelatedLocation, TextEdit, rule
-from skilldeck.engine.text import FILE_START, Position, Span, validate_max_description_length
+from skilldeck.engine.text import (
+    FILE_START,
+    Position,
+    Span,
+    catalog_description,
+    validate_max_description_length,
+)
 
 if TYPE_CHECKING:
     from skilldeck.engine.config import SkilldeckConfig
@@ -486,16 +492,27 @@ def host_findings(
         return {}
     if view is None:
         view = build_view(hosts, config, cwd, cache=cache)
-    return view_findings(view, scan.entries(), settings)
+    strays = [path for root_scan in scan.scans for path, _finding in root_scan.strays]
+    return view_findings(view, scan.entries(), settings, strays=strays)
 
 
 def view_findings(
-    view: HostsView, entries: Iterable[SkillFileEntry], settings: RuleSettings | None
+    view: HostsView,
+    entries: Iterable[SkillFileEntry],
+    settings: RuleSettings | None,
+    *,
+    strays: Iterable[str] = (),
 ) -> dict[str, list[Finding]]:
     """The SD901 / SD902 / SD903 findings of ``view``'s hosts but DSH on ``entries`` (see
-    :func:`host_findings`), at each entry's name, rule settings applied."""
+    :func:`host_findings`), at each entry's name, rule settings applied. ``strays``: the
+    deck's Markdown files that are no skill of its own (SD007, a ``SKILL.md`` nested in a
+    folder); where an agent loads one (Codex, which searches below a root), it gets that
+    agent's SD902 / SD903 too (no SD901: SD007 already says the deck does not load it)."""
 
     by_path = {entry.path: entry for entry in entries}
+    spans: dict[str, Span] = {path: entry.name_span for path, entry in by_path.items()}
+    stray_paths = set(strays)
+    spans.update((f.path, f.name_span) for f in view.files if f.path in stray_paths)
     found: dict[str, list[Finding]] = {}
     loads = settings is None or any(settings.in_force(code) for code in ("SD901", "SD902", "SD903"))
     for host in view.hosts if loads else ():
@@ -503,16 +520,18 @@ def view_findings(
             continue
         budget = view.catalogs[host.name]
         for load in view.loads_of(host.name):
-            entry = by_path.get(load.path)
-            if entry is None:
+            span = spans.get(load.path)
+            if span is None or (load.path not in by_path and not load.loads):
                 continue
             finding: Finding | None = None
             if not load.loads:
                 finding = rule("SD901").finding(
-                    entry.name_span, host=host.label, reason=load.reason, source=host.docs
+                    span, host=host.label, reason=load.reason, source=host.docs
                 )
-            elif load.catalog in ("cut", "name-only", "left-out") and (
-                listed := budget.entry_for(load.path)
+            elif (
+                load.catalog in ("cut", "name-only", "left-out")
+                and (listed := budget.entry_for(load.path))
+                and not listed.unlisted  # disable-model-invocation, not the budget
             ):
                 shown = listed.shown_chars
                 effect = {
@@ -521,12 +540,12 @@ def view_findings(
                     "left-out": "leaves this skill out (over its budget)",
                 }[load.catalog]
                 finding = rule("SD902").finding(
-                    entry.name_span, host=host.label, effect=effect, source=host.docs
+                    span, host=host.label, effect=effect, source=host.docs
                 )
             twice: Finding | None = None
             if load.loads and load.same_name:
                 twice = rule("SD903").finding(
-                    entry.name_span,
+                    span,
                     host=host.label,
                     count=len(load.same_name) + 1,
                     name=load.name,
@@ -535,7 +554,7 @@ def view_findings(
                     related=[
                         RelatedLocation(
                             other,
-                            by_path[other].name_span if other in by_path else FILE_START,
+                            spans.get(other, FILE_START),
                             f"also listed by {host.label} as '{load.name}'",
                         )
                         for other in load.same_name
@@ -577,12 +596,22 @@ def host_overlap_findings(
     for host in view.hosts:
         if host.engine_roots:
             continue
-        loaded = view.loaded_entries(host.name)
+        # What the agent lists, under the names and with the text it shows: a file the
+        # deck refuses (an uppercase name) or keeps from its model (disable-model-
+        # invocation) competes where the agent lists it.
+        loaded = view.competing_entries(host.name)
         focus: set[str] = set()
         for entry in loaded:
             skill = competing_skill(entry, limit)
             # A copy of a deck skill (same name, same text) adds no competition.
-            if skill is not None and (skill.name, skill.text) not in offered:
+            if (
+                skill is not None
+                and (
+                    skill.name,
+                    catalog_description(skill.text, limit),
+                )
+                not in offered
+            ):
                 focus.add(skill.key)
         if not focus:
             continue

@@ -98,7 +98,9 @@ class SkillFileEntry:
     ``path`` is the ``SKILL.md`` or ``<name>.md``; ``folder`` the bundle folder (``None``
     for a flat skill); ``expected_name`` the folder name or flat file stem;
     ``name_span`` where the ``name`` value is (kept beside cached analyses, which do
-    not carry the frontmatter).
+    not carry the frontmatter). ``listed``: where an agent other than the engine lists
+    the file (an agent's view, :mod:`skilldeck.engine.host_views`), the name and the
+    entry text its listing shows; ``None``: the engine's reading (the analysis).
     """
 
     root: SkillRoot
@@ -108,6 +110,7 @@ class SkillFileEntry:
     expected_name: str
     analysis: SkillFileAnalysis
     name_span: Span = FILE_START
+    listed: tuple[str, str] | None = None
 
     @property
     def resource_dir(self) -> str:

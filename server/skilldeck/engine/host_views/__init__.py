@@ -2,8 +2,9 @@
 walk: depth, symlinks, hidden folders), the skill it loads for each name, its listing
 against its budget, and the findings for it (SD901-SD903; SD801/SD802 for the pairs it adds).
 
-Invariant: a view is computed from the deck's scan and the hosts table only; what a host
-does that is not documented is read conservatively and said so in ``docs/hosts.md``.
+Invariant: a view is computed from the deck's scan, the deck's provided skills (DSH's
+verdicts are the deck's own, resolved by ``group_by_name``) and the hosts table only; what
+a host does that is not documented is read conservatively and said so in ``docs/hosts.md``.
 """
 
 from __future__ import annotations

@@ -14,12 +14,13 @@ Each host's catalog of the skills it loads is measured by
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from skilldeck.engine.config import RuleSettings, SkilldeckConfig
 from skilldeck.engine.files import (
@@ -51,9 +52,13 @@ from skilldeck.engine.hosts import (
     HostRoot,
     Offer,
     budget_from_lengths,
+    listed_line,
 )
-from skilldeck.engine.registry import RANK_CUSTOM, is_skill_name
+from skilldeck.engine.registry import RANK_CUSTOM, group_by_name, is_skill_name
 from skilldeck.engine.text import FILE_START, Span, catalog_description, collapse_whitespace
+
+if TYPE_CHECKING:
+    from skilldeck.engine.deck import ProvidedSkill
 
 #: The source label of a root only a non-DSH host reads.
 SOURCE_HOST = "host"
@@ -113,31 +118,52 @@ class _Placed:
 
 @dataclass(frozen=True)
 class HostsView:
-    """Every file found in the hosts' roots and each host's verdict on it."""
+    """Every file found in the hosts' roots and each host's verdict on it.
+
+    ``provided``: the deck's skills from its other providers (bundled, ``--provider``,
+    remote sources), by key (:func:`provided_key`): DSH judges them with the files, as
+    the engine does; the other hosts read files only."""
 
     hosts: tuple[Host, ...]
     files: tuple[FoundFile, ...]
     verdicts: Mapping[str, Mapping[str, HostLoad]]
     catalogs: Mapping[str, BudgetReport]
     complete: bool
+    provided: Mapping[str, ProvidedSkill] = dataclasses.field(default_factory=dict)
+
+    def rows(self) -> list[tuple[str, str]]:
+        """Each skill of the view as ``(name, key)``: the files, then the provided skills
+        (the key is the path, or ``provider:name`` for a provided skill without one)."""
+        rows = [(found.name, found.path) for found in self.files]
+        rows.extend((skill.name, key) for key, skill in self.provided.items())
+        return rows
 
     def loads_of(self, host: str) -> list[HostLoad]:
-        """The host's verdicts on the files of its roots, in file order."""
+        """The host's verdicts on the files of its roots (and, for DSH, the provided
+        skills), in file order."""
         table = self.verdicts[host]
-        return [table[f.path] for f in self.files if f.path in table]
+        return [table[key] for _name, key in self.rows() if key in table]
 
-    def loaded_entries(self, host: str) -> list[SkillFileEntry]:
-        """The skill files ``host`` loads (its folders, rules and precedence) as deck
-        members, in file order: what competes for its model's choice."""
+    def competing_entries(self, host: str) -> list[SkillFileEntry]:
+        """The skill files ``host`` lists to its model (its folders, name rules,
+        precedence and ``disable-model-invocation`` as it reads them), each carrying the
+        name and entry text that host shows (:attr:`SkillFileEntry.listed`, cut at its
+        own per-entry cap), in file order: what competes for its model's choice
+        (SD801/SD802 "for H", ``overlap --host H``)."""
+        agent = next(item for item in self.hosts if item.name == host)
         table = self.verdicts.get(host, {})
-        loaded: list[SkillFileEntry] = []
+        cap = agent.catalog.entry_cap
+        listed: list[SkillFileEntry] = []
         for found in self.files:
             verdict = table.get(found.path)
             if verdict is None or not verdict.loads or found.analysis is None:
                 continue
-            if found.layout == "nested":
+            if found.layout == "nested" or not _listed(agent, found):
                 continue
-            loaded.append(
+            text = _entry_text(agent, found)
+            if cap is not None:
+                text = catalog_description(text, max(cap, 3))
+            listed.append(
                 SkillFileEntry(
                     found.root,
                     found.layout,
@@ -146,9 +172,16 @@ class HostsView:
                     found.expected_name,
                     found.analysis,
                     found.name_span,
+                    (verdict.name, text),
                 )
             )
-        return loaded
+        return listed
+
+
+def provided_key(skill: ProvidedSkill) -> str:
+    """A provided skill's key in a view: its file, else ``provider:name``."""
+    path = skill.candidate.path
+    return path if path is not None else f"{skill.provider}:{skill.name}"
 
 
 def host_roots(host: Host, config: SkilldeckConfig, cwd: str) -> list[_Placed]:
@@ -222,11 +255,14 @@ def build_view(
     cache: IndexCache | None = None,
     context_tokens: int | None = None,
     processes: int = 1,
+    provided: Sequence[ProvidedSkill] = (),
 ) -> HostsView:
     """Scan every root of ``hosts`` once and judge each file for each host.
 
-    ``processes > 1`` lets a cold scan fork helpers (:func:`scan_deck`: single-threaded
-    callers only)."""
+    ``provided`` are the deck's skills from its other providers (``provided_skills``
+    of :mod:`skilldeck.engine.deck`, winners and shadowed): DSH resolves them with its
+    files, as the engine does. ``processes > 1`` lets a cold scan fork helpers
+    (:func:`scan_deck`: single-threaded callers only)."""
     placements = {host.name: host_roots(host, config, cwd) for host in hosts}
     roots = _union(placements.values())
     deep, complete = _walk(roots, walk_levels(hosts))
@@ -250,29 +286,43 @@ def build_view(
     lengths: dict[tuple[str, tuple[str, ...]], int] = {}  # entry text length per fields
     links: dict[str, bool] = {}  # which paths are symlinks
     reals = _RealPaths(links)
+    others = {provided_key(skill): skill for skill in provided}
     verdicts: dict[str, dict[str, HostLoad]] = {}
     catalogs: dict[str, BudgetReport] = {}
     for host in hosts:
         placed = placements[host.name]
         if host.engine_roots:
-            table = _judge_engine(host, placed, by_root)
+            table = _judge_engine(host, placed, by_root, others)
         else:
             table = _judge_host(host, placed, by_root, links, reals)
         offered: list[Offer] = []
+        unlisted: list[Offer] = []
         fields = host.catalog.fields
         for path, verdict in table.items():
-            if verdict.loads and _listed(host, by_path[path]):
+            if not verdict.loads:
+                continue
+            other = others.get(path) if path not in by_path else None
+            if other is not None:
+                candidate = other.candidate
+                length = len(collapse_whitespace(candidate.description))
+                offer = Offer(path, verdict.name, length)
+                listed = candidate.invocation.model_invocable
+            else:
                 found = by_path[path]
-                length = lengths.get((path, fields))
-                if length is None:
-                    length = lengths[path, fields] = len(_entry_text(host, found))
+                listed = _listed(host, found)
+                measured = lengths.get((path, fields)) if listed else 0
+                if measured is None:
+                    measured = lengths[path, fields] = len(_entry_text(host, found))
+                length = measured
                 shown = reals.of(found) if host.catalog.listed_line is not None else None
-                offered.append(Offer(path, verdict.name, length, shown))
+                offer = Offer(path, verdict.name, length, shown)
+            (offered if listed else unlisted).append(offer)
         report, states = budget_from_lengths(
             host,
             offered,
             context_tokens=context_tokens,
             entry_cap=config.catalog_max_description_length,
+            unlisted=unlisted,
         )
         final: dict[str, HostLoad] = {}
         for path, verdict in table.items():
@@ -282,7 +332,9 @@ def build_view(
                 final[path] = verdict
         verdicts[host.name] = final
         catalogs[host.name] = report
-    return HostsView(tuple(hosts), tuple(files), verdicts, catalogs, scan.complete and complete)
+    return HostsView(
+        tuple(hosts), tuple(files), verdicts, catalogs, scan.complete and complete, others
+    )
 
 
 def _walk(roots: Sequence[SkillRoot], levels: int) -> tuple[list[tuple[DeepFile, SkillRoot]], bool]:
@@ -371,11 +423,14 @@ def _judge_engine(
     host: Host,
     placed: Sequence[_Placed],
     by_root: Mapping[str, Sequence[FoundFile]],
+    provided: Mapping[str, ProvidedSkill],
 ) -> dict[str, HostLoad]:
     """DSH: the engine's verdicts, exactly as ``check`` reports them (``None``: loads,
-    its catalog state still to come)."""
+    its catalog state still to come): the accepted files of its roots and the
+    ``provided`` skills, each name won as the deck resolves it (``group_by_name``:
+    rank, then files before provided skills, then registration order)."""
     table: dict[str, HostLoad] = {}
-    accepted: list[_Candidate] = []
+    members: list[FoundFile | ProvidedSkill] = []
     for item in placed:
         for found in by_root.get(item.root.path, ()):
             if found.path in table:
@@ -394,8 +449,31 @@ def _judge_engine(
                 table[found.path] = _no(host, found, _drop_reason(analysis))
             else:
                 table[found.path] = _yes(host, found, found.name)
-                accepted.append(_Candidate(found, (item.root.rank,), found.name))
-    _shadow(host, accepted, table)
+                members.append(found)
+    keys = {id(skill): key for key, skill in provided.items()}
+    members.extend(provided.values())
+
+    def name_and_rank(member: FoundFile | ProvidedSkill) -> tuple[str, int]:
+        if isinstance(member, FoundFile):
+            return member.name, member.root.rank
+        return member.name, member.rank
+
+    for group in group_by_name(members, name_and_rank).values():
+        winner = group[0]
+        if isinstance(winner, FoundFile):
+            winner_key, wins = winner.path, f"shadowed by {winner.path}"
+        else:
+            winner_key = keys[id(winner)]
+            wins = f"shadowed by {winner.source} skill at {winner.origin()} (rank {winner.rank})"
+        for index, member in enumerate(group):
+            if isinstance(member, FoundFile):
+                key, name = member.path, member.name
+            else:
+                key, name = keys[id(member)], member.name
+            if index == 0:
+                table[key] = HostLoad(host.name, key, name, True, None, None)
+            else:
+                table[key] = HostLoad(host.name, key, name, False, wins, None, winner_key)
     return table
 
 
@@ -497,6 +575,9 @@ def _content_refusal(host: Host, found: FoundFile, keys: tuple[str, str] | None)
             f"name '{name}' is not lowercase letters, digits and single hyphens "
             f"({host.label}'s rule)"
         )
+    if host.name_ascii_only and not name.isascii():
+        odd = next(char for char in name if not char.isascii())
+        return f"name '{name}' has the non-ASCII character '{odd}'; {host.label} allows ASCII only"
     if host.name_max is not None and len(name) > host.name_max:
         return f"name is {len(name)} characters; {host.label} allows {host.name_max}"
     if host.name_equals_folder and name != found.expected_name:
@@ -821,6 +902,9 @@ class ListingLine:
     name: str
     state: CatalogState
     text: str | None
+    #: The whole line as the host writes it, newline included (Codex adds the skill
+    #: file's path: ``- name: text (file: path)``): what its budget counts.
+    line: str = ""
 
     def to_json(self) -> dict[str, str | None]:
         return {"name": self.name, "state": self.state, "text": self.text}
@@ -837,10 +921,15 @@ def host_listing(view: HostsView, host: Host) -> list[ListingLine]:
             continue
         text: str | None = None
         if entry.state != "name-only":
-            text = _entry_text(host, files[entry.key])
+            found = files.get(entry.key)
+            if found is not None:
+                text = _entry_text(host, found)
+            else:
+                text = collapse_whitespace(view.provided[entry.key].candidate.description)
             if entry.state == "cut":
                 text = catalog_description(text, max(entry.shown_chars, 3))
-        lines.append(ListingLine(entry.name, entry.state, text))
+        line = listed_line(host.catalog, entry.name, entry.path, text)
+        lines.append(ListingLine(entry.name, entry.state, text, line))
     return lines
 
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.hosts._budget import CatalogState as CatalogState
     from skilldeck.engine.hosts._budget import Offer as Offer
     from skilldeck.engine.hosts._budget import budget_from_lengths as budget_from_lengths
+    from skilldeck.engine.hosts._budget import listed_line as listed_line
     from skilldeck.engine.hosts._table import HOSTS as HOSTS
     from skilldeck.engine.hosts._table import Host as Host
     from skilldeck.engine.hosts._table import HostRoot as HostRoot
@@ -26,7 +27,13 @@ else:
     __getattr__, __dir__, __all__ = lazy_exports(
         __name__,
         {
-            "_budget": ("BudgetReport", "CatalogState", "Offer", "budget_from_lengths"),
+            "_budget": (
+                "BudgetReport",
+                "CatalogState",
+                "Offer",
+                "budget_from_lengths",
+                "listed_line",
+            ),
             "_table": ("HOSTS", "Host", "HostRoot", "get_host", "parse_hosts"),
         },
     )

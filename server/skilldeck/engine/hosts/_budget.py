@@ -43,6 +43,9 @@ class BudgetEntry:
     key: str = ""
     #: The path the host's listed line shows, where it shows one.
     path: str = ""
+    #: Left out because the host lists no such skill (``disable-model-invocation``
+    #: honoured), not for its budget.
+    unlisted: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,9 +105,12 @@ def budget_from_lengths(
     *,
     context_tokens: int | None,
     entry_cap: int | None,
+    unlisted: Iterable[Offer] = (),
 ) -> tuple[BudgetReport, dict[str, CatalogState]]:
     """:func:`host_budget` from each entry's collapsed text length; the states are keyed
-    by :attr:`Offer.key`. Entries are listed by name, then key."""
+    by :attr:`Offer.key`. Entries are listed by name, then key. ``unlisted``: skills the
+    host loads but does not list (``disable-model-invocation``): ``left-out`` entries that
+    count nothing."""
     rules = host.catalog
     cap = entry_cap if host.engine_roots else rules.entry_cap
     if cap is not None:
@@ -129,6 +135,12 @@ def budget_from_lengths(
     if budget is not None and _total(rules, states) > budget:
         states = _overflow(rules, states, budget, full)
     total = _total(rules, states)
+    left_out = [
+        BudgetEntry(offer.name, "left-out", 0, offer.key, offer.path or offer.key, unlisted=True)
+        for offer in unlisted
+    ]
+    if left_out:
+        states = sorted([*states, *left_out], key=lambda entry: (entry.name, entry.key))
     report = BudgetReport(
         host.name, context, budget, total, -(-total // CHARS_PER_TOKEN), tuple(states)
     )
@@ -141,8 +153,18 @@ def listed_chars(rules: CatalogRules, entry: BudgetEntry, shown: int) -> int:
     newline; the text brings one space with it)."""
     if rules.listed_line is None:
         return len(entry.name) + shown
-    line = rules.listed_line.format(name=entry.name, path=entry.path)
+    line = rules.listed_line.format(name=entry.name, path=entry.path, text="")
     return len(line) + (shown + 1 if shown else 0)
+
+
+def listed_line(rules: CatalogRules, name: str, path: str, text: str | None) -> str:
+    """One entry of a host's listing as a line (with its newline): the host's own line
+    where it documents one (Codex: ``- name: text (file: path)``, what
+    :func:`listed_chars` counts), else ``- name: text`` (``- name`` without text)."""
+    if rules.listed_line is not None:
+        shown = f" {text}" if text else ""
+        return rules.listed_line.format(name=name, path=path, text=shown)
+    return f"- {name}" + (f": {text}" if text is not None else "") + "\n"
 
 
 def _total(rules: CatalogRules, entries: Sequence[BudgetEntry]) -> int:

@@ -65,10 +65,11 @@ class CatalogRules:
     ``budget_fraction``: the listing's share of the context window (``None``: no total
     budget). ``budget_chars_unknown_context``: the budget when the context window is not
     known. ``default_context_tokens``: the context window assumed when ``--context`` is
-    not given (``None``: unknown). ``listed_line``: the line the host writes for an entry
-    with no text, when it counts whole lines against its budget (``{name}``, ``{path}``:
-    the skill file's absolute path); text goes in with one space more (Codex,
-    ``render.rs``). ``None``: an entry costs its name plus its text.
+    not given (``None``: unknown). ``listed_line``: the line the host writes for an entry,
+    when it counts whole lines against its budget (``{name}``, ``{path}``: the skill
+    file's absolute path, ``{text}``: the shown text with one space before it, or nothing
+    for an entry without text; Codex, ``render.rs``). ``None``: an entry costs its name
+    plus its text.
     """
 
     fields: tuple[str, ...] = ("description",)
@@ -111,6 +112,9 @@ class Host:
     names_ignore_case: bool = False
     name_max: int | None = None
     description_max: int | None = None
+    #: Names with a character outside ASCII are not loaded (GitHub Copilot, changelog
+    #: 1.0.70).
+    name_ascii_only: bool = False
     #: How many folders below a root a ``SKILL.md`` may sit: 1 is ``<root>/<name>/SKILL.md``
     #: only; ``None``: no limit.
     nesting: int | None = 1
@@ -201,7 +205,7 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
                 budget_fraction=0.02,
                 budget_chars_unknown_context=8000,
                 overflow="shorten-then-omit",
-                listed_line="- {name}: (file: {path})\n",
+                listed_line="- {name}:{text} (file: {path})\n",
             ),
         ),
         "copilot": Host(
@@ -223,6 +227,9 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             requires_description=False,
             name_max=64,
             description_max=1024,
+            # Names may hold uppercase letters, underscores, dots and spaces (0.0.396,
+            # 0.0.410) but not non-ASCII characters (changelog 1.0.70; docs/hosts.md).
+            name_ascii_only=True,
             nesting=None,
         ),
         "opencode": Host(

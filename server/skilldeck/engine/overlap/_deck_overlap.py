@@ -55,10 +55,22 @@ def member_key(member: DeckMember) -> str:
     return f"{member.provider}:{member.name}"
 
 
+def listed_name(entry: SkillFileEntry) -> str:
+    """The name ``entry`` competes under: the agent's, where an agent's view made it."""
+    if entry.listed is not None:
+        return entry.listed[0]
+    return entry.analysis.name or ""
+
+
 def competing_skill(member: DeckMember, max_length: int) -> OverlapSkill | None:
     """What the model sees of ``member`` when it can choose it (``None`` otherwise): the
     description as the catalog shapes it (collapsed, cut at ``max_length``) and the
-    ``whenToUse`` hint cut the same way."""
+    ``whenToUse`` hint cut the same way. A file as an agent lists it
+    (:attr:`SkillFileEntry.listed`, made by the agent's view) competes under the name and
+    with the entry text that agent shows, already shaped by its rules."""
+    if isinstance(member, SkillFileEntry) and member.listed is not None:
+        name, text = member.listed
+        return OverlapSkill(member_key(member), name, text, None)
     if isinstance(member, SkillFileEntry):
         analysis = member.analysis
         if (
@@ -213,7 +225,7 @@ class DeckOverlap:
         if family is not None:
             finding, other = self._family_finding(member, family)
             found.append((finding, other))
-        own = member.analysis.name or ""
+        own = listed_name(member)
         for pair in self._families.competitors(path):
             if len(found) == MAX_FINDINGS_PER_SKILL:
                 break
@@ -513,7 +525,7 @@ def _finding(
     return rule("SD801").finding(
         entry.name_span,
         related=(location,) if location is not None else (),
-        name=entry.analysis.name,
+        name=listed_name(entry),
         other=partner.name,
         score=pair.score,
         shared=", ".join(pair.shared) or "none",

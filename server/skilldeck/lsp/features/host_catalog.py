@@ -58,6 +58,8 @@ def register(server: SkilldeckServer) -> None:
             index.folder,
             cache=server.session.index_cache(),
             context_tokens=context,
+            # DSH's view is the deck's, its provided skills included (as budget --host dsh)
+            provided=index.provided_skills() if host.engine_roots else (),
         )
         return JsonObject(
             host=host.name,
