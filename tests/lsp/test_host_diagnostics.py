@@ -212,3 +212,30 @@ async def test_the_skills_view_carries_each_agents_verdict(
     assert skills[uri(flat)]["hosts"]["codex"] == {"loads": False, "catalog": None}
     assert skills[uri(flat)]["hosts"]["dsh"] == {"loads": True, "catalog": "full"}
     assert skills[uri(bundle)]["hosts"]["codex"] == {"loads": True, "catalog": "full"}
+
+
+async def test_a_nested_copy_codex_loads_gets_check_s_sd903_in_the_editor(
+    deck: Deck, start_server: StartServer
+) -> None:
+    # Codex searches below a root: a SKILL.md nested in a folder is no skill of the deck
+    # (SD007) but Codex lists it beside the other 'deploy' (SD903 on both), as check says.
+    top = deck.write(deck.project_agents, "deploy")
+    nested = deck.write(
+        deck.project_agents / "grp",
+        "deploy",
+        "---\nname: deploy\ndescription: Deploy to staging.\n---\n\nBody.\n",
+    )
+    write(deck.project / "skilldeck.toml", 'hosts = ["dsh", "codex"]\n')
+    expected = {
+        path: sorted(
+            (from_cli(f) for f in json.loads(cli(deck, "check", "--format", "json"))
+             if Path(deck.project, f["path"]) == path),
+            key=repr,
+        )
+        for path in (top, nested)
+    }  # fmt: skip
+    assert [f["code"] for f in expected[nested]] == ["SD007", "SD903"]
+    client = await start_editor(start_server)
+    open_doc(client, nested)
+    shown = await diagnostics_of(client, nested, lambda found: len(found) == 2)
+    assert sorted((as_cli(d) for d in shown), key=repr) == expected[nested]

@@ -46,7 +46,12 @@ class HostViews:
             if not index.ready or tuple(index.config.hosts) == ("dsh",):
                 continue
             view, found = await asyncio.to_thread(
-                hosts_of, index.config, index.folder, index.entries(), session.index_cache()
+                hosts_of,
+                index.config,
+                index.folder,
+                index.entries(),
+                session.index_cache(),
+                tuple(index.strays()),
             )
             if generation != session.generation:
                 return

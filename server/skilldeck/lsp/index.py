@@ -163,7 +163,8 @@ def scan_folder(
             project=project,
         )
         record_verdict(resolution, name, verdict)
-    hosts_view, hosted = hosts_of(config, folder, entries, cache)
+    strays = tuple(path for scan in deck.scans for path, _finding in scan.strays)
+    hosts_view, hosted = hosts_of(config, folder, entries, cache, strays)
     return FolderScan(
         config,
         tuple(deck.roots),
@@ -173,7 +174,7 @@ def scan_folder(
         resolution,
         tuple(provided),
         provided_complete,
-        tuple(path for scan in deck.scans for path, _finding in scan.strays),
+        strays,
         hosts_view,
         hosted,
     )
@@ -184,14 +185,16 @@ def hosts_of(
     folder: str,
     entries: Iterable[SkillFileEntry],
     cache: IndexCache | None,
+    strays: Iterable[str] = (),
 ) -> tuple[HostsView | None, dict[str, tuple[Finding, ...]]]:
     """What the agents of ``config.hosts`` make of the folder's files on disk (blocking:
-    a worker thread): their view and the SD901 / SD902 findings per file (``None`` and
-    nothing when only DSH is configured)."""
+    a worker thread): their view and the SD901 / SD902 / SD903 findings per file, the
+    deck's strays (SD007) included where an agent loads one, as ``check`` reports them
+    (``None`` and nothing when only DSH is configured)."""
     if tuple(config.hosts) == ("dsh",):
         return None, {}
     view = build_view(tuple(get_host(name) for name in config.hosts), config, folder, cache=cache)
-    found = view_findings(view, entries, config.rule_settings())
+    found = view_findings(view, entries, config.rule_settings(), strays=strays)
     return view, {path: tuple(items) for path, items in found.items()}
 
 
@@ -386,6 +389,11 @@ class FolderIndex:
             return self._entries[path].analysis.invocation.user_invocable
         provided = self._provided_winners.get(name)
         return None if provided is None else provided.candidate.invocation.user_invocable
+
+    def hosted_of(self, path: str) -> tuple[Finding, ...]:
+        """The agents' findings on ``path`` as of the last hosts view (a stray's: an agent
+        that loads a file the deck does not)."""
+        return self._hosted.get(path, ())
 
     def set_hosts(
         self, view: HostsView | None, found: Mapping[str, tuple[Finding, ...]]

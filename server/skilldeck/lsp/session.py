@@ -523,7 +523,9 @@ class Session:
             misplaced = index.not_a_skill(path)
             if misplaced is not None:
                 finding = misplaced.finding(index.config.rule_settings())
-                return () if finding is None else (finding,)
+                # an agent that loads it anyway says so (Codex, below a root: SD903)
+                hosted = index.hosted_of(path) if path in index.strays() else ()
+                return (() if finding is None else (finding,)) + hosted
         loose = self.loose.findings(path)  # an open SKILL.md outside every root
         return () if loose is None else loose
 
