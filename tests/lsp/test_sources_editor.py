@@ -104,3 +104,27 @@ async def test_a_failing_source_is_a_warning_on_the_config_file(
     made.rename(tmp_path / "no-such-repo.git")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={}))
     assert await diagnostics_of(client, config, lambda found: not found) == []
+
+
+async def test_a_removed_folder_takes_its_config_file_warnings_along(
+    deck: Deck, start_server: StartServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SKILLDECK_CACHE_DIR", str(tmp_path / "cache"))
+    missing = (tmp_path / "no-such-repo.git").as_uri()
+    config = deck.project / "skilldeck.toml"
+    config.write_text(
+        f'[[sources]]\ntype = "git"\nname = "team"\nurl = "{missing}"\n', encoding="utf-8"
+    )
+    client = await start_server()
+    await indexed(client)
+    (warning,) = await diagnostics_of(client, config, bool)
+    assert warning.code == "source"
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(
+            event=types.WorkspaceFoldersChangeEvent(
+                added=[],
+                removed=[types.WorkspaceFolder(uri=uri(deck.project), name="project")],
+            )
+        )
+    )
+    assert await diagnostics_of(client, config, lambda found: not found) == []

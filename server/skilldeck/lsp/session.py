@@ -253,6 +253,16 @@ class Session:
                 gone.update(index.paths())
                 gone.update(index.strays())
                 self.provided.forget(index.folder)
+        # The warnings on a config file only removed folders read go with them.
+        kept = {
+            os.path.normpath(index.config.config_file)
+            for index in self.folders.values()
+            if index.config.config_file is not None
+        }
+        for config_file in list(self._source_findings):
+            if config_file not in kept:
+                del self._source_findings[config_file]
+                gone.add(config_file)
         for path in added:
             self.folders.setdefault(path, FolderIndex(path, SkilldeckConfig()))
         if gone:
