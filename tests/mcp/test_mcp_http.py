@@ -281,3 +281,37 @@ async def test_a_signal_ends_the_server_while_an_event_stream_is_open(
         stderr = server.stderr.read()
     assert returncode == status, stderr
     assert "Traceback" not in stderr
+
+
+def test_http_sessions_are_bounded(project, environment):
+    # One client may open many sessions; past the cap (100) a new one is refused with 503
+    # and the sessions already open keep working (the SDK's default, 10,000, let one
+    # local client hold ~470 MB and lock every other client out for 30 minutes).
+    initialize = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "many", "version": "1"},
+            },
+        }
+    ).encode()
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    with _http_server(project, environment) as (url, _):
+        sessions = []
+        for _number in range(100):
+            status, answer = _post(url, headers, initialize)
+            assert status == 200, answer
+            sessions.append(answer["mcp-session-id"])
+        status, answer = _post(url, headers, initialize)
+        assert status == 503, answer
+        ping = b'{"jsonrpc":"2.0","id":2,"method":"ping"}'
+        status, _answer = _post(
+            url,
+            {**headers, "Mcp-Session-Id": sessions[0], "MCP-Protocol-Version": "2025-06-18"},
+            ping,
+        )
+        assert status == 200

@@ -44,6 +44,13 @@ Send = Callable[[Message], Awaitable[None]]
 Asgi = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+#: Open sessions at most (a host opens one or a few): past it a new ``initialize`` gets
+#: ``503`` until one ends. The SDK's 10,000 let one local client hold ~470 MB and lock
+#: every other one out.
+MAX_SESSIONS = 100
+#: A session with no request in flight and no open event stream for this long ends (its
+#: client gets ``404`` and starts a new one, as the transport says it must).
+SESSION_IDLE_S = 300.0
 DEFAULT_LIMITS = HttpLimits()
 
 
@@ -115,7 +122,12 @@ def deck_http_app(deck: DeckServer, host: str, port: int, token: str | None) -> 
         )
     else:  # the token guards it; any Host name may reach a public address
         security = TransportSecuritySettings(enable_dns_rebinding_protection=False)
-    inner: Asgi = deck.server.streamable_http_app(host=host, transport_security=security)
+    inner: Asgi = deck.server.streamable_http_app(
+        host=host,
+        transport_security=security,
+        max_sessions=MAX_SESSIONS,
+        session_idle_timeout=SESSION_IDLE_S,
+    )
     return guarded_app(inner, token)
 
 
