@@ -201,6 +201,9 @@ def register_update_command(session: Session) -> None:
     """``workspace/executeCommand`` ``skilldeck.sources.update``."""
 
     @session.server.command(UPDATE_COMMAND)
-    async def update_sources(*_arguments: Any) -> dict[str, Any]:
+    async def update_sources(*_arguments: object) -> dict[str, Any]:
+        # ``object``, not ``Any``: pygls checks ``issubclass(annotation, LanguageServer)``
+        # on the first parameter, and ``typing.Any`` is no class before Python 3.11
+        # (VS Code's ``arguments: []`` then failed with "Invalid Params" on 3.10).
         await session.wait_indexed()
         return await session.sources.update_now()
