@@ -50,11 +50,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('skilldeck.openWinner', (node: TreeNode | undefined) => skills.openWinner(node)),
     vscode.commands.registerCommand('skilldeck.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('skilldeck.showServerProblem', () => server.showProblem()),
+    // The server's own command (skilldeck.sources.update) exists only while it runs.
+    vscode.commands.registerCommand('skilldeck.updateSources', () => server.updateSources()),
     registerShowShadowing(server),
     // Only skilldeck's SD801 / SD802 diagnostics offer the action, so any Markdown file will do.
     registerSideBySide({ scheme: 'file', language: 'markdown' }),
     server.onDidChangeState((state) => {
       status.show(state);
+      preview.refresh();
       skills.refresh();
     }),
     server.onDidStart(() => {

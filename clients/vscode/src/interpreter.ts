@@ -34,6 +34,10 @@ export interface InterpreterInputs {
   setting?: string | null;
   /** `process.platform`: `py -3` is tried on Windows, `python3` elsewhere. */
   platform?: string;
+  /** The home folder, for `~` and `${userHome}` in the setting. */
+  home?: string;
+  /** The first workspace folder, for `${workspaceFolder}` and relative paths in the setting. */
+  workspaceFolder?: string;
 }
 
 /** The oldest Python the server supports (pyproject.toml's requires-python). */
@@ -41,6 +45,38 @@ export const MIN_PYTHON: readonly [number, number] = [3, 10];
 
 function present(value: string | null | undefined): value is string {
   return typeof value === 'string' && value.trim() !== '';
+}
+
+/** Where `~`, `${userHome}`, `${workspaceFolder}` and relative paths in the setting point. */
+export interface PathContext {
+  home?: string;
+  workspaceFolder?: string;
+}
+
+/**
+ * `skilldeck.server.pythonPath` as a path: `~` / `~/...` and `${userHome}` become the home
+ * folder, `${workspaceFolder}` the first workspace folder, and a relative path with a
+ * folder in it (`.venv/bin/python`) is resolved against the workspace folder. A bare name
+ * (`python3.12`) stays a command looked up on PATH. A variable that cannot be filled (no
+ * folder open) is left as written, so the probe reports it as not found.
+ */
+export function expandPythonPath(value: string, context: PathContext): string {
+  let result = value.trim();
+  const { home, workspaceFolder } = context;
+  if (home !== undefined && home !== '') {
+    result = result.replace(/\$\{userHome\}/g, () => home);
+    if (result === '~' || result.startsWith('~/') || result.startsWith('~\\')) {
+      result = home + result.slice(1);
+    }
+  }
+  if (workspaceFolder !== undefined && workspaceFolder !== '') {
+    result = result.replace(/\$\{workspaceFolder\}/g, () => workspaceFolder);
+    const hasFolder = result.includes('/') || result.includes('\\');
+    if (hasFolder && !path.isAbsolute(result) && !/^[A-Za-z]:/.test(result) && !result.includes('${')) {
+      result = path.join(workspaceFolder, result);
+    }
+  }
+  return result;
 }
 
 /**
@@ -59,7 +95,7 @@ export function interpreterCandidates(inputs: InterpreterInputs): Candidate[] {
     add(inputs.pythonExtension.trim(), 'python-extension');
   }
   if (present(inputs.setting)) {
-    add(inputs.setting.trim(), 'setting');
+    add(expandPythonPath(inputs.setting, { home: inputs.home, workspaceFolder: inputs.workspaceFolder }), 'setting');
   }
   if ((inputs.platform ?? process.platform) === 'win32') {
     add('py', 'path', ['-3']);
@@ -100,12 +136,30 @@ export type ProbeResult =
   | { ok: false; reason: 'not-found' | 'too-old' | 'not-installed' | 'failed'; detail: string; info?: ProbeInfo };
 
 /**
+ * The statement that takes the current folder (`''`, first on `sys.path` with `-c`) off
+ * `sys.path` before anything else is imported, so a workspace's `logging.py`, `json.py` or
+ * `mcp/` cannot stand in for the standard library or a dependency. Python 3.11+ started
+ * with `-P` / `PYTHONSAFEPATH` has no such entry, and then nothing is removed. The probe
+ * and the server both run it first, so the probe imports skilldeck as the server will.
+ */
+export const DROP_SCRIPT_DIR = 'getattr(sys.flags, "safe_path", False) or sys.path.pop(0)';
+
+/**
+ * `python -c` code that runs `python -m skilldeck` without the current folder on
+ * `sys.path` (what `-P` does on 3.11+, which 3.10 lacks); the bundled launcher is safe the
+ * same way because a script's `sys.path[0]` is its own folder.
+ */
+export const RUN_SKILLDECK = `import sys; ${DROP_SCRIPT_DIR}; import runpy; runpy.run_module("skilldeck", run_name="__main__", alter_sys=True)`;
+
+/**
  * The probe: prints `{"executable", "version"[, "skilldeck"]}` as JSON. With
  * `importSkilldeck` it imports skilldeck too (`null` when that fails).
  */
 export function probeArgs(importSkilldeck: boolean): string[] {
   const lines = [
-    'import json, sys',
+    'import sys',
+    DROP_SCRIPT_DIR,
+    'import json',
     'info = {"executable": sys.executable, "version": list(sys.version_info[:3])}',
   ];
   if (importSkilldeck) {
@@ -251,10 +305,11 @@ export interface ServerLaunch {
 }
 
 /**
- * The server command: `python -m skilldeck serve` from the environment, or the same
- * module through the bundled launcher (`bundled/libs` first on `sys.path`).
+ * The server command: the environment's skilldeck run as `python -m skilldeck serve` would
+ * run it but without the workspace (the server's cwd) on `sys.path` (RUN_SKILLDECK), or
+ * the same module through the bundled launcher (`bundled/libs` first on `sys.path`).
  */
 export function serverLaunch(candidate: Candidate, strategy: ImportStrategy, extensionPath: string): ServerLaunch {
-  const serve = strategy === 'useBundled' ? [bundledLauncher(extensionPath), 'serve'] : ['-m', 'skilldeck', 'serve'];
+  const serve = strategy === 'useBundled' ? [bundledLauncher(extensionPath), 'serve'] : ['-c', RUN_SKILLDECK, 'serve'];
   return { command: candidate.command, args: [...candidate.prefix, ...serve] };
 }

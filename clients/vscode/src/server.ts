@@ -6,8 +6,18 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as readline from 'node:readline';
+import type { Readable } from 'node:stream';
 import * as vscode from 'vscode';
-import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  State,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import {
   bundledLibs,
   candidateLabel,
@@ -19,15 +29,18 @@ import {
   serverLaunch,
   type ImportStrategy,
 } from './interpreter';
+import { isLifecycleNotice, RestartPolicy, StderrTail, stoppedMessage, stopReason, type CloseDecision, type StopReason } from './lifecycle';
 import { CATALOG_CHANGED_NOTIFICATION, SERVER_ERROR_NOTIFICATION, type CatalogChangedParams, type ServerErrorParams } from './protocol';
 import { FailureNotices, SHOW_OUTPUT } from './server-errors';
 import {
   documentSelector,
+  effectiveTarget,
   initializationOptions,
   readSettings,
   userSetServerSettings,
   type ClientSettings,
   type SettingInspector,
+  type SettingTarget,
 } from './settings';
 import { sourcesUpdateMessage, UPDATE_SOURCES_COMMAND } from './sources-update';
 import { indexingUpdate, type IndexingUpdate, type StatusInput } from './status';
@@ -46,6 +59,49 @@ interface PythonExtensionApi {
 const SELECT_INTERPRETER = 'Select Interpreter';
 const SET_PYTHON_PATH = 'Set Python Path';
 const USE_BUNDLED = 'Use Bundled Server';
+const RESTART = 'Restart Server';
+
+const CONFIGURATION_TARGETS: Record<SettingTarget, vscode.ConfigurationTarget> = {
+  global: vscode.ConfigurationTarget.Global,
+  workspace: vscode.ConfigurationTarget.Workspace,
+  workspaceFolder: vscode.ConfigurationTarget.WorkspaceFolder,
+};
+
+/**
+ * The LanguageClient, minus its own notices about the connection (`couldn't create
+ * connection to server`, `Restarting server failed`, ...): they still go to the output,
+ * and the controller shows one notice with the server's own reason instead.
+ */
+class SkilldeckClient extends LanguageClient {
+  override error(message: string, data?: unknown, showNotification?: boolean | 'force'): void {
+    super.error(message, data, isLifecycleNotice(message) ? false : showNotification);
+  }
+}
+
+/** Forward a stream's lines to `log`, each one to `also` too. */
+function forwardLines(input: Readable, log: (line: string) => void, also?: (line: string) => void): void {
+  readline.createInterface({ input, crlfDelay: Infinity, terminal: false, historySize: 0 }).on('line', (line) => {
+    also?.(line);
+    log(line);
+  });
+}
+
+/** Resolves when `input` ends or closes, or after `ms` at the latest. */
+function endOf(input: Readable | undefined, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    if (input === undefined || input.readableEnded || input.destroyed) {
+      done();
+      return;
+    }
+    input.once('end', done);
+    input.once('close', done);
+  });
+}
 
 /**
  * Open the Settings editor on `key`, on the tab that shows it: a machine-overridable
@@ -189,7 +245,12 @@ export class ServerController implements vscode.Disposable {
       this.output.warn(`No bundled server in ${bundledLibs(this.extensionPath)} (a build without \`npm run package\`): using the skilldeck installed in the interpreter.`);
       strategy = 'fromEnvironment';
     }
-    const candidates = interpreterCandidates({ pythonExtension: await this.pythonFromExtension(), setting: settings.pythonPath });
+    const candidates = interpreterCandidates({
+      pythonExtension: await this.pythonFromExtension(),
+      setting: settings.pythonPath,
+      home: os.homedir(),
+      workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    });
     const selection = await selectInterpreter(candidates, strategy);
     for (const line of describeAttempts(selection.attempts)) {
       this.output.info(`Not usable: ${line}`);
@@ -207,7 +268,17 @@ export class ServerController implements vscode.Disposable {
       `Using Python ${info.version.join('.')} at ${info.executable} (${candidateLabel(candidate)}, from ${describeSource(candidate.source)}); ` +
         (strategy === 'useBundled' ? 'the server bundled with the extension.' : `skilldeck ${info.skilldeck ?? '?'} installed there.`),
     );
+    const launchText = `${launch.command} ${launch.args.join(' ')}`;
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    // What the client decides when the server goes away (lifecycle.ts): no restart for a
+    // server that never got running; bounded restarts for one that crashed.
+    const policy = new RestartPolicy();
+    const stderr = new StderrTail();
+    let stderrStream: Readable | undefined;
+    let wasRunning = false;
+    let started = false;
+    let lastClose: CloseDecision | undefined;
+    let reported = false;
     const serverOptions: ServerOptions = {
       command: launch.command,
       args: launch.args,
@@ -249,9 +320,61 @@ export class ServerController implements vscode.Disposable {
       },
       outputChannel: this.output,
       traceOutputChannel: this.trace,
+      stdioOptions: {
+        stdout: (input: Readable, channel: vscode.LogOutputChannel) => forwardLines(input, (line) => channel.info(line)),
+        stderr: (input: Readable, channel: vscode.LogOutputChannel) => {
+          // Each (re)start spawns a new process: keep the last lines of this one's stderr.
+          stderr.reset();
+          stderrStream = input;
+          forwardLines(input, (line) => channel.error(line), (line) => stderr.add(line));
+        },
+      },
+      initializationFailedHandler: () => false,
+      errorHandler: {
+        error: (_error, _message, count) => ({
+          action: policy.error(count) === 'shutdown' ? ErrorAction.Shutdown : ErrorAction.Continue,
+          handled: true,
+        }),
+        closed: () => {
+          lastClose = policy.closed(wasRunning, Date.now());
+          wasRunning = false;
+          return { action: lastClose.restart ? CloseAction.Restart : CloseAction.DoNotRestart, handled: true };
+        },
+      },
     };
-    const client = new LanguageClient('skilldeck', 'Skilldeck', serverOptions, clientOptions);
+    const client = new SkilldeckClient('skilldeck', 'Skilldeck', serverOptions, clientOptions);
     this.client = client;
+    client.onDidChangeState(({ newState }) => {
+      if (this.client !== client) {
+        return; // stopped on purpose (restart, settings change, deactivate)
+      }
+      if (newState === State.Running) {
+        wasRunning = true;
+        if (started) {
+          this.output.info('skilldeck language server restarted.');
+          this.readyEmitter.fire();
+        }
+      } else if (newState === State.Starting) {
+        lastClose = undefined;
+        reported = false;
+        if (started) {
+          this.stateEmitter.fire({ state: 'starting' });
+        }
+      } else if (started && lastClose?.restart !== true && !reported) {
+        // Stopped for good after it had been running: the first start's failure is doStart's.
+        reported = true;
+        const reason: StopReason = newState === State.StartFailed ? { why: 'start-failed' } : stopReason(lastClose);
+        void endOf(stderrStream, 1000).then(() => {
+          if (this.client !== client) {
+            return;
+          }
+          const message = stoppedMessage(launchText, reason, stderr.summary());
+          this.output.error(message);
+          this.stateEmitter.fire({ state: 'stopped', reason: message });
+          void this.reportProblem(message, [RESTART]);
+        });
+      }
+    });
     client.onNotification(CATALOG_CHANGED_NOTIFICATION, (params: CatalogChangedParams) => {
       this.catalogEmitter.fire(params);
     });
@@ -268,14 +391,20 @@ export class ServerController implements vscode.Disposable {
     try {
       await client.start();
     } catch (error) {
+      // Stop and dispose it: a client left behind would restart on its own, deliver
+      // catalogs nobody asked for and hold the server's commands (Restart then failed).
       this.client = undefined;
-      const message = `Skilldeck: the language server (${launch.command} ${launch.args.join(' ')}) failed to start: ${String(error)}`;
+      await endOf(stderrStream, 1000);
+      await this.disposeClient(client);
+      const said = stderr.summary();
+      const message = stoppedMessage(launchText, said === undefined ? { why: 'start-error', error: String(error) } : { why: 'start-failed' }, said);
       this.output.error(message);
       this.stateEmitter.fire({ state: 'stopped', reason: message });
-      void this.reportProblem(message, [SELECT_INTERPRETER, SET_PYTHON_PATH]);
+      void this.reportProblem(message, strategy === 'fromEnvironment' ? [SELECT_INTERPRETER, USE_BUNDLED] : [SELECT_INTERPRETER, SET_PYTHON_PATH]);
       return;
     }
-    this.output.info(`skilldeck language server started: ${launch.command} ${launch.args.join(' ')}`);
+    started = true;
+    this.output.info(`skilldeck language server started: ${launchText}`);
     await vscode.commands.executeCommand('setContext', 'skilldeck.active', true);
     this.readyEmitter.fire();
   }
@@ -283,16 +412,48 @@ export class ServerController implements vscode.Disposable {
   private async doStop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    if (client === undefined) {
-      return;
+    if (client !== undefined) {
+      await this.disposeClient(client);
     }
+  }
+
+  /**
+   * Stop `client` (its server process ends) and dispose it (its commands and features
+   * go). Never rejects: a client that failed to start cannot be stopped cleanly, and a
+   * restart must go on regardless.
+   */
+  private async disposeClient(client: LanguageClient): Promise<void> {
     try {
-      if (client.state !== State.Stopped) {
+      if (client.state === State.Running) {
         await client.stop(5000);
       }
-    } finally {
-      await client.dispose();
+    } catch (error) {
+      this.output.warn(`Stopping the skilldeck server: ${String(error)}`);
     }
+    try {
+      await client.dispose(2000);
+    } catch {
+      // A client that is not running rejects stop(); dispose() has terminated its process.
+    }
+  }
+
+  /** `Skilldeck: Update Skill Sources`: the server's command, or why it cannot run. */
+  async updateSources(): Promise<void> {
+    if (this.running === undefined) {
+      const picked = await vscode.window.showWarningMessage(
+        'Skilldeck: the language server is not running, so skill sources cannot be updated.',
+        RESTART,
+        SHOW_OUTPUT,
+      );
+      if (picked === RESTART) {
+        await this.restart();
+      } else if (picked === SHOW_OUTPUT) {
+        this.output.show(true);
+      }
+      return;
+    }
+    // The client registered the server's command; its middleware shows the result.
+    await vscode.commands.executeCommand(UPDATE_SOURCES_COMMAND);
   }
 
   /** Show why the server is not running again (the red status item's command). */
@@ -314,7 +475,14 @@ export class ServerController implements vscode.Disposable {
     } else if (picked === SET_PYTHON_PATH) {
       await openSetting('skilldeck.server.pythonPath');
     } else if (picked === USE_BUNDLED) {
-      await vscode.workspace.getConfiguration('skilldeck').update('importStrategy', 'useBundled', vscode.ConfigurationTarget.Global);
+      // Write where the current value comes from: a global value would stay hidden under a
+      // workspace or folder `fromEnvironment` (machine-overridable).
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const config = vscode.workspace.getConfiguration('skilldeck', folder);
+      const target = effectiveTarget(config.inspect('importStrategy'));
+      await config.update('importStrategy', 'useBundled', CONFIGURATION_TARGETS[target]);
+    } else if (picked === RESTART) {
+      await this.restart();
     } else if (picked === SHOW_OUTPUT) {
       this.output.show(true);
     }

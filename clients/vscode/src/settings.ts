@@ -296,3 +296,21 @@ export function documentSelector(customSkillDirs: readonly string[], home: strin
   }
   return patterns.map((pattern) => ({ scheme: 'file', language: 'markdown', pattern }));
 }
+
+/** A settings scope to write to (VS Code's `ConfigurationTarget`, without the `vscode` import). */
+export type SettingTarget = 'global' | 'workspace' | 'workspaceFolder';
+
+/**
+ * Where to write a new value so that it takes effect: the most specific scope that sets
+ * the key now (a global value would stay hidden under a workspace or folder one), else
+ * the user (global) settings.
+ */
+export function effectiveTarget(inspection: SettingInspection | undefined): SettingTarget {
+  if (inspection?.workspaceFolderValue !== undefined) {
+    return 'workspaceFolder';
+  }
+  if (inspection?.workspaceValue !== undefined) {
+    return 'workspace';
+  }
+  return 'global';
+}

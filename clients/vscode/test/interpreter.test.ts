@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   describeAttempts,
+  expandPythonPath,
   interpreterCandidates,
+  probeArgs,
   noInterpreterMessage,
   probeCandidate,
   selectInterpreter,
@@ -119,12 +122,78 @@ describe('selectInterpreter and the message when nothing works', () => {
 });
 
 describe('serverLaunch', () => {
-  it('runs the bundled launcher with useBundled and python -m skilldeck serve with fromEnvironment', () => {
+  it('runs the bundled launcher with useBundled and the environment\'s skilldeck serve with fromEnvironment', () => {
     const py: Candidate = { command: 'py', prefix: ['-3'], source: 'path' };
     assert.deepEqual(serverLaunch(py, 'useBundled', '/ext'), { command: 'py', args: ['-3', join('/ext', 'bundled', 'tool', 'launch.py'), 'serve'] });
-    assert.deepEqual(serverLaunch(candidate('/venv/bin/python'), 'fromEnvironment', '/ext'), {
-      command: '/venv/bin/python',
-      args: ['-m', 'skilldeck', 'serve'],
-    });
+    const launch = serverLaunch(candidate('/venv/bin/python'), 'fromEnvironment', '/ext');
+    assert.equal(launch.command, '/venv/bin/python');
+    assert.equal(launch.args[0], '-c');
+    assert.equal(launch.args[launch.args.length - 1], 'serve');
+    assert.ok(!launch.args.includes('-P'), 'Python 3.10 has no -P');
+  });
+});
+
+/** A real python3 on PATH, or undefined (the tests below need one). */
+function realPython(): string | undefined {
+  const found = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : undefined;
+}
+
+describe('fromEnvironment in a workspace with a module named like the stdlib (a real python3)', () => {
+  const python = realPython();
+  // The workspace (the server's cwd) has a logging.py and a json.py that raise; the
+  // environment's "skilldeck" (on PYTHONPATH here) imports logging and prints what it got.
+  const root = mkdtempSync(join(tmpdir(), 'skilldeck-shadow-'));
+  const workspace = join(root, 'workspace');
+  const site = join(root, 'site');
+  mkdirSync(workspace);
+  mkdirSync(join(site, 'skilldeck'), { recursive: true });
+  writeFileSync(join(workspace, 'logging.py'), 'raise SystemExit("workspace logging.py imported")\n');
+  writeFileSync(join(workspace, 'json.py'), 'raise SystemExit("workspace json.py imported")\n');
+  writeFileSync(join(site, 'skilldeck', '__init__.py'), '__version__ = "9.9"\n');
+  writeFileSync(
+    join(site, 'skilldeck', '__main__.py'),
+    'import json, logging, sys\nprint(json.dumps({"logging": logging.__file__, "argv": sys.argv[1:]}))\n',
+  );
+  const env = { ...process.env, PYTHONPATH: site };
+
+  it('runs the server without the workspace on sys.path', { skip: python === undefined && 'no python3' }, () => {
+    const launch = serverLaunch(candidate(python ?? 'python3'), 'fromEnvironment', '/ext');
+    const out = execFileSync(launch.command, launch.args, { cwd: workspace, env, encoding: 'utf8' });
+    const printed = JSON.parse(out.trim()) as { logging: string; argv: string[] };
+    assert.deepEqual(printed.argv, ['serve']);
+    assert.ok(!printed.logging.startsWith(workspace), printed.logging);
+  });
+
+  it('probes the interpreter the same way', { skip: python === undefined && 'no python3' }, () => {
+    const out = execFileSync(python ?? 'python3', probeArgs(true), { cwd: workspace, env, encoding: 'utf8' });
+    assert.equal((JSON.parse(out.trim()) as { skilldeck: string }).skilldeck, '9.9');
+  });
+});
+
+describe('expandPythonPath', () => {
+  const context = { home: '/home/ana', workspaceFolder: '/work/proj' };
+
+  it('expands ~, ${userHome} and ${workspaceFolder}', () => {
+    assert.equal(expandPythonPath('~/.pyenv/versions/3.12.1/bin/python', context), '/home/ana/.pyenv/versions/3.12.1/bin/python');
+    assert.equal(expandPythonPath(' ${userHome}/.skilldeck/bin/python ', context), '/home/ana/.skilldeck/bin/python');
+    assert.equal(expandPythonPath('${workspaceFolder}/.venv/bin/python', context), '/work/proj/.venv/bin/python');
+  });
+
+  it('resolves a relative path against the workspace folder; a bare name stays a PATH command', () => {
+    assert.equal(expandPythonPath('.venv/bin/python', context), join('/work/proj', '.venv/bin/python'));
+    assert.equal(expandPythonPath('./venv/bin/python3', context), join('/work/proj', 'venv/bin/python3'));
+    assert.equal(expandPythonPath('python3.12', context), 'python3.12');
+    assert.equal(expandPythonPath('/usr/bin/python3', context), '/usr/bin/python3');
+  });
+
+  it('leaves what it cannot fill as written', () => {
+    assert.equal(expandPythonPath('${workspaceFolder}/.venv/bin/python', { home: '/home/ana' }), '${workspaceFolder}/.venv/bin/python');
+    assert.equal(expandPythonPath('.venv/bin/python', {}), '.venv/bin/python');
+  });
+
+  it('is applied to the setting by interpreterCandidates', () => {
+    const found = interpreterCandidates({ setting: '~/.skilldeck/bin/python', platform: 'linux', ...context });
+    assert.deepEqual(found[0], { command: '/home/ana/.skilldeck/bin/python', prefix: [], source: 'setting' });
   });
 });

@@ -26,6 +26,13 @@ describe('package.json contributions', () => {
     assert.ok(manifest.contributes.commands.some((c) => c.command === 'skilldeck.previewHostListing'));
   });
 
+  it("contributes Update Skill Sources as the extension's own command (it works with the server stopped)", () => {
+    const commands = manifest.contributes.commands.map((c) => c.command);
+    assert.ok(commands.includes('skilldeck.updateSources'));
+    // The language client registers the server's command only while the server runs.
+    assert.ok(!commands.includes('skilldeck.sources.update'));
+  });
+
   it('declares the token budget and the tree grouping settings', () => {
     const properties = manifest.contributes.configuration.properties;
     assert.equal(properties['skilldeck.catalogTokenBudget']?.default, 10000);

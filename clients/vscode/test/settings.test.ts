@@ -8,6 +8,7 @@ import {
   customDirPattern,
   hostPicks,
   documentSelector,
+  effectiveTarget,
   initializationOptions,
   needsRestart,
   readSettings,
@@ -239,5 +240,15 @@ describe('hostPicks (the agent picker)', () => {
     assert.deepEqual(picks[1], { label: 'DeepSeek Harness', description: 'dsh', host: 'dsh' });
     assert.equal(picks.length, 8);
     assert.deepEqual(hostPicks([], undefined)[0], { label: 'dsh', description: 'dsh', host: 'dsh' });
+  });
+});
+
+describe('effectiveTarget', () => {
+  it('writes where the value in effect comes from', () => {
+    assert.equal(effectiveTarget({ globalValue: 'fromEnvironment', workspaceValue: 'fromEnvironment', workspaceFolderValue: 'fromEnvironment' }), 'workspaceFolder');
+    assert.equal(effectiveTarget({ globalValue: 'useBundled', workspaceValue: 'fromEnvironment' }), 'workspace');
+    assert.equal(effectiveTarget({ globalValue: 'fromEnvironment', defaultValue: 'useBundled' }), 'global');
+    assert.equal(effectiveTarget({ defaultValue: 'useBundled' }), 'global');
+    assert.equal(effectiveTarget(undefined), 'global');
   });
 });
