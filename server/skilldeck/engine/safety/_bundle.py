@@ -95,22 +95,27 @@ def _scan(folder: str, walk: Walk) -> list[Finding]:
 class ScanCoverage:
     """Which files of a bundle folder its safety scan reads in full (one walk: what
     :func:`bundle_findings` judges), and why it does not read the others. Paths are
-    relative to the folder, ``/``-separated."""
+    relative to the folder, ``/``-separated. Whether a walked file is text the scan
+    judges (not binary) is read when asked, for that file alone."""
 
+    folder: str
     #: Each file the scan reads, with its size when walked.
     sizes: Mapping[str, int]
     #: What the walk met and did not read, with why (:attr:`Walk.passed`).
     passed: Mapping[str, str]
     #: Why the walk stopped early, if it did (:attr:`Walk.stopped`).
     stopped: str | None
-    #: The files the scan read and judged nothing in: binary (a NUL byte in the first
-    #: block), or unreadable.
-    unjudged: frozenset[str] = frozenset()
 
     def covers(self, relative: str, size: int) -> bool:
         """Whether the scan reads and judges ``relative`` in full when it holds ``size``
         bytes."""
-        return relative in self.sizes and size <= MAX_FILE_BYTES and relative not in self.unjudged
+        return relative in self.sizes and size <= MAX_FILE_BYTES and self._judged(relative)
+
+    def _judged(self, relative: str) -> bool:
+        """Whether the scan judges the text of the walked file ``relative`` (it reads it:
+        a regular file whose first block holds no NUL byte), from its first block now."""
+        start = _read_start(os.path.join(self.folder, *relative.split("/")), _BINARY_PROBE)
+        return start is not None and not _binary(start)
 
     def folders(self) -> frozenset[str]:
         """Every folder (``a``, ``a/b``) holding a file the scan reads."""
@@ -126,7 +131,7 @@ class ScanCoverage:
         ``None`` when it does, or when the walk never met such a path."""
         size = self.sizes.get(relative)
         if size is not None:
-            if relative in self.unjudged:
+            if not self._judged(relative):
                 return (
                     "it is binary (a NUL byte in its first "
                     f"{_BINARY_PROBE // 1024} KiB) or unreadable: the scan judges nothing in it"
@@ -148,14 +153,10 @@ def scan_coverage(folder: str) -> ScanCoverage:
     """The :class:`ScanCoverage` of the bundle folder ``folder``, walked now."""
     walk = walk_bundle(folder)
     return ScanCoverage(
+        folder=folder,
         sizes={_slashed(relative): size for relative, size, _mtime in walk.files},
         passed={_slashed(relative): why for relative, why in walk.passed},
         stopped=walk.stopped,
-        unjudged=frozenset(
-            _slashed(relative)
-            for relative, _size, _mtime in walk.files
-            if not _judged(os.path.join(folder, relative))
-        ),
     )
 
 
@@ -168,31 +169,29 @@ def is_bundle_finding(finding: Finding, skill_path: str) -> bool:
     return finding.code in BUNDLE_CODES and any(r.path != skill_path for r in finding.related)
 
 
-def _judged(path: str) -> bool:
-    """Whether the scan judges the text of the file at ``path`` (:func:`_read_text`
-    reads it: a regular file, not binary), from its first block."""
+def _read_start(path: str, limit: int) -> bytes | None:
+    """The first ``limit`` bytes of the regular file ``path`` (never a FIFO or a link),
+    or ``None`` when it cannot be read."""
     try:
         descriptor, _info = open_regular(path)
     except OSError:
-        return False
+        return None
     try:
         with os.fdopen(descriptor, "rb") as handle:
-            return b"\x00" not in handle.read(_BINARY_PROBE)
+            return handle.read(limit)
     except OSError:
-        return False
+        return None
+
+
+def _binary(data: bytes) -> bool:
+    """Whether a file starting with ``data`` is binary to the scan (a NUL byte in its
+    first block): nothing in it is judged."""
+    return b"\x00" in data[:_BINARY_PROBE]
 
 
 def _read_text(path: str) -> str | None:
-    try:
-        descriptor, _info = open_regular(path)  # a regular file, never a FIFO or a link
-    except OSError:
-        return None
-    try:
-        with os.fdopen(descriptor, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES)
-    except OSError:
-        return None
-    if b"\x00" in data[:_BINARY_PROBE]:
+    data = _read_start(path, MAX_FILE_BYTES)
+    if data is None or _binary(data):
         return None
     return data.decode("utf-8", "replace")
 
