@@ -550,8 +550,12 @@ class _Checker:
         A skill file or root of the lookup directory's deck is judged in that whole deck
         (its ``/name`` mentions and shadowing reach the other roots, as in the editor and
         a check of the project) and only its findings are reported."""
-        if os.path.isfile(path) or os.path.isfile(os.path.join(path, BUNDLE_FILE)):
-            file = path if os.path.isfile(path) else os.path.join(path, BUNDLE_FILE)
+        if os.path.isfile(path):
+            file: str | None = path
+        else:
+            bundled = os.path.join(path, BUNDLE_FILE)
+            file = bundled if os.path.isfile(bundled) else None
+        if file is not None:
             placed = place_of(file, self._known_roots)
             if isinstance(placed, SkillPlace):
                 return self._around(placed.root, path)

@@ -234,9 +234,7 @@ def plan_file(
         text = decode_skill_bytes(original)
     except SkillReadError as error:
         return Skipped(path, f"cannot read it: {error.finding.message}; left alone")
-    fresh = analyze_skill_text(
-        text, path=path, expected_name=target.expected_name, settings=target.settings
-    )
+    fresh = _analysis(text, path, target)
     if not all(_still_found(fresh, target, finding) for finding, _ in chosen):
         return Skipped(path, "it changed on disk since it was checked; left alone")
     names = {target.expected_name, *aliases}
@@ -285,6 +283,7 @@ def plan_file(
 
 
 def _analysis(text: str, path: str, target: FixTarget) -> SkillFileAnalysis:
+    """``text`` judged as the file ``path`` of ``target``'s root is."""
     return analyze_skill_text(
         text, path=path, expected_name=target.expected_name, settings=target.settings
     )

@@ -528,11 +528,7 @@ class _Composer:
             position=lambda at: self.span(at, at).start,
         )
         if explained is not None:
-            return rule("SD103").finding(
-                self.span(explained.start, explained.end),
-                fixes=self._fixes(explained),
-                problem=explained.message,
-            )
+            return self._invalid(explained)
         # ruamel writes a token it did not expect as a tuple: "found ('<stream end>',)"
         text = _TOKEN_TUPLE.sub(r"'\1'", str(problem or type(error).__name__))
         if context and problem:
@@ -552,6 +548,14 @@ class _Composer:
             self.span(explained.start, explained.end),
             fixes=self._fixes(explained),
             found=f"{found}: {explained.message}",
+        )
+
+    def _invalid(self, explained: YamlProblem) -> Finding:
+        """SD103 for a YAML error explained in the author's words, with its fixes."""
+        return rule("SD103").finding(
+            self.span(explained.start, explained.end),
+            fixes=self._fixes(explained),
+            problem=explained.message,
         )
 
     def _fixes(self, explained: YamlProblem) -> tuple[Fix, ...]:
@@ -607,13 +611,7 @@ class _Composer:
             # characters where libyaml stops: the same error on both.
             explained = explain_escape(self.yaml_text, start)
             if explained is not None:
-                raise _Abort(
-                    rule("SD103").finding(
-                        self.span(explained.start, explained.end),
-                        fixes=self._fixes(explained),
-                        problem=explained.message,
-                    )
-                )
+                raise _Abort(self._invalid(explained))
         value: Scalar
         if tag is None or tag == "!":
             value = resolve_plain(raw) if style_char == "" and tag is None else raw

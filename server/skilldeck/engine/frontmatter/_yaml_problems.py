@@ -102,7 +102,7 @@ def explain(
         return _reserved_start(yaml_text, lines, lines[last], problem_offset)
     if context is not None and "quoted scalar" in context and context_offset is not None:
         if yaml_text[context_offset : context_offset + 1] == '"':
-            escape = _bad_escape(yaml_text, context_offset)
+            escape = explain_escape(yaml_text, context_offset)
             if escape is not None:
                 return escape
         if "end of stream" in problem or "document" in problem:
@@ -113,12 +113,6 @@ def explain(
     if "could not find expected ':'" in problem and context_offset is not None:
         return _unindented(lines, _line_of(lines, context_offset))
     return None
-
-
-def explain_escape(yaml_text: str, opened: int) -> YamlProblem | None:
-    """The first escape YAML rejects in the double-quoted value opened at ``opened``:
-    for a parser that read ``"\\ud83d"`` as half a character where libyaml stops."""
-    return _bad_escape(yaml_text, opened)
 
 
 def explain_text_root(yaml_text: str) -> YamlProblem | None:
@@ -196,10 +190,11 @@ _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
-def _bad_escape(yaml_text: str, opened: int) -> YamlProblem | None:
+def explain_escape(yaml_text: str, opened: int) -> YamlProblem | None:
     """The first backslash escape YAML rejects in the double-quoted value opened at
     ``opened`` (``"C:\\Users"``: ``\\U`` wants eight hexadecimal digits), or ``None``
-    when every escape up to the closing quote is valid."""
+    when every escape up to the closing quote is valid. Also asked when the pure parser
+    read ``"\\ud83d"`` as half a character where libyaml stops."""
     at = opened + 1
     end = len(yaml_text)
     while at < end:

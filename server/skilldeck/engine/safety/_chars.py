@@ -170,11 +170,10 @@ def hidden_tag_text(run: str) -> str:
 def code_point_name(char: str) -> str:
     """``U+200B ZERO WIDTH SPACE`` (private-use and unnamed characters say so)."""
     point = ord(char)
-    name = unicodedata.name(char, "")
     if point < len(_CONTROL_NAMES):
         name = _CONTROL_NAMES[point]
-    elif point == 0x7F:
-        name = "DELETE"
+    else:
+        name = "DELETE" if point == 0x7F else unicodedata.name(char, "")
     if not name:
         category = unicodedata.category(char)
         name = "PRIVATE USE CHARACTER" if category == "Co" else f"UNNAMED ({category})"
