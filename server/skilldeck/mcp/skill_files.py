@@ -38,6 +38,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from skilldeck.engine.files import SkillReadError, file_kind, read_skill_bytes
@@ -151,7 +152,7 @@ def unscanned_reason(files: SkillFiles, relative: str) -> str | None:
     if not files.scanned_only or files.folder is None or relative == SKILL_FILE:
         return None
     segments = relative.split("/")
-    if any(passed_over(segment) for segment in segments):
+    if _hidden_path(segments):
         return None
     if not os.path.lexists(os.path.join(files.folder, *segments)):
         return None
@@ -172,11 +173,10 @@ def passed_over(name: str) -> bool:
     return name.startswith(".") or name in _VCS_FOLDERS
 
 
-def _passes_over(root: str, real: str) -> bool:
-    """True when the real path ``real`` (inside ``root``) passes through a hidden or
-    version-control component below ``root``: a symlink with a plain name that leads to
-    ``.env`` or into ``.git`` is not served either."""
-    return any(passed_over(part) for part in os.path.relpath(real, root).split(os.sep))
+def _hidden_path(parts: Iterable[str]) -> bool:
+    """True when a path of ``parts`` passes through a name no skill serves: the path a
+    client names, or the real path a symlink leads to (``settings.txt -> .env``)."""
+    return any(passed_over(part) for part in parts)
 
 
 def _digest(path: str, relative: str) -> SkillFile:
@@ -271,7 +271,7 @@ class _Walker:
         if self.coverage is not None:
             return None  # the safety scan never follows a symlink: nothing behind one is judged
         real = _real_inside(self.root, entry.path)
-        if real is None or _passes_over(self.root, real):
+        if real is None or _hidden_path(os.path.relpath(real, self.root).split(os.sep)):
             return None
         return real
 
@@ -296,14 +296,14 @@ def _read_inside(folder: str, relative: str) -> bytes:
     """Read ``relative`` below ``folder`` after judging it again (see the module
     docstring); :class:`SkillFileError` says why it is refused."""
     segments = relative.split("/")
-    if any(passed_over(segment) for segment in segments):
+    if _hidden_path(segments):
         raise SkillFileError(f"{relative}: not served (a hidden or version-control path)")
     root = os.path.realpath(folder)
     real = _real_inside(root, os.path.join(folder, *segments))
     if real is None:
         raise SkillFileError(f"{relative}: its real path is no longer inside the skill's folder")
     inside = os.path.relpath(real, root).split(os.sep)
-    if any(passed_over(segment) for segment in inside):
+    if _hidden_path(inside):
         raise SkillFileError(
             f"{relative}: not served (its real path is a hidden or version-control path)"
         )

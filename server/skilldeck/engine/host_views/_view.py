@@ -450,7 +450,6 @@ def _judge_engine(
             else:
                 table[found.path] = _yes(host, found, found.name)
                 members.append(found)
-    keys = {id(skill): key for key, skill in provided.items()}
     members.extend(provided.values())
 
     def name_and_rank(member: FoundFile | ProvidedSkill) -> tuple[str, int]:
@@ -458,22 +457,22 @@ def _judge_engine(
             return member.name, member.root.rank
         return member.name, member.rank
 
+    def key_of(member: FoundFile | ProvidedSkill) -> str:
+        return member.path if isinstance(member, FoundFile) else provided_key(member)
+
     for group in group_by_name(members, name_and_rank).values():
         winner = group[0]
+        winner_key = key_of(winner)
         if isinstance(winner, FoundFile):
-            winner_key, wins = winner.path, f"shadowed by {winner.path}"
+            wins = f"shadowed by {winner.path}"
         else:
-            winner_key = keys[id(winner)]
             wins = f"shadowed by {winner.source} skill at {winner.origin()} (rank {winner.rank})"
         for index, member in enumerate(group):
-            if isinstance(member, FoundFile):
-                key, name = member.path, member.name
-            else:
-                key, name = keys[id(member)], member.name
+            key = key_of(member)
             if index == 0:
-                table[key] = HostLoad(host.name, key, name, True, None, None)
+                table[key] = HostLoad(host.name, key, member.name, True, None, None)
             else:
-                table[key] = HostLoad(host.name, key, name, False, wins, None, winner_key)
+                table[key] = HostLoad(host.name, key, member.name, False, wins, None, winner_key)
     return table
 
 
