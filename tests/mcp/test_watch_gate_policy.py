@@ -39,8 +39,10 @@ async def test_the_watches_wait_for_the_first_answer_and_then_follow_the_deck(
 
         async with Client(deck.server, mode="legacy") as client:
             assert "- `alpha`: First." in (client.instructions or "")
-            await anyio.sleep(QUIET_S + 0.3)
-            assert gate.is_open
+            opened = anyio.Event()
+            gate.when_open(opened.set)  # on the loop, once the first answer is quiet
+            with anyio.fail_after(QUIET_S + 30):
+                await opened.wait()
             # live now: an edit reaches the served view
             write(skill, skill_text("alpha", "Second."))
             with anyio.fail_after(10):
