@@ -17,6 +17,8 @@ from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
 from skilldeck.engine.deck._defaults import default_registry
 from skilldeck.engine.model_view._gesture import expand_user_message
 from skilldeck.engine.model_view._skill_tool import execute_skill_tool
+from skilldeck.engine.registry._model import InvocationPolicy, SkillDefinition
+from skilldeck.engine.registry._registry import SkillRegistry
 from skilldeck.engine.text._catalog_text import trim_body
 
 FRONTMATTER = "---\nname: trim\ndescription: Trim.\n---\n"
@@ -71,3 +73,25 @@ def test_load_prints_the_trimmed_body_with_crlf_kept(tmp_path: Path) -> None:
         env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
     )
     assert b"<skill_instructions>\nDo X.\r\nThen Y.\n</skill_instructions>\n" in done.stdout
+
+
+async def test_a_runtime_skill_body_is_trimmed_too() -> None:
+    """SPEC section 5 trims the body whichever provider served it (the filesystem
+    provider trims what it reads; a runtime or third-party definition is trimmed when
+    rendered)."""
+    registry = SkillRegistry()
+    registry.register(
+        SkillDefinition(
+            name="padded",
+            description="Padded.",
+            source="runtime",
+            provider="runtime",
+            invocation=InvocationPolicy(model_invocable=True, user_invocable=True),
+            resource_base=None,
+            content="\n\n  Do X.\n  Then Y.  \n\n\ufeff",
+        )
+    )
+    result = await execute_skill_tool(registry, {"name": "padded"})
+    assert "<skill_instructions>\nDo X.\n  Then Y.\n</skill_instructions>" in result.text
+    (injection,) = await expand_user_message(registry, "/padded", cwd=None)
+    assert injection.text == result.text

@@ -127,6 +127,10 @@ def test_descriptions_cannot_break_out_of_the_framing() -> None:
         (3, "abc", "abc"),
         (3, "abcd", "..."),  # the minimum keeps only the ellipsis
         (10, "  01234 \n\t 567  ", "01234 567"),  # collapsed before measuring
+        # JavaScript's \s, as the reference's replaceAll(/\s+/g, " ").trim(): U+FEFF is
+        # whitespace, U+0085 and U+001C-U+001F are not (Python's str.split() differs)
+        (30, "\ufeffbom\ufeffx nel\x85x fs\x1cx\ufeff", "bom x nel\x85x fs\x1cx"),
+        (30, "a\u3000\u00a0\u2028b", "a b"),
     ],
 )
 def test_truncation_at_the_boundary(max_length: int, description: str, shown: str) -> None:

@@ -188,6 +188,12 @@ async def test_three_distinct_errors() -> None:
         "invoke it.",
         "not-model-invocable",
     )
+    # a skill nobody may invoke is not offered to the user either
+    registry.register(definition("nobody", model=False, user=False))
+    nobody = await execute_skill_tool(registry, {"name": "nobody"})
+    assert nobody == SkillToolResult(
+        False, 'Error: skill "nobody" is not available for model invocation.', "not-model-invocable"
+    )
     # user_invocable=False does not restrict the model-facing tool
     allowed = await execute_skill_tool(registry, {"name": "model-only"})
     assert allowed.ok and allowed.error is None and "Model-only body." in allowed.text

@@ -16,13 +16,14 @@ from typing import Any, Literal, Protocol
 from skilldeck.engine.registry import (
     SKILL_NAME_PATTERN,
     DirectoryResourceBase,
+    InvocationPolicy,
     OpaqueResourceBase,
     SkillDefinition,
     SkillSummary,
     UrlResourceBase,
     is_skill_name,
 )
-from skilldeck.engine.text import escape_attribute, escape_text
+from skilldeck.engine.text import escape_attribute, escape_text, trim_body
 
 SKILL_TOOL_NAME = "skill"
 
@@ -90,7 +91,9 @@ def render_skill_content(skill: SkillDefinition) -> str:
     """The ``<skill_content>`` block for a loaded skill.
 
     The name rides an escaped attribute; resource guidance is escaped prose; the body is
-    embedded verbatim (skills are trusted content). The skill folder is never listed.
+    embedded verbatim (skills are trusted content) but for its leading and trailing
+    whitespace (:func:`trim_body`: SPEC section 5, whichever provider served it). The
+    skill folder is never listed.
     """
     return "\n".join(
         [
@@ -100,7 +103,7 @@ def render_skill_content(skill: SkillDefinition) -> str:
             "</skill_resources>",
             "",
             "<skill_instructions>",
-            skill.content,
+            trim_body(skill.content),
             "</skill_instructions>",
             "</skill_content>",
         ]
@@ -157,12 +160,11 @@ def unknown_skill_text(name: str) -> str:
     )
 
 
-def not_model_invocable_text(name: str) -> str:
-    """Error text for a skill with ``disable-model-invocation``."""
-    return (
-        f'Error: skill "{shown_name(name)}" is not available for model invocation; only the '
-        "user can invoke it."
-    )
+def not_model_invocable_text(name: str, *, user_invocable: bool = True) -> str:
+    """Error text for a skill with ``disable-model-invocation``; it says the user can
+    invoke it only when the skill is ``user_invocable``."""
+    text = f'Error: skill "{shown_name(name)}" is not available for model invocation'
+    return f"{text}; only the user can invoke it." if user_invocable else f"{text}."
 
 
 async def execute_skill_tool(
@@ -190,10 +192,15 @@ async def execute_skill_tool(
     if summary is None and snapshot.complete:
         return SkillToolResult(False, unknown_skill_text(name), "unknown-skill")
     if summary is not None and not summary.invocation.model_invocable:
-        return SkillToolResult(False, not_model_invocable_text(name), "not-model-invocable")
+        return _not_model_invocable(name, summary.invocation)
     definition = await registry.get(name, cwd=cwd, scope=scope)
     if definition is None:
         return SkillToolResult(False, unknown_skill_text(name), "unknown-skill")
     if not definition.invocation.model_invocable:
-        return SkillToolResult(False, not_model_invocable_text(name), "not-model-invocable")
+        return _not_model_invocable(name, definition.invocation)
     return SkillToolResult(True, render_skill_content(definition))
+
+
+def _not_model_invocable(name: str, invocation: InvocationPolicy) -> SkillToolResult:
+    text = not_model_invocable_text(name, user_invocable=invocation.user_invocable)
+    return SkillToolResult(False, text, "not-model-invocable")

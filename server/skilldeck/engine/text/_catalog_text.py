@@ -6,6 +6,8 @@ language server's hover, so all of them show the model's view byte for byte.
 
 from __future__ import annotations
 
+import re
+
 DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH = 500
 MIN_CATALOG_DESCRIPTION_MAX_LENGTH = 3
 _ELLIPSIS = "..."
@@ -38,11 +40,23 @@ def validate_max_description_length(max_length: int) -> int:
     return max_length
 
 
+#: A run of what JavaScript's ``\s`` matches (the same characters as its ``trim``).
+_JS_WHITESPACE_RUN = re.compile(f"[{re.escape(JS_TRIM_CHARACTERS)}]+")
+#: Where Python's ``str.split()`` and JavaScript's ``\s`` disagree: ``split`` also cuts
+#: at U+001C-U+001F and U+0085, and not at U+FEFF.
+_SPLIT_DIFFERS = re.compile("[\x1c-\x1f\x85\ufeff]")
+
+
 def collapse_whitespace(value: str) -> str:
-    """Every run of whitespace becomes one space; leading/trailing whitespace goes.
-    ``value`` itself when that changes nothing (a deck keeps one copy of each
-    description, not two)."""
-    collapsed = " ".join(value.split())  # str.split() and re's \s agree on whitespace
+    r"""Every run of whitespace becomes one space; leading/trailing whitespace goes, as
+    the reference's ``value.replaceAll(/\s+/g, ' ').trim()`` does (JavaScript's
+    whitespace: U+FEFF is collapsed, U+001C-U+001F and U+0085 are kept). ``value``
+    itself when that changes nothing (a deck keeps one copy of each description, not
+    two)."""
+    if _SPLIT_DIFFERS.search(value) is None:
+        collapsed = " ".join(value.split())  # the same characters, ~3x faster
+    else:
+        collapsed = _JS_WHITESPACE_RUN.sub(" ", value).strip(" ")
     return value if collapsed == value else collapsed
 
 
