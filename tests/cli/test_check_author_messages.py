@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,34 @@ def test_rules_shows_the_message_a_dropping_finding_carries(run: Run) -> None:
         result.stdout.splitlines()
     )
     assert "Message: not a skill: {reason}" in run("rules", "SD007").stdout.splitlines()
+
+
+def test_check_says_a_file_with_lone_cr_line_breaks_has_none(run: Run, tmp_path: Path) -> None:
+    # Old Mac line endings: no line break skilldeck (or an agent) reads, so no frontmatter.
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    path = write(root / ".agents/skills/a/SKILL.md", "")
+    path.write_bytes(b"---\rname: a\rdescription: Does a thing\r---\rbody\r")
+    message = (
+        "missing frontmatter: the opening '---' ends in a lone carriage return (CR), which "
+        "skilldeck, like the agents, does not read as a line break; save the file with LF "
+        "or CRLF line endings (skill not loaded)"
+    )
+    result = run("check", cwd=root)
+    assert result.code == 1
+    assert result.stdout.splitlines()[0] == f".agents/skills/a/SKILL.md:1:1: SD101 error {message}"
+    (finding,) = json.loads(run("check", "--format", "json", cwd=root).stdout)
+    assert finding["message"] == message
+    assert finding["range"] == {
+        "start": {"line": 0, "character": 0},
+        "end": {"line": 0, "character": 3},
+    }
+    # No fix: converting the line breaks rewrites the body, which a fix never touches.
+    run("check", "--fix", "--unsafe-fixes", "--no-cache", cwd=root)
+    assert path.read_bytes() == b"---\rname: a\rdescription: Does a thing\r---\rbody\r"
+    # Any other first line keeps the general words.
+    path.write_bytes(b"# Title\n---\nname: a\n---\n")
+    assert run("check", cwd=root).stdout.splitlines()[0] == (
+        ".agents/skills/a/SKILL.md:1:1: SD101 error missing frontmatter: the first line must "
+        "be exactly '---' (skill not loaded)"
+    )

@@ -1,8 +1,9 @@
 """Fix property suite: no fix the engine offers, and no fix-all, breaks a skill.
 
 Generated skill files (block and flow mappings, indented mappings, block scalars,
-anchors and aliases, comments, ``...``, CRLF and lone CR line breaks, U+2028, tabs,
-code fences in the body) are analysed under the ``dsh`` and ``agentskills`` profiles.
+anchors and aliases, merge keys (``<<``), comments, ``...``, CRLF and lone CR line
+breaks, U+2028, tabs, code fences in the body) are analysed under the ``dsh`` and
+``agentskills`` profiles.
 Every fix of every finding, and the fix-all combination, is applied the way VS Code
 applies one ``TextEdit[]`` (sorted by range, never overlapping, all against the original
 text; lines break at ``\\n``, ``\\r\\n`` and ``\\r``; columns are code points, the engine's
@@ -201,6 +202,9 @@ OPTIONAL = [
     ['metadata: {a: "b"}'],
     ["metadata:", '  {x-flag: "f"}'],
     ["metadata: &md", '  a: "b"'],
+    ["<<: {userInvocable: false}"],
+    ['<<: {user-invocable: "yes", x-merged: 1}'],
+    ["x-base: &xb", "  disableModelInvocation: true", "  whenToUse: Merged."],
     ["x-tab:\t2  # c-tab"],
     ["'x-quoted': \"\U0001f600 q\""],
     ["'disableModelInvocation': true"],
@@ -210,7 +214,7 @@ OPTIONAL = [
 ]
 ALIASES = {"&nm ": "x-name: *nm", "&d ": "x-desc: *d", "&u ": "x-invoke: *u",
            "&t ": "x-copy: *t", "&w ": "x-when: *w", "&m ": "x-model: *m",
-           "&md": "x-meta: *md"}  # fmt: skip
+           "&md": "x-meta: *md", "&xb": "<<: *xb"}  # fmt: skip
 BODIES = [
     "",
     "\nBody.\n",

@@ -50,6 +50,8 @@ NOT_PLAIN = [
     "name: [a\n",  # syntax error
     "name: a\u2028b\n",  # a line break only YAML counts
     "a: " + "[" * 300 + "]" * 300 + "\n",  # could nest past the C composer's bound
+    "<<: {name: a}\nname: b\n",  # a merge key
+    "m:\n  k: [{<<: {a: 1}}]\n",  # a merge key further down
 ]
 
 

@@ -4,6 +4,7 @@ install says (``benchmarks/pure_python.py`` refuses the compiled modules at impo
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -47,6 +48,22 @@ SKILLS = {
     # the pure parser keeps as half a character
     "windows-path": '---\nname: windows-path\ndescription: "Logs in C:\\Users"\n---\n',
     "surrogates": '---\nname: surrogates\ndescription: "Smile \\ud83d\\ude00"\n---\n',
+    # merge keys: through an alias, a list (the earlier mapping wins), inline, and one of
+    # a scalar (invalid YAML); the events of either parser compose them the same way
+    "merged": (
+        "---\nbase: &b\n  description: Merges the description in.\n  name: wrong\n"
+        "name: merged\n<<: *b\n---\n"
+    ),
+    "merged-list": (
+        "---\na: &a {description: First wins., x: 1}\nb: &b {description: Second., y: 2}\n"
+        "name: merged-list\nmetadata: {<<: [*a, *b], x: 3}\n<<: [*a, *b]\n---\n"
+    ),
+    "merged-inline": (
+        "---\nname: merged-inline\n<<: {description: Inline., disableModelInvocation: true}\n---\n"
+    ),
+    "bad-merge": "---\nname: bad-merge\ndescription: Bad.\nn: &n 1\n<<: [*n]\n---\n",
+    # old Mac line endings: no frontmatter, and the message says why
+    "lone-cr": "---\rname: lone-cr\rdescription: Lone CR.\r---\r",
 }
 
 
@@ -79,7 +96,23 @@ def test_a_deck_with_overlaps_and_yaml_errors_gets_the_same_findings(tmp_path: P
         (root / name / "SKILL.md").write_text(text, encoding="utf-8")
     (tmp_path / "deck" / ".git").mkdir()
     _same_verdict(tmp_path / "deck", tmp_path)
-    assert '"SD801"' in _check([str(PURE)], tmp_path / "deck", tmp_path / "c2")
+    pure = json.loads(_check([str(PURE)], tmp_path / "deck", tmp_path / "c2"))
+    assert any(finding["code"] == "SD801" for finding in pure)
+    found = {
+        finding["path"].split("/")[-2]: (finding["code"], finding["range"]["start"]["line"])
+        for finding in pure
+        if finding["path"].split("/")[-2] in ("merged", "merged-list", "merged-inline")
+        and not finding["code"].startswith("SD80")  # their names overlap (SD801)
+    }
+    # The merged descriptions count; a legacy key merged inline drops its skill.
+    assert found == {"merged-inline": ("SD301", 2)}
+    (bad,) = [f for f in pure if "/bad-merge/" in f["path"]]
+    assert bad["message"] == (
+        "invalid YAML in frontmatter: the merge key '<<' takes a list of mappings, not one "
+        "holding the number 1 (skill not loaded)"
+    )
+    (lone_cr,) = [f for f in pure if "/lone-cr/" in f["path"]]
+    assert "lone carriage return (CR)" in lone_cr["message"]
 
 
 def test_the_example_workspace_gets_the_same_findings(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from skilldeck.engine.frontmatter import (
     LineIndex,
     find_frontmatter,
     first_line_span,
+    missing_frontmatter,
 )
 from skilldeck.engine.rules import Finding, rule
 from skilldeck.engine.text import FILE_START, Position, Span
@@ -138,9 +139,10 @@ def read_skill_body(path: str | os.PathLike[str]) -> str:
     """
     text = decode_skill_bytes(read_skill_bytes(path))
     bounds = find_frontmatter(text)
+    if bounds is None:
+        raise SkillReadError(missing_frontmatter(text))
     if not isinstance(bounds, FrontmatterBounds):
-        code = "SD101" if bounds is None else "SD102"
-        raise SkillReadError(rule(code).finding(first_line_span(text)))
+        raise SkillReadError(rule("SD102").finding(first_line_span(text)))
     return text[bounds.body_start :]
 
 

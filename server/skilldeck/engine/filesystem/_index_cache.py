@@ -56,8 +56,9 @@ if TYPE_CHECKING:
 #: Bump when the on-disk shape or the meaning of cached analyses changes.
 # 3: wide_lines split at a lone \r too (the LSP line model); 4: SD204 on the opening line,
 # a file of only `---` is SD102 (not closed); 5: bad escapes named (SD103), control
-# characters invisible (SD1002/SD1003), hidden instructions in a bundle's Markdown (SD1006)
-CACHE_FORMAT = 5
+# characters invisible (SD1002/SD1003), hidden instructions in a bundle's Markdown (SD1006);
+# 6: YAML merge keys merged, SD101 names lone CR line breaks
+CACHE_FORMAT = 6
 
 #: Files modified this recently (relative to the scan start) are not stored.
 RACY_WINDOW_NS = 2_000_000_000

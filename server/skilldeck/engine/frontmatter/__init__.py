@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from skilldeck.engine.frontmatter._frontmatter import display_text as display_text
     from skilldeck.engine.frontmatter._frontmatter import find_frontmatter as find_frontmatter
     from skilldeck.engine.frontmatter._frontmatter import first_line_span as first_line_span
+    from skilldeck.engine.frontmatter._frontmatter import (
+        missing_frontmatter as missing_frontmatter,
+    )
     from skilldeck.engine.frontmatter._frontmatter import parse_frontmatter as parse_frontmatter
     from skilldeck.engine.frontmatter._frontmatter import resolve_plain as resolve_plain
     from skilldeck.engine.frontmatter._schema import frontmatter_schema as frontmatter_schema
@@ -45,6 +48,7 @@ else:
                 "display_text",
                 "find_frontmatter",
                 "first_line_span",
+                "missing_frontmatter",
                 "parse_frontmatter",
                 "resolve_plain",
             ),

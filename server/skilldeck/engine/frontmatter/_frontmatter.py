@@ -5,8 +5,9 @@ available, ruamel's pure-Python parser otherwise) and composed here, iteratively
 plain Python values: ``str``, ``bool``, ``int``, ``float``, ``None``, ``list`` and ``dict``
 with string keys. Scalars resolve by the YAML 1.2 core schema (so ``yes`` stays the text
 ``"yes"``; the invocation rule interprets such spellings). No tag constructs an object;
-an unknown tag is ignored with a finding. Nesting depth and the number of values after
-alias expansion are capped, so hostile YAML costs bounded time and memory.
+an unknown tag is ignored with a finding. Merge keys (``<<: *anchor``, ``<<: [*a, *b]``,
+``<<: {...}``) merge as ruamel's safe loader merges them. Nesting depth and the number of
+values after alias expansion are capped, so hostile YAML costs bounded time and memory.
 
 Every top-level key and value keeps its span in the *document* (0-based lines,
 code-point columns; line breaks are ``\\r\\n``, ``\\r`` and ``\\n`` as in LSP).
@@ -59,6 +60,7 @@ _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _TRUES = frozenset({"true", "True", "TRUE"})
 _FALSES = frozenset({"false", "False", "FALSE"})
 _TAG_PREFIX = "tag:yaml.org,2002:"
+_MERGE_TAG = _TAG_PREFIX + "merge"
 # Line breaks YAML counts and LSP does not.
 _YAML_ONLY_BREAK = re.compile("[\x85\u2028\u2029]")
 # Opening lines after which the YAML starts at line 1, column 0.
@@ -144,7 +146,9 @@ class FrontmatterEntry:
 class Frontmatter:
     """The parsed frontmatter of one document.
 
-    ``entries`` are the top-level keys in file order, duplicates included. ``span``
+    ``entries`` are the top-level keys in file order, duplicates included; the keys a
+    merge key (``<<``) brings in and no key written beside it overrides stand where the
+    ``<<`` is, with the spans where they are written (in the anchored mapping). ``span``
     runs from the opening ``---`` line through the closing one; ``yaml_span`` covers
     the YAML text between them; ``body_start_line`` is the first line after the
     closing delimiter (it may equal the document's line count).
@@ -241,6 +245,27 @@ def first_line_span(text: str) -> Span:
     return Span.at(0, 0, match.start() if match else len(text))
 
 
+def missing_frontmatter(text: str) -> Finding:
+    """SD101 for ``text``, whose first line is not ``---`` (:func:`find_frontmatter`
+    returned ``None``), on that line, saying why.
+
+    A file whose opening ``---`` ends in a lone carriage return (old Mac line endings)
+    is told so: the delimiter lines end at ``\\n`` (a CR before it is tolerated), as
+    the agents read them, so such a file is one long first line. No fix is offered:
+    converting the line breaks rewrites the body, which a fix never touches.
+    """
+    start = 1 if text.startswith("\ufeff") else 0
+    if text.startswith("---\r", start) and not text.startswith("---\r\n", start):
+        problem = (
+            "the opening '---' ends in a lone carriage return (CR), which skilldeck, like "
+            "the agents, does not read as a line break; save the file with LF or CRLF line "
+            "endings"
+        )
+    else:
+        problem = "the first line must be exactly '---'"
+    return rule("SD101").finding(first_line_span(text), problem=problem)
+
+
 def parse_frontmatter(text: str, *, fast: bool = True) -> FrontmatterParse:
     """Split and parse the frontmatter of ``text``; never raises.
 
@@ -249,7 +274,7 @@ def parse_frontmatter(text: str, *, fast: bool = True) -> FrontmatterParse:
     """
     bounds = find_frontmatter(text)
     if bounds is None:
-        return FrontmatterParse(None, (rule("SD101").finding(first_line_span(text)),))
+        return FrontmatterParse(None, (missing_frontmatter(text),))
     if isinstance(bounds, str):
         return FrontmatterParse(None, (rule("SD102").finding(first_line_span(text)),))
     yaml_text = text[bounds.yaml_start : bounds.yaml_end]
@@ -354,8 +379,9 @@ def _compose_plain(yaml_text: str) -> tuple[FrontmatterEntry, ...] | None:
     """The entries of plain frontmatter composed in C, or ``None`` to use the events.
 
     "Plain" is what nearly every skill is: one mapping document with string keys, no
-    duplicate keys, no tags (no ``!``), no anchors or aliases (no ``&``), no line break
-    LSP does not count (NEL, U+2028, U+2029), nothing the event composer would report.
+    duplicate keys, no merge keys (``<<``), no tags (no ``!``), no anchors or aliases
+    (no ``&``), no line break LSP does not count (NEL, U+2028, U+2029), nothing the
+    event composer would report.
     Anything else returns ``None`` and the event composer, which knows every finding,
     reads the text again; the result is the same either way (a property test holds the
     two paths to that). Positions come from libyaml's marks: the YAML starts at line 1,
@@ -405,8 +431,8 @@ def _plain_key(node: object, seen: set[str]) -> str:
     if type(node) is not _ScalarNode:
         raise _NotPlain
     key: str = node.value
-    if key in seen:
-        raise _NotPlain
+    if key in seen or (key == "<<" and not node.style):
+        raise _NotPlain  # a duplicate, or a merge key
     seen.add(key)
     return key
 
@@ -452,6 +478,22 @@ class _Node:
     style: str
     weight: int
     key_text: str | None  # the text to use when this node is a mapping key
+    #: A mapping's keys after its merges, in its value's order, each where it is written.
+    pairs: tuple[_Pair, ...] = ()
+    #: A list's items (what a merge key's list merges).
+    items: tuple[_Node, ...] = ()
+    #: A merge key: a plain ``<<`` (or a ``!!merge`` tag) in a mapping key's place.
+    merge: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class _Pair:
+    """One ``key: value`` of a mapping: the key's text and offsets, the value's node."""
+
+    key: str
+    key_start: int
+    key_end: int
+    value: _Node
 
 
 @dataclass
@@ -467,6 +509,12 @@ class _Frame:
     key: _Node | None = None
     key_pending: bool = True
     seen: dict[str, int] = field(default_factory=dict)
+    nodes: list[_Node] = field(default_factory=list)  # a list's items
+    pairs: dict[str, _Pair] = field(default_factory=dict)  # the keys written, last wins
+    #: What the merge key brings, in ruamel's order (a later pair wins); ``None``: no merge.
+    merged: list[_Pair] | None = None
+    merge_key: tuple[int, int] | None = None  # where the (first) merge key is written
+    merge_entry: int = 0  # the root: where in the entries the merged keys go
 
 
 class _Composer:
@@ -613,15 +661,28 @@ class _Composer:
             if explained is not None:
                 raise _Abort(self._invalid(explained))
         value: Scalar
-        if tag is None or tag == "!":
+        merge = self._is_merge_key(raw, tag, style_char)
+        if merge:
+            value = raw
+        elif tag is None or tag == "!":
             value = resolve_plain(raw) if style_char == "" and tag is None else raw
         else:
             value = self._tagged_scalar(raw, tag, start, end)
         style = "null" if value is None else _STYLES.get(style_char, "plain")
-        node = _Node(value, start, end, style, 1, raw)
+        node = _Node(value, start, end, style, 1, raw, merge=merge)
         self._count(1, start)
         self._remember(getattr(event, "anchor", None), node)
         self._complete(node)
+
+    def _is_merge_key(self, raw: str, tag: str | None, style_char: str) -> bool:
+        """True for a scalar in a mapping key's place that ruamel's safe loader reads as
+        a merge key: a plain ``<<`` (resolved to ``!!merge``), or any ``!!merge`` one."""
+        if not self.stack:
+            return False
+        frame = self.stack[-1]
+        if not (frame.is_mapping and frame.key_pending):
+            return False
+        return tag == _MERGE_TAG or (tag is None and style_char == "" and raw == "<<")
 
     def _tagged_scalar(self, raw: str, tag: str, start: int, end: int) -> Scalar:
         short = tag[len(_TAG_PREFIX) :] if tag.startswith(_TAG_PREFIX) else None
@@ -675,6 +736,12 @@ class _Composer:
             )
         style = "mapping" if frame.is_mapping else "sequence"
         node = _Node(value, frame.start, end, style, frame.weight, None)
+        if not frame.is_mapping:
+            node.items = tuple(frame.nodes)
+        elif frame.merged is None:
+            node.pairs = tuple(frame.pairs.values())
+        else:
+            self._apply_merge(frame, node)
         self._count(1, frame.start)
         self._remember(frame.anchor, node)
         self._complete(node)
@@ -698,6 +765,8 @@ class _Composer:
                 target.style,
                 target.weight,
                 target.key_text if isinstance(target.value, str) else None,
+                target.pairs,
+                target.items,
             )
         )
 
@@ -713,6 +782,7 @@ class _Composer:
         frame.weight += node.weight
         if not frame.is_mapping:
             frame.items.append(node.value)
+            frame.nodes.append(node)
             return
         if frame.key_pending:
             frame.key_pending = False
@@ -722,6 +792,9 @@ class _Composer:
         key = frame.key
         frame.key = None
         if key is None:  # pragma: no cover - the parser always sends a key first
+            return
+        if key.merge:
+            self._merge(frame, key, node)
             return
         if key.key_text is None:
             self.findings.append(
@@ -747,6 +820,7 @@ class _Composer:
         else:
             frame.seen[key.key_text] = key.start
         frame.mapping[key.key_text] = node.value
+        frame.pairs[key.key_text] = _Pair(key.key_text, key.start, key.end, node)
         if frame.is_root:
             self.entries.append(
                 FrontmatterEntry(
@@ -757,6 +831,77 @@ class _Composer:
                     style=node.style,
                 )
             )
+
+    def _merge(self, frame: _Frame, key: _Node, value: _Node) -> None:
+        """A merge key's value: the mappings whose keys ``frame`` takes where it has none.
+
+        As ruamel's ``SafeConstructor.flatten_mapping``: a mapping, or a list of
+        mappings of which the earlier wins; anything else is invalid YAML, and a second
+        merge key in one mapping is a duplicate key. What the merge brings was counted
+        with the value (its weight), so the alias expansion cap holds.
+        """
+        if frame.merge_key is not None:
+            first_start, first_end = frame.merge_key
+            first_span = self.span(first_start, first_end)
+            self.findings.append(
+                rule("SD105").finding(
+                    self.span(key.start, key.end),
+                    related=(RelatedLocation("", first_span, "'<<' first defined here"),),
+                    key="<<",
+                    first_line=first_span.start.line + 1,
+                )
+            )
+            return
+        frame.merge_key = (key.start, key.end)
+        if isinstance(value.value, dict):
+            sources = [value]
+        elif isinstance(value.value, list):
+            for item in value.items:
+                if not isinstance(item.value, dict):
+                    found = _kind(item.value, with_article=True)
+                    raise _Abort(
+                        self._bad_merge(item, key, f"a list of mappings, not one holding {found}")
+                    )
+            sources = list(reversed(value.items))
+        else:
+            found = _kind(value.value, with_article=True)
+            raise _Abort(
+                self._bad_merge(value, key, f"a mapping or a list of mappings, not {found}")
+            )
+        frame.merged = [pair for source in sources for pair in source.pairs]
+        frame.merge_entry = len(self.entries)
+
+    def _bad_merge(self, value: _Node, key: _Node, wanted: str) -> Finding:
+        """SD103 for a merge of something else, at the value as written (an alias where
+        the alias is), or at the key when no value is written."""
+        start, end = (value.start, value.end) if value.end > value.start else (key.start, key.end)
+        return rule("SD103").finding(
+            self.span(start, end), problem=f"the merge key '<<' takes {wanted}"
+        )
+
+    def _apply_merge(self, frame: _Frame, node: _Node) -> None:
+        """The value and pairs of a mapping with a merge key, as ruamel builds them: the
+        merged keys first (a later pair wins), then the keys written, which win; at the
+        root, the merged keys no written key overrides become entries where ``<<`` is."""
+        assert frame.merged is not None
+        final: dict[str, _Pair] = {}
+        for pair in frame.merged:
+            final[pair.key] = pair
+        final.update(frame.pairs)
+        node.value = {key: pair.value.value for key, pair in final.items()}
+        node.pairs = tuple(final.values())
+        if frame.is_root:
+            self.entries[frame.merge_entry : frame.merge_entry] = [
+                FrontmatterEntry(
+                    key=key,
+                    key_span=self.span(pair.key_start, pair.key_end),
+                    value=pair.value.value,
+                    value_span=self.span(pair.value.start, pair.value.end),
+                    style=pair.value.style,
+                )
+                for key, pair in final.items()
+                if key not in frame.pairs
+            ]
 
 
 def resolve_plain(raw: str) -> Scalar:

@@ -220,12 +220,16 @@ RULES: tuple[Rule, ...] = (
         name="missing-frontmatter",
         severity=_E,
         drops_skill=True,
-        message="missing frontmatter: the first line must be exactly '---'",
+        message="missing frontmatter: {problem}",
         summary="The file does not start with a `---` frontmatter block.",
         docs="A skill file starts with YAML frontmatter between two lines that are exactly "
         "`---`; the first line of the file must be the opening `---` (a UTF-8 byte order "
         "mark and a trailing carriage return are tolerated). Without it the skill has no "
-        "name or description and is skipped.\n\n**Example:**\n\n```markdown\n---\n"
+        "name or description and is skipped.\n\nA file whose lines end in a lone carriage "
+        "return (old Mac line endings) has no frontmatter either: skilldeck, like the "
+        "agents, breaks lines at line feeds, so the whole file is its first line. The "
+        "message says so; save the file with LF or CRLF line endings.\n\n"
+        "**Example:**\n\n```markdown\n---\n"
         "name: pdf-forms\ndescription: Fill in PDF forms from structured data.\n---\n"
         "# Instructions ...\n```",
     ),
