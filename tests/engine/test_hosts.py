@@ -19,6 +19,7 @@ from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
 from skilldeck.engine.host_views._view import HostsView, build_view, host_listing
 from skilldeck.engine.hosts._budget import host_budget, listed_chars
 from skilldeck.engine.hosts._table import HOSTS, get_host, parse_hosts
+from skilldeck.engine.text._catalog_text import collapse_whitespace
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "hosts.md"
 
@@ -442,7 +443,7 @@ def test_a_budget_keeps_one_entry_per_name_and_never_shows_more_than_the_text(
     assert [e.name for e in report.entries] == sorted(texts)
     assert states == {e.name: e.state for e in report.entries}
     for entry in report.entries:
-        full = len(" ".join(texts[entry.name].split()))
+        full = len(collapse_whitespace(texts[entry.name]))  # the catalog's whitespace
         assert entry.shown_chars <= max(full, 3)
         if entry.state == "full":
             assert entry.shown_chars == full
