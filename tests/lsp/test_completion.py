@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from client_text import apply_text_edits
 from editing_fixtures import (
     doc_id,
     editing_capabilities,
@@ -16,6 +18,8 @@ from editing_fixtures import (
 from lsp_harness import SERVER_COMMAND, Deck, StartServer, skill_text, stop_client, uri
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
+
+from skilldeck.engine.text._positions import Encoding
 
 DSH_KEYS = [
     "name",
@@ -410,3 +414,77 @@ async def test_a_near_miss_being_typed_offers_the_right_key(
     prefix = await complete(client, path, 2, 2)
     assert prefix is not None
     assert all(i.filter_text is None and i.preselect is None for i in prefix.items)
+
+
+MIDWORD = (
+    "---\nname: mid\ndescription: d\n---\n"
+    "see [ref](ref.md) and /alpha now\n"  # 4
+    "😀 [x](sub/😀.md) 日本 /alpha\n"  # 5
+)
+
+
+def _units(text: str, encoding: Encoding) -> int:
+    """The length of ``text`` in ``encoding``'s code units."""
+    if encoding is Encoding.UTF8:
+        return len(text.encode("utf-8"))
+    if encoding is Encoding.UTF16:
+        return len(text.encode("utf-16-le")) // 2
+    return len(text)
+
+
+def _midword_capabilities(encoding: Encoding, insert_replace: bool) -> types.ClientCapabilities:
+    capabilities = editing_capabilities()
+    assert capabilities.text_document is not None
+    completion = capabilities.text_document.completion
+    assert completion is not None and completion.completion_item is not None
+    completion.completion_item.insert_replace_support = insert_replace
+    capabilities.general = types.GeneralClientCapabilities(position_encodings=[encoding.value])
+    return capabilities
+
+
+@pytest.mark.parametrize("encoding", list(Encoding), ids=lambda e: e.value)
+async def test_completing_inside_a_word_replaces_the_whole_token(
+    deck: Deck, start_server: StartServer, encoding: Encoding
+) -> None:
+    # Session 14: `/al|pha` became `/alphapha` and `ref|.md` became `ref.md.md`.
+    path = deck.write(deck.project_dsh, "mid", MIDWORD)
+    (path.parent / "ref.md").write_text("r\n", encoding="utf-8")
+    (path.parent / "sub").mkdir()
+    (path.parent / "sub" / "😀.md").write_text("e\n", encoding="utf-8")
+    deck.write(deck.project_dsh, "alpha")
+    lines = MIDWORD.split("\n")
+    cases = [  # (line, the token, where the cursor is in it, the item taken)
+        (4, "/alpha", 3, "/alpha"),
+        (4, "ref.md", 3, "ref.md"),
+        (5, "😀.md", 0, "😀.md"),
+        (5, "/alpha", 2, "/alpha"),
+    ]
+    for insert_replace in (False, True):
+        client = await start_editor(
+            start_server, capabilities=_midword_capabilities(encoding, insert_replace)
+        )
+        open_doc(client, path)
+        for line, token, inside, label in cases:
+            start = lines[line].rindex(token)
+            cursor = _units(lines[line][: start + inside], encoding)
+            result = await complete(client, path, line, cursor)
+            assert result is not None, (line, token)
+            [item] = [i for i in result.items if i.label == label]
+            edit = item.text_edit
+            if insert_replace:
+                assert isinstance(edit, types.InsertReplaceEdit), (line, token)
+                replaced, inserted = edit.replace, edit.insert
+            else:
+                assert isinstance(edit, types.TextEdit), (line, token)
+                replaced = inserted = edit.range
+            after = apply_text_edits(
+                MIDWORD, [types.TextEdit(range=replaced, new_text=edit.new_text)], encoding
+            )
+            assert after == MIDWORD, (insert_replace, line, token)
+            # Insert mode replaces what is typed before the cursor, and keeps the rest.
+            first = _units(lines[line][:start], encoding)
+            if insert_replace:
+                assert inserted == rng(line, first, line, cursor), (line, token)
+            # The client filters on the text from the range's start to the cursor.
+            typed = lines[line][start : start + inside]
+            assert (item.filter_text or item.label).startswith(typed)

@@ -11,6 +11,7 @@ from editing_fixtures import (
     editing_capabilities,
     open_doc,
     pos,
+    replace_doc,
     rng,
     start_editor,
 )
@@ -209,3 +210,60 @@ async def test_a_name_the_file_system_cannot_hold_is_refused(
     first = next(iter(edit.document_changes or []))
     assert isinstance(first, types.RenameFile)
     assert first.new_uri == uri(deck.project_dsh / longest)
+
+
+NOT_A_NAME = "Rename works on a skill's 'name' value or on a '/name' mention in a skill body."
+EDGE_BODY = "日本 /alpha and /nope 😀"
+EDGE = "---\nname: edge\ndescription: 😀 edge doc\nuser-invocable: yes\n---\n" + EDGE_BODY
+
+
+async def test_rename_only_on_the_name_value_or_a_mention(
+    deck: Deck, start_server: StartServer
+) -> None:
+    # Session 14: F2 anywhere in the frontmatter (a description word, a key, a `---`
+    # line) offered to rename the skill, with a range on another line than the cursor.
+    path = deck.write(deck.project_dsh, "edge", EDGE)
+    deck.write(deck.project_dsh, "alpha")
+    client = await start_editor(start_server)
+    open_doc(client, path)
+
+    async def prepare(line: int, character: int):
+        return await client.text_document_prepare_rename_async(
+            types.PrepareRenameParams(text_document=doc_id(path), position=pos(line, character))
+        )
+
+    async def prepare_refused(line: int, character: int) -> tuple[int, str]:
+        with pytest.raises(JsonRpcException) as raised:
+            await prepare(line, character)
+        return raised.value.code, raised.value.message
+
+    on_name = types.PrepareRenamePlaceholder(range=rng(1, 6, 1, 10), placeholder="edge")
+    for character in (6, 8, 10):  # the value's text, both ends included
+        assert await prepare(1, character) == on_name
+    # "日本 /alpha": UTF-16 columns; the range is the name without its slash.
+    assert await prepare(5, 6) == types.PrepareRenamePlaceholder(
+        range=rng(5, 4, 5, 9), placeholder="alpha"
+    )
+    for line, character in ((0, 0), (1, 0), (1, 3), (1, 5), (2, 5), (2, 14), (3, 3), (4, 1)):
+        assert await prepare_refused(line, character) == (-32803, NOT_A_NAME), (line, character)
+    assert await refused(client, path, 2, 14, "zz-top") == NOT_A_NAME
+    assert await refused(client, path, 1, 0, "zz-top") == NOT_A_NAME
+
+    # A quoted name: the text between the quotes, not the quotes' outer sides.
+    replace_doc(client, path, EDGE.replace("name: edge", 'name: "edge"'), version=2)
+    quoted = types.PrepareRenamePlaceholder(range=rng(1, 7, 1, 11), placeholder="edge")
+    assert [await prepare(1, c) for c in (7, 9, 11)] == [quoted] * 3
+    assert await prepare_refused(1, 6) == (-32803, NOT_A_NAME)
+    assert await prepare_refused(1, 12) == (-32803, NOT_A_NAME)
+    edit = await rename(client, path, 1, 9, "zz-top")
+    assert edit is not None
+    changes = list(edit.document_changes or [])
+    assert isinstance(changes[0], types.RenameFile)
+    assert isinstance(changes[1], types.TextDocumentEdit)
+    assert list(changes[1].edits) == [types.TextEdit(range=rng(1, 7, 1, 11), new_text="zz-top")]
+
+    # Go to definition still answers from anywhere in the frontmatter.
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc_id(path), position=pos(2, 14))
+    )
+    assert found == [types.Location(uri=uri(path), range=rng(1, 6, 1, 12))]  # the value

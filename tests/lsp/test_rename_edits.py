@@ -63,9 +63,11 @@ async def test_rename_replaces_only_the_name_text(
 ) -> None:
     path = deck.write(deck.project_dsh, "alpha", f"---\n{frontmatter}---\n\nBody.\n")
     client = await start_editor(start_server)
-    line = 2 if frontmatter.startswith("name: >") or frontmatter.startswith("name: |") else 1
+    lines = frontmatter.split("\n")
+    line = next(number for number, text in enumerate(lines) if "alpha" in text)
+    character = lines[line].index("alpha") + 1  # rename works on the name's text
 
-    edit = await rename(client, path, line, 3, "gamma")
+    edit = await rename(client, path, line + 1, character, "gamma")
     Editor(client).apply(edit)
 
     moved = deck.project_dsh / "gamma" / "SKILL.md"

@@ -126,3 +126,80 @@ async def test_flat_skill_links_and_folding(deck: Deck, start_server: StartServe
         (5, 9, types.FoldingRangeKind.Region),
         (8, 9, types.FoldingRangeKind.Region),
     ]
+
+
+SETEXT_BODY = [
+    "Title 😀",  # 4
+    "=====",  # 5: h1
+    "Intro.",  # 6
+    "",  # 7
+    "Part",  # 8
+    "  two",  # 9
+    "---  ",  # 10: h2 of both lines above
+    "text",  # 11
+    "",  # 12
+    "---",  # 13: a blank line before: a thematic break
+    "- item",  # 14
+    "---",  # 15: under a list item: a thematic break
+    "> quote",  # 16
+    "---",  # 17: under a block quote: a thematic break
+    "```",  # 18
+    "code",  # 19
+    "---",  # 20: in a code fence
+    "```",  # 21
+    "    indented",  # 22: indented code
+    "    ---",  # 23
+    "",  # 24
+    "## ATX",  # 25
+    "Also",  # 26
+    "    ===",  # 27: indented 4: the paragraph goes on
+    "",  # 28
+    "<!-- note -->",  # 29: an HTML block
+    "---",  # 30: a thematic break
+    "After",  # 31
+    "- - -",  # 32: spaces inside: a thematic break
+    "***",  # 33
+    "Last",  # 34
+    "===   ",  # 35: h1, no line break after it
+]
+SETEXT = "---\r\nname: heads\r\ndescription: Setext headings.\r\n---\r\n" + "\r\n".join(SETEXT_BODY)
+
+
+async def test_setext_headings_are_symbols_and_fold(deck: Deck, start_server: StartServer) -> None:
+    # Session 14: `Title` over `=====` (or `---`) was missing from the outline.
+    path = deck.write(deck.project_dsh, "heads", SETEXT)
+    client = await start_editor(start_server)
+    open_doc(client, path)
+
+    symbols = list(
+        await client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(text_document=doc_id(path))
+        )
+        or []
+    )
+
+    def outline(items) -> list:
+        return [
+            (s.name, s.detail, s.range, s.selection_range, outline(s.children or [])) for s in items
+        ]
+
+    assert outline(symbols[1:]) == [
+        (
+            "Title 😀",
+            "#",
+            rng(4, 0, 33, 3),
+            rng(4, 0, 4, 8),  # UTF-16: the emoji is two units
+            [
+                ("Part two", "##", rng(8, 0, 23, 7), rng(8, 0, 9, 5), []),
+                ("ATX", "##", rng(25, 0, 33, 3), rng(25, 3, 25, 6), []),
+            ],
+        ),
+        ("Last", "#", rng(34, 0, 35, 6), rng(34, 0, 34, 4), []),
+    ]
+    ranges = list(
+        await client.text_document_folding_range_async(
+            types.FoldingRangeParams(text_document=doc_id(path))
+        )
+        or []
+    )
+    assert [(r.start_line, r.end_line) for r in ranges] == [(0, 3), (4, 33), (8, 23), (25, 33)]

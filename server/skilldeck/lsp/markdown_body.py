@@ -4,6 +4,14 @@ Pure functions over lines of text (no I/O, no LSP types). Positions are engine s
 (0-based lines, code-point columns). ``/name`` mentions use the engine's gesture grammar
 (:func:`skilldeck.engine.model_view.find_skill_mentions`) over the whole body, so mentions
 inside fenced or inline code are left out exactly as the gesture leaves them out.
+
+Headings are CommonMark's ATX (``# Title``) and setext ones (``Title`` over a line of
+``=`` or ``-``), outside fenced code. Setext headings need CommonMark's block structure
+around them, kept as small as the outline needs: a paragraph (its lines, which indented
+code, a thematic break, a block quote, a list item, an HTML block or a fence interrupt),
+indented code, HTML blocks, and the lazy lines of a block quote's or list item's
+paragraph (an underline there is text, and ``---`` a thematic break). Headings inside
+block quotes and list items are not looked for.
 """
 
 from __future__ import annotations
@@ -15,9 +23,42 @@ from dataclasses import dataclass
 from typing import Literal
 
 from skilldeck.engine.model_view import code_regions, fenced_blocks, find_skill_mentions
-from skilldeck.engine.text import Span
+from skilldeck.engine.text import Position, Span
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT_UNDERLINE = re.compile(r" {0,3}(=+|-+)[ \t]*$")
+_THEMATIC_BREAK = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_BLOCK_QUOTE = re.compile(r" {0,3}>")
+_CONTAINER = re.compile(r" {0,3}(?:>|(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|$))")
+#: A list item that may interrupt a paragraph: not empty, and an ordered one starts at 1.
+_INTERRUPTING_ITEM = re.compile(r" {0,3}(?:[-+*]|1[.)])[ \t]+\S")
+#: HTML blocks 1-5 (CommonMark 4.6): their start, and the text that ends them.
+_HTML_UNTIL = (
+    (
+        re.compile(r" {0,3}<(?:script|pre|style|textarea)(?:[ \t>]|$)", re.I),
+        re.compile(r"</(?:script|pre|style|textarea)>", re.I),
+    ),
+    (re.compile(r" {0,3}<!--"), re.compile(r"-->")),
+    (re.compile(r" {0,3}<\?"), re.compile(r"\?>")),
+    (re.compile(r" {0,3}<![A-Za-z]"), re.compile(r">")),
+    (re.compile(r" {0,3}<!\[CDATA\["), re.compile(r"\]\]>")),
+)
+#: HTML block 6: a block-level tag; it runs to a blank line.
+_HTML_BLOCK_TAG = re.compile(
+    r" {0,3}</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col"
+    r"|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form"
+    r"|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem"
+    r"|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td"
+    r"|tfoot|th|thead|title|tr|track|ul)(?:[ \t]|/?>|$)",
+    re.I,
+)
+#: HTML block 7: a line holding one open or closing tag alone; it cannot interrupt a
+#: paragraph and runs to a blank line.
+_HTML_TAG_LINE = re.compile(
+    r" {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*"
+    r"(?:[ \t]*=[ \t]*(?:[^\s\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*[ \t]*/?>"
+    r"|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"
+)
 _URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`]+")
 _LINK_TARGET = re.compile(r"\]\(\s*(<[^>\n]*>|[^)\s]+)")
 _PATH_TOKEN = re.compile(r"(?<![\w/.:~-])[A-Za-z0-9_.][A-Za-z0-9_./-]*")
@@ -26,12 +67,15 @@ _TRAILING = ".,;:!?"
 
 @dataclass(frozen=True)
 class Heading:
-    """An ATX heading: ``level`` 1-6, its ``text`` and where that text is."""
+    """A heading: ``level`` 1-6, its ``text`` and where that text is (``span``; a setext
+    heading's text may take several lines); ``line`` is its first line and ``last`` its
+    last (a setext heading's underline)."""
 
     level: int
     text: str
     line: int
     span: Span
+    last: int
 
 
 @dataclass(frozen=True)
@@ -66,21 +110,97 @@ def code_lines(lines: Sequence[str], start: int) -> set[int]:
 
 
 def headings(lines: Sequence[str], start: int) -> list[Heading]:
-    """ATX headings from line ``start`` on, outside fenced code blocks."""
+    """ATX and setext headings from line ``start`` on, outside fenced code blocks (see
+    the module doc)."""
     fenced = code_lines(lines, start)
     found: list[Heading] = []
+    paragraph: int | None = None  # the first line of the open paragraph
+    lazy = False  # in a block quote's or list item's paragraph
+    html: re.Pattern[str] | None = None  # in an HTML block: what ends it
+    blank_ends_html = False
     for number in range(start, len(lines)):
-        if number in fenced:
+        line = lines[number]
+        blank = not line.strip()
+        if html is not None or blank_ends_html:
+            if blank_ends_html and blank:
+                blank_ends_html = False
+            elif html is not None and html.search(line):
+                html = None
             continue
-        match = _ATX.match(lines[number])
-        if match is None:
+        if number in fenced or blank:
+            paragraph, lazy = None, False
             continue
-        text = match.group(2) or ""
-        begin = match.start(2) if match.group(2) is not None else match.end(1)
-        found.append(
-            Heading(len(match.group(1)), text, number, Span.at(number, begin, begin + len(text)))
-        )
+        match = _ATX.match(line)
+        if match is not None:
+            text = match.group(2) or ""
+            begin = match.start(2) if match.group(2) is not None else match.end(1)
+            span = Span.at(number, begin, begin + len(text))
+            found.append(Heading(len(match.group(1)), text, number, span, number))
+            paragraph, lazy = None, False
+            continue
+        if paragraph is not None:
+            underline = _SETEXT_UNDERLINE.match(line)
+            if underline is not None:
+                found.append(_setext(lines, paragraph, number, underline.group(1)))
+                paragraph = None
+                continue
+            if not _interrupts(line):
+                continue
+            paragraph = None
+        elif lazy:
+            if not _interrupts(line):
+                continue
+            lazy = False
+        if _indent(line) >= 4 or _THEMATIC_BREAK.match(line):
+            continue
+        container = _CONTAINER.match(line)
+        if container is not None:
+            lazy = bool(line[container.end() :].strip())  # an empty one holds no paragraph
+            continue
+        for opening, closing in _HTML_UNTIL:
+            opened = opening.match(line)
+            if opened is not None:
+                html = None if closing.search(line, opened.end()) else closing
+                break
+        else:
+            if _HTML_BLOCK_TAG.match(line) or _HTML_TAG_LINE.match(line):
+                blank_ends_html = True
+            else:
+                paragraph = number
     return found
+
+
+def _indent(line: str) -> int:
+    """The columns of ``line``'s leading spaces and tabs (tab stops of 4)."""
+    width = 0
+    for char in line:
+        if char == " ":
+            width += 1
+        elif char == "\t":
+            width += 4 - width % 4
+        else:
+            break
+    return width
+
+
+def _interrupts(line: str) -> bool:
+    """Whether ``line`` (not blank, no ATX heading, no fence) ends a paragraph."""
+    return bool(
+        _THEMATIC_BREAK.match(line)
+        or _INTERRUPTING_ITEM.match(line)
+        or _BLOCK_QUOTE.match(line)
+        or any(opening.match(line) for opening, _ in _HTML_UNTIL)
+        or _HTML_BLOCK_TAG.match(line)
+    )
+
+
+def _setext(lines: Sequence[str], first: int, underline: int, marks: str) -> Heading:
+    """The setext heading of the paragraph ``first``..``underline - 1``."""
+    last = underline - 1
+    texts = [lines[number].strip(" \t") for number in range(first, underline)]
+    begin = len(lines[first]) - len(lines[first].lstrip(" \t"))
+    span = Span(Position(first, begin), Position(last, len(lines[last].rstrip(" \t"))))
+    return Heading(1 if marks[0] == "=" else 2, " ".join(texts), first, span, underline)
 
 
 def section_end(lines: Sequence[str], found: Sequence[Heading], position: int) -> int:
@@ -91,7 +211,7 @@ def section_end(lines: Sequence[str], found: Sequence[Heading], position: int) -
         if later.level <= heading.level:
             end = later.line - 1
             break
-    while end > heading.line and not lines[end].strip():
+    while end > heading.last and not lines[end].strip():
         end -= 1
     return end
 

@@ -1,8 +1,10 @@
 """Shared navigation pieces: which skill name the cursor means, and where skills live.
 
 A cursor names a skill in two ways: anywhere in a skill's frontmatter (that skill's own
-``name``) or on a ``/name`` mention in a body (the mentioned skill). Locations of other
-skill files are converted with the session's line source for that file.
+``name``) or on a ``/name`` mention in a body (the mentioned skill). That is what
+definition and references answer from (:func:`name_target`); rename asks for more, the
+cursor on the name itself: the ``name`` value's text or a mention (:func:`rename_target`).
+Locations of other skill files are converted with the session's line source for that file.
 """
 
 from __future__ import annotations
@@ -82,6 +84,20 @@ def name_target(doc: SkillDocument, position: Position) -> NameTarget | None:
         if not name or span is None:
             return None
         return NameTarget(name, "own", span)
+    return _mention_target(doc, position)
+
+
+def rename_target(doc: SkillDocument, position: Position) -> NameTarget | None:
+    """The skill name under the cursor itself: on the ``name`` value's text (both ends
+    included, as LSP ranges are; not its key, quotes or the rest of the frontmatter) or
+    on a ``/name`` mention. The span returned contains ``position``."""
+    if in_frontmatter(doc, position):
+        target = name_target(doc, position)
+        return target if target is not None and target.span.contains(position) else None
+    return _mention_target(doc, position)
+
+
+def _mention_target(doc: SkillDocument, position: Position) -> NameTarget | None:
     if position.line < doc.body_start_line():
         return None
     mention = mention_at(doc.lines, doc.body_start_line(), position.line, position.character)

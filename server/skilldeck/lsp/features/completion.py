@@ -7,6 +7,15 @@ key (the profile's values, e.g. ``true``/``false``; the folder or file name for
 body: ``/name`` of user-invocable skills (winners of the deck), and the relative paths of
 files inside a bundle's folder.
 
+An item replaces the whole word the cursor is in, not only what is before the cursor
+(``/al|pha`` never becomes ``/alphapha``): a key or a value; a ``/name`` mention's slash
+and name characters; a path's last part typed before the cursor and the rest of the path
+after it (to whitespace, a closing bracket or quote, a ``#fragment``, or the punctuation
+ending a sentence). A client that declares ``insertReplaceSupport`` gets mention and path
+items as an ``InsertReplaceEdit`` (insert: up to the cursor; replace: the whole token)
+when the token goes on after the cursor, and lets its user choose (VS Code:
+``editor.suggest.insertMode``); other clients get the whole token's range.
+
 Completion runs as the user types: the trigger characters are ``/``, ``-`` and the ASCII
 letters (a letter outside the frontmatter, a mention or a link answers nothing). A key
 item whose key has values to suggest carries the command ``editor.action.triggerSuggest``,
@@ -28,6 +37,7 @@ import os
 import re
 import string
 from bisect import bisect_left
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -57,7 +67,11 @@ TRIGGER_CHARACTERS = ["/", "-", *string.ascii_letters]
 TRIGGER_SUGGEST = types.Command("Suggest", "editor.action.triggerSuggest")
 
 _MENTION_HEAD = re.compile(r"(?:^|(?<=\s))/([a-z0-9-]*)$")
+_MENTION_TAIL = re.compile(r"[\w-]*")
 _PATH_HEAD = re.compile(r"[^\s()\[\]<>\"'`]*$")
+_PATH_TAIL = re.compile(r"[^\s()\[\]<>\"'`#]*")
+#: Punctuation after a path that ends the sentence, not the path (as document links read).
+_SENTENCE_END = ".,;:!?"
 
 
 def register(server: SkilldeckServer) -> None:
@@ -71,21 +85,27 @@ def register(server: SkilldeckServer) -> None:
         doc = await load_document(server.session, params.text_document.uri)
         if doc is None:
             return None
-        snippets, formats = _item_support(server)
+        snippets, formats, insert_replace = _item_support(server)
         invoked = params.context is None or (
             params.context.trigger_kind == types.CompletionTriggerKind.Invoked
         )
         return await complete(
-            doc, params.position, snippets=snippets, invoked=invoked, formats=formats
+            doc,
+            params.position,
+            snippets=snippets,
+            invoked=invoked,
+            formats=formats,
+            insert_replace=insert_replace,
         )
 
 
-def _item_support(server: SkilldeckServer) -> tuple[bool, list[types.MarkupKind]]:
+def _item_support(server: SkilldeckServer) -> tuple[bool, list[types.MarkupKind], bool]:
+    """The client's snippet support, documentation formats and ``insertReplaceSupport``."""
     text = server.client_capabilities.text_document
     completion = text.completion if text is not None else None
     item = completion.completion_item if completion is not None else None
     formats = list(item.documentation_format or []) if item is not None else []
-    return bool(item and item.snippet_support), formats
+    return bool(item and item.snippet_support), formats, bool(item and item.insert_replace_support)
 
 
 async def complete(
@@ -95,8 +115,10 @@ async def complete(
     snippets: bool,
     invoked: bool,
     formats: list[types.MarkupKind] | None = None,
+    insert_replace: bool = False,
 ) -> types.CompletionList | None:
-    """The completion list at ``at`` in ``doc`` (``None`` when nothing applies)."""
+    """The completion list at ``at`` in ``doc`` (``None`` when nothing applies);
+    ``insert_replace``: the client takes ``InsertReplaceEdit`` (see the module doc)."""
     position = doc.position(at)
     frontmatter = doc.frontmatter_lines()
     starting = doc.not_a_skill is None and _blank_start(doc) and position.line <= 1
@@ -107,7 +129,7 @@ async def complete(
             return types.CompletionList(is_incomplete=False, items=[item])
         if position.line == 0 and starting:
             return None  # `-`, `--` typed: a frontmatter line, not a path
-        return await _body(doc, position, invoked)
+        return await _body(doc, position, invoked, insert_replace)
     first, closing = frontmatter
     if position.line == first and starting:
         items = [_snippet(doc, snippets, formats)] if fresh else []
@@ -119,7 +141,7 @@ async def complete(
         # Values are re-asked at every character (see the module's docstring).
         return types.CompletionList(is_incomplete=values, items=items) if items else None
     if position.line > closing:
-        return await _body(doc, position, invoked)
+        return await _body(doc, position, invoked, insert_replace)
     return None
 
 
@@ -259,22 +281,42 @@ def _values(doc: SkillDocument, slot: Slot, invoked: bool) -> list[types.Complet
 # -- body -----------------------------------------------------------------------------------
 
 
+def _token_edit(
+    doc: SkillDocument, position: Position, start: int, end: int, insert_replace: bool
+) -> Callable[[str], types.TextEdit | types.InsertReplaceEdit]:
+    """The edit of an item replacing columns ``start``-``end`` of the cursor's line, the
+    cursor in between (see the module doc), for each item's text."""
+    line = position.line
+    whole = doc.range(Span.at(line, start, end))
+    if insert_replace and end > position.character:
+        typed = doc.range(Span.at(line, start, position.character))
+        return lambda text: types.InsertReplaceEdit(new_text=text, insert=typed, replace=whole)
+    return lambda text: types.TextEdit(range=whole, new_text=text)
+
+
 async def _body(
-    doc: SkillDocument, position: Position, invoked: bool
+    doc: SkillDocument, position: Position, invoked: bool, insert_replace: bool
 ) -> types.CompletionList | None:
-    head = doc.line(position.line)[: position.character]
+    line = doc.line(position.line)
+    head = line[: position.character]
     mention = _MENTION_HEAD.search(head)
     if (
         mention is not None
         and doc.index is not None
         and not in_code(doc.lines, doc.body_start_line(), position.line, mention.start())
     ):
-        return _mentions(doc, doc.index, position, mention.start(), mention.group(1))
-    return await _paths(doc, position, head, invoked)
+        tail = _MENTION_TAIL.match(line, position.character)
+        end = tail.end() if tail is not None else position.character
+        edit = _token_edit(doc, position, mention.start(), end, insert_replace)
+        return _mentions(doc, doc.index, mention.group(1), edit)
+    return await _paths(doc, position, line, invoked, insert_replace)
 
 
 def _mentions(
-    doc: SkillDocument, index: FolderIndex, position: Position, start: int, typed: str
+    doc: SkillDocument,
+    index: FolderIndex,
+    typed: str,
+    edit: Callable[[str], types.TextEdit | types.InsertReplaceEdit],
 ) -> types.CompletionList:
     names = index.sorted_names()
     # Names starting with what was typed form one run of the sorted list; the rest are
@@ -282,7 +324,6 @@ def _mentions(
     first = bisect_left(names, typed)
     prefixed = itertools.takewhile(lambda name: name.startswith(typed), names[first:])
     inside = (name for name in names if typed in name and not name.startswith(typed))
-    edit_range = doc.range(Span.at(position.line, start, position.character))
     items: list[types.CompletionItem] = []
     incomplete = False
     for name in itertools.chain(prefixed, inside):
@@ -315,17 +356,18 @@ def _mentions(
                     description, doc.config.catalog_max_description_length
                 ),
                 sort_text=f"{len(items):04d}",
-                text_edit=types.TextEdit(range=edit_range, new_text=f"/{name}"),
+                text_edit=edit(f"/{name}"),
             )
         )
     return types.CompletionList(is_incomplete=incomplete, items=items)
 
 
 async def _paths(
-    doc: SkillDocument, position: Position, head: str, invoked: bool
+    doc: SkillDocument, position: Position, line: str, invoked: bool, insert_replace: bool
 ) -> types.CompletionList | None:
     if doc.layout != "bundle":
         return None
+    head = line[: position.character]
     match = _PATH_HEAD.search(head)
     token = match.group() if match else ""
     before = head[: len(head) - len(token)]
@@ -340,8 +382,14 @@ async def _paths(
     children = await asyncio.to_thread(_children, doc, relative)
     if children is None:
         return None
-    edit_range = doc.range(
-        Span.at(position.line, position.character - len(partial), position.character)
+    tail = _PATH_TAIL.match(line, position.character)
+    rest = tail.group().rstrip(_SENTENCE_END) if tail is not None else ""
+    edit = _token_edit(
+        doc,
+        position,
+        position.character - len(partial),
+        position.character + len(rest),
+        insert_replace,
     )
     items: list[types.CompletionItem] = []
     for name, is_dir in children:
@@ -356,7 +404,7 @@ async def _paths(
                 kind=types.CompletionItemKind.Folder if is_dir else types.CompletionItemKind.File,
                 detail=relative + text,
                 sort_text=f"{0 if is_dir else 1}{name}",
-                text_edit=types.TextEdit(range=edit_range, new_text=text),
+                text_edit=edit(text),
                 command=types.Command("Suggest", "editor.action.triggerSuggest")
                 if is_dir
                 else None,

@@ -23,7 +23,8 @@ def register(server: SkilldeckServer) -> None:
 
 
 def folding_ranges(doc: SkillDocument) -> list[types.FoldingRange]:
-    """The frontmatter (opening to closing ``---``) and every section with a body."""
+    """The frontmatter (opening to closing ``---``) and every section with a body (below
+    the heading: a setext heading's two lines are not a section)."""
     ranges: list[types.FoldingRange] = []
     lines = doc.frontmatter_lines()
     if lines is not None and lines[1] < len(doc.lines):
@@ -38,7 +39,7 @@ def folding_ranges(doc: SkillDocument) -> list[types.FoldingRange]:
     found = headings(doc.lines, doc.body_start_line())
     for position, heading in enumerate(found):
         end = section_end(doc.lines, found, position)
-        if end > heading.line:
+        if end > heading.last:
             ranges.append(
                 types.FoldingRange(
                     start_line=heading.line, end_line=end, kind=types.FoldingRangeKind.Region

@@ -1,7 +1,10 @@
 """Renaming a skill: ``textDocument/prepareRename`` and ``textDocument/rename``.
 
-Works on a skill's ``name`` value (that skill) or on a ``/name`` mention (the winning
-skill of that name). The answer is one ``WorkspaceEdit`` with ``documentChanges``:
+Works with the cursor on a skill's ``name`` value (that skill) or on a ``/name`` mention
+(the winning skill of that name). Anywhere else, the rest of the frontmatter included,
+both requests are refused with the reason: an error, which clients show (VS Code shows
+its message at the cursor; to a ``null`` answer it says "The element can't be renamed.").
+The answer is one ``WorkspaceEdit`` with ``documentChanges``:
 
 1. a ``RenameFile`` of the bundle folder (or the flat ``<name>.md``) to the new name,
    never overwriting (``overwrite: false``);
@@ -52,7 +55,7 @@ from skilldeck.engine.registry import SOURCE_USER_AGENTS, SOURCE_USER_DSH, is_sk
 from skilldeck.engine.text import Span
 from skilldeck.lsp.deck_mentions import deck_mentions
 from skilldeck.lsp.diagnostics import uri_of
-from skilldeck.lsp.navigation import NameTarget, name_target, own_name_span
+from skilldeck.lsp.navigation import NameTarget, own_name_span, rename_target
 from skilldeck.lsp.positions import to_lsp_range
 from skilldeck.lsp.refusals import RequestRefused
 from skilldeck.lsp.skill_document import SkillDocument, load_document
@@ -113,7 +116,7 @@ _NOT_A_NAME = "Rename works on a skill's 'name' value or on a '/name' mention in
 
 
 def _target(doc: SkillDocument, at: types.Position) -> NameTarget:
-    target = name_target(doc, doc.position(at))
+    target = rename_target(doc, doc.position(at))
     if target is None:
         raise RenameRefused(_NOT_A_NAME)
     return target

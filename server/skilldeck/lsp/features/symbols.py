@@ -1,8 +1,10 @@
 """Document symbols (frontmatter keys, Markdown headings) and workspace symbols (skills).
 
 ``textDocument/documentSymbol``: a ``frontmatter`` symbol whose children are its
-top-level keys (detail: a preview of the value), then the body's ATX headings nested by
-level. Clients without hierarchical support get the same as flat ``SymbolInformation``.
+top-level keys (detail: a preview of the value), then the body's headings (ATX and
+setext; detail: ``#`` as many times as the level) nested by level, each one's range its
+section from its first line, its selection range its text. Clients without hierarchical
+support get the same as flat ``SymbolInformation``.
 
 ``workspace/symbol``: every skill file of every folder (shadowed ones included), named
 by its skill name, with its source (and rank) as the container; the query matches
