@@ -148,23 +148,49 @@ def test_roots_honour_environment_and_flags(
     )
     assert result.code == 0
     assert json.loads(result.stdout) == [
-        {"rank": 100, "source": "project-dsh", "path": str(deck / ".dsh/skills"), "exists": True},
+        {
+            "rank": 100,
+            "source": "project-dsh",
+            "path": str(deck / ".dsh/skills"),
+            "exists": True,
+            "problem": None,
+        },
         {
             "rank": 200,
             "source": "project-agents",
             "path": str(deck / ".agents/skills"),
             "exists": True,
+            "problem": None,
         },
-        {"rank": 300, "source": "custom", "path": str(deck / "one"), "exists": False},
-        {"rank": 300, "source": "custom", "path": str(tmp_path / "two"), "exists": False},
-        {"rank": 400, "source": "user-dsh", "path": str(home / ".dsh/skills"), "exists": False},
+        {
+            "rank": 300,
+            "source": "custom",
+            "path": str(deck / "one"),
+            "exists": False,
+            "problem": None,
+        },
+        {
+            "rank": 300,
+            "source": "custom",
+            "path": str(tmp_path / "two"),
+            "exists": False,
+            "problem": None,
+        },
+        {
+            "rank": 400,
+            "source": "user-dsh",
+            "path": str(home / ".dsh/skills"),
+            "exists": False,
+            "problem": None,
+        },
         {
             "rank": 500,
             "source": "user-agents",
             "path": str(home / ".agents/skills"),
             "exists": True,
+            "problem": None,
         },
-        {"rank": 600, "source": "bundled", "path": str(bundled), "exists": True},
+        {"rank": 600, "source": "bundled", "path": str(bundled), "exists": True, "problem": None},
     ]
     text = run("roots", "--cwd", str(deck / ".dsh"), cwd=tmp_path).stdout.splitlines()
     assert text[0] == f" 100  project-dsh     {deck}/.dsh/skills"

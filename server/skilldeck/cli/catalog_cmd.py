@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli import host_report
 from skilldeck.cli.errors import CliError
-from skilldeck.cli.settings import add_registry_options, registry_session, warn_if_incomplete
+from skilldeck.cli.settings import (
+    add_registry_options,
+    registry_session,
+    skipped_files,
+    warn_if_incomplete,
+    warn_skipped,
+)
 from skilldeck.engine.model_view import catalog_entries, render_entries
 from skilldeck.engine.text import MIN_CATALOG_DESCRIPTION_MAX_LENGTH
 
@@ -51,7 +57,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the catalog; exits 0 (an incomplete view is noted on stderr)."""
+    """Print the catalog; exits 0 (skipped skill files and an incomplete view are noted
+    on stderr)."""
     cap = args.max_description_length
     if cap is not None and cap < MIN_CATALOG_DESCRIPTION_MAX_LENGTH:
         raise CliError(
@@ -72,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
     import asyncio  # noqa: PLC0415 - only this command runs an event loop
 
     session = registry_session(args, catalog_max_description_length=args.max_description_length)
-    snapshot = asyncio.run(session.registry.snapshot(cwd=session.cwd))
+    with skipped_files() as skipped:
+        snapshot = asyncio.run(session.registry.snapshot(cwd=session.cwd))
     entries = catalog_entries(snapshot.skills, session.config.catalog_max_description_length)
     if args.json:
         payload = {
@@ -82,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         print(render_entries(entries, kind="initial"))
+    warn_skipped(skipped, session.cwd)
     warn_if_incomplete(snapshot.complete)
     return 0
 

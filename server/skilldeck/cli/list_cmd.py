@@ -18,7 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli import host_report
 from skilldeck.cli.display import display_path, printable
-from skilldeck.cli.settings import add_registry_options, registry_session, warn_if_incomplete
+from skilldeck.cli.settings import (
+    add_registry_options,
+    registry_session,
+    skipped_files,
+    warn_if_incomplete,
+    warn_skipped,
+)
 
 if TYPE_CHECKING:
     from skilldeck.engine.host_views import HostsView
@@ -41,19 +47,22 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the skills; exits 0 (an incomplete view is noted on stderr)."""
+    """Print the skills; exits 0 (skipped skill files and an incomplete view are noted on
+    stderr)."""
     if args.host is not None:
         return _run_hosts(args)
     import asyncio  # noqa: PLC0415 - only this command runs an event loop
 
     session = registry_session(args)
     cwd = session.cwd
-    resolution = asyncio.run(session.registry.resolve(cwd=cwd))
+    with skipped_files() as skipped:
+        resolution = asyncio.run(session.registry.resolve(cwd=cwd))
     if args.json:
         print(json.dumps(resolution_json(resolution), indent=2, ensure_ascii=False))
     else:
         for line in resolution_lines(resolution, cwd):
             print(line)
+    warn_skipped(skipped, cwd)
     warn_if_incomplete(resolution.complete)
     return 0
 

@@ -1,4 +1,9 @@
-"""``skilldeck roots [--json]``: the filesystem roots for the lookup directory, by rank."""
+"""``skilldeck roots [--json]``: the filesystem roots for the lookup directory, by rank.
+
+Each root's state is the scan's (``root_state``): missing, not a folder, or cannot be
+listed and why (a symlink loop, permission denied), so ``roots`` says why a root that
+``check`` warns about holds no skills. JSON: ``[{rank, source, path, exists, problem}]``,
+``problem`` ``null`` for a folder that lists or a missing root (a normal state)."""
 
 from __future__ import annotations
 
@@ -6,8 +11,9 @@ import argparse
 import json
 from typing import Any
 
+from skilldeck.cli.display import printable
 from skilldeck.cli.settings import add_location_options, build_config, lookup_cwd
-from skilldeck.engine.filesystem import resolve_roots
+from skilldeck.engine.filesystem import resolve_roots, root_state
 
 
 def register(subparsers: Any) -> None:
@@ -16,7 +22,7 @@ def register(subparsers: Any) -> None:
         "roots",
         help="show the skill roots for the lookup directory",
         description="Every filesystem skill root for the lookup directory, in rank order "
-        "(lower wins a duplicate name), and whether it exists.",
+        "(lower wins a duplicate name), and whether it exists or why it cannot be listed.",
     )
     add_location_options(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
@@ -27,15 +33,22 @@ def run(args: argparse.Namespace) -> int:
     """Print the roots; always exits 0 (missing roots are a normal state)."""
     cwd = lookup_cwd(args)
     roots = resolve_roots(build_config(args, cwd), cwd)
+    states = [root_state(root) for root in roots]
     if args.json:
         payload = [
-            {"rank": root.rank, "source": root.source, "path": root.path, "exists": root.exists}
-            for root in roots
+            {
+                "rank": root.rank,
+                "source": root.source,
+                "path": root.path,
+                "exists": root.exists,
+                "problem": None if state in (None, "missing") else state,
+            }
+            for root, state in zip(roots, states, strict=True)
         ]
         print(json.dumps(payload, indent=2, ensure_ascii=False))
         return 0
     width = max((len(root.source) for root in roots), default=0)
-    for root in roots:
-        state = "" if root.exists else "  (missing)"
-        print(f"{root.rank:>4}  {root.source:<{width}}  {root.path}{state}")
+    for root, state in zip(roots, states, strict=True):
+        shown = "" if state is None else f"  ({state})"
+        print(f"{root.rank:>4}  {root.source:<{width}}  {printable(root.path)}{printable(shown)}")
     return 0

@@ -8,20 +8,27 @@ Precedence (lowest first): built-in defaults, the environment (``$DSH_HOME``,
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import os
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from skilldeck.cli.display import display_path, printable
 from skilldeck.cli.errors import CliError, os_reason
 from skilldeck.cli.provider_option import add_provider_option, provider_factories
 from skilldeck.engine.config import ConfigLayer, SkilldeckConfig, find_config_file, load_config_file
 from skilldeck.engine.filesystem import IndexCache, find_project_root
 
 if TYPE_CHECKING:
+    from skilldeck.engine.filesystem import SkippedFile
     from skilldeck.engine.registry import SkillRegistry
+
+#: Skipped skill files named one a line on stderr; past it, how many more.
+SKIPPED_SHOWN = 20
 
 
 def add_cwd_option(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
@@ -118,6 +125,59 @@ def warn_if_incomplete(complete: bool) -> None:
     if not complete:
         print(
             "skilldeck: warning: discovery was incomplete; some skills may be missing",
+            file=sys.stderr,
+        )
+
+
+@contextlib.contextmanager
+def skipped_files() -> Iterator[list[SkippedFile]]:
+    """Collect, while the block runs, the skill files the engine refuses: what its
+    filesystem provider logs on ``SKIPPED_LOGGER`` (the verdict ``check`` reports). The
+    records stop there: the command prints them its own way (:func:`warn_skipped`)."""
+    from skilldeck.engine.filesystem import SKIPPED_LOGGER, SkippedFile  # noqa: PLC0415
+
+    found: list[SkippedFile] = []
+    paths: set[str] = set()
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            skipped = getattr(record, "skipped_file", None)
+            if isinstance(skipped, SkippedFile) and skipped.path not in paths:
+                paths.add(skipped.path)
+                found.append(skipped)
+
+    logger = logging.getLogger(SKIPPED_LOGGER)
+    handler = Collect(logging.WARNING)
+    propagate = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        yield found
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = propagate
+
+
+def skipped_line(skipped: SkippedFile, cwd: str, *, name: str | None = None) -> str:
+    """``PATH skipped: CODE message``: the file as ``check`` shows it, and why (or, for a
+    skill ``name`` asked for, ``skill 'NAME' exists but was skipped: PATH: CODE ...``)."""
+    shown = printable(display_path(skipped.path, cwd))
+    why = f"{skipped.code} {printable(skipped.message)}"
+    if name is not None:
+        return f"skill '{printable(name)}' exists but was skipped: {shown}: {why}"
+    return f"{shown} skipped: {why}"
+
+
+def warn_skipped(skipped: Sequence[SkippedFile], cwd: str) -> None:
+    """One ``skilldeck: warning:`` line on stderr per skipped skill file (the first
+    :data:`SKIPPED_SHOWN`, then how many more)."""
+    for item in skipped[:SKIPPED_SHOWN]:
+        print(f"skilldeck: warning: {skipped_line(item, cwd)}", file=sys.stderr)
+    more = len(skipped) - SKIPPED_SHOWN
+    if more > 0:
+        files = "file" if more == 1 else "files"
+        print(
+            f"skilldeck: warning: and {more} more skipped skill {files}; run `skilldeck check`",
             file=sys.stderr,
         )
 

@@ -19,9 +19,11 @@ if TYPE_CHECKING:
     )
     from skilldeck.engine.filesystem._bundled import skill_body as skill_body
     from skilldeck.engine.filesystem._fs_provider import PROVIDER_NAME as PROVIDER_NAME
+    from skilldeck.engine.filesystem._fs_provider import SKIPPED_LOGGER as SKIPPED_LOGGER
     from skilldeck.engine.filesystem._fs_provider import DeckScan as DeckScan
     from skilldeck.engine.filesystem._fs_provider import FilesystemProvider as FilesystemProvider
     from skilldeck.engine.filesystem._fs_provider import SkillFileEntry as SkillFileEntry
+    from skilldeck.engine.filesystem._fs_provider import SkippedFile as SkippedFile
     from skilldeck.engine.filesystem._fs_provider import classify_path as classify_path
     from skilldeck.engine.filesystem._fs_provider import entry_name_and_rank as entry_name_and_rank
     from skilldeck.engine.filesystem._fs_provider import (
@@ -30,8 +32,10 @@ if TYPE_CHECKING:
     from skilldeck.engine.filesystem._fs_provider import name_span as name_span
     from skilldeck.engine.filesystem._fs_provider import refusal_now as refusal_now
     from skilldeck.engine.filesystem._fs_provider import refusal_of as refusal_of
+    from skilldeck.engine.filesystem._fs_provider import root_state as root_state
     from skilldeck.engine.filesystem._fs_provider import scan_deck as scan_deck
     from skilldeck.engine.filesystem._fs_provider import scan_root as scan_root
+    from skilldeck.engine.filesystem._fs_provider import skipped_file as skipped_file
     from skilldeck.engine.filesystem._fs_provider import to_candidate as to_candidate
     from skilldeck.engine.filesystem._index_cache import RACY_WINDOW_NS as RACY_WINDOW_NS
     from skilldeck.engine.filesystem._index_cache import FileIdentity as FileIdentity
@@ -72,15 +76,19 @@ else:
                 "DeckScan",
                 "FilesystemProvider",
                 "PROVIDER_NAME",
+                "SKIPPED_LOGGER",
                 "SkillFileEntry",
+                "SkippedFile",
                 "classify_path",
                 "entry_name_and_rank",
                 "filesystem_provider_factory",
                 "name_span",
                 "refusal_now",
                 "refusal_of",
+                "root_state",
                 "scan_deck",
                 "scan_root",
+                "skipped_file",
                 "to_candidate",
             ),
             "_index_cache": (

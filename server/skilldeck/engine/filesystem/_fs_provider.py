@@ -10,12 +10,22 @@ symlink loops) is passed over without being opened.
 What a scan reports:
 
 - a *missing* root (or a root that is a file) is empty and complete;
-- a root that cannot be listed (permission denied, I/O error) is empty and
-  **incomplete**; an unexpected error reading one skill file makes the scan incomplete
-  too, while the file still gets a finding. Readable skills are never hidden.
+- a root in a permanent state that forbids listing it (permission denied, a symlink
+  loop, a name too long) is empty and complete, with a problem saying why (SPEC §3:
+  such a root is as good as missing; were it incomplete, no catalog would ever be
+  complete and a session would never get one);
+- a root that cannot be listed for a transient reason (an I/O error, no file
+  descriptors or memory left) is empty and **incomplete**; an unexpected error reading
+  one skill file makes the scan incomplete too, while the file still gets a finding.
+  Readable skills are never hidden.
 - permission denied on one bundle or file, a ``SKILL.md`` that is not a regular file,
   a file too large or not UTF-8: a finding on that file (from ``skill_file``); the
   scan stays complete, because that state is not transient.
+
+A skill file the engine refuses (a finding that drops the skill) is no candidate; the
+provider logs it at WARNING on :data:`SKIPPED_LOGGER` (``skill file PATH ignored: CODE
+message``, the finding ``check`` reports), once per file version, however often the
+roots are read (:class:`SkippedFile`).
 
 Resource bases: a bundle's resources resolve against its folder
 (``<root>/<name>``); a flat skill's against its root, as in the reference
@@ -27,11 +37,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import itertools
+import logging
 import os
 import stat
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -74,13 +85,15 @@ from skilldeck.engine.registry import (
     SkillProvider,
     group_by_name,
 )
-from skilldeck.engine.rules import Finding
+from skilldeck.engine.rules import Finding, Severity
 from skilldeck.engine.text import FILE_START, Span, trim_body
 
 if TYPE_CHECKING:  # the gate module imports asyncio, which `check` never needs
     from skilldeck.engine.filesystem._watch_gate import WatchGate
 
 PROVIDER_NAME = "filesystem"
+#: The logger a provider reports each skill file it refuses on (once per file version).
+SKIPPED_LOGGER = "skilldeck.engine.filesystem.skipped"
 #: How long a watched scan waits for the watcher's first listing of its roots.
 LISTING_WAIT_S = 5.0
 
@@ -111,11 +124,53 @@ class SkillFileEntry:
     analysis: SkillFileAnalysis
     name_span: Span = FILE_START
     listed: tuple[str, str] | None = None
+    #: The file's identity when the scan refused it (the version a skip is reported
+    #: for, :class:`FilesystemProvider`); ``None`` for an accepted file, or when unknown.
+    identity: FileIdentity | None = field(default=None, compare=False)
 
     @property
     def resource_dir(self) -> str:
         """The folder relative resources resolve against (the root for a flat skill)."""
         return self.folder if self.folder is not None else self.root.path
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    """A skill file the engine refused, and why, in ``check``'s words.
+
+    ``code`` and ``message`` are those of the first finding that drops the skill, as
+    ``check`` reports it (a dropping rule switched off: its code and summary).
+    ``expected_name`` is the bundle folder or flat file stem, ``name`` the frontmatter
+    name when it has one (a user may ask for the skill by either).
+    """
+
+    path: str
+    expected_name: str
+    name: str | None
+    code: str
+    message: str
+
+
+def skipped_file(entry: SkillFileEntry) -> SkippedFile | None:
+    """Why the engine refuses ``entry`` (``None``: it is a skill). The verdict is the
+    analysis' own: the findings ``check`` reports, never a second reading."""
+    analysis = entry.analysis
+    if analysis.accepted:
+        return None
+    dropped = next((f for f in analysis.findings if f.drops_skill), None)
+    if dropped is not None:
+        code, message = dropped.code, dropped.message
+    elif analysis.suppressed_drops:
+        from skilldeck.engine.rules import rule  # noqa: PLC0415 - the table, only here
+
+        code = analysis.suppressed_drops[0]
+        message = f"{rule(code).summary} (rule switched off; skill not loaded)"
+    else:  # every refusal has a dropping finding; this is a safety net
+        errors = [f for f in analysis.findings if f.severity == Severity.ERROR]
+        code = errors[0].code if errors else ""
+        message = errors[0].message if errors else "not a valid skill (skill not loaded)"
+    name = analysis.name if isinstance(analysis.name, str) else None
+    return SkippedFile(entry.path, entry.expected_name, name, code, message)
 
 
 @dataclass(frozen=True)
@@ -268,6 +323,34 @@ class _Listing:
     problems: tuple[str, ...]
 
 
+def root_state(root: SkillRoot) -> str | None:
+    """Why ``root`` holds no skills, as ``skilldeck roots`` shows it: ``"missing"``, ``"not
+    a folder"`` or ``"cannot be listed: <reason>"``; ``None`` for a folder that lists.
+    The scan decides the same way (:func:`_list_root`)."""
+    try:
+        with os.scandir(root.path):
+            return None
+    except OSError as error:
+        return _unlisted_root(root, error)[0]
+
+
+def _unlisted_root(root: SkillRoot, error: OSError) -> tuple[str, bool, str | None]:
+    """A root whose listing failed with ``error``: its state (:func:`root_state`),
+    whether a scan of it is complete, and the problem a scan reports (``None``: none)."""
+    if isinstance(error, (FileNotFoundError, NotADirectoryError)):
+        if os.path.lexists(root.path) and not os.path.isdir(root.path):
+            problem = f"{root.path}: skill root is not a folder; nothing scanned"
+            # a dangling symlink is as good as missing; a file is not a folder
+            return ("not a folder" if os.path.exists(root.path) else "missing"), True, problem
+        return "missing", True, None
+    state = f"cannot be listed: {_reason(error)}"
+    if error.errno in _PERMANENT_ERRNOS:
+        # A state that lasts (a symlink loop, no permission): as good as missing, and
+        # said; it must not keep every read incomplete (no catalog would be complete).
+        return state, True, f"{root.path}: skill root {state}; nothing scanned"
+    return state, False, f"{root.path}: cannot list skill root: {_reason(error)}"
+
+
 def _list_root(root: SkillRoot) -> _Listing:
     problems: list[str] = []
     complete = True
@@ -275,14 +358,11 @@ def _list_root(root: SkillRoot) -> _Listing:
     try:
         with os.scandir(root.path) as listing:
             children = sorted((entry.name, entry) for entry in listing)
-    except (FileNotFoundError, NotADirectoryError):
-        children = []
-        if os.path.lexists(root.path) and not os.path.isdir(root.path):
-            problems.append(f"{root.path}: skill root is not a folder; nothing scanned")
     except OSError as error:
         children = []
-        complete = False
-        problems.append(f"{root.path}: cannot list skill root: {_reason(error)}")
+        _, complete, problem = _unlisted_root(root, error)
+        if problem is not None:
+            problems.append(problem)
     for name, dirent in children:
         if name in root.skip_names:
             continue
@@ -473,17 +553,21 @@ def _scan_file(
     root_cache: RootCache | None,
     helpers: ScanHelpers | None,
 ) -> _Outcome:
+    identity: FileIdentity | None = None
+
     def entry(analysis: SkillFileAnalysis, span: Span | None = None) -> SkillFileEntry:
         # The parsed frontmatter is not kept (a cached analysis has none either).
+        # the bundle's other files are judged fresh: the cache keys on SKILL.md only
+        kept = with_bundle_findings(analysis, settings).without_frontmatter()
         return SkillFileEntry(
             root,
             task.layout,
             task.path,
             task.folder,
             task.expected_name,
-            # the bundle's other files are judged fresh: the cache keys on SKILL.md only
-            with_bundle_findings(analysis, settings).without_frontmatter(),
+            kept,
             name_span(analysis) if span is None else span,
+            identity=None if kept.accepted else identity,
         )
 
     def fallback(problem: str | None) -> _Outcome:
@@ -499,9 +583,9 @@ def _scan_file(
         return _Outcome(None)  # a folder without SKILL.md, or a file that just vanished
     except OSError as error:
         return fallback(_transient(task.path, error))
+    identity = FileIdentity.of(st)
     if not stat.S_ISREG(st.st_mode):
         return fallback(None)  # never opened: skill_file refuses non-regular files
-    identity = FileIdentity.of(st)
     if root_cache is not None:
         cached = root_cache.lookup(task.child, identity)
         if cached is not None:
@@ -570,6 +654,12 @@ class FilesystemProvider:
     gives ``ProviderObservation(complete=False)`` with the readable candidates. ``get``
     rereads the file: a fresh analysis and a fresh body, ``None`` when the file is gone
     or now rejected.
+
+    Each skill file ``list`` finds and refuses is logged at WARNING on
+    :data:`SKIPPED_LOGGER` (``skill file PATH ignored: CODE message``; the record's
+    ``skipped_file`` attribute is the :class:`SkippedFile`), once per file version and
+    verdict: a deck read again and again (a 10,000-skill deck, every turn) reports a
+    broken file once, and again only once it changed and is still refused.
     """
 
     def __init__(
@@ -585,6 +675,8 @@ class FilesystemProvider:
         self._name = name
         self._processes = processes
         self._watcher: _WatchHook | None = None
+        #: The version (identity, code, message) each refused file was last logged for.
+        self._skips_logged: dict[str, tuple[FileIdentity | None, str, str]] = {}
 
     @property
     def name(self) -> str:
@@ -619,10 +711,36 @@ class FilesystemProvider:
         finally:
             if watcher is not None:
                 watcher.release_after_scan()
+        self._log_skipped(scan)
         candidates = scan.candidates()
         if scan.complete and watch_ok:
             return candidates
         return ProviderObservation(candidates, complete=False)
+
+    def _log_skipped(self, scan: DeckScan) -> None:
+        """Log each refused file of ``scan`` not yet logged in this version."""
+        logged = self._skips_logged
+        logger: logging.Logger | None = None
+        for entry in scan.entries():
+            if entry.analysis.accepted:
+                if logged:
+                    logged.pop(entry.path, None)  # refused again later: said again
+                continue
+            skipped = skipped_file(entry)
+            if skipped is None:
+                continue
+            version = (entry.identity, skipped.code, skipped.message)
+            if logged.get(entry.path) == version:
+                continue
+            logged[entry.path] = version
+            logger = logger or logging.getLogger(SKIPPED_LOGGER)
+            logger.warning(
+                "skill file %s ignored: %s %s",
+                skipped.path,
+                skipped.code,
+                skipped.message,
+                extra={"skipped_file": skipped},
+            )
 
     async def get(
         self, candidate: SkillCandidate, options: LookupOptions
