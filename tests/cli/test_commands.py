@@ -89,6 +89,26 @@ def test_list_shows_control_characters_as_escapes(run: Run, tmp_path: Path) -> N
     assert text[1] == "      Lists.\\u001b[8m Hidden\\u001b[0m"
 
 
+def test_catalog_of_a_deck_offering_the_model_nothing_prints_no_message(
+    run: Run, tmp_path: Path
+) -> None:
+    """SPEC section 5: empty and never published, a session sends nothing; so does
+    `catalog` (a note on stderr), while `--json` still says it is empty."""
+    project = tmp_path / "quiet"
+    (project / ".git").mkdir(parents=True)
+    write(
+        project / ".dsh/skills/deploy.md",
+        skill("deploy", "Deploy.", "disable-model-invocation: true\n"),
+    )
+    text = run("catalog", cwd=project)
+    assert (text.code, text.stdout) == (0, "")
+    assert text.stderr == (
+        "skilldeck: no skill is offered to the model here; a session sends no catalog\n"
+    )
+    data = run("catalog", "--json", cwd=project)
+    assert json.loads(data.stdout) == {"complete": True, "entries": []}
+
+
 def test_catalog_text_is_the_engine_message_and_json_has_entries(run: Run, deck: Path) -> None:
     summaries = [
         SkillSummary(

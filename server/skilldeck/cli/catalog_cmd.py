@@ -1,8 +1,9 @@
 """``skilldeck catalog [--json] [--max-description-length N]``: the model's catalog.
 
-Text: the exact catalog message a session would send first. JSON: ``{"complete": bool,
-"entries": [{"name", "description"}]}`` with descriptions shaped as in the message
-(collapsed and capped, not yet XML-escaped).
+Text: the exact catalog message a session would send first; nothing (and a note on
+stderr) when no skill is offered to the model, as a session then sends none. JSON:
+``{"complete": bool, "entries": [{"name", "description"}]}`` with descriptions shaped as
+in the message (collapsed and capped, not yet XML-escaped).
 
 ``--host H`` renders H's listing as far as H documents it: one line per entry
 (``- name: text``, text cut at H's per-entry cap with ``...``, ``- name`` for a name-only
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli import host_report
@@ -88,8 +90,13 @@ def run(args: argparse.Namespace) -> int:
             "entries": [{"name": e.name, "description": e.description} for e in entries],
         }
         print(json.dumps(payload, indent=2, ensure_ascii=False))
-    else:
+    elif entries:
         print(render_entries(entries, kind="initial"))
+    else:  # SPEC section 5: empty and never published, a session sends nothing
+        print(
+            "skilldeck: no skill is offered to the model here; a session sends no catalog",
+            file=sys.stderr,
+        )
     warn_skipped(skipped, session.cwd)
     warn_if_incomplete(snapshot.complete)
     return 0
