@@ -7,13 +7,24 @@
   followed from its nearest existing ancestor (non-recursively) until it appears, one
   segment at a time.
 - Deleting a root switches back to following its ancestor, so delete-and-recreate
-  stays observable; an event on the root itself always re-opens the watch.
+  stays observable; an event on the root itself always re-opens the watch. A re-opened
+  watch reports what changed since the last listing of the one before: the root when it
+  now leads elsewhere (or came or went), else the skill files and bundle folders.
+- Symlinks are followed (:mod:`~skilldeck.engine.filesystem._watch_links`): the folder of
+  a symlinked skill file's target is watched too, and an edit of the target is reported
+  as the skill file; the folder holding each symlink on the way to the root is watched
+  too, so a re-pointed root (``current -> release-N``) re-opens the watch at its new
+  target and is reported as the root. A skill file linked, unlinked or re-pointed
+  re-opens the watch with the new set of targets. A deck without symlinks watches
+  nothing more; the one cost left is an ``lstat`` per ``SKILL.md`` an event says was
+  added (it may have become a symlink).
 - Only changes that can alter the catalog or a skill's findings
   (:func:`is_relevant_change`): a direct child folder or ``.md`` file of a root appearing
   or disappearing, a ``SKILL.md`` directly inside a bundle, a flat ``.md`` file, any file
-  directly inside a bundle folder (a script its SD10xx findings come from). Deeper files
-  are not watched (each bundle folder is watched non-recursively); an editor that
-  watches files itself reports them (``skilldeck.lsp.watching``).
+  directly inside a bundle folder (a script its SD10xx findings come from), the target
+  of a symlinked skill file (reported as the skill file). Deeper files are not watched
+  (each bundle folder is watched non-recursively); an editor that watches files itself
+  reports them (``skilldeck.lsp.watching``).
 - A burst (everything within one watchfiles batch, across all roots, plus a short
   coalescing delay) is one ``on_change`` call.
 - A watcher that fails is retried; until it runs again :attr:`RootWatcher.healthy` is
@@ -35,15 +46,18 @@ import asyncio
 import contextlib
 import logging
 import os
+import stat
 import time
-from collections.abc import AsyncGenerator, Callable, Iterable
+from collections.abc import AsyncGenerator, Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import Any
 
 import anyio.to_thread
-from watchfiles import awatch
+from watchfiles import Change, awatch
 
 from skilldeck.engine.filesystem._layout import (
+    BUNDLE_FILE,
     SkillPlace,
     child_layout,
     place_in_root,
@@ -51,6 +65,12 @@ from skilldeck.engine.filesystem._layout import (
 )
 from skilldeck.engine.filesystem._roots import SkillRoot
 from skilldeck.engine.filesystem._watch_gate import QuietWindow
+from skilldeck.engine.filesystem._watch_links import (
+    FollowedLinks,
+    Resolution,
+    follow_links,
+    resolve,
+)
 
 _log = logging.getLogger(__name__)
 
@@ -126,10 +146,26 @@ def _watchable(path: str) -> bool:
     return True
 
 
-def _bundle_folders(root: SkillRoot) -> tuple[tuple[str, ...], Identities]:
-    """The root's direct child folders (sorted) and the identity of each skill file in
-    it (``<child>/SKILL.md``, ``<root>/<name>.md``); blocking."""
+@dataclass(frozen=True)
+class _Listing:
+    """A root's listing: what its watch has and how its skill files are."""
+
+    #: The root's direct child folders (sorted), each watched.
+    bundles: tuple[str, ...] = ()
+    identities: Identities = field(default_factory=dict)
+    #: Each symlinked skill file, and where it leads (:func:`resolve`).
+    links: Mapping[str, Resolution] = field(default_factory=dict)
+    #: The bundle folders that are symlinks.
+    linked_bundles: tuple[str, ...] = ()
+
+
+def _bundle_folders(root: SkillRoot) -> _Listing:
+    """The root's direct child folders (sorted), the identity of each skill file in it
+    (``<child>/SKILL.md``, ``<root>/<name>.md``; a symlink's target) and where each
+    symlinked one leads; blocking. One ``lstat`` per skill file, and for a symlink a
+    ``stat`` and its :func:`resolve` as well."""
     found: list[str] = []
+    linked: list[str] = []
     files: list[str] = []
     try:
         with os.scandir(root.path) as entries:
@@ -147,21 +183,112 @@ def _bundle_folders(root: SkillRoot) -> tuple[tuple[str, ...], Identities]:
                 folder = os.path.normpath(entry.path)
                 if is_dir and _watchable(folder):
                     found.append(folder)
+                    if entry.is_symlink():
+                        linked.append(folder)
     except OSError:
-        return (), {}
+        return _Listing()
     identities: Identities = {}
+    links: dict[str, Resolution] = {}
     for path in files:
         try:
-            st = os.stat(path)
+            st = os.lstat(path)
+            if stat.S_ISLNK(st.st_mode):
+                links[path] = resolve(path)
+                st = os.stat(path)
         except OSError:
             continue
         identities[path] = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
-    return tuple(sorted(found)), identities
+    return _Listing(tuple(sorted(found)), identities, links, tuple(linked))
 
 
-async def _list_bundles(root: SkillRoot) -> tuple[tuple[str, ...], Identities]:
+@dataclass(frozen=True)
+class _Opening:
+    """What a watch of a root opens with."""
+
+    #: The root's listing (empty while the root is missing).
+    listing: _Listing
+    #: The folders and meanings its symlinks add.
+    followed: FollowedLinks
+    #: Where the root's path leads (its physical path), and whether it is a folder.
+    resolved: tuple[str | None, bool]
+
+    def same_watch(self, other: _Opening) -> bool:
+        """Whether ``other`` would open this very watch."""
+        return (
+            self.listing.bundles == other.listing.bundles
+            and self.listing.links == other.listing.links
+            and self.followed.folders == other.followed.folders
+        )
+
+    def changes_since(self, before: _Opening, root_path: str) -> set[str]:
+        """What changed between ``before`` (the last listing of the previous watch) and
+        this one: the root, when it now leads elsewhere or came or went; else the bundle
+        folders and skill files that came, went or changed."""
+        if self.resolved != before.resolved:
+            return {root_path}
+        changed = _changed_files(before.listing.identities, self.listing.identities)
+        return changed | (set(before.listing.bundles) ^ set(self.listing.bundles))
+
+
+def _opening(root: SkillRoot, anchor: str, is_root: bool) -> _Opening:
+    """What a watch of ``root`` opened at ``anchor`` has: the root's listing (none while
+    the root is missing), the symlinks it follows and where the root leads; blocking."""
+    listing = _bundle_folders(root) if is_root else _Listing()
+    root_links, resolved = resolve(root.path)
+    followed = follow_links(
+        root.path,
+        anchor,
+        bundles=listing.bundles,
+        linked_bundles=listing.linked_bundles,
+        skill_links=listing.links,
+        root_links=root_links,
+        watchable=_watchable,
+    )
+    return _Opening(listing, followed, (resolved, is_root))
+
+
+async def _list_bundles(root: SkillRoot) -> _Listing:
     # anyio's worker threads (which watchfiles already uses), not the loop's executor.
     return await anyio.to_thread.run_sync(_bundle_folders, root)
+
+
+async def _open(root: SkillRoot, anchor: str, is_root: bool) -> _Opening:
+    return await anyio.to_thread.run_sync(_opening, root, anchor, is_root)
+
+
+def _link_of(path: str) -> Resolution | None:
+    """Where ``path`` leads when it is a symlink, else ``None`` (blocking)."""
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    return resolve(path)
+
+
+def _links_moved(changes: Iterable[tuple[Any, str]], root: SkillRoot, listing: _Listing) -> bool:
+    """Whether a bundle's ``SKILL.md`` became, stopped being or was re-pointed as a symlink
+    (a flat file's change re-lists the root instead). Costs an ``lstat`` per ``SKILL.md``
+    added (an editor's save by rename, a new bundle's file) and per followed link changed;
+    nothing for an edit in place."""
+    links = listing.links
+    for change, raw in changes:
+        if change != Change.added and not links:
+            continue  # an edit in place or a removal, in a root without symlinks
+        path = os.path.normpath(raw)
+        candidate = path in links or (change == Change.added and _is_bundle_file(path, root))
+        if candidate and _link_of(path) != links.get(path):
+            return True
+    return False
+
+
+def _is_bundle_file(path: str, root: SkillRoot) -> bool:
+    """Whether ``path`` (normalised) is ``<root>/<name>/SKILL.md`` (no disk access)."""
+    folder, name = os.path.split(path)
+    if name != BUNDLE_FILE:
+        return False
+    parent, child = os.path.split(folder)
+    return parent == os.path.normpath(root.path) and child not in root.skip_names
 
 
 def _changed_files(before: Identities, after: Identities) -> set[str]:
@@ -322,10 +449,20 @@ class RootWatcher:
         self._tasks[path] = self._loop.create_task(self._follow(self._roots[path]))
 
     async def _follow(self, root: SkillRoot) -> None:
+        #: The last listing of the previous watch: what a re-opened one is compared with.
+        known: _Opening | None = None
         while not self._stop.is_set():
             mode = _watch_mode(root.path)
             anchor, is_root = mode
-            bundles, identities = await _list_bundles(root) if is_root else ((), {})
+            opening = await _open(root, anchor, is_root)
+            listing, followed = opening.listing, opening.followed
+            if known is not None:
+                # Whatever changed while no watch was live (between the last listing and
+                # this one) is reported: a root that now leads elsewhere, or its files.
+                moved = opening.changes_since(known, root.path)
+                if moved:
+                    self._emit(moved)
+            known = opening
             self._listed(root.path)
             if not self._live.is_set() and not await self._until_live():
                 return
@@ -335,7 +472,8 @@ class RootWatcher:
                 async with contextlib.aclosing(
                     self._watch_impl(
                         anchor,
-                        *bundles,
+                        *listing.bundles,
+                        *followed.folders,
                         watch_filter=None,
                         debounce=self._debounce_ms,
                         step=self._step_ms,
@@ -355,17 +493,28 @@ class RootWatcher:
                         reopen = now != mode or (is_root and root.path in paths)
                         if reopen and now != mode:
                             relevant.add(root.path)
+                        if followed:  # a symlink's target changed, or a link on the way
+                            linked, moved_link = followed.seen(paths)
+                            relevant |= linked
+                            reopen = reopen or moved_link
+                        if is_root and not reopen and _links_moved(changes, root, listing):
+                            reopen = True  # a bundle's SKILL.md linked, unlinked, re-pointed
                         if is_root and not reopen and (first or _children_moved(paths, root)):
                             # The watch is live. Anything that changed between the listing
                             # (taken before the consumer's scan) and now is re-read, and a
-                            # bundle folder that came or went re-opens the watch.
-                            current, now_ids = await _list_bundles(root)
+                            # bundle folder that came or went (or a symlinked skill file
+                            # that now leads elsewhere) re-opens the watch.
+                            current = await _list_bundles(root)
                             if first:
-                                relevant.update(_changed_files(identities, now_ids))
-                            if current != bundles:
+                                relevant.update(
+                                    _changed_files(known.listing.identities, current.identities)
+                                )
+                            if current.bundles != listing.bundles:
                                 reopen = True
-                                relevant.update(set(current) ^ set(bundles))
-                            identities = now_ids
+                                relevant.update(set(current.bundles) ^ set(listing.bundles))
+                            if current.links != listing.links:
+                                reopen = True
+                            known = replace(opening, listing=current)
                         first = False
                         if relevant:
                             self._emit(relevant)
@@ -377,9 +526,9 @@ class RootWatcher:
                 if _watch_mode(root.path) != mode:
                     self._emit({root.path})
                     continue  # the tree changed under us: re-open, not a failure
-                if is_root and (await _list_bundles(root))[0] != bundles:
+                if not (await _open(root, anchor, is_root)).same_watch(opening):
                     self._emit({root.path})
-                    continue  # a bundle folder vanished before its watch was added
+                    continue  # a folder vanished before its watch was added
                 self._fail(root.path, error)
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(self._stop.wait(), RETRY_DELAY_S)
