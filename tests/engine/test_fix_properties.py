@@ -2,8 +2,8 @@
 
 Generated skill files (block and flow mappings, indented mappings, block scalars,
 anchors and aliases, merge keys (``<<``), comments, ``...``, CRLF and lone CR line
-breaks, U+2028, tabs, code fences in the body) are analysed under the ``dsh`` and
-``agentskills`` profiles.
+breaks, U+2028, U+2029 and U+0085, tabs, code fences in the body) are analysed under the
+``dsh`` and ``agentskills`` profiles.
 Every fix of every finding, and the fix-all combination, is applied the way VS Code
 applies one ``TextEdit[]`` (sorted by range, never overlapping, all against the original
 text; lines break at ``\\n``, ``\\r\\n`` and ``\\r``; columns are code points, the engine's
@@ -182,6 +182,7 @@ DESCRIPTIONS = [
     ["description: |+", "  kept", ""],
     ["description:\tTabbed\tvalue"],
     ["description: \u00dcn\u00efcode \U0001f600 text"],
+    ["description: Ends on a break\u2029"],
 ]
 OPTIONAL = [
     ["disableModelInvocation: true"],
@@ -211,6 +212,8 @@ OPTIONAL = [
     ["metadata:", "  # c-meta", '  z: "\u00e9"'],
     ["# c-line"],
     [""],
+    ['x-note: "next\x85line"'],
+    ["x-sep: a\u2028", "x-sep-quoted: 'a\u2028  b'"],
 ]
 ALIASES = {"&nm ": "x-name: *nm", "&d ": "x-desc: *d", "&u ": "x-invoke: *u",
            "&t ": "x-copy: *t", "&w ": "x-when: *w", "&m ": "x-model: *m",
@@ -321,3 +324,52 @@ def test_every_fix_and_fix_all_keep_a_valid_skill(case: Case) -> None:
     for finding in combined.findings:
         want = intended(want, case.text, before, finding, finding.fixes[0])
     check_result(case, before, vscode_apply(case.text, combined.edits), want)
+
+
+# --- line breaks only YAML reads ----------------------------------------------------
+
+_BREAKS = "\u2028\u2029\x85"
+
+
+@st.composite
+def plain_values_with_breaks(draw: st.DrawFn) -> tuple[str, str]:
+    """A key and a one-line plain value holding U+2028, U+2029 or U+0085 (which YAML
+    reads as line breaks, an editor does not), maybe a `: ` after one of them."""
+    pieces = st.sampled_from(["a", "b", " ", ":", ": ", "-", *_BREAKS])
+    middle = "".join(draw(st.lists(pieces, max_size=10)))
+    assume(any(char in middle for char in _BREAKS))
+    key = draw(st.sampled_from(["description", "x-note"]))
+    return key, f"w{middle}z"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plain_values_with_breaks())
+def test_a_break_only_yaml_reads_is_an_error_whose_fix_keeps_the_text(
+    key_and_value: tuple[str, str],
+) -> None:
+    # The value as written (what an editor shows, and what the agents' YAML 1.2 reader
+    # makes of one line of plain text) is what the quoted value must hold.
+    key, value = key_and_value
+    extra = "" if key == "description" else "description: Does.\n"
+    text = f"---\nname: alpha\n{key}: {value}\n{extra}---\nBody.\n"
+    case = Case(text, "alpha", "dsh")
+    before = analyze(case, text)
+    keys = {"name", "description", key}
+    if before.frontmatter is not None:
+        # YAML read it: then it read no other key out of the value (no hidden key).
+        assert {entry.key for entry in before.frontmatter.entries} == keys
+        return
+    [finding] = [f for f in before.findings if f.code == "SD103"]
+    line = text.split("\n")[finding.span.start.line]
+    if any(char in line[: finding.span.start.character + 1] for char in _BREAKS):
+        assert finding.fixes, finding.message  # a break in a plain value: quoted
+    for fix in finding.fixes:
+        assert fix.title == "Quote the value"
+        fixed = vscode_apply(text, fix.edits)
+        data, _, rest = load(fixed)
+        assert set(data) == keys
+        assert data[key] == value, (text, fixed)
+        assert rest == "---\nBody.\n"
+        after = analyze(case, fixed)
+        assert after.frontmatter is not None
+        assert not [f for f in after.findings if f.code == "SD103"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from skilldeck.engine.config._distinct import declare_distinct
@@ -886,6 +886,23 @@ def test_the_nearest_skills_follow_an_edit_of_another_skill(tmp_path: Path) -> N
     st.lists(_EDIT, min_size=len(_KEYS), max_size=len(_KEYS)),
     st.lists(st.tuples(_EDIT, st.booleans()), max_size=12),
 )
+@example(  # a file published while unsettled, then settled back as it was last told
+    start=[
+        (0, "tdd-workflow", 0, False, True),
+        (0, "tdd-workflow", 0, False, True),
+        (0, "tdd-guide", 2, True, True),
+        (0, "tdd-workflow", 0, False, False),
+        (0, "tdd-workflow", 1, False, True),
+        (0, "tdd-workflow", 0, False, False),
+        (0, "tdd-workflow", 1, False, True),
+    ],
+    edits=[
+        ((0, "tdd-workflow", 0, False, False), True),
+        ((0, "tdd-workflow", 0, False, True), False),
+        ((2, "tdd-guide", 2, True, True), False),
+        ((0, "tdd-workflow", 0, False, False), False),
+    ],
+)
 def test_files_left_to_settle_are_told_when_the_editor_settles(
     start: list[tuple[int, str, int, bool, bool]],
     edits: list[tuple[tuple[int, str, int, bool, bool], bool]],
@@ -914,6 +931,38 @@ def test_files_left_to_settle_are_told_when_the_editor_settles(
         if pauses:
             pause()
     pause()
+
+
+def test_an_edited_file_shown_before_the_editor_settles_is_told_again_when_it_settles() -> None:
+    """The edited file is published after every update, settled or not. Here a copy of
+    `tdd-workflow` leaves and joins again: its competitor `tdd-guide` points at the other
+    copy, then at the one that joined (published so: it is typed in, its own text the
+    same, before the pause), then at the other copy again when it leaves once more. What
+    it was told at the last pause is what it is told now, but not what it shows: settle
+    must tell it again (it kept a related location at the copy that had left)."""
+    workflow, copy, guide = _KEYS[:3]
+    fields = {workflow: ("tdd-workflow", 0, False, True), copy: ("tdd-workflow", 0, False, True)}
+    fields[guide] = ("tdd-guide", 2, True, True)
+    for key in _KEYS[3:]:
+        fields[key] = ("roadmap", 7, False, False)  # the model cannot choose them
+    overlap = DeckOverlap([_entry(key, *f) for key, f in fields.items()], RuleSettings())
+    shown = _shown_now(overlap)
+    edits = [
+        (workflow, ("tdd-workflow", 0, False, False), True),  # leaves; the editor pauses
+        (workflow, ("tdd-workflow", 0, False, True), False),  # joins again
+        (guide, fields[guide], False),  # typed in, the same text: published as it is now
+        (workflow, ("tdd-workflow", 0, False, False), True),  # leaves again; a pause
+    ]
+    for key, edit, pauses in edits:
+        assert overlap.update(key, _entry(key, *edit), settle=False) <= {key}
+        shown[key] = overlap.findings_of(key)
+        if pauses:
+            for path in overlap.settle():
+                shown[path] = overlap.findings_of(path)
+            assert shown[guide] == overlap.findings_of(guide)
+            assert shown == _shown_now(overlap)
+    (finding,) = shown[guide]
+    assert [location.path for location in finding.related] == [copy]
 
 
 @settings(max_examples=100, deadline=None)

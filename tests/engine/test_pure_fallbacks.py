@@ -64,6 +64,12 @@ SKILLS = {
     "bad-merge": "---\nname: bad-merge\ndescription: Bad.\nn: &n 1\n<<: [*n]\n---\n",
     # old Mac line endings: no frontmatter, and the message says why
     "lone-cr": "---\rname: lone-cr\rdescription: Lone CR.\r---\r",
+    # U+2028 and U+0085, line breaks to either parser, not to an editor: the error at the
+    # character, and a key hidden behind one
+    "line-separator": "---\nname: line-separator\ndescription: Splits\u2028here too\n---\n",
+    "hidden-key": "---\nname: hidden-key\ndescription: Sums up\x85user-invocable: false\n---\n",
+    # libyaml read this block (a new line, indented), the pure parser gave up
+    "block-separator": "---\nname: block-separator\ndescription: |\n  Splits\u2028  here\n---\n",
 }
 
 
@@ -113,6 +119,13 @@ def test_a_deck_with_overlaps_and_yaml_errors_gets_the_same_findings(tmp_path: P
     )
     (lone_cr,) = [f for f in pure if "/lone-cr/" in f["path"]]
     assert "lone carriage return (CR)" in lone_cr["message"]
+    for name, char in (
+        ("line-separator", "U+2028"),
+        ("hidden-key", "U+0085"),
+        ("block-separator", "U+2028"),
+    ):
+        (split,) = [f for f in pure if f"/{name}/" in f["path"]]
+        assert split["message"].startswith(f"invalid YAML in frontmatter: YAML reads {char}")
 
 
 def test_the_example_workspace_gets_the_same_findings(tmp_path: Path) -> None:

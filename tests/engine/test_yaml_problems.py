@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,9 @@ from hypothesis import strategies as st
 
 from skilldeck.engine.files._skill_file import analyze_skill_file
 from skilldeck.engine.frontmatter._frontmatter import parse_frontmatter
+from skilldeck.engine.frontmatter._yaml_problems import explain
 from skilldeck.engine.rules._findings import Finding, Fix
-from skilldeck.engine.text._positions import Span
+from skilldeck.engine.text._positions import Position, Span
 
 PREFIX = "invalid YAML in frontmatter: "
 DROPPED = " (skill not loaded)"
@@ -139,6 +141,27 @@ CASES = [
         '---\nname: pdf\ndescription: "Fill forms \\U0001F600"\n---\n',
         id="surrogate-pair-escape",
     ),
+    pytest.param(
+        # YAML reads U+2028 as a line break, an editor does not: the finding is at the
+        # character (not "this line continues the value of 'name'" at the whole line,
+        # whose "Indent the line" made `description` part of the name).
+        "---\nname: pdf\ndescription: Fill\u2028PDF forms\n---\n",
+        "YAML reads U+2028 LINE SEPARATOR in the unquoted value of 'description' as a line "
+        "break (an editor shows none), so the text after it starts a new line; quote the value",
+        Span.at(2, 17, 18),
+        "Quote the value",
+        '---\nname: pdf\ndescription: "Fill\\u2028PDF forms"\n---\n',
+        id="line-separator-in-a-plain-value",
+    ),
+    pytest.param(
+        "---\nname: pdf\nmetadata:\n  note: a\x85b c\ndescription: d\n---\n",
+        "YAML reads U+0085 NEXT LINE in the unquoted value of 'note' as a line break (an "
+        "editor shows none), so the text after it starts a new line; quote the value",
+        Span.at(3, 9, 10),
+        "Quote the value",
+        '---\nname: pdf\nmetadata:\n  note: "a\\u0085b c"\ndescription: d\n---\n',
+        id="next-line-in-a-nested-plain-value",
+    ),
 ]
 
 
@@ -187,6 +210,7 @@ _TOKENS = st.sampled_from(
     [
         "name", "description", "a b", "1", ":", ": ", "\n", "\n  ", "\t", " ", "'", '"',
         "@", "`", "-", "- ", "[", "{", "#", "|", ">", "\\", "x:y", "\u00e9",
+        "\u2028", "\u2029", "\x85",
     ]
 )  # fmt: skip
 
@@ -207,8 +231,9 @@ def test_explanations_point_inside_the_document_and_their_fixes_apply(yaml: str)
 
 
 _QUOTED = st.sampled_from(
-    ['"', "'", "\\", "\\U", "\\u", "\\x", "d83d", "\\ude00", "0", "a", " ", "C:", "\n", "# c"]
-)
+    ['"', "'", "\\", "\\U", "\\u", "\\x", "d83d", "\\ude00", "0", "a", " ", "C:", "\n", "# c",
+     "\u2028", "\x85", "k: v"]
+)  # fmt: skip
 
 
 @settings(max_examples=300, deadline=None)
@@ -236,3 +261,94 @@ def test_a_lone_key_without_a_space_is_named_not_just_called_text(tmp_path: Path
     assert finding.span == Span.at(1, 4, 5)
     [fix] = finding.fixes
     assert apply(text, fix) == "---\nname: pdf\n---\n"
+
+
+@pytest.mark.parametrize(
+    ("yaml", "span", "message"),
+    [
+        pytest.param(
+            "description: d # note\u2028more\n",
+            Span.at(2, 21, 22),
+            "YAML reads U+2028 LINE SEPARATOR in a comment as a line break (an editor shows "
+            "none), so the text after it is no comment; remove the character",
+            id="comment-after-a-value",
+        ),
+        pytest.param(
+            # A key is one line: quotes do not keep its break from ending it.
+            '"de\u2029sc": d\ndescription: d\n',
+            Span.at(2, 3, 4),
+            "YAML reads U+2029 PARAGRAPH SEPARATOR in the key '\"de\\u2029sc\"' as a line "
+            "break (an editor shows none), so the key ends there; remove the character",
+            id="quoted-key",
+        ),
+        pytest.param(
+            "metadata: {a: b\x85c}\ndescription: d\n",
+            Span.at(2, 15, 16),
+            "YAML reads U+0085 NEXT LINE as a line break (an editor shows none), so the text "
+            "after it starts a new line; remove the character, or quote the value it is in",
+            id="flow-mapping",
+        ),
+        pytest.param(
+            # Nothing after it, but the editor's reading stops at it: libyaml read the
+            # block, ruamel's pure parser did not.
+            "description: |\u2028  \n  text\n",
+            Span.at(2, 14, 15),
+            "YAML reads U+2028 LINE SEPARATOR as a line break (an editor shows none), so the "
+            "text after it starts a new line; remove the character, or quote the value it is in",
+            id="after-a-block-indicator",
+        ),
+    ],
+)
+def test_a_break_yaml_alone_reads_is_named_where_it_stands(
+    yaml: str, span: Span, message: str
+) -> None:
+    parsed = parse_frontmatter(f"---\nname: pdf\n{yaml}---\n")
+    [finding] = parsed.findings
+    assert (finding.code, finding.span, finding.fixes) == ("SD103", span, ())
+    assert finding.message == PREFIX + message + DROPPED
+
+
+def _end_of_last_edit(text: str, fix: Fix) -> Position:
+    """Where the last of ``fix``'s edits ends in the text it makes."""
+    marker = "\x00"  # no YAML text holds it
+    last = max(fix.edits, key=lambda e: (e.span.start, e.span.end))
+    marked = Fix(
+        fix.title,
+        tuple(replace(e, new_text=e.new_text + marker) if e is last else e for e in fix.edits),
+    )
+    before = apply(text, marked).split(marker)[0]
+    return Position(before.count("\n"), len(before) - (before.rfind("\n") + 1))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TOKENS, max_size=30).map("".join))
+def test_a_fix_gets_the_yaml_past_what_it_edits(yaml: str) -> None:
+    # "Indent the line" under a line break only YAML reads made `description` part of
+    # name's value, and "Close the quote" of a lone `'` made an empty text (no mapping):
+    # errors in what they edited. Every fix offered for a YAML error leaves none there
+    # or before (an error further on is the next one to fix).
+    text = f"---\n{yaml}\n---\n"
+    for finding in parse_frontmatter(text).findings:
+        for fix in finding.fixes:
+            end = _end_of_last_edit(text, fix)
+            after = parse_frontmatter(apply(text, fix)).findings
+            assert all(not f.drops_skill or f.span.start >= end for f in after), (
+                text,
+                fix.title,
+                [(f.message, f.span) for f in after],
+            )
+
+
+def test_a_line_that_reads_as_a_key_is_not_called_a_continuation() -> None:
+    # Where the parser's line is not the editor's (a break only YAML reads), the line
+    # the parser named may read `key: value`: indenting it is no fix.
+    yaml = "name: lsep\ndescription: a b c\n"
+    explained = explain(
+        yaml,
+        problem="could not find expected ':'",
+        context="while scanning a simple key",
+        problem_offset=len(yaml) - 1,
+        context_offset=yaml.index("description"),
+        position=lambda at: Position(0, at),
+    )
+    assert explained is None

@@ -57,8 +57,9 @@ if TYPE_CHECKING:
 # 3: wide_lines split at a lone \r too (the LSP line model); 4: SD204 on the opening line,
 # a file of only `---` is SD102 (not closed); 5: bad escapes named (SD103), control
 # characters invisible (SD1002/SD1003), hidden instructions in a bundle's Markdown (SD1006);
-# 6: YAML merge keys merged, SD101 names lone CR line breaks
-CACHE_FORMAT = 6
+# 6: YAML merge keys merged, SD101 names lone CR line breaks; 7: SD103 at a U+0085,
+# U+2028 or U+2029 YAML reads as a line break (a key it hides too), fixes checked
+CACHE_FORMAT = 7
 
 #: Files modified this recently (relative to the scan start) are not stored.
 RACY_WINDOW_NS = 2_000_000_000

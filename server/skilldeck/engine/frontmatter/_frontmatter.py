@@ -11,14 +11,20 @@ values after alias expansion are capped, so hostile YAML costs bounded time and 
 
 Every top-level key and value keeps its span in the *document* (0-based lines,
 code-point columns; line breaks are ``\\r\\n``, ``\\r`` and ``\\n`` as in LSP).
+
+U+0085, U+2028 and U+2029 are line breaks to YAML and none to LSP; outside quotes,
+with text after them on their line, libyaml and ruamel's pure parser read them
+differently too. There they are ``SD103`` at the character (judged on the editor's
+reading of the text, so with or without libyaml alike), before the YAML is composed.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ruamel.yaml import events as yaml_events
 from ruamel.yaml.nodes import MappingNode as _MappingNode
@@ -26,8 +32,10 @@ from ruamel.yaml.nodes import ScalarNode as _ScalarNode
 from ruamel.yaml.nodes import SequenceNode as _SequenceNode
 
 from skilldeck.engine.frontmatter._yaml_problems import (
+    Edit,
     YamlProblem,
     explain,
+    explain_break,
     explain_escape,
     explain_text_root,
 )
@@ -63,6 +71,15 @@ _TAG_PREFIX = "tag:yaml.org,2002:"
 _MERGE_TAG = _TAG_PREFIX + "merge"
 # Line breaks YAML counts and LSP does not.
 _YAML_ONLY_BREAK = re.compile("[\x85\u2028\u2029]")
+# What stands in for each of them in the reading an editor makes of the text (a private
+# use character: no line break, no space, nothing YAML gives a meaning), and back.
+_STAND_INS = str.maketrans({"\x85": "\ue085", "\u2028": "\ue028", "\u2029": "\ue029"})
+_STOOD_FOR = str.maketrans({"\ue085": "\x85", "\ue028": "\u2028", "\ue029": "\u2029"})
+_STAND_IN = re.compile("[\ue085\ue028\ue029]")
+# What follows a line break only YAML reads on its line, past spaces, tabs and such breaks.
+_AFTER_BREAK = re.compile("[^ \t\x85\u2028\u2029]")
+# The context of a parser error inside a quoted value.
+_QUOTED_CONTEXT = "while scanning a quoted scalar"
 # Opening lines after which the YAML starts at line 1, column 0.
 _PLAIN_OPENINGS = frozenset({"---\n", "---\r\n", "\ufeff---\n", "\ufeff---\r\n"})
 _STYLES = {"": "plain", "'": "single", '"': "double", "|": "literal", ">": "folded"}
@@ -518,11 +535,27 @@ class _Frame:
 
 
 class _Composer:
-    """Builds plain values from parser events with an explicit stack."""
+    """Builds plain values from parser events with an explicit stack.
 
-    def __init__(self, index: LineIndex, base: int) -> None:
+    ``breaks``: judge the line breaks only YAML reads first (:func:`_break_read`);
+    ``fixes``: offer fixes for the errors explained, each one checked first
+    (:meth:`_gets_past`). The readings those checks make do neither.
+    """
+
+    def __init__(
+        self, index: LineIndex, base: int, *, breaks: bool = True, fixes: bool = True
+    ) -> None:
         self.index = index
         self.base = base
+        self.breaks = breaks
+        self.offer_fixes = fixes
+        #: Where the fatal finding starts (an offset into the YAML text), if any.
+        self.fatal_at: int | None = None
+        #: Where the parser gave up, or composing stopped (an offset); the parser's error.
+        self.stopped_at: int | None = None
+        self.error: Exception | None = None
+        #: Where the quoted scalars are (offsets into the YAML text), in text order.
+        self.quoted: list[tuple[int, int]] = []
         self.entries: list[FrontmatterEntry] = []
         self.findings: list[Finding] = []
         self.fatal: Finding | None = None
@@ -537,6 +570,11 @@ class _Composer:
         return self.index.span(self.base + start, self.base + end)
 
     def run(self, yaml_text: str) -> None:
+        self._read(yaml_text)
+        if self.fatal is not None:
+            self.fatal_at = self.index.offset(self.fatal.span.start) - self.base
+
+    def _read(self, yaml_text: str) -> None:
         self.yaml_text = yaml_text
         bad = _NOT_PRINTABLE.search(yaml_text)
         if bad is not None:
@@ -546,25 +584,104 @@ class _Composer:
                 problem=f"character {char} is not allowed in YAML",
             )
             return
+        if self.breaks and _YAML_ONLY_BREAK.search(yaml_text) is not None:
+            editor = self._editor_reading(yaml_text, self.index, self.base)
+            at = _break_read(yaml_text, editor, editor.stopped_at)
+            if at is not None:
+                self.fatal = self._break_finding(yaml_text, at, editor)
+                return
+            if editor.stopped_at is not None and _break_read(yaml_text, editor, None) is not None:
+                # The editor's reading stops before a break YAML readers part on (what
+                # YAML makes of the rest depends on the parser): its error is the verdict.
+                self.fatal = _given_back(
+                    self._yaml_error(editor.error, yaml_text)
+                    if editor.error is not None
+                    else editor.fatal
+                )
+                return
         try:
             self._consume(_make_events(yaml_text))
         except _Abort as abort:
             self.fatal = abort.finding
+            self.stopped_at = self.index.offset(abort.finding.span.start) - self.base
         except Exception as error:
-            self.fatal = self._yaml_error(_parser_error(yaml_text, error), yaml_text)
-            return
-        if self.fatal is None:
+            self.error = _parser_error(yaml_text, error)
+            self.stopped_at = _error_offset(self.error)
+            self.fatal = self._yaml_error(self.error, yaml_text)
+            error = self.error
+            if _QUOTED_CONTEXT in str(getattr(error, "context", "")):
+                # A quote never closed: the rest of the text is inside it.
+                opened = getattr(getattr(error, "context_mark", None), "index", None)
+                if isinstance(opened, int):
+                    self.quoted.append((opened, len(yaml_text)))
+        else:
             self._check_root(yaml_text)
+
+    # --- the line breaks only YAML reads (U+0085, U+2028, U+2029) -----------------------
+
+    def _editor_reading(self, yaml_text: str, index: LineIndex, base: int) -> _Composer:
+        """``yaml_text`` read as an editor shows it: each line break only YAML reads
+        stood in for by a character that breaks nothing (what a YAML 1.2 reader, such as
+        the agents' js-yaml, makes of it). libyaml and ruamel's pure parser read such a
+        text alike, so what is judged from it does not depend on the parser."""
+        reading = _Composer(index, base, breaks=False, fixes=False)
+        reading.run(yaml_text.translate(_STAND_INS))
+        return reading
+
+    def _break_finding(self, yaml_text: str, at: int, editor: _Composer) -> Finding:
+        """SD103 for the line break at ``at``, with the fix that quotes its value when,
+        quoted, the value reads as written (:meth:`_reads_as_written`)."""
+        explained = explain_break(yaml_text, at)
+        if self.offer_fixes:
+            kept = tuple(
+                fix for fix in explained.fixes if self._reads_as_written(yaml_text, fix[1], editor)
+            )
+            explained = replace(explained, fixes=kept)
+        return self._invalid(explained)
+
+    def _reads_as_written(self, yaml_text: str, edits: tuple[Edit, ...], editor: _Composer) -> bool:
+        """True when, after ``edits``, the frontmatter reads as the editor's reading of
+        ``yaml_text`` (every key and value the same, type-strictly); when that reading
+        is no valid YAML either (`description: a<U+2028>b: c`), when the value the one
+        edit quotes holds the text as written (its lines joined as a plain value joins
+        them)."""
+        if _STAND_IN.search(yaml_text) is not None:
+            return False  # the stand-ins are written in the text: no telling them apart
+        fixed, _ = _apply(yaml_text, edits)
+        index = LineIndex(fixed)
+        after = self._editor_reading(fixed, index, 0)
+        if after.fatal is not None:
+            return False
+        if editor.fatal is None:
+            return _as_read(after.entries) == _as_read(editor.entries)
+        if len(edits) != 1:
+            return False
+        edit = edits[0]
+        parts = LINE_BREAK.split(yaml_text[edit.start : edit.end])
+        written = " ".join(part.strip(" \t") for part in parts)
+        at = index.position(edit.start)
+        return any(
+            entry.value_span.start == at and _read(entry.value) == written
+            for entry in after.entries
+        )
+
+    def _gets_past(self, edits: tuple[Edit, ...]) -> bool:
+        """True when the YAML after ``edits`` reads past them: no error before the end
+        of the last one (a fix that leaves the error where it was, or makes one in what
+        it edited or before, is no fix; an error further on is the next one to fix:
+        ``"C:\\Users\\q"`` has two)."""
+        fixed, end = _apply(self.yaml_text, edits)
+        probe = _Composer(LineIndex(fixed), 0, fixes=False)
+        probe.run(fixed)
+        return probe.fatal_at is None or probe.fatal_at >= end
+
+    # --- explained errors -----------------------------------------------------------------
 
     def _yaml_error(self, error: Exception, yaml_text: str) -> Finding:
         """SD103 for a parser error: in the author's words where
         :func:`yaml_problems.explain` knows the cause, else the parser's."""
         problem = getattr(error, "problem", None) or getattr(error, "reason", None)
-        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
-        offset = getattr(mark, "index", None)
-        if offset is None:
-            position = getattr(error, "position", None)
-            offset = position if isinstance(position, int) else 0
+        offset = _error_offset(error)
         context = getattr(error, "context", None)
         context_offset = getattr(getattr(error, "context_mark", None), "index", None)
         explained = explain(
@@ -607,9 +724,13 @@ class _Composer:
         )
 
     def _fixes(self, explained: YamlProblem) -> tuple[Fix, ...]:
+        """The fixes of ``explained`` that get the YAML past what they edit."""
+        if not self.offer_fixes:
+            return ()
         return tuple(
             Fix(title, tuple(TextEdit(self.span(e.start, e.end), e.text) for e in edits))
             for title, edits in explained.fixes
+            if self._gets_past(edits)
         )
 
     def _consume(self, next_event: Callable[[], object]) -> None:
@@ -654,6 +775,8 @@ class _Composer:
         raw: str = getattr(event, "value", "")
         tag: str | None = getattr(event, "tag", None)
         style_char = getattr(event, "style", None) or ""
+        if style_char in ("'", '"') and not self._is_key():
+            self.quoted.append((start, end))
         if style_char == '"' and _SURROGATE.search(raw) is not None:
             # The pure parser joins no "\ud83d\ude00" either, but keeps the halves as
             # characters where libyaml stops: the same error on both.
@@ -673,6 +796,10 @@ class _Composer:
         self._count(1, start)
         self._remember(getattr(event, "anchor", None), node)
         self._complete(node)
+
+    def _is_key(self) -> bool:
+        """True when the scalar read now is a mapping's key."""
+        return bool(self.stack) and self.stack[-1].is_mapping and self.stack[-1].key_pending
 
     def _is_merge_key(self, raw: str, tag: str | None, style_char: str) -> bool:
         """True for a scalar in a mapping key's place that ruamel's safe loader reads as
@@ -931,6 +1058,82 @@ def resolve_plain(raw: str) -> Scalar:
     if _NAN.fullmatch(raw):
         return float("nan")
     return raw
+
+
+def _error_offset(error: Exception) -> int:
+    """Where a parser error says the parser gave up: an offset into the YAML text."""
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    offset = getattr(mark, "index", None)
+    if isinstance(offset, int):
+        return offset
+    position = getattr(error, "position", None)
+    return position if isinstance(position, int) else 0
+
+
+def _break_read(yaml_text: str, editor: _Composer, limit: int | None) -> int | None:
+    """The first line break only YAML reads (U+0085, U+2028, U+2029) that YAML readers
+    disagree on, up to ``limit`` (an offset, or ``None``: the end), or ``None``: outside
+    quoted values (per ``editor``, the editor's reading; a quoted key is no shelter, a
+    key is one line) and followed on its line by text. Only there do libyaml (a new
+    line, its column 0) and ruamel's pure parser (a line break, the column counted on)
+    part, from each other and from an editor; inside quotes, or ending a line, all read
+    it alike (unless the editor's reading stops at it: `key: |<U+2028>  `)."""
+    starts = [start for start, _ in editor.quoted]
+    text_at = -1
+    end = len(yaml_text) if limit is None else min(limit + 1, len(yaml_text))
+    for match in _YAML_ONLY_BREAK.finditer(yaml_text, 0, end):
+        at = match.start()
+        inside = bisect_right(starts, at) - 1
+        if inside >= 0 and editor.quoted[inside][0] < at < editor.quoted[inside][1]:
+            continue
+        if at == limit:
+            return at  # where the editor's reading stops: the break is what it trips on
+        if text_at <= at:
+            found = _AFTER_BREAK.search(yaml_text, at + 1)
+            text_at = found.start() if found is not None else len(yaml_text)
+        if text_at < len(yaml_text) and yaml_text[text_at] not in "\r\n":
+            return at
+    return None
+
+
+def _given_back(finding: Finding | None) -> Finding | None:
+    """A finding of the editor's reading, its message with the stand-ins given back."""
+    if finding is None:
+        return None
+    return replace(finding, message=finding.message.translate(_STOOD_FOR))
+
+
+def _apply(yaml_text: str, edits: tuple[Edit, ...]) -> tuple[str, int]:
+    """``yaml_text`` with ``edits`` applied (offsets into it, none overlapping), and
+    where the last edit ends in the result."""
+    pieces: list[str] = []
+    done = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        pieces += [yaml_text[done : edit.start], edit.text]
+        done = max(done, edit.end)
+    end = sum(len(piece) for piece in pieces)
+    pieces.append(yaml_text[done:])
+    return "".join(pieces), end
+
+
+def _read(value: object) -> object:
+    """A value as written, the stand-ins given back, in a type-strict comparable form."""
+    if isinstance(value, dict):
+        return (
+            "map",
+            tuple((str(key).translate(_STOOD_FOR), _read(v)) for key, v in value.items()),
+        )
+    if isinstance(value, list):
+        return ("seq", tuple(_read(item) for item in value))
+    if isinstance(value, str):
+        return value.translate(_STOOD_FOR)
+    if isinstance(value, float) and math.isnan(value):
+        return ("float", "nan")
+    return (type(value).__name__, value)
+
+
+def _as_read(entries: list[FrontmatterEntry]) -> list[tuple[str, object]]:
+    return [(entry.key.translate(_STOOD_FOR), _read(entry.value)) for entry in entries]
 
 
 def _mark(event: object, name: str) -> int:

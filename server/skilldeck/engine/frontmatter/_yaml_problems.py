@@ -7,6 +7,10 @@ would: a tab used for indentation, a quote never closed, a missing space after a
 key's ``:``, a ``: `` inside a plain value, a continuation line that is not indented.
 Each explanation points at the cause and carries machine-applicable edits. Offsets
 are code points into the YAML text; the caller turns them into spans.
+
+:func:`explain_break` names the one cause no editor shows: U+0085, U+2028 and U+2029,
+which YAML reads as line breaks (ruamel and libyaml read YAML 1.1's breaks) and LSP, so
+an editor and skilldeck's positions, do not.
 """
 
 from __future__ import annotations
@@ -20,6 +24,24 @@ from skilldeck.engine.text import LINE_BREAK, Position
 _NO_SPACE_KEY = re.compile(r"([ ]*)([A-Za-z_][A-Za-z0-9_-]*):(?=[^\s:/])")
 _KEY_VALUE = re.compile(r"([ ]*)([^\s#:'\"][^:]*?):[ ]+(\S.*?)\s*$")
 _TAB_WIDTH = "  "
+#: The line breaks YAML reads and LSP (an editor) does not, with their names.
+YAML_ONLY_BREAKS = {
+    "\x85": "U+0085 NEXT LINE",
+    "\u2028": "U+2028 LINE SEPARATOR",
+    "\u2029": "U+2029 PARAGRAPH SEPARATOR",
+}
+#: Each of them as a double-quoted value writes it (kept as written, never folded).
+_BREAK_ESCAPES = {ord(char): f"\\u{ord(char):04x}" for char in YAML_ONLY_BREAKS}
+#: A line ``key: |`` or ``key: >`` (indicators, properties and a comment allowed).
+_BLOCK_HEADER = re.compile(
+    r"[ ]*(?:- )*([^\s#:'\"][^:]*?):[ ]+(?:[&!]\S*[ ]+)*[|>][-+1-9]*[ \t]*(?:#.*)?$"
+)
+#: A line's key (plain, or quoted: its quotes kept), with or without a value after it.
+_KEY = re.compile(
+    r"[ ]*(?:- )*(\"(?:[^\"\\]|\\.)*\"|'(?:[^']|'')*'|[^\s#:'\"][^:]*?)[ \t]*:(?:[ \t]|$)"
+)
+#: What a value that is not plain text starts with.
+_NOT_PLAIN = frozenset("'\"|>[{&!*#")
 
 
 @dataclass(frozen=True)
@@ -291,8 +313,8 @@ def _quote_value(
                 return None  # a comment or a tab in the continuation: left to the author
             end = following.start + len(following.text.rstrip())
     value = yaml_text[start:end]
-    quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return ("Quote the value", (Edit(start, end, quoted),))
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').translate(_BREAK_ESCAPES)
+    return ("Quote the value", (Edit(start, end, '"' + escaped + '"'),))
 
 
 def _reserved_start(yaml_text: str, lines: list[_Line], line: _Line, at: int) -> YamlProblem:
@@ -328,7 +350,9 @@ def _unindented(lines: list[_Line], number: int) -> YamlProblem | None:
     value that is not indented."""
     line = lines[number]
     previous = next((lines[n] for n in range(number - 1, -1, -1) if lines[n].text.strip()), None)
-    if previous is None or not line.text.strip():
+    if previous is None or not line.text.strip() or _KEY_VALUE.match(line.text):
+        # A line that reads as `key: value` is no continuation (indenting it would make
+        # its key part of the value above): the parser saw another line here.
         return None
     match = _KEY_VALUE.match(previous.text)
     text_start = line.start + len(_indent(line.text))
@@ -342,3 +366,101 @@ def _unindented(lines: list[_Line], number: int) -> YamlProblem | None:
         *span,
         (("Indent the line", (Edit(line.start, text_start, indent),)),),
     )
+
+
+def explain_break(yaml_text: str, at: int) -> YamlProblem:
+    """The YAML error caused by the line break at ``at`` that YAML reads and an editor
+    does not (:data:`YAML_ONLY_BREAKS`), by where it stands: in a block value, in a plain
+    value (fixed by quoting the value, the character written as its escape), in a key,
+    or elsewhere. The caller offers the fix only when the value then reads as written."""
+    lines = _lines(yaml_text)
+    line = lines[_line_of(lines, at)]
+    column = at - line.start
+    char = yaml_text[at : at + 1]
+    named = YAML_ONLY_BREAKS.get(char, f"U+{ord(char or ' '):04X}")
+    said = " as a line break (an editor shows none), so "
+    block = _block_key(lines, line)
+    if block is not None:
+        return YamlProblem(
+            f"YAML reads {named} in the block value of '{_shown(block)}'{said}the text after "
+            "it starts a new line outside the block; remove the character or break the line "
+            "there",
+            at,
+            at + 1,
+        )
+    comment = _comment_start(line.text)
+    if comment is not None and comment < column:
+        return YamlProblem(
+            f"YAML reads {named} in a comment{said}the text after it is no comment; "
+            "remove the character",
+            at,
+            at + 1,
+        )
+    pair = _KEY_VALUE.match(line.text)
+    key = _KEY.match(line.text)
+    if pair is not None and column >= pair.start(3) and pair.group(3)[0] not in _NOT_PLAIN:
+        fix = _quote_value(yaml_text, lines, line)
+        name = key.group(1) if key is not None else pair.group(2)
+        return YamlProblem(
+            f"YAML reads {named} in the unquoted value of '{_shown(name)}'{said}the "
+            "text after it starts a new line; quote the value",
+            at,
+            at + 1,
+            (fix,) if fix is not None else (),
+        )
+    if key is not None and column < key.end(1):
+        return YamlProblem(
+            f"YAML reads {named} in the key '{_shown(key.group(1))}'{said}the key ends there; "
+            "remove the character",
+            at,
+            at + 1,
+        )
+    return YamlProblem(
+        f"YAML reads {named}{said}the text after it starts a new line; remove the "
+        "character, or quote the value it is in",
+        at,
+        at + 1,
+    )
+
+
+def _comment_start(text: str) -> int | None:
+    """Where a comment starts on a line that is no block value's (a ``#`` first or after
+    a space or tab, outside quotes), or ``None``."""
+    quote = ""
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if quote:
+            if char == "\\" and quote == '"':
+                at += 1
+            elif char == quote:
+                quote = ""
+        elif char in "'\"" and (at == 0 or text[at - 1] in " \t[{,:-"):
+            quote = char
+        elif char == "#" and (at == 0 or text[at - 1] in " \t"):
+            return at
+        at += 1
+    return None
+
+
+def _block_key(lines: list[_Line], line: _Line) -> str | None:
+    """The key of the block value (``key: |``, ``key: >``) that ``line`` is a line of."""
+    indent = len(line.text) - len(line.text.lstrip(" "))
+    for previous in reversed(lines[: line.number]):
+        text = previous.text
+        if not text.strip(" \t"):
+            continue
+        lead = len(text) - len(text.lstrip(" "))
+        if lead >= indent:
+            continue
+        header = _BLOCK_HEADER.match(text)
+        if header is not None:
+            return header.group(1)
+        indent = lead  # a line of the value that holds this one: look above it
+    return None
+
+
+def _shown(text: str) -> str:
+    """A key as a message quotes it: the breaks an editor hides written as escapes."""
+    shown = text.translate(_BREAK_ESCAPES)
+    return shown if len(shown) <= 40 else shown[:37] + "..."

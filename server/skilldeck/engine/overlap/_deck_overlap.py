@@ -288,6 +288,12 @@ class DeckOverlap:
         if not self.enabled:
             return set()
         self._nearest.clear()
+        # The edited file is shown as it is now, whatever this returns (an editor
+        # publishes the typed buffer at once): what it was told last is not what it shows.
+        # Kept, a later settle could find its inputs back as they were then (a copy of
+        # the family it competes with leaving, joining and leaving again) and leave it
+        # showing those of this update. Forgotten, the next settle that meets it tells it.
+        self._told.pop(key, None)
         skill = competing_skill(member, self._max_length) if member is not None else None
         if skill is not None and member is not None and skill == self._families.skill(key):
             # Same text: the findings stand, but the others point at this skill's name.
@@ -306,7 +312,7 @@ class DeckOverlap:
             # families it lists, but those that list it (competition is not symmetric).
             told = {path for path in self._families.pointing_at(key) if self._is_file(path)}
             told.discard(key)
-            for path in told | {key}:  # what they were told is not what they are told now
+            for path in told:  # what they were told is not what they are told now
                 self._told.pop(path, None)
             if not settle:
                 self._unsettled |= told
@@ -323,7 +329,6 @@ class DeckOverlap:
             self._members[key] = member
             changed = self._families.update(key, skill)
         paths = {p for p in changed if self._is_file(p) or p == key}
-        self._told.pop(key, None)
         own = {key} & paths
         self._unsettled |= paths
         self._unsettled -= own  # returned now
@@ -334,7 +339,9 @@ class DeckOverlap:
         moved), its family and competitors staying as they are until :meth:`update`: an
         editor updates the overlap when the typist pauses, and the buffer's diagnostics
         in between must not point at lines that moved. That update tells the files whose
-        findings point at ``key`` that it moved."""
+        findings point at ``key`` that it moved. The file is shown as it is now: like
+        :meth:`update`, this forgets what it was told last."""
+        self._told.pop(key, None)
         previous = self._members.get(key)
         if isinstance(member, SkillFileEntry) and isinstance(previous, SkillFileEntry):
             if _name_span(previous) != _name_span(member) or previous.path != member.path:
