@@ -41,10 +41,13 @@ async def _source_skills(client: LanguageClient, deck: Deck, label: str) -> list
 
 
 def _source_progress(client: LanguageClient) -> list[list[Any]]:
+    """The progress events of each source refresh that has begun. A token is known from
+    its ``window/workDoneProgress/create`` on, before its first event: such an empty list
+    is left out, so a caller may look at each list's last event."""
     return [
         events
         for token, events in client.progress_reports.items()
-        if str(token).startswith("skilldeck-sources-")
+        if str(token).startswith("skilldeck-sources-") and events
     ]
 
 
