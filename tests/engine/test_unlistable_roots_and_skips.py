@@ -146,3 +146,31 @@ async def test_the_log_record_carries_the_skipped_file(
         "SD301",
         "unsupported key 'userInvocable': use 'user-invocable' (skill not loaded)",
     )
+
+
+async def test_a_skill_md_that_is_a_directory_is_refused_and_the_listing_stays_complete(
+    tmp_path: Path,
+) -> None:
+    """``<root>/odd/SKILL.md`` is a folder: that skill is refused (SD006, as ``check``
+    says), its sibling is listed, and the listing is complete. The reference runtime's
+    Node path rejects its whole ``list()`` here (``readFile`` fails with EISDIR, which is
+    not an absent-path error), so every skill of the provider is left out and the
+    snapshot is incomplete; its ``ctx.fs`` path skips the entry and stays complete.
+    skilldeck keeps the sibling and the catalog (docs/compatibility.md)."""
+    root = tmp_path / "skills"
+    (root / "odd" / "SKILL.md").mkdir(parents=True)
+    _skill(root / "good" / "SKILL.md", "good")
+    config = SkilldeckConfig(include_default_roots=False, custom_skill_dirs=(str(root),))
+    listed = await FilesystemProvider(config).list(LookupOptions(cwd=str(tmp_path)))
+    assert not isinstance(listed, ProviderObservation)
+    assert [candidate.name for candidate in listed] == ["good"]
+
+    scan = scan_root(SkillRoot(300, "custom", str(root), False), RuleSettings())
+    assert scan.complete
+    (refused,) = [e for e in scan.entries if not e.analysis.accepted]
+    assert [(f.code, f.message) for f in refused.analysis.findings] == [
+        (
+            "SD006",
+            "skill path is a directory, not a regular file; it was not opened (skill not loaded)",
+        )
+    ]
