@@ -545,7 +545,8 @@ def report(
             real_time, real_files = "-", "-"
         else:
             flagged_skills = sum(1 for flags in real.flags.values() if flags)
-            real_cell = str(flagged_skills)
+            refused = sum(1 for flags in real.flags.values() if flags[:1] and "refused" in flags[0])
+            real_cell = str(flagged_skills) + (f" ({refused} refused)" if refused else "")
             if real.severities:
                 real_cell += (
                     f" ({real.severities['error']} errors, {real.severities['warning']} warnings)"
@@ -570,6 +571,9 @@ def report(
             if real is None or real.error is not None
             else {
                 "flagged_skills": sum(1 for flags in real.flags.values() if flags),
+                "refused_skills": sum(
+                    1 for flags in real.flags.values() if flags[:1] and "refused" in flags[0]
+                ),
                 "severities": dict(real.severities),
                 "wall_s": round(real.wall, 3),
                 "files": real.files,
@@ -664,6 +668,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.install:
         install(args.peers_cache)
     prefix = _no_network()
+    print(f"load average at the start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print(
         "network for the scanners: "
         + ("none (unshare -rn)" if prefix else "not isolated (unshare -rn unavailable)")
@@ -697,6 +702,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 collection[peer.label] = run_peer(peer, bin_dir, [corpus], prefix, 1)
         _skilldeck_verdicts(runs[0], cases, folders)
         results = report(cases, folders, runs, collection, size, set_files)
+    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     print("(the machine is shared: compare times within one run)", file=sys.stderr)
