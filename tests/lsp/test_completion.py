@@ -20,6 +20,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from skilldeck.engine.text._positions import Encoding
+from skilldeck.lsp.tool_names import CLAUDE_CODE_TOOLS
 
 DSH_KEYS = [
     "name",
@@ -367,6 +368,57 @@ async def test_a_value_typed_whole_or_otherwise_leaves_no_item_for_enter(
     assert [i.label for i in start.items] == ["pdf-forms"]
 
 
+async def test_allowed_tools_offers_claude_codes_tools_for_the_entry_typed(
+    deck: Deck, start_server: StartServer
+) -> None:
+    # #41.2: `allowed-tools: Read` + Enter became `ReadingList`, a word of the body: the
+    # server had nothing to offer, so VS Code fell back to the document's words.
+    path = deck.write(deck.project_dsh, "review")
+    client = await start_editor(start_server)
+    open_doc(client, path, "---\nname: review\nallowed-tools: \n---\n\nReadingList.\n")
+
+    asked = await complete(client, path, 2, 15)
+    assert asked is not None and asked.is_incomplete
+    assert [i.label for i in asked.items] == list(CLAUDE_CODE_TOOLS)
+    assert {i.detail for i in asked.items} == {"Claude Code 2.1.332 tool"}
+    assert asked.items[0].text_edit == types.TextEdit(range=rng(2, 15, 2, 15), new_text="Agent")
+
+    replace_doc(client, path, "---\nname: review\nallowed-tools: Re\n---\n", version=2)
+    start = await typed(client, path, 2, 17, "e")
+    assert start is not None and start.is_incomplete
+    assert [i.label for i in start.items] == ["Read", "ReportFindings"]
+    assert start.items[0].text_edit == types.TextEdit(range=rng(2, 15, 2, 17), new_text="Read")
+
+    # Typed whole: nothing for Enter to take.
+    replace_doc(client, path, "---\nname: review\nallowed-tools: Read\n---\n", version=3)
+    assert await typed(client, path, 2, 19, "d") is None
+
+    # The entry the cursor is in, in any list form, less the tools already written.
+    line = "allowed-tools: Read, Bash(git status:*) We"
+    replace_doc(client, path, f"---\nname: review\n{line}\n---\n", version=4)
+    later = await typed(client, path, 2, len(line), "e")
+    assert later is not None
+    assert [i.label for i in later.items] == ["WebFetch", "WebSearch"]
+    assert later.items[0].text_edit == types.TextEdit(
+        range=rng(2, len(line) - 2, 2, len(line)), new_text="WebFetch"
+    )
+    line = "disallowed-tools: [Read, W]"
+    replace_doc(client, path, f"---\nname: review\n{line}\n---\n", version=5)
+    flow = await complete(client, path, 2, len(line) - 1)
+    assert flow is not None
+    labels = [i.label for i in flow.items]
+    assert "Read" not in labels and "Write" in labels and "Bash" in labels
+    write = next(i for i in flow.items if i.label == "Write")
+    assert write.text_edit == types.TextEdit(
+        range=rng(2, len(line) - 2, 2, len(line) - 1), new_text="Write"
+    )
+
+    # Inside a rule's parentheses no tool name fits.
+    line = "allowed-tools: Bash(git s"
+    replace_doc(client, path, f"---\nname: review\n{line}\n---\n", version=6)
+    assert await complete(client, path, 2, len(line)) is None
+
+
 async def test_accepting_a_key_with_values_suggests_its_value(
     deck: Deck, start_server: StartServer
 ) -> None:
@@ -381,8 +433,13 @@ async def test_accepting_a_key_with_values_suggests_its_value(
     name = by_label["name"]
     assert name.text_edit == types.TextEdit(range=rng(1, 0, 1, 1), new_text="name: ")
     assert name.command is not None and name.command.command == "editor.action.triggerSuggest"
+    # #41.2: opened as typing opens it, so a list filtered to nothing closes instead of
+    # standing on "No suggestions." and taking the next Enter.
+    assert list(name.command.arguments or []) == [{"auto": True}]
     flag = by_label["user-invocable"]
     assert flag.command is not None and flag.command.command == "editor.action.triggerSuggest"
+    tools = by_label["allowed-tools"]
+    assert tools.command is not None and tools.command.command == "editor.action.triggerSuggest"
     assert by_label["description"].command is None  # free text: nothing to suggest
 
 

@@ -25,8 +25,13 @@ Typing frontmatter by hand must not fight the suggest widget, where Enter accept
 selected item: the snippet comes only in an empty file, or when asked for (Ctrl+Space)
 while the file holds nothing but (the start of) a ``---`` line (never while ``---`` is
 being typed, where Enter means a new line); values come, as they are typed, only while
-what is typed is the start of one (the list is re-asked at every character), so a value
-typed whole or typed otherwise (``PDF-Forms``) leaves no list for Enter to accept.
+what is typed is the start of one and not yet a whole one (the list is re-asked at every
+character), so a value typed whole (``Read``) or typed otherwise (``PDF-Forms``) leaves
+no list for Enter to accept.
+
+``allowed-tools`` and ``disallowed-tools`` offer Claude Code's tool names
+(:mod:`skilldeck.lsp.tool_names`) for the entry of the list the cursor is in, less those
+already written.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from skilldeck.lsp.frontmatter_cursor import Slot, slot_at, top_level_keys
 from skilldeck.lsp.key_docs import key_detail, key_markdown, markup
 from skilldeck.lsp.markdown_body import in_code
 from skilldeck.lsp.skill_document import SkillDocument, load_document
+from skilldeck.lsp.tool_names import CLAUDE_CODE_TOOLS, TOOL_LIST_KEYS, TOOLS_SOURCE
 
 if TYPE_CHECKING:
     from skilldeck.lsp.index import FolderIndex
@@ -63,8 +69,12 @@ PATH_LIMIT = 500
 
 #: Characters that ask the client for completion as they are typed.
 TRIGGER_CHARACTERS = ["/", "-", *string.ascii_letters]
-#: The client command that opens the suggestions again (after a key is accepted).
-TRIGGER_SUGGEST = types.Command("Suggest", "editor.action.triggerSuggest")
+#: The client command that opens the suggestions again (after a key is accepted), as
+#: typing opens them (``auto``): a list that filters down to nothing closes, where an
+#: explicit request would stay open on "No suggestions." and take the next Enter.
+TRIGGER_SUGGEST = types.Command(
+    "Suggest", "editor.action.triggerSuggest", arguments=[{"auto": True}]
+)
 
 _MENTION_HEAD = re.compile(r"(?:^|(?<=\s))/([a-z0-9-]*)$")
 _MENTION_TAIL = re.compile(r"[\w-]*")
@@ -203,7 +213,7 @@ def _frontmatter(
         return [], False
     if slot.kind == "key":
         return _keys(doc, slot, closing, formats), False
-    return _values(doc, slot, invoked), True
+    return _values(doc, slot, position.character, invoked), True
 
 
 def _keys(
@@ -242,6 +252,8 @@ def _keys(
 
 def _value_choices(doc: SkillDocument, key: str) -> list[tuple[str, str]]:
     """The values completion offers for ``key``: ``(value, detail)``."""
+    if key in TOOL_LIST_KEYS:
+        return [(tool, f"{TOOLS_SOURCE} tool") for tool in CLAUDE_CODE_TOOLS]
     info = doc.profile.key(key)
     choices: list[tuple[str, str]] = []
     if key == "name" and is_skill_name(doc.expected_name):
@@ -257,15 +269,30 @@ def _has_values(doc: SkillDocument, key: str) -> bool:
     return bool(_value_choices(doc, key))
 
 
-def _values(doc: SkillDocument, slot: Slot, invoked: bool) -> list[types.CompletionItem]:
-    """The value items; while typing, only the values what is typed is the start of
-    (and not the whole of): Enter after ``name: PDF-Forms`` is a new line."""
+def _values(
+    doc: SkillDocument, slot: Slot, cursor: int, invoked: bool
+) -> list[types.CompletionItem]:
+    """The value items. Asked for (Ctrl+Space), all of them; while typing, only those
+    what is typed is the start of, and none once it is a whole value: Enter after
+    ``name: PDF-Forms`` or ``allowed-tools: Read`` is a new line."""
     assert slot.key is not None
-    edit_range = doc.range(Span.at(slot.line, slot.start, slot.end))
+    line = doc.line(slot.line)
+    start, end = slot.start, slot.end
     choices = _value_choices(doc, slot.key)
+    if slot.key in TOOL_LIST_KEYS:
+        token = _list_token(line, slot, cursor)
+        if token is None:
+            return []
+        start, end = token
+        written = set(_LIST_SEPARATORS.split(line[slot.start : slot.end]))
+        written.discard(line[start:end])
+        choices = [(v, d) for v, d in choices if v not in written]
     if not invoked:
-        typed = doc.line(slot.line)[slot.start : slot.end]
-        choices = [(v, d) for v, d in choices if v.startswith(typed) and v != typed]
+        typed = line[start:end]
+        if any(v == typed for v, _ in choices):
+            return []
+        choices = [(v, d) for v, d in choices if v.startswith(typed)]
+    edit_range = doc.range(Span.at(slot.line, start, end))
     return [
         types.CompletionItem(
             label=value,
@@ -276,6 +303,23 @@ def _values(doc: SkillDocument, slot: Slot, invoked: bool) -> list[types.Complet
         )
         for order, (value, detail) in enumerate(choices)
     ]
+
+
+#: What separates the entries of a tool list (``Read Grep``, ``Read, Grep``, ``[Read]``).
+_LIST_SEPARATORS = re.compile(r"[\s,\[\]'\"]+")
+_TOKEN_TAIL = re.compile(r"[^\s,\[\]'\"(]*")
+
+
+def _list_token(line: str, slot: Slot, cursor: int) -> tuple[int, int] | None:
+    """The columns of the tool-list entry the cursor is in; ``None`` inside a rule's
+    parentheses (``Bash(git |``), where no tool name fits."""
+    head = line[slot.start : cursor]
+    if head.count("(") > head.count(")"):
+        return None
+    separators = list(_LIST_SEPARATORS.finditer(head))
+    start = slot.start + (separators[-1].end() if separators else 0)
+    tail = _TOKEN_TAIL.match(line, cursor)
+    return start, tail.end() if tail is not None else cursor
 
 
 # -- body -----------------------------------------------------------------------------------
