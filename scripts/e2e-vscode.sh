@@ -14,6 +14,7 @@
 #                            (default: $REPO/.e2e, gitignored)
 #   SKILLDECK_E2E_TIMEOUT    seconds the browser checks may take (default: 420)
 #   SKILLDECK_E2E_VSIX       use this .vsix instead of building one
+#   SKILLDECK_E2E_RUNS       which runs (default: "bundled from-environment")
 #
 # Two runs, as a new user and as a developer would install it:
 #   1. bundled: a bare virtual environment (no skilldeck, nothing installed) first on PATH,
@@ -189,9 +190,14 @@ JSON
 }
 
 rm -rf "$RUN" && mkdir -p "$RUN"
+RUNS=" ${SKILLDECK_E2E_RUNS:-bundled from-environment} "
 # 6. As a new user: nothing installed, nothing set.
-run_editor bundled "$BARE/bin" bundled "$BARE_REAL" "" "${SKILLDECK_E2E_ONLY:-}"
+if [[ "$RUNS" == *" bundled "* ]]; then
+  run_editor bundled "$BARE/bin" bundled "$BARE_REAL" "" "${SKILLDECK_E2E_ONLY:-}"
+fi
 # 7. As a developer: the installed skilldeck (importStrategy fromEnvironment).
-run_editor from-environment "$ENV_REAL" environment "$ENV_REAL" '"skilldeck.importStrategy": "fromEnvironment",' \
-  "${SKILLDECK_E2E_ONLY:-^(diagnostic in Problems|the server runs)}"
+if [[ "$RUNS" == *" from-environment "* ]]; then
+  run_editor from-environment "$ENV_REAL" environment "$ENV_REAL" '"skilldeck.importStrategy": "fromEnvironment",' \
+    "${SKILLDECK_E2E_ONLY:-^(diagnostic in Problems|the server runs)}"
+fi
 log "PASS"

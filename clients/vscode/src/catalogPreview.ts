@@ -2,7 +2,7 @@
  * Adapter: the read-only catalog preview document and the status bar item.
  */
 import * as vscode from 'vscode';
-import { hostPreviewContent, PREVIEW_LANGUAGE, previewContent, previewError, previewPath, previewTitle, PREVIEW_SCHEME } from './preview';
+import { catalogTarget, hostPreviewContent, PREVIEW_LANGUAGE, previewContent, previewError, previewPath, previewTitle, PREVIEW_SCHEME, type CatalogTarget } from './preview';
 import { CATALOG_REQUEST, HOST_CATALOG_REQUEST, type CatalogChangedParams, type CatalogResult, type HostCatalogResult } from './protocol';
 import { hostPicks } from './settings';
 import type { ServerController } from './server';
@@ -16,14 +16,26 @@ function sameUri(a: string, b: string): boolean {
   }
 }
 
-/** The workspace folder (or document) the catalog is asked for. */
-export function currentTarget(): string | undefined {
+/** The folder shown last (a file outside the workspace keeps it). */
+let lastTarget: string | undefined;
+
+/** The workspace folder the catalog is asked for, and a file outside every folder (preview.ts). */
+export function currentCatalogTarget(): CatalogTarget {
   const document = vscode.window.activeTextEditor?.document;
-  if (document !== undefined && document.uri.scheme === 'file') {
-    const folder = vscode.workspace.getWorkspaceFolder(document.uri);
-    return (folder?.uri ?? document.uri).toString();
-  }
-  return vscode.workspace.workspaceFolders?.[0]?.uri.toString();
+  const active =
+    document === undefined
+      ? undefined
+      : { uri: document.uri.toString(), scheme: document.uri.scheme, folder: vscode.workspace.getWorkspaceFolder(document.uri)?.uri.toString() };
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString());
+  const last = lastTarget !== undefined && folders.includes(lastTarget) ? lastTarget : undefined;
+  const result = catalogTarget(active, last, folders[0]);
+  lastTarget = result.target;
+  return result;
+}
+
+/** The workspace folder the catalog is asked for. */
+export function currentTarget(): string | undefined {
+  return currentCatalogTarget().target;
 }
 
 /** Provides `skilldeck-catalog:` documents and keeps them fresh. */
@@ -98,8 +110,13 @@ export class CatalogStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('skilldeck.status', vscode.StatusBarAlignment.Right, 100);
 
   private last: { input: StatusInput; title?: string } | undefined;
+  /** Files outside the workspace already noted in the output (once each). */
+  private readonly noted = new Set<string>();
 
-  constructor(private readonly server: ServerController) {
+  constructor(
+    private readonly server: ServerController,
+    private readonly output: vscode.LogOutputChannel,
+  ) {
     this.item.name = 'Skilldeck';
     this.item.command = 'skilldeck.previewCatalog';
   }
@@ -126,7 +143,12 @@ export class CatalogStatus implements vscode.Disposable {
 
   /** Ask the server for the current folder's catalog and show its numbers. */
   async refresh(): Promise<void> {
-    const target = currentTarget();
+    const { target, outside } = currentCatalogTarget();
+    if (outside !== undefined && !this.noted.has(outside)) {
+      this.noted.add(outside);
+      const shown = target === undefined ? 'nothing' : `the catalog of ${vscode.Uri.parse(target).fsPath}`;
+      this.output.info(`${vscode.Uri.parse(outside).fsPath} is outside the workspace folders: the status item shows ${shown}.`);
+    }
     if (target === undefined || this.server.running === undefined) {
       return;
     }
@@ -134,7 +156,9 @@ export class CatalogStatus implements vscode.Disposable {
       const result = await this.server.request<CatalogResult>(CATALOG_REQUEST, { uri: target });
       this.show({ state: 'ready', skillCount: result.skillCount, tokenEstimate: result.tokenEstimate, complete: result.complete }, previewTitle(result));
     } catch (error) {
-      this.show({ state: 'stopped', reason: error instanceof Error ? error.message : String(error) });
+      // A request that failed is not a server that stopped (the controller reports that):
+      // keep what the item shows, and say why in the output.
+      this.output.warn(`Skilldeck: the catalog of ${target} could not be read: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -11,7 +11,7 @@ import { registerSideBySide } from './overlapActions';
 import { registerShowShadowing } from './shadowingCommand';
 import { SkillsView } from './skillsView';
 import type { TreeNode } from './tree-model';
-import { startsFrontmatterWord } from './typing-suggest';
+import { suggestOnType } from './suggestOnType';
 
 async function workspaceHasSkills(): Promise<boolean> {
   if ((vscode.workspace.workspaceFolders ?? []).length === 0) {
@@ -33,7 +33,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const server = new ServerController(output, context.extensionPath);
   active = server;
   const preview = new CatalogPreview(server);
-  const status = new CatalogStatus(server);
+  const status = new CatalogStatus(server, output);
   const skills = new SkillsView(server);
   context.subscriptions.push(output, server, preview, status, skills);
 
@@ -82,18 +82,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         void status.refresh();
       }
     }),
-    vscode.workspace.onDidChangeTextDocument((event) => {
-      // Completion while typing in skill files only (typing-suggest.ts says why).
-      const editor = vscode.window.activeTextEditor;
-      if (event.reason !== undefined || event.contentChanges.length !== 1 || editor?.document !== event.document) {
-        return;
-      }
-      const change = event.contentChanges[0];
-      const typed = { text: change.text, replacedLength: change.rangeLength, line: change.range.start.line, character: change.range.start.character };
-      if (matchesSelector(event.document) && startsFrontmatterWord(typed, (line) => event.document.lineAt(line).text)) {
-        void vscode.commands.executeCommand('editor.action.triggerSuggest');
-      }
-    }),
+    // Completion while typing in skill files only (typing-suggest.ts says why).
+    suggestOnType(server, matchesSelector),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration('skilldeck.catalogTokenBudget')) {
         status.redraw();

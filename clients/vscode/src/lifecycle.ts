@@ -119,3 +119,36 @@ export function isLifecycleNotice(message: string): boolean {
     message,
   );
 }
+
+/** What is known about the server that runs. */
+export interface RunningServer {
+  /** The interpreter as the probe saw it. */
+  python: { executable: string; version: readonly number[] };
+  /** How it was found: `python3 (PATH)`, `/x/bin/python (skilldeck.server.pythonPath)`. */
+  found: string;
+  /** Which server: the one bundled with the extension, or the environment's. */
+  strategy: 'useBundled' | 'fromEnvironment';
+  /** The server's own name and version (`serverInfo` of its `initialize` result). */
+  serverInfo?: { name: string; version?: string };
+  pid?: number;
+  /** When it started (`Date.now()`). */
+  since: number;
+}
+
+/**
+ * The answer of "Show Server Status" while the server runs (issue #41.7: the command
+ * said nothing then): which interpreter, which server, which process, since when.
+ */
+export function runningMessage(server: RunningServer, now: number): string {
+  const version = server.python.version.join('.');
+  const which = server.strategy === 'useBundled' ? 'the server bundled with the extension' : 'the skilldeck installed there';
+  const info = server.serverInfo === undefined ? '' : ` (${server.serverInfo.name}${server.serverInfo.version === undefined ? '' : ` ${server.serverInfo.version}`})`;
+  const pid = server.pid === undefined ? '' : `, pid ${server.pid}`;
+  const seconds = Math.max(0, Math.round((now - server.since) / 1000));
+  const minutes = Math.floor(seconds / 60);
+  const uptime = minutes > 0 ? `${minutes} min ${seconds % 60} s` : `${seconds} s`;
+  return (
+    `Skilldeck: the language server is running${pid}, for ${uptime}: Python ${version} at ${server.python.executable} ` +
+    `(${server.found}), ${which}${info}.`
+  );
+}

@@ -133,3 +133,34 @@ export function hostPreviewContent(result: HostCatalogResult): string {
   lines.push('');
   return lines.join('\n');
 }
+
+/** The active editor's document as the catalog target needs it. */
+export interface ActiveDocument {
+  uri: string;
+  scheme: string;
+  /** The workspace folder holding it, if any. */
+  folder: string | undefined;
+}
+
+/** Which folder's catalog the status item and the preview show, and a file they ignore. */
+export interface CatalogTarget {
+  target: string | undefined;
+  /** The active file, outside every workspace folder (the user's settings JSON, say). */
+  outside?: string;
+}
+
+/**
+ * The folder whose catalog is shown: the active file's workspace folder; for a file
+ * outside every folder (the user's settings JSON, a file opened from elsewhere) or an
+ * editor that is no file, the folder shown last (`last`), else the first folder.
+ * Such a file is ignored quietly: the server has no catalog for it (issue #41.3).
+ */
+export function catalogTarget(active: ActiveDocument | undefined, last: string | undefined, first: string | undefined): CatalogTarget {
+  if (active !== undefined && active.scheme === 'file') {
+    if (active.folder !== undefined) {
+      return { target: active.folder };
+    }
+    return { target: last ?? first, outside: active.uri };
+  }
+  return { target: last ?? first };
+}

@@ -29,7 +29,17 @@ import {
   serverLaunch,
   type ImportStrategy,
 } from './interpreter';
-import { isLifecycleNotice, RestartPolicy, StderrTail, stoppedMessage, stopReason, type CloseDecision, type StopReason } from './lifecycle';
+import {
+  isLifecycleNotice,
+  RestartPolicy,
+  runningMessage,
+  StderrTail,
+  stoppedMessage,
+  stopReason,
+  type CloseDecision,
+  type RunningServer,
+  type StopReason,
+} from './lifecycle';
 import { CATALOG_CHANGED_NOTIFICATION, SERVER_ERROR_NOTIFICATION, type CatalogChangedParams, type ServerErrorParams } from './protocol';
 import { FailureNotices, SHOW_OUTPUT } from './server-errors';
 import {
@@ -158,6 +168,8 @@ export class ServerController implements vscode.Disposable {
 
   /** Why the server is not running, with the actions that help (the red status item shows it again). */
   private problem: { message: string; actions: string[] } | undefined;
+  /** What runs, for "Show Server Status" (set once a server started). */
+  private launched: Omit<RunningServer, 'pid' | 'serverInfo'> | undefined;
 
   constructor(
     private readonly output: vscode.LogOutputChannel,
@@ -238,6 +250,7 @@ export class ServerController implements vscode.Disposable {
       return;
     }
     this.problem = undefined;
+    this.launched = undefined;
     this.stateEmitter.fire({ state: 'starting' });
     const settings = currentSettings();
     let strategy: ImportStrategy = settings.importStrategy;
@@ -404,6 +417,12 @@ export class ServerController implements vscode.Disposable {
       return;
     }
     started = true;
+    this.launched = {
+      python: info,
+      found: `${candidateLabel(candidate)}, from ${describeSource(candidate.source)}`,
+      strategy,
+      since: Date.now(),
+    };
     this.output.info(`skilldeck language server started: ${launchText}`);
     await vscode.commands.executeCommand('setContext', 'skilldeck.active', true);
     this.readyEmitter.fire();
@@ -456,8 +475,23 @@ export class ServerController implements vscode.Disposable {
     await vscode.commands.executeCommand(UPDATE_SOURCES_COMMAND);
   }
 
-  /** Show why the server is not running again (the red status item's command). */
+  /**
+   * "Show Server Status": why the server is not running, with the actions that help (the
+   * red status item's command), or, while it runs, which interpreter and process.
+   */
   async showProblem(): Promise<void> {
+    const client = this.running;
+    if (client !== undefined && this.launched !== undefined) {
+      const message = runningMessage({ ...this.launched, pid: client.serverProcess?.pid, serverInfo: client.initializeResult?.serverInfo }, Date.now());
+      this.output.info(message);
+      const picked = await vscode.window.showInformationMessage(message, SHOW_OUTPUT, RESTART);
+      if (picked === SHOW_OUTPUT) {
+        this.output.show(true);
+      } else if (picked === RESTART) {
+        await this.restart();
+      }
+      return;
+    }
     if (this.problem === undefined) {
       this.output.show(true);
       return;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isLifecycleNotice, RestartPolicy, StderrTail, stoppedMessage, stopReason } from '../src/lifecycle';
+import { isLifecycleNotice, RestartPolicy, runningMessage, StderrTail, stoppedMessage, stopReason } from '../src/lifecycle';
 
 describe('RestartPolicy', () => {
   it('does not restart a server that exited before it was running', () => {
@@ -78,5 +78,32 @@ describe('isLifecycleNotice', () => {
     assert.ok(isLifecycleNotice('Connection to server got closed. Server will not be restarted.'));
     assert.ok(isLifecycleNotice('The Skilldeck server crashed 5 times in the last 3 minutes. The server will not be restarted.'));
     assert.ok(!isLifecycleNotice('Request textDocument/hover failed.'));
+  });
+});
+
+describe('runningMessage (issue #41.7: the status command said nothing while the server ran)', () => {
+  it('names the process, the interpreter, how it was found and which server', () => {
+    assert.equal(
+      runningMessage(
+        {
+          python: { executable: '/usr/bin/python3.11', version: [3, 11, 2] },
+          found: 'python3, from PATH',
+          strategy: 'useBundled',
+          serverInfo: { name: 'skilldeck', version: '0.1.0' },
+          pid: 4242,
+          since: 1000,
+        },
+        126_000,
+      ),
+      'Skilldeck: the language server is running, pid 4242, for 2 min 5 s: Python 3.11.2 at /usr/bin/python3.11 ' +
+        '(python3, from PATH), the server bundled with the extension (skilldeck 0.1.0).',
+    );
+  });
+
+  it('says so for the environment\'s server, without what it does not know', () => {
+    assert.equal(
+      runningMessage({ python: { executable: '/v/bin/python', version: [3, 12, 0] }, found: '/v/bin/python, from skilldeck.server.pythonPath', strategy: 'fromEnvironment', since: 0 }, 3_400),
+      'Skilldeck: the language server is running, for 3 s: Python 3.12.0 at /v/bin/python (/v/bin/python, from skilldeck.server.pythonPath), the skilldeck installed there.',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { budgetBar, formatTokens, hostPreviewContent, previewContent, previewError, previewPath, previewTitle } from '../src/preview';
+import { budgetBar, catalogTarget, formatTokens, hostPreviewContent, previewContent, previewError, previewPath, previewTitle } from '../src/preview';
 import type { HostCatalogResult } from '../src/protocol';
 import { statusView } from '../src/status';
 import { exampleCatalog } from './fixtures';
@@ -147,5 +147,26 @@ describe('host listing preview', () => {
     assert.match(text, /# Warning: discovery is incomplete/);
     assert.match(text, /# Budget: none documented; 1,234 characters\n/);
     assert.match(text, /\(empty: OpenCode lists no skill of this workspace\)\n$/);
+  });
+});
+
+describe('catalogTarget (issue #41.3: a file outside the workspace leaves the status alone)', () => {
+  const a = 'file:///work/a';
+  const b = 'file:///work/b';
+
+  it("is the active file's workspace folder", () => {
+    assert.deepEqual(catalogTarget({ uri: `${b}/.dsh/skills/x/SKILL.md`, scheme: 'file', folder: b }, a, a), { target: b });
+  });
+
+  it("keeps the folder shown last for a file outside every folder, and names that file", () => {
+    const settings = 'file:///root/.local/share/code-server/User/settings.json';
+    assert.deepEqual(catalogTarget({ uri: settings, scheme: 'file', folder: undefined }, b, a), { target: b, outside: settings });
+    assert.deepEqual(catalogTarget({ uri: settings, scheme: 'file', folder: undefined }, undefined, a), { target: a, outside: settings });
+    assert.deepEqual(catalogTarget({ uri: settings, scheme: 'file', folder: undefined }, undefined, undefined), { target: undefined, outside: settings });
+  });
+
+  it('keeps the folder shown last for an editor that is no file (output, preview), else the first folder', () => {
+    assert.deepEqual(catalogTarget({ uri: 'output:x', scheme: 'output', folder: undefined }, b, a), { target: b });
+    assert.deepEqual(catalogTarget(undefined, undefined, a), { target: a });
   });
 });
