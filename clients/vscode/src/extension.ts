@@ -2,6 +2,8 @@
  * Extension entry point: wires the server controller, the catalog preview,
  * the Skills view and the status bar together.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CatalogPreview, CatalogStatus } from './catalogPreview';
 import { PREVIEW_SCHEME } from './preview';
@@ -14,8 +16,15 @@ import type { TreeNode } from './tree-model';
 import { suggestOnType } from './suggestOnType';
 
 async function workspaceHasSkills(): Promise<boolean> {
-  if ((vscode.workspace.workspaceFolders ?? []).length === 0) {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length === 0) {
     return false;
+  }
+  // The usual case answers at once (a search of the workspace took a second while VS Code
+  // restored a window): a skill root at the top of a folder.
+  const roots = ['.dsh/skills', '.agents/skills'];
+  if (folders.some((folder) => folder.uri.scheme === 'file' && roots.some((root) => fs.existsSync(path.join(folder.uri.fsPath, root))))) {
+    return true;
   }
   const found = await vscode.workspace.findFiles(`{${SKILL_PATTERNS.join(',')}}`, '**/node_modules/**', 1);
   return found.length > 0;
@@ -25,12 +34,29 @@ function matchesSelector(document: vscode.TextDocument): boolean {
   return vscode.languages.match(currentSelector(currentSettings()), document) > 0;
 }
 
+/** Remove the compiled libraries of other versions of the extension (best effort). */
+async function removeOtherPycaches(storage: string, keep: string): Promise<void> {
+  try {
+    for (const name of await fs.promises.readdir(storage)) {
+      if (name.startsWith('pycache-') && name !== keep) {
+        await fs.promises.rm(path.join(storage, name), { recursive: true, force: true });
+      }
+    }
+  } catch {
+    // No storage folder yet: nothing to remove.
+  }
+}
+
 let active: ServerController | undefined;
 
 /** Activate: start the server once the workspace or an open document has skills. */
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('Skilldeck', { log: true });
-  const server = new ServerController(output, context.extensionPath);
+  const manifest = context.extension.packageJSON as { version?: unknown } | undefined;
+  const version = typeof manifest?.version === 'string' ? manifest.version : '';
+  const pycache = `pycache-${version}`;
+  void removeOtherPycaches(context.globalStorageUri.fsPath, pycache);
+  const server = new ServerController(output, context.extensionPath, context.workspaceState, version, path.join(context.globalStorageUri.fsPath, pycache));
   active = server;
   const preview = new CatalogPreview(server);
   const status = new CatalogStatus(server, output);

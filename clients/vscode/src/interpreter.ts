@@ -313,3 +313,55 @@ export function serverLaunch(candidate: Candidate, strategy: ImportStrategy, ext
   const serve = strategy === 'useBundled' ? [bundledLauncher(extensionPath), 'serve'] : ['-c', RUN_SKILLDECK, 'serve'];
   return { command: candidate.command, args: [...candidate.prefix, ...serve] };
 }
+
+/**
+ * The interpreter chosen last time in this workspace, so that reopening it starts the
+ * server without probing again (issue #41.8: the probes ran while VS Code restored the
+ * window, and took seconds). It is used only while everything it was chosen from is
+ * the same (`key`) and the interpreter file is unchanged (`file`); a server that then
+ * fails to start clears it and the interpreters are probed again.
+ */
+export interface CachedInterpreter {
+  key: string;
+  candidate: Candidate;
+  info: ProbeInfo;
+  /** `fs.stat` of `info.executable` (following links) when it was chosen. */
+  file: FileStamp;
+}
+
+/** What identifies a file's content without reading it. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+/**
+ * What a choice depends on: the candidates in order (the Python extension's interpreter,
+ * the setting), the strategy, `PATH` (where `python3` is found) and the extension's
+ * version (a new bundled server may need a newer Python).
+ */
+export function interpreterCacheKey(candidates: readonly Candidate[], strategy: ImportStrategy, pathVariable: string, extensionVersion: string): string {
+  return JSON.stringify({ candidates: candidates.map((c) => [c.command, ...c.prefix]), strategy, path: pathVariable, extensionVersion });
+}
+
+/** The cache entry for a choice just made. */
+export function cacheEntry(key: string, chosen: { candidate: Candidate; info: ProbeInfo }, file: FileStamp): CachedInterpreter {
+  return { key, candidate: chosen.candidate, info: chosen.info, file: { size: file.size, mtimeMs: file.mtimeMs, ino: file.ino } };
+}
+
+/**
+ * The cached choice if it still holds: the same key, and the interpreter file as it
+ * was (`file`: its stat now, `undefined` when it is gone).
+ */
+export function cachedChoice(cached: unknown, key: string, file: FileStamp | undefined): { candidate: Candidate; info: ProbeInfo } | undefined {
+  if (cached === null || typeof cached !== 'object' || file === undefined) {
+    return undefined;
+  }
+  const entry = cached as Partial<CachedInterpreter>;
+  if (entry.key !== key || entry.candidate === undefined || entry.info === undefined || entry.file === undefined) {
+    return undefined;
+  }
+  const same = entry.file.size === file.size && entry.file.mtimeMs === file.mtimeMs && entry.file.ino === file.ino;
+  return same ? { candidate: entry.candidate, info: entry.info } : undefined;
+}

@@ -20,14 +20,19 @@ import {
 } from 'vscode-languageclient/node';
 import {
   bundledLibs,
+  cacheEntry,
+  cachedChoice,
   candidateLabel,
   describeAttempts,
   describeSource,
+  interpreterCacheKey,
   interpreterCandidates,
   noInterpreterMessage,
   selectInterpreter,
   serverLaunch,
+  type FileStamp,
   type ImportStrategy,
+  type Selection,
 } from './interpreter';
 import {
   isLifecycleNotice,
@@ -123,6 +128,19 @@ export async function openSetting(key: string): Promise<void> {
   await vscode.commands.executeCommand(command, { query: key });
 }
 
+/** The workspace-state key of the interpreter chosen last time (interpreter.ts). */
+const INTERPRETER_CACHE = 'skilldeck.interpreter';
+
+/** `fs.stat` of `file` (following links), or `undefined` when it is gone. */
+async function fileStamp(file: string): Promise<FileStamp | undefined> {
+  try {
+    const stat = await fs.promises.stat(file);
+    return { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Read the current `skilldeck` settings. */
 export function currentSettings(): ClientSettings {
   const config = vscode.workspace.getConfiguration('skilldeck');
@@ -174,6 +192,11 @@ export class ServerController implements vscode.Disposable {
   constructor(
     private readonly output: vscode.LogOutputChannel,
     private readonly extensionPath: string,
+    /** This workspace's state: the interpreter chosen last time. */
+    private readonly workspaceState?: vscode.Memento,
+    private readonly extensionVersion = '',
+    /** Where the bundled server keeps its compiled libraries (`SKILLDECK_PYCACHE`, launch.py). */
+    private readonly pycacheDir?: string,
   ) {}
 
   /** The running client, if the server is up. */
@@ -245,13 +268,21 @@ export class ServerController implements vscode.Disposable {
     }
   }
 
-  private async doStart(): Promise<void> {
+  /** The interpreter chosen last time, if nothing it was chosen from changed (interpreter.ts). */
+  private async cachedInterpreter(key: string): Promise<Selection['chosen']> {
+    const entry = this.workspaceState?.get<unknown>(INTERPRETER_CACHE);
+    const executable = (entry as { info?: { executable?: unknown } } | undefined)?.info?.executable;
+    return cachedChoice(entry, key, typeof executable === 'string' ? await fileStamp(executable) : undefined);
+  }
+
+  private async doStart(useCache = true): Promise<void> {
     if (this.client !== undefined) {
       return;
     }
     this.problem = undefined;
     this.launched = undefined;
     this.stateEmitter.fire({ state: 'starting' });
+    this.output.info('Starting the skilldeck language server: looking for a Python 3.10+.');
     const settings = currentSettings();
     let strategy: ImportStrategy = settings.importStrategy;
     if (strategy === 'useBundled' && !fs.existsSync(path.join(bundledLibs(this.extensionPath), 'skilldeck'))) {
@@ -264,7 +295,9 @@ export class ServerController implements vscode.Disposable {
       home: os.homedir(),
       workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
     });
-    const selection = await selectInterpreter(candidates, strategy);
+    const cacheKey = interpreterCacheKey(candidates, strategy, process.env.PATH ?? '', this.extensionVersion);
+    const cached = useCache ? await this.cachedInterpreter(cacheKey) : undefined;
+    const selection: Selection = cached !== undefined ? { chosen: cached, attempts: [] } : await selectInterpreter(candidates, strategy);
     for (const line of describeAttempts(selection.attempts)) {
       this.output.info(`Not usable: ${line}`);
     }
@@ -278,7 +311,8 @@ export class ServerController implements vscode.Disposable {
     const { candidate, info } = selection.chosen;
     const launch = serverLaunch(candidate, strategy, this.extensionPath);
     this.output.info(
-      `Using Python ${info.version.join('.')} at ${info.executable} (${candidateLabel(candidate)}, from ${describeSource(candidate.source)}); ` +
+      `Using Python ${info.version.join('.')} at ${info.executable} (${candidateLabel(candidate)}, from ${describeSource(candidate.source)}` +
+        `${cached !== undefined ? ', as last time in this workspace' : ''}); ` +
         (strategy === 'useBundled' ? 'the server bundled with the extension.' : `skilldeck ${info.skilldeck ?? '?'} installed there.`),
     );
     const launchText = `${launch.command} ${launch.args.join(' ')}`;
@@ -296,7 +330,10 @@ export class ServerController implements vscode.Disposable {
       command: launch.command,
       args: launch.args,
       transport: TransportKind.stdio,
-      options: cwd === undefined ? {} : { cwd },
+      options: {
+        ...(cwd === undefined ? {} : { cwd }),
+        ...(strategy === 'useBundled' && this.pycacheDir !== undefined ? { env: { ...process.env, SKILLDECK_PYCACHE: this.pycacheDir } } : {}),
+      },
     };
     const clientOptions: LanguageClientOptions = {
       documentSelector: documentSelector(settings.server.customSkillDirs, os.homedir()),
@@ -409,6 +446,13 @@ export class ServerController implements vscode.Disposable {
       this.client = undefined;
       await endOf(stderrStream, 1000);
       await this.disposeClient(client);
+      if (cached !== undefined) {
+        // The interpreter of last time no longer runs the server: look again.
+        await this.workspaceState?.update(INTERPRETER_CACHE, undefined);
+        this.output.info(`The server did not start with the interpreter chosen last time (${info.executable}); looking for one again.`);
+        await this.doStart(false);
+        return;
+      }
       const said = stderr.summary();
       const message = stoppedMessage(launchText, said === undefined ? { why: 'start-error', error: String(error) } : { why: 'start-failed' }, said);
       this.output.error(message);
@@ -417,6 +461,12 @@ export class ServerController implements vscode.Disposable {
       return;
     }
     started = true;
+    if (cached === undefined && selection.chosen !== undefined) {
+      const file = await fileStamp(info.executable);
+      if (file !== undefined) {
+        await this.workspaceState?.update(INTERPRETER_CACHE, cacheEntry(cacheKey, selection.chosen, file));
+      }
+    }
     this.launched = {
       python: info,
       found: `${candidateLabel(candidate)}, from ${describeSource(candidate.source)}`,

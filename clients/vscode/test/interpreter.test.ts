@@ -5,7 +5,10 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  cacheEntry,
+  cachedChoice,
   describeAttempts,
+  interpreterCacheKey,
   expandPythonPath,
   interpreterCandidates,
   probeArgs,
@@ -195,5 +198,43 @@ describe('expandPythonPath', () => {
   it('is applied to the setting by interpreterCandidates', () => {
     const found = interpreterCandidates({ setting: '~/.skilldeck/bin/python', platform: 'linux', ...context });
     assert.deepEqual(found[0], { command: '/home/ana/.skilldeck/bin/python', prefix: [], source: 'setting' });
+  });
+});
+
+describe('the interpreter chosen last time (issue #41.8: reopening a workspace probed again)', () => {
+  const candidates = interpreterCandidates({ setting: '~/.skilldeck/bin/python', home: '/home/u', platform: 'linux' });
+  const key = interpreterCacheKey(candidates, 'useBundled', '/usr/bin:/bin', '0.1.0');
+  const chosen = { candidate: candidates[0], info: { executable: '/home/u/.skilldeck/bin/python', version: [3, 11, 2] as [number, number, number] } };
+  const file = { size: 6_000_000, mtimeMs: 1_700_000_000_000, ino: 42 };
+  const entry = JSON.parse(JSON.stringify(cacheEntry(key, chosen, file))) as unknown; // as the workspace state keeps it
+
+  it('is used while everything it was chosen from is the same', () => {
+    assert.deepEqual(cachedChoice(entry, key, { ...file }), chosen);
+  });
+
+  it('is not used once the setting, the strategy, PATH or the extension changed', () => {
+    const otherSetting = interpreterCacheKey(interpreterCandidates({ setting: '/opt/py/bin/python', platform: 'linux' }), 'useBundled', '/usr/bin:/bin', '0.1.0');
+    for (const other of [
+      otherSetting,
+      interpreterCacheKey(candidates, 'fromEnvironment', '/usr/bin:/bin', '0.1.0'),
+      interpreterCacheKey(candidates, 'useBundled', '/venv/bin:/usr/bin:/bin', '0.1.0'),
+      interpreterCacheKey(candidates, 'useBundled', '/usr/bin:/bin', '0.2.0'),
+    ]) {
+      assert.notEqual(other, key);
+      assert.equal(cachedChoice(entry, other, file), undefined);
+    }
+  });
+
+  it('is not used once the interpreter file is gone or replaced', () => {
+    assert.equal(cachedChoice(entry, key, undefined), undefined);
+    assert.equal(cachedChoice(entry, key, { ...file, mtimeMs: file.mtimeMs + 1 }), undefined);
+    assert.equal(cachedChoice(entry, key, { ...file, size: 1 }), undefined);
+    assert.equal(cachedChoice(entry, key, { ...file, ino: 43 }), undefined);
+  });
+
+  it('ignores what is not an entry', () => {
+    for (const junk of [undefined, null, 'x', 3, {}, { key }, { key, candidate: chosen.candidate }]) {
+      assert.equal(cachedChoice(junk, key, file), undefined);
+    }
   });
 });
