@@ -54,7 +54,7 @@ start_code_server() {
   exit 1
 }
 stop_code_server() { kill "$CS_PID" 2>/dev/null || true; wait "$CS_PID" 2>/dev/null || true; }
-trap 'stop_code_server; rm -rf "$RUN"' EXIT
+trap 'stop_code_server; [ -n "${SKILLDECK_KEEP:-}" ] && echo "kept $RUN" >&2 || rm -rf "$RUN"' EXIT
 URL="http://127.0.0.1:$PORT/?folder=$(node -e 'console.log(encodeURIComponent(process.argv[1]))' "$CORPUS/project")"
 FIRST="$(cd "$CORPUS/project" && find .dsh/skills -name SKILL.md | LC_ALL=C sort | awk "NR == 1")"
 drive() { node "$REPO/clients/vscode/e2e/open-timing.mjs" "$URL" "$RUN/user" "$@"; }
