@@ -470,6 +470,9 @@ await check('Enter after a typed value ends the line: no word completions, no em
     }
     return `saved ${JSON.stringify(saved.slice(1, 4))}; the box showed: ${seen.join(' | ').slice(0, 240) || 'nothing'}`;
   } finally {
+    // Unsaved after a failure: revert, or closing would ask whether to save.
+    await page.keyboard.press('Escape');
+    await runCommand('File: Revert File');
     await runCommand('View: Close All Editor Groups');
     rmSync(folder, { recursive: true, force: true });
   }

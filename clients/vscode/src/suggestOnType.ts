@@ -27,11 +27,12 @@ export function suggestOnType(server: ServerController, isSkillFile: (document: 
 
 /**
  * Ask the server what it offers at the cursor, then open the suggestions (as typing
- * does) if that suits the word typed so far. If the user typed on meanwhile, ask again
- * for the word as it is now (a few times at most).
+ * does) if that suits the word typed so far. If the user typed on meanwhile (a busy
+ * server answers after the next keystroke), ask again for the word as it is now, for as
+ * long as the cursor stays in that word.
  */
 async function offer(server: ServerController, editor: vscode.TextEditor, start: WordStart): Promise<void> {
-  for (let attempt = 0; attempt < 3; attempt += 1) {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
     const document = editor.document;
     const version = document.version;
     if (start.line >= document.lineCount) {
