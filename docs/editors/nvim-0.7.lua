@@ -1,7 +1,10 @@
 -- skilldeck in Neovim 0.7 to 0.10 (init.lua). docs/editors.md; checked by scripts/editors-check.sh.
 local function on_attach(_, bufnr)
-  -- Completion with <C-x><C-o>, and the usual LSP keys (0.11 sets these itself).
-  vim.api.nvim_buf_set_option(bufnr, 'omnifunc', 'v:lua.vim.lsp.omnifunc')
+  -- Completion with <C-x><C-o>, and the usual LSP keys (0.11 sets these itself). The
+  -- omnifunc is set once the Markdown filetype plugin, which sets its own, has run.
+  vim.schedule(function()
+    vim.api.nvim_buf_set_option(bufnr, 'omnifunc', 'v:lua.vim.lsp.omnifunc')
+  end)
   local opts = { buffer = bufnr }
   vim.keymap.set('n', 'K', vim.lsp.buf.hover, opts)
   vim.keymap.set('n', 'gd', vim.lsp.buf.definition, opts)

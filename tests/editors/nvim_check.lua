@@ -117,6 +117,19 @@ local function run_checks()
     return table.concat(codes(buf), ' ')
   end)
 
+  check('completion and hover are on their keys (omnifunc, K)', function()
+    local buf = open('.dsh/skills/review/SKILL.md')
+    local omnifunc = wait_for("the LSP omnifunc", function()
+      local value = vim.api.nvim_buf_get_option(buf, 'omnifunc')
+      return value == 'v:lua.vim.lsp.omnifunc' and value
+    end)
+    local k = vim.fn.maparg('K', 'n', false, true)
+    if vim.tbl_isempty(k) or k.buffer ~= 1 then
+      error('no buffer mapping for K: ' .. vim.inspect(k), 0)
+    end
+    return 'omnifunc=' .. omnifunc .. ', K mapped'
+  end)
+
   check('hover on a frontmatter key', function()
     local buf = open('.dsh/skills/review/SKILL.md')
     local hover = request(buf, 'textDocument/hover', at(buf, 1, 1))
