@@ -35,16 +35,28 @@ from skilldeck.engine.disk import open_regular
 from skilldeck.engine.frontmatter import LineIndex
 from skilldeck.engine.rules import Finding, RelatedLocation, rule
 from skilldeck.engine.safety._bundle_walk import Walk, walk_bundle
-from skilldeck.engine.safety._chars import describe_tag_text, invisible_runs
+from skilldeck.engine.safety._chars import (
+    describe_points,
+    describe_tag_text,
+    invisible_runs,
+    run_kinds,
+)
 from skilldeck.engine.safety._commands import SCRIPT_WINDOW, command_hits
 from skilldeck.engine.safety._hits import Hit, folded, present_marks
-from skilldeck.engine.safety._instructions import hidden_hits, tag_text_hit
+from skilldeck.engine.safety._instructions import (
+    INSTRUCTION_CODES,
+    hidden_hits,
+    instruction_hits,
+    tag_text_hit,
+)
 from skilldeck.engine.text import FILE_START, Span
 
 #: The rules a bundle scan reports.
 BUNDLE_CODES = frozenset(
-    {"SD1001", "SD1006", "SD1011", "SD1012", "SD1013", "SD1014", "SD1015", "SD1016"}
-)
+    {"SD1001", "SD1003", "SD1005", "SD1006", "SD1007", "SD1008", "SD1009", "SD1011",
+     "SD1012", "SD1013", "SD1014", "SD1015", "SD1016", "SD1017", "SD1018", "SD1019",
+     "SD1020"}
+)  # fmt: skip
 MAX_FILE_BYTES = 256 * 1024
 _BINARY_PROBE = 8192
 _MEMO_SIZE = 256
@@ -199,6 +211,22 @@ def _read_text(path: str) -> str | None:
 def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
     hits: list[Hit] = []
     for run in invisible_runs(text):
+        if not run.has_tags:
+            # zero-width, bidirectional (Trojan Source) and other invisible characters:
+            # a reviewer of the file does not see them either
+            hits.append(
+                Hit(
+                    "SD1003",
+                    run.start,
+                    run.end,
+                    (
+                        ("count", str(len(run.text))),
+                        ("kinds", run_kinds(run.text)),
+                        ("place", "`{where}`"),
+                        ("points", describe_points(run.text)),
+                    ),
+                )
+            )
         if run.has_tags:
             hidden = describe_tag_text(run.text)
             hits.append(
@@ -224,11 +252,17 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
     hits += command_hits(
         text, 0, len(text), present, where="@", window=SCRIPT_WINDOW, lowered=lowered
     )
-    if relative.lower().endswith(_MARKDOWN) and present:
-        # A reference the skill sends the model to read is read like the body: an
-        # instruction hidden in its comments is hidden from whoever reviews the bundle.
-        concealed, _regions = hidden_hits(text, 0, len(text), present)
-        hits += (hit for hit in concealed if hit.code == "SD1006")
+    if relative.lower().endswith(_MARKDOWN):
+        # A reference the skill sends the model to read is read like the body: its
+        # instructions, and what it hides from whoever reviews the bundle rendered.
+        commands = list(hits)
+        said = [h for h in instruction_hits(text, 0, len(text)) if h.code in INSTRUCTION_CODES]
+        concealed, regions = hidden_hits(
+            text, 0, len(text), ((0, len(text)),), commands=commands,
+            also=[h.start for h in said],
+        )  # fmt: skip
+        hits += concealed
+        hits += (h for h in said if not regions.inside(h.start))
     if not hits:
         return []
     index = LineIndex(text)
@@ -242,7 +276,7 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
             values["where"] = f"in {where}: "
         if values.get("place") == "`{where}`":
             values["place"] = where
-        if hit.code == "SD1006":
+        if hit.code in ("SD1005", "SD1006", "SD1017", "SD1020"):
             values["what"] = f"{values['what']} in {where}"
         related = (RelatedLocation(path, span, "here"),)
         findings.append(rule(hit.code).finding(_AT_TOP, related=related, **values))

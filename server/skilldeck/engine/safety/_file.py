@@ -29,20 +29,27 @@ from skilldeck.engine.safety._chars import (
 from skilldeck.engine.safety._commands import command_hits
 from skilldeck.engine.safety._hits import Hit, folded, present_marks
 from skilldeck.engine.safety._instructions import (
+    BODY_INTENTS,
+    CATALOG_INTENTS,
     INSTRUCTION_CODES,
-    PROSE,
     hidden_hits,
-    hijack_phrase,
     instruction_hits,
     tag_text_hit,
 )
+from skilldeck.engine.safety._prose import warned_against
 from skilldeck.engine.text import Position, Span
 
 #: ``offer(title, edits, changes)``: the fix when the edits make exactly ``changes`` to
 #: the frontmatter mapping (:meth:`skilldeck.engine.files._Checker.offer`).
 Offer = Callable[[str, tuple[TextEdit, ...], Mapping[str, object]], tuple[Fix, ...]]
 
-_CATALOG_KEYS = ("name", "description")
+#: The keys a host lists in the catalog the model routes by (Claude Code appends
+#: ``when_to_use`` to the description): invisible characters there are SD1002 errors.
+_CATALOG_KEYS = ("name", "description", "when_to_use", "whenToUse")
+#: The keys whose text claims requests (SD1010).
+_ROUTING_KEYS = ("description", "when_to_use", "whenToUse")
+#: Commands whose prose mention a warning sentence exempts (SD1011-SD1014).
+_COMMAND_CODES = frozenset({"SD1011", "SD1012", "SD1013", "SD1014"})
 
 
 class _Spans:
@@ -93,32 +100,46 @@ def safety_findings(
     findings: list[Finding] = []
     skipped = ("name",) if name_refused else ()
     findings += _frontmatter_characters(text, fm, body_start, spans, offer, skipped=skipped)
+    findings += _frontmatter_text(text, fm, spans)
     head = text[:body_start]
     lowered = folded(head)
     for hit in command_hits(head, 0, body_start, present_marks(lowered), lowered=lowered):
+        if hit.code in _COMMAND_CODES and _warned(text, hit, 0):
+            continue
         findings.append(_finding(hit, spans))
-    judged: list[tuple[int, tuple[Hit, ...]]] = []
-    marks: set[str] = set()
+    chunks = list(_chunks(text, body_start, len(text)))
+    instructions: list[Hit] = []
+    commands: list[Hit] = []
     runs: list[InvisibleRun] = []
     plain = plain_ascii(text)  # nearly every skill: no chunk can hold an invisible run
-    for first, last in _chunks(text, body_start, len(text)):
+    for first, last in chunks:
         chunk = text[first:last]
-        hits, present = _chunk_hits(chunk)
-        marks.update(present)
-        if hits:
-            judged.append((first, hits))
+        for hit in _chunk_hits(chunk):
+            moved = replace(hit, start=first + hit.start, end=first + hit.end)
+            (instructions if hit.code in INSTRUCTION_CODES else commands).append(moved)
         if not plain:
             found = invisible_runs(chunk) if chunk.isascii() else _chunk_runs(chunk)
             runs += (InvisibleRun(first + run.start, first + run.end, run.text) for run in found)
-    hidden, regions = hidden_hits(text, body_start, len(text), frozenset(marks))
-    for hit in hidden:
+    # code and hidden Markdown decide which hits stand: looked up only where a hit is
+    checked = [h.start for h in instructions] + [
+        h.start for h in commands if h.code in _COMMAND_CODES
+    ]
+    hidden, regions = hidden_hits(
+        text, body_start, len(text), chunks, commands=commands, also=checked
+    )
+    findings += (_finding(hit, spans) for hit in hidden)
+    for hit in instructions:
+        if not regions.inside(hit.start):
+            findings.append(_finding(hit, spans))
+    for hit in commands:
+        if (
+            hit.code in _COMMAND_CODES
+            and not regions.code_at(hit.start)
+            and not regions.hidden_at(hit.start)
+            and _warned(text, hit, body_start)
+        ):
+            continue  # "never pipe `curl` to `sh`": a warning, not a command
         findings.append(_finding(hit, spans))
-    for first, hits in judged:
-        for hit in hits:
-            start = first + hit.start
-            if hit.code in INSTRUCTION_CODES and regions.inside(start):
-                continue
-            findings.append(_finding(replace(hit, start=start, end=first + hit.end), spans))
     findings += _body_characters(runs, spans)
     if name is not None and not name_refused:
         confusion = name_confusion(name)
@@ -132,9 +153,13 @@ def safety_findings(
                     entry.value_span, name=name, latin=confusion.latin, detail=detail
                 )
             )
-    if description is not None:
-        findings += _routing(text, fm, description, spans)
+    del description  # judged with every other frontmatter value (_frontmatter_text)
     return findings
+
+
+def _warned(text: str, hit: Hit, floor: int) -> bool:
+    """Whether a command hit in prose sits in a sentence that warns against it."""
+    return warned_against(text, hit.start, hit.end, floor)
 
 
 #: A body is judged in chunks, each chunk's hits memoised by its text: a keystroke
@@ -173,17 +198,15 @@ def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 
 @lru_cache(maxsize=_CHUNK_MEMO)
-def _chunk_hits(chunk: str) -> tuple[tuple[Hit, ...], frozenset[str]]:
-    """SD1007-SD1009 (quotation marks and inline code left out) and SD1011-SD1015 in one
-    chunk, offsets into it, and the gates' marks it holds (the body's hidden Markdown is
-    looked for only when a chunk holds a mark of it)."""
+def _chunk_hits(chunk: str) -> tuple[Hit, ...]:
+    """The prose instructions (SD1007-SD1009, SD1018, SD1019; quotation and teaching
+    left out) and SD1011-SD1015 in one chunk, offsets into it."""
     lowered = folded(chunk)
     present = present_marks(lowered)
-    if not present:
-        return (), present
-    hits = list(instruction_hits(chunk, 0, len(chunk), present, PROSE, lowered=lowered))
-    hits += command_hits(chunk, 0, len(chunk), present, lowered=lowered)
-    return tuple(hits), present
+    hits = list(instruction_hits(chunk, 0, len(chunk), only=BODY_INTENTS))
+    if present:
+        hits += command_hits(chunk, 0, len(chunk), present, lowered=lowered)
+    return tuple(hits)
 
 
 @lru_cache(maxsize=_CHUNK_MEMO)
@@ -266,21 +289,66 @@ def _frontmatter_characters(
                 edits,
                 {key: strip_invisible(entry.value)},
             )
-        place = key if key in _CATALOG_KEYS else f"`{key}` value"
+        place = _place(key)
         for run in key_runs:
             findings += _char_finding(
                 run, place, key in _CATALOG_KEYS, spans.span(run.start, run.end), fixes
             )
     for run in loose:
         findings += _char_finding(run, "frontmatter", False, spans.span(run.start, run.end), ())
-    # A quoted value can spell the characters as escapes ("\u200b"): judge the values too.
-    for key in _CATALOG_KEYS:
-        entry = fm.get(key)
-        if entry is None or key in by_entry or key in skipped or not isinstance(entry.value, str):
+    # A quoted value can spell the characters as escapes ("\u200b", "\U000E0049"), at
+    # any depth of any key the model may read (``metadata``): judge the parsed values too.
+    for entry in fm.entries:
+        key = entry.key
+        if key in by_entry or key in skipped:
             continue
-        for run in invisible_runs(entry.value):
-            findings += _char_finding(run, key, True, entry.value_span, ())
-            break
+        for text_value in _strings(entry.value, key):
+            found = invisible_runs(text_value)
+            if found:
+                findings += _char_finding(
+                    found[0], _place(key), key in _CATALOG_KEYS, entry.value_span, ()
+                )
+                break
+    return findings
+
+
+def _place(key: str) -> str:
+    return key if key in ("name", "description") else f"`{key}` value"
+
+
+def _strings(value: object, key: str = "") -> Iterator[str]:
+    """Every string in a frontmatter value, mapping keys included, at any depth."""
+    stack: list[object] = [key, value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            for child_key, child in item.items():
+                stack.append(child_key)
+                stack.append(child)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+
+
+def _frontmatter_text(text: str, fm: Frontmatter, spans: _Spans) -> list[Finding]:
+    """Instructions in every frontmatter value the model may read (the description
+    every session): SD1007-SD1009, SD1018, SD1019, and SD1010 where the catalog routes
+    by the text. Reported at the phrase when the file spells it as the value does,
+    else at the value."""
+    findings: list[Finding] = []
+    for entry in fm.entries:
+        only = CATALOG_INTENTS if entry.key in _ROUTING_KEYS else BODY_INTENTS
+        start = spans.offset(entry.value_span.start)
+        end = spans.offset(entry.value_span.end)
+        for value in _strings(entry.value):
+            if len(value) < 8:
+                continue
+            for hit in instruction_hits(value, 0, len(value), only=only):
+                phrase = value[hit.start : hit.end]
+                at = text.find(phrase, start, end)
+                span = spans.span(at, at + len(phrase)) if at >= 0 else entry.value_span
+                findings.append(rule(hit.code).finding(span, **hit.values()))
     return findings
 
 
@@ -293,17 +361,3 @@ def _body_characters(runs: list[InvisibleRun], spans: _Spans) -> list[Finding]:
         fixes = (Fix(title, (TextEdit(span, ""),)),)
         findings += _char_finding(run, "body", False, span, fixes)
     return findings
-
-
-def _routing(text: str, fm: Frontmatter, description: str, spans: _Spans) -> Iterable[Finding]:
-    match = hijack_phrase(description)
-    entry = fm.get("description")
-    if match is None or entry is None:
-        return ()
-    phrase = match.group()
-    span = entry.value_span
-    start, end = spans.offset(span.start), spans.offset(span.end)
-    at = text.find(phrase, start, end)
-    if at >= 0:
-        span = spans.span(at, at + len(phrase))
-    return (rule("SD1010").finding(span, phrase=" ".join(phrase.split())),)

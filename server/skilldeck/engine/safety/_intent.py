@@ -1,0 +1,650 @@
+"""What a sentence asks of the model, by intent: small grammars over normalised words.
+
+Each intent is a sequence of word classes (verbs, objects, targets) with bounded gaps,
+matched on the one-line word string of :func:`~skilldeck.engine.safety._prose.words`
+(normalised: NFKC, case folded, invisible characters removed), so a rephrasing that
+keeps the parts ("please disregard all of the earlier system guidance") is the same
+intent as the textbook phrase, and a word split by a zero-width space is one word. A
+gap never crosses a clause break (``|``: sentence punctuation, a blank line, a list
+item).
+
+| intent | rule | the parts |
+|---|---|---|
+| ``override`` | SD1007 | *ignore / disregard / forget / override / bypass / do not follow ...* + (*all / your / the* ...) + *previous / prior / system / above ...* + *instructions / rules / prompt / guidelines ...*; *forget everything above*; *your new instructions are*; *the above instructions are void* |
+| ``identity`` | SD1007 | *you are now / act as / pretend to be ...* + *unrestricted / jailbroken / DAN ...*; *enable developer mode*; *you are no longer an AI*; *your true identity is* |
+| ``conceal`` | SD1008 | *do not / never* + *tell / mention / reveal ...* + *the user* (not "tell the user to ..."); *hide / keep / withhold ... from the user*; *without the user knowing*; *the user must not know*; *secretly*; *silently / quietly* + an action |
+| ``exfiltrate`` | SD1009 | *send / upload / post / forward ...* + a secret (keys, tokens, passwords, ``~/.ssh``, ``.env``, cookies, environment variables) + *to / at* + a destination (a URL, an address, *an external server / webhook / attacker* ...); not an API key sent in a header |
+| ``claim`` | SD1010 | a description that claims every request (*use this skill for every task*, *always use this first*, *before any other skill*, *this skill must be used first*, *takes precedence over all other skills*) |
+| ``preapprove`` | SD1018 | *you are authorised to ... without asking*; *do not ask (the user) for permission / confirmation*; *the user has already approved*; *pre-approved*; *run / delete / push ... without asking / confirmation* |
+| ``redirect`` | SD1019 | *use this tool / skill instead of the built-in ...*; *never use any other tool*; *this tool replaces the built-in ...*; *every request must go through this skill* |
+
+A match is an instruction only when its clause does not negate it
+(:func:`~skilldeck.engine.safety._prose.negated`: "never ignore previous instructions");
+in visible prose, quotation and teaching context also count
+(:mod:`~skilldeck.engine.safety._prose`). The grammars run only where the gate words of
+an intent occur (:class:`~skilldeck.engine.safety._hits.Gate`, one Aho-Corasick pass).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from skilldeck.engine.safety._hits import Gate
+from skilldeck.engine.safety._prose import Words, negated
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """A piece of a grammar: its regular expression over a word line, and the words a
+    match of it can begin with (``None``: it cannot begin a match, or any word can)."""
+
+    regex: str
+    firsts: frozenset[str] | None
+
+
+def _w(*alternatives: str) -> _Part:
+    """One of ``alternatives`` (each one or more words separated by single spaces) as
+    whole tokens of a word line."""
+    body = "|".join(re.escape(a) for a in sorted(alternatives, key=len, reverse=True))
+    return _Part(
+        f"(?<![^ ])(?:{body})(?![^ ])", frozenset(a.split(" ", 1)[0] for a in alternatives)
+    )
+
+
+def _gap(most: int) -> _Part:
+    """Up to ``most`` tokens, none a clause break."""
+    return _Part(f"(?: [^ |]+){{0,{most}}}", None)
+
+
+def _raw(regex: str) -> _Part:
+    """A regular expression over whole tokens that no match begins with."""
+    return _Part(regex, None)
+
+
+def _seq(*parts: _Part, tail: str = "") -> _Part:
+    """Parts one after the other, separated by single spaces (a gap carries its own
+    leading spaces); ``tail`` is appended as is (a lookahead)."""
+    out = ""
+    for part in parts:
+        if part.regex.startswith("(?: [^ |]+)"):
+            out += part.regex
+        else:
+            out += (" " if out else "") + part.regex
+    return _Part(out + tail, parts[0].firsts)
+
+
+def _named(name: str, part: _Part) -> _Part:
+    """``part`` as the named group ``name``."""
+    return _Part(f"(?P<{name}>{part.regex})", part.firsts)
+
+
+def _either(*parts: _Part) -> _Part:
+    firsts: set[str] = set()
+    for part in parts:
+        if part.firsts is not None:
+            firsts |= part.firsts
+    return _Part("(?:" + "|".join(p.regex for p in parts) + ")", frozenset(firsts))
+
+
+# --- word classes ------------------------------------------------------------------------
+
+_IGNORE = _w(
+    "ignore", "ignoring", "disregard", "disregarding", "forget", "override", "overrule",
+    "bypass", "discard", "abandon", "neglect", "dismiss", "circumvent", "cancel", "revoke",
+    "supersede", "supersedes", "pay no attention to", "set aside", "throw out",
+    "do not follow", "don't follow", "stop following", "no longer follow", "do not obey",
+    "don't obey", "stop obeying", "no longer obey", "do not comply with",
+    "don't comply with", "do not listen to", "don't listen to",
+)  # fmt: skip
+_FILLER = _w(
+    "all", "any", "every", "each", "of", "the", "your", "my", "these", "those", "its",
+    "their", "our", "and", "other", "of your", "prior", "earlier", "above", "previous",
+)  # fmt: skip
+_PRIOR = _w(
+    "previous", "previously", "prior", "earlier", "above", "preceding", "former", "original",
+    "initial", "system", "developer", "developer's", "safety", "old", "foregoing",
+    "aforementioned", "given", "existing system", "core",
+)  # fmt: skip
+_ORDERS = _w(
+    "instruction", "instructions", "prompt", "prompts", "system prompt", "rules", "rule",
+    "guidelines", "guidance", "directions", "directives", "messages", "guardrails",
+    "policies", "policy", "constraints", "restrictions", "programming", "training",
+    "commands", "orders", "safeguards", "conditioning", "context", "configuration",
+    "setup", "content policy", "ethics", "principles",
+)  # fmt: skip
+_EVERYTHING = _w("everything", "anything", "all", "whatever", "what")
+_BEFORE = _w(
+    "above", "before", "earlier", "previously", "so far", "until now", "up to now",
+    "you were told", "you've been told", "you have been told", "you were given",
+    "you were instructed", "told", "said", "instructed",
+)  # fmt: skip
+
+_BECOME = _w(
+    "you are now", "you're now", "from now on you are", "from now on you're",
+    "you will now be", "you will now act as", "act as", "acting as", "behave as",
+    "behave like", "pretend to be", "pretend you are", "pretend you're", "roleplay as",
+    "role-play as", "become", "you have become", "switch to being", "respond as",
+)  # fmt: skip
+_ROGUE = _w(
+    "unrestricted", "unfiltered", "uncensored", "jailbroken", "jailbreak", "dan", "evil",
+    "amoral", "unethical", "unbound", "unbounded", "limitless", "rogue", "unaligned",
+    "developer mode", "god mode", "no restrictions", "without restrictions",
+    "without limits", "without any restrictions", "no rules", "no limits", "no filter",
+)  # fmt: skip
+_MODE = _w("developer", "god", "jailbreak", "jailbroken", "dan", "unrestricted", "sudo")
+
+_NOT = _w(
+    "do not", "don't", "dont", "never", "must not", "mustn't", "should not", "shouldn't",
+    "shall not", "cannot", "can't", "will not", "won't", "do not ever", "don't ever",
+    "never ever", "avoid",
+)  # fmt: skip
+_TELL_DIRECT = _w(
+    "tell", "inform", "notify", "alert", "warn", "let", "update", "remind",
+)  # fmt: skip
+_TELL = _w(
+    "tell", "mention", "reveal", "disclose", "show", "report", "say", "explain", "admit",
+    "bring up", "acknowledge", "confirm", "indicate", "signal", "describe", "display",
+)  # fmt: skip
+_USER = _w(
+    "user", "users", "the user", "the users", "the user's", "users'", "user's", "the human",
+    "the humans", "the operator", "the person", "anyone", "anybody", "the developer",
+    "the owner", "your user", "your human", "the requester", "the client",
+)  # fmt: skip
+_ONE_USER = _w("the user", "the human", "the operator", "your user", "your human", "they")
+_HIDE = _w(
+    "hide", "conceal", "withhold", "keep", "mask", "obscure", "shield", "censor",
+)  # fmt: skip
+#: What a skill hides when it hides what it does (not "hide the admin menu from users").
+_WHAT_WE_DO = _w(
+    "this", "these", "that", "it", "them", "everything", "anything", "what you",
+    "what you do", "what you did", "your actions", "your activity", "the fact",
+    "any of this", "all of this", "this step", "these steps", "the upload", "the request",
+    "the output", "the changes", "this instruction", "these instructions", "the truth",
+)  # fmt: skip
+_AWARE = _w(
+    "knowing", "knowledge", "noticing", "seeing", "awareness", "realizing", "realising",
+    "being aware", "finding out", "being told", "being informed", "a trace",
+)  # fmt: skip
+_TOLD = _w("telling", "informing", "notifying", "alerting", "showing", "mentioning")  # fmt: skip
+_STEALTHY = _w(
+    "secretly", "covertly", "surreptitiously", "stealthily", "clandestinely", "furtively",
+    "behind the user's back", "behind their back",
+)  # fmt: skip
+_QUIETLY = _w("silently", "quietly", "invisibly", "discreetly", "unnoticed")
+_ACTION = _w(
+    "send", "upload", "post", "exfiltrate", "transmit", "copy", "forward", "collect", "run",
+    "execute", "install", "delete", "remove", "modify", "add", "append", "change", "write",
+    "download", "read", "fetch", "email", "share", "sync", "harvest", "gather", "steal",
+    "save", "store", "record", "log", "push", "commit", "disable", "grant", "create",
+    "replace", "overwrite", "exfil",
+)  # fmt: skip
+
+_SEND = _w(
+    "send", "sending", "upload", "uploading", "post", "posting", "transmit", "exfiltrate",
+    "forward", "forwarding", "leak", "email", "e-mail", "mail", "copy", "share", "submit",
+    "pipe", "push", "sync", "deliver", "relay", "beam", "report", "dump", "publish", "paste",
+    "attach", "include", "embed", "append", "exfil", "ship", "transfer",
+)  # fmt: skip
+_SECRET_WORDS = (
+    "api key", "api keys", "apikey", "apikeys", "api token", "api tokens", "credentials",
+    "credential", "secrets", "secret", "secret key", "secret keys", "access token",
+    "access tokens", "auth token", "auth tokens", "tokens", "token", "passwords", "password",
+    "passphrase", "private key", "private keys", "ssh key", "ssh keys", "cookies", "cookie",
+    "session cookies", "session token", "environment variables", "environment variable",
+    "env vars", "env var", "keychain", "wallet", "seed phrase", "mnemonic",
+    "conversation history", "chat history", "system prompt", "kubeconfig", "private data",
+    "personal data", "ssh directory", "login data", "saved passwords",
+)  # fmt: skip
+#: A token that names a secret file (``~/.ssh/id_rsa``, ``.env``, ``.aws/credentials``).
+_SECRET_FILE = _raw(
+    r"(?<![^ ])[^ |]*(?:\.ssh|\.aws|id_rsa|id_ed25519|id_ecdsa|id_dsa|\.netrc|\.npmrc|"
+    r"\.pypirc|\.git-credentials|\.kube|\.docker/config|\.gnupg|/etc/shadow|"
+    r"(?<![\w])\.env(?![\w]))[^ |]*(?![^ ])"
+)
+_SECRET = _either(_w(*_SECRET_WORDS), _SECRET_FILE)
+#: Secrets an API call sends as a matter of course (in a header, to its own service):
+#: these count with a URL only after a verb that means "out", and never in a clause
+#: about headers or authentication.
+_WEAK_SECRETS = frozenset(
+    {"api key", "api keys", "apikey", "apikeys", "api token", "api tokens", "token",
+     "tokens", "access token", "access tokens", "auth token", "auth tokens", "credentials",
+     "credential", "secret", "password"}
+)  # fmt: skip
+_SEND_OUT = frozenset(
+    {"send", "sending", "upload", "uploading", "post", "posting", "transmit", "exfiltrate",
+     "forward", "forwarding", "leak", "email", "e-mail", "mail", "share", "dump", "paste",
+     "beam", "relay", "ship", "transfer", "exfil", "publish"}
+)  # fmt: skip
+_TO = _w("to", "at", "into", "toward", "towards", "onto", "via", "over to")
+_URL = _raw(r"(?<![^ ])(?:https?://[^ |]+|[^ |@]+@[^ |@]+\.[^ |@]+)(?![^ ])")
+_PLACE = _w(
+    "external", "remote", "attacker", "attacker's", "webhook", "webhooks", "third-party",
+    "third party", "collector", "endpoint", "server", "pastebin", "discord", "telegram",
+    "ngrok", "requestbin", "listener", "c2", "ip", "domain", "address", "url", "my server",
+    "our server", "this server", "this url", "this address", "the following url",
+    "the following address", "outside",
+)  # fmt: skip
+_DEST = _either(_URL, _PLACE)
+_API_USE = re.compile(r"(?<![^ ])(?:header|headers|authorization|bearer|authenticate|auth|oauth)(?![^ ])")
+
+_SKILL = _w("this skill", "this tool", "me", "it", "this", "the skill")
+_USE = _w(
+    "use", "invoke", "call", "load", "trigger", "activate", "apply", "run", "select",
+    "choose", "pick", "consult", "read",
+)  # fmt: skip
+_ALL = _w("all", "every", "any", "each", "any and all")
+_TASKS = _w(
+    "request", "requests", "task", "tasks", "query", "queries", "question", "questions",
+    "prompt", "prompts", "message", "messages", "conversation", "conversations",
+    "interaction", "interactions", "situation", "situations", "case", "cases", "turn",
+    "turns", "user request", "user requests", "user input", "user inputs", "user message",
+    "user messages", "input", "inputs", "session", "sessions", "topic", "topics",
+)  # fmt: skip
+_QUALIFIERS = (
+    "involving", "that", "which", "where", "related", "relating", "about", "regarding",
+    "concerning", "with", "in", "on", "for", "of", "to", "from", "using", "when",
+    "whenever", "if", "like", "mentioning", "requiring", "needing", "around", "touching",
+    "containing",
+)  # fmt: skip
+_UNQUALIFIED = f"(?! (?:{'|'.join(_QUALIFIERS)})(?![^ ]))"
+_BE_USED = _w(
+    "be used", "be invoked", "be loaded", "be called", "be activated", "be consulted",
+    "be triggered", "be applied", "be read", "be run", "be selected", "run",
+)  # fmt: skip
+_OTHER_THINGS = _w(
+    "skill", "skills", "tool", "tools", "instruction", "instructions", "task", "tasks",
+    "request", "requests", "action", "actions", "response", "responses", "answer",
+    "answers",
+)  # fmt: skip
+
+_AUTHORISED = _w(
+    "authorized", "authorised", "permitted", "allowed", "cleared", "approved", "entitled",
+    "empowered", "granted permission", "given permission", "pre-approved", "preapproved",
+    "pre-authorized", "pre-authorised", "free",
+)  # fmt: skip
+_ASKING = _w(
+    "asking", "ask", "confirmation", "confirming", "approval", "permission", "prompting",
+    "checking", "consent", "user approval", "user confirmation", "user consent",
+    "waiting", "a prompt",
+)  # fmt: skip
+_ASK = _w(
+    "ask", "asking", "prompt", "prompting", "request", "requesting", "seek", "seeking",
+    "check with", "checking with", "confirm with", "require",
+    "requiring", "get", "obtain", "bother",
+)  # fmt: skip
+_PERMISSION = _w(
+    "permission", "permissions", "confirmation", "confirmations", "approval", "approvals",
+    "consent", "authorization", "authorisation", "sign-off", "the go-ahead",
+)  # fmt: skip
+_APPROVED = _w(
+    "approved", "authorized", "authorised", "consented to", "agreed to", "granted permission",
+    "pre-approved", "given consent", "given permission", "given approval", "signed off on",
+)  # fmt: skip
+_ACT = _w(
+    "run", "running", "execute", "executing", "delete", "deleting", "remove", "removing",
+    "install", "installing", "push", "pushing", "deploy", "deploying", "commit",
+    "committing", "modify", "modifying", "overwrite", "overwriting", "send", "sending",
+    "rm", "drop", "force-push", "merge", "publish", "proceed", "act", "make changes",
+    "write", "edit", "change", "download", "upload", "perform", "carry out", "continue",
+)  # fmt: skip
+_NO_QUESTIONS = "(?! (?:clarifying|follow-up|unnecessary|many|more|additional|further|any)?(?: )?questions?(?![^ ]))"
+
+_REDIRECTOR = _w(
+    "use", "call", "invoke", "route", "send", "direct", "redirect", "prefer", "pick",
+    "choose", "select", "always use", "forward", "pass",
+)  # fmt: skip
+_OURS = _w(
+    "this skill", "this tool", "this server", "this mcp server", "this function",
+    "this plugin", "this extension", "our tool", "our skill", "our server", "my tool",
+    "my skill", "this command", "these tools", "our tools", "me",
+)  # fmt: skip
+_INSTEAD = _w("instead of", "rather than", "in place of", "in preference to", "over")
+_THEIRS = _w(
+    "built-in", "builtin", "default", "native", "standard", "original", "existing",
+    "system", "other", "any other", "all other", "the other", "another", "any", "the usual",
+    "regular", "normal", "official",
+)  # fmt: skip
+_TOOLS = _w(
+    "tool", "tools", "skill", "skills", "function", "functions", "mcp server",
+    "mcp servers", "server", "servers", "command", "commands", "plugin", "plugins",
+    "integration", "integrations", "capability", "capabilities",
+)  # fmt: skip
+_REPLACE = _w(
+    "replaces", "replace", "overrides", "override", "shadows", "shadow", "intercepts",
+    "intercept", "supersedes", "supersede", "hijacks", "hijack", "takes over",
+    "take over", "wraps", "wrap",
+)  # fmt: skip
+_ROUTED = _w(
+    "go", "be routed", "be sent", "pass", "be forwarded", "be redirected", "be handled",
+    "be processed", "flow", "be directed",
+)  # fmt: skip
+_REQUESTS = _w(
+    "requests", "calls", "tool calls", "commands", "queries", "messages", "actions",
+    "tasks", "operations", "traffic", "files",
+)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """One intent: its rule, what the message says it asks, its gate, and its grammar
+    (alternatives tried in order at each word one of them can begin with)."""
+
+    name: str
+    code: str
+    kind: str
+    #: The intent is tried on a text when one of these opens on its marks.
+    gates: tuple[Gate, ...]
+    alternatives: tuple[re.Pattern[str], ...]
+    #: The words a match can begin with (each alternative's first words).
+    firsts: frozenset[str]
+
+    def opens(self, present: frozenset[str]) -> bool:
+        """Whether a text with the marks ``present`` can hold this intent."""
+        return any(gate.opens(present) for gate in self.gates)
+
+
+def _intent(
+    name: str, code: str, kind: str, gates: tuple[Gate, ...], *parts: _Part
+) -> Intent:
+    firsts: set[str] = set()
+    for part in parts:
+        assert part.firsts is not None, (name, part.regex[:40])
+        firsts |= part.firsts
+    return Intent(
+        name, code, kind, gates, tuple(re.compile(p.regex) for p in parts), frozenset(firsts)
+    )
+
+
+_PRIOR_MARKS = (
+    "previous", "prior", "earlier", "above", "preceding", "former", "original", "initial",
+    "system", "developer", "safety", "your", "everything", "anything", "whatever", "old",
+    "foregoing", "aforementioned", "given", "core",
+)  # fmt: skip
+_ORDER_MARKS = (
+    "instruction", "prompt", "rule", "guideline", "guidance", "direction", "directive",
+    "message", "guardrail", "polic", "constraint", "restriction", "programming", "training",
+    "command", "order", "safeguard", "conditioning", "context", "configuration", "setup",
+    "ethics", "principle",
+)  # fmt: skip
+
+
+INTENTS: tuple[Intent, ...] = (
+    _intent(
+        "override",
+        "SD1007",
+        "ignore earlier instructions",
+        (
+            Gate(("ignor", "disregard", "overrid", "overrul", "bypass", "circumvent",
+                  "pay no attention", "set aside", "throw out", "supersede", "revoke",
+                  "cancel", "forget", "discard", "abandon", "neglect", "dismiss", "follow",
+                  "obey", "comply", "listen to"), also=_PRIOR_MARKS),
+            Gate(("new", "updated", "real", "actual", "true", "revised", "override"),
+                 also=("instructions", "system prompt", "rules", "directives", "orders",
+                       "guidelines", "system message", "system instruction")),
+            Gate(("void", "invalid", "obsolete", "cancelled", "canceled", "revoked",
+                  "outdated", "superseded", "no longer valid", "null", "deprecated",
+                  "overridden", "lifted", "suspended", "disabled"), also=_ORDER_MARKS),
+        ),
+        _seq(_IGNORE, _gap(4), _PRIOR, _gap(2), _ORDERS),
+        _seq(_IGNORE, _gap(1), _w("your", "your own", "your current", "your core"), _gap(1),
+             _ORDERS),
+        _seq(_IGNORE, _gap(1), _EVERYTHING, _gap(3), _BEFORE),
+        _seq(_w("your", "the", "these are your", "here are your", "here are the"),
+             _w("new", "updated", "real", "actual", "true", "revised"),
+             _w("instructions", "system prompt", "rules", "directives", "orders",
+                "guidelines"),
+             _w("are", "is", "follow", "below", "now", "|")),
+        _seq(_w("new", "updated", "revised", "override"),
+             _w("system prompt", "system instructions", "system instruction",
+                "system message"), _raw("(?:\\||:)")),
+        _seq(_PRIOR, _gap(1), _ORDERS, _w("are", "is", "have been", "were"), _gap(1),
+             _w("void", "invalid", "obsolete", "cancelled", "canceled", "revoked", "outdated",
+                "superseded", "no longer valid", "null", "deprecated", "overridden",
+                "lifted", "suspended", "disabled")),
+    ),
+    _intent(
+        "identity",
+        "SD1007",
+        "take another identity",
+        (
+            Gate(("unrestricted", "unfiltered", "uncensored", "jailbr", " dan", "evil",
+                  "amoral", "unethical", "unbound", "limitless", "rogue", "unaligned",
+                  "developer mode", "god mode", "no restrictions", "without restrictions",
+                  "without any restrictions", "without limits", "no rules", "no limits",
+                  "no filter"), also=("you", "act", "behav", "pretend", "roleplay",
+                                       "role-play", "become", "switch", "respond")),
+            Gate(("mode",), also=("developer", "god", "jailbr", "dan", "unrestricted", "sudo")),
+            Gate(("no longer",),
+                 also=("ai", "assistant", "claude", "chatbot", "language model", "llm",
+                       "bound", "restricted", "limited", "constrained", "governed",
+                       "subject to")),
+            Gate(("your new ", "your true ", "your real ", "your actual "),
+                 also=("identity", "name", "self", "purpose", "role", "persona")),
+            Gate(("forget who", "forget what", "abandon who", "abandon what")),
+        ),
+        _seq(_BECOME, _gap(3), _ROGUE),
+        _seq(_w("enter", "enable", "activate", "switch to", "turn on", "unlock", "engage"),
+             _gap(1), _MODE, _w("mode")),
+        _seq(_w("you are no longer", "you're no longer"),
+             _gap(1), _w("an ai", "ai", "an assistant", "assistant", "claude", "a chatbot",
+                         "a language model", "an llm", "bound", "restricted", "limited",
+                         "constrained", "governed", "subject to")),
+        _seq(_w("your"), _w("new", "true", "real", "actual"),
+             _w("identity", "name", "self", "purpose", "role", "persona", "personality"),
+             _w("is", "are")),
+        _seq(_w("forget", "abandon"), _w("who", "what"), _w("you are", "you were")),
+    ),
+    _intent(
+        "conceal",
+        "SD1008",
+        "keep something from the user",
+        (
+            Gate(("secretly", "covertly", "surreptitiously", "stealthily", "clandestinely",
+                  "furtively", "behind the user", "behind their back", "silently",
+                  "quietly", "invisibly", "discreetly", "unnoticed")),
+            Gate(("user", "they ", "human", "operator", "anyone", "anybody", "person",
+                  "owner", "developer", "requester", "client", "between us",
+                  "between you and me"),
+                 also=("not", "n't", "never", "hide", "conceal", "withhold", "keep", "mask",
+                       "obscure", "shield", "censor", "without", "between")),
+        ),
+        _seq(_NOT, _gap(1), _TELL_DIRECT, _gap(1), _USER,
+             tail=r"(?! (?:to|how|about how|who|that|which|with)(?![^ ]))"),
+        _seq(_NOT, _gap(1), _TELL, _gap(4), _w("to"), _USER),
+        _seq(_HIDE, _WHAT_WE_DO, _gap(3), _w("from"), _USER,
+             tail=r"(?! (?:who|that|which|with|without)(?![^ ]))"),
+        _seq(_w("keep"), _gap(2), _w("between us", "between you and me")),
+        _seq(_w("without"), _gap(1), _USER, _gap(1), _AWARE),
+        _seq(_w("without"), _TOLD, _gap(1), _USER),
+        _seq(_ONE_USER, _gap(1), _w("must", "should", "need", "needs", "may", "can"),
+             _w("not", "never"),
+             _w("know", "notice", "find out", "be told", "be informed", "be aware",
+                "discover", "suspect", "realize", "realise")),
+        _STEALTHY,
+        _seq(_QUIETLY, _gap(2), _ACTION),
+    ),
+    _intent(
+        "exfiltrate",
+        "SD1009",
+        "send data out",
+        (
+            Gate(
+                ("send", "upload", "post", "transmit", "exfil", "forward", "leak", "mail",
+                 "copy", "share", "submit", "pipe", "push", "sync", "deliver", "relay",
+                 "beam", "report", "dump", "publish", "paste", "attach", "include",
+                 "embed", "append", "ship", "transfer"),
+                also=("key", "credential", "secret", "token", "password", "passphrase",
+                      ".env", "env", "id_rsa", "id_ed", "id_ecdsa", "id_dsa", "cookie",
+                      ".ssh", ".aws", ".netrc", ".npmrc", ".pypirc", ".git-credentials",
+                      ".kube", ".docker", ".gnupg", "/etc/", "keychain", "wallet",
+                      "seed phrase", "mnemonic", "history", "system prompt",
+                      "private data", "personal data", "login data"),
+            ),
+        ),
+        _seq(_named("verb", _SEND), _gap(8), _named("what", _SECRET), _gap(8), _TO, _gap(2),
+             _named("dest", _DEST)),
+        _seq(_named("verb", _SEND), _gap(3), _TO, _gap(2), _named("dest", _DEST), _gap(8),
+             _named("what", _SECRET)),
+    ),
+    _intent(
+        "claim",
+        "SD1010",
+        "claim every request",
+        (
+            Gate(("all", "every", "any", "each", "first", "regardless", "no matter",
+                  "other skill", "other tool", "precedence", "priority", "mandatory",
+                  "required", "compulsory", "everything", "anything")),
+        ),
+        _seq(_USE, _SKILL, _w("for", "on", "with", "in"), _ALL, _gap(1), _TASKS,
+             tail=_UNQUALIFIED),
+        _seq(_USE, _SKILL, _w("first", "before anything else", "before doing anything",
+                              "before anything"), tail=_UNQUALIFIED),
+        _seq(_USE, _SKILL, _w("before"), _ALL, _gap(1), _OTHER_THINGS, tail=_UNQUALIFIED),
+        _seq(_w("regardless of", "no matter"), _gap(2),
+             _w("task", "request", "query", "question", "topic", "user asks", "the user asks",
+                "what the user asks", "what is asked")),
+        _seq(_w("instead of", "over", "before"), _ALL, _w("other"),
+             _w("skill", "skills", "tool", "tools")),
+        _seq(_w("for"), _w("everything", "any and all"), tail=_UNQUALIFIED),
+        _seq(_w("this skill", "it"), _w("must", "should", "has to", "needs to"), _gap(1),
+             _BE_USED, _gap(1),
+             _w("first", "before any", "before all", "before every", "before anything",
+                "for every", "for all", "for any", "for each", "every time", "at all times"),
+             tail=_UNQUALIFIED),
+        _seq(_w("takes", "take", "has", "have"), _w("precedence", "priority"), _w("over"),
+             _ALL, _gap(1), _w("other"), _gap(1), _OTHER_THINGS),
+        _seq(_w("mandatory", "required", "compulsory"), _w("for"), _ALL, _TASKS,
+             tail=_UNQUALIFIED),
+    ),
+    _intent(
+        "preapprove",
+        "SD1018",
+        "act without asking the user",
+        (
+            Gate(("authori", "permitted", "allowed", "cleared", "approv", "entitled",
+                  "empowered", "permission", "consent", "sign-off", "go-ahead",
+                  "confirmation"),
+                 also=("without", "no need", "not", "n't", "never", "already", "has ",
+                       "have ", "all ", "every", "these", "skip", "bypass", "disable",
+                       "suppress", "ignore", "turn off", "circumvent")),
+            Gate(("without ask", "without prompt", "without check", "without wait",
+                  "without confirm", "without the user's", "without user")),
+        ),
+        _seq(_w("you are", "you're", "you have been", "you've been", "you were"), _gap(2),
+             _AUTHORISED, _gap(8), _w("without", "with no", "no need for"), _gap(1),
+             _ASKING),
+        _seq(_NOT, _gap(1), _ASK, _gap(3), _w("for"), _gap(1), _PERMISSION),
+        _seq(_NOT, _gap(1), _ASK, _gap(2), _PERMISSION),
+        _seq(_w("no need to", "no need for", "there is no need to", "you don't need to",
+                "you do not need to"), _gap(1), _ASK, _gap(3), _PERMISSION),
+        _seq(_USER, _w("has", "have"), _w("already", "previously"), _APPROVED),
+        _seq(_USER, _w("has", "have"), _APPROVED,
+             _w("all", "every", "any", "everything", "anything")),
+        _seq(_w("all", "every", "these", "the following"), _gap(1),
+             _w("commands", "actions", "operations", "changes", "tool calls", "steps",
+                "tools"), _w("are", "have been", "were"),
+             _w("pre-approved", "preapproved", "pre-authorized", "pre-authorised",
+                "already approved", "already authorized", "already authorised",
+                "automatically approved", "auto-approved", "approved in advance")),
+        _seq(_ACT, _gap(6), _w("without"), _gap(1),
+             _w("asking", "confirmation", "approval", "permission", "prompting", "consent",
+                "checking with", "the user's consent", "the user's permission",
+                "the user's approval", "the user's confirmation", "user confirmation",
+                "user approval", "waiting for", "a prompt", "confirming"),
+             tail=_NO_QUESTIONS),
+        _seq(_w("skip", "bypass", "disable", "suppress", "ignore", "turn off", "circumvent"),
+             _gap(2), _w("permission", "approval"),
+             _w("prompt", "prompts", "check", "checks", "dialog", "dialogs", "step", "steps",
+                "request", "requests", "system", "gate", "gates")),
+    ),
+    _intent(
+        "redirect",
+        "SD1019",
+        "use another tool than the one asked for",
+        (
+            Gate(("instead", "rather than", "in place of", "preference", "replace", "overrid",
+                  "shadow", "intercept", "supersede", "hijack", "take over", "takes over",
+                  "wrap", "routed", "through this", "through our", " over ", "other",
+                  "built-in", "builtin", "default", "native", "standard", "another"),
+                 also=("tool", "skill", "server", "function", "plugin", "extension",
+                       "command", "capabilit", "integration")),
+        ),
+        _seq(_REDIRECTOR, _gap(2), _OURS, _gap(6), _INSTEAD, _gap(2), _THEIRS, _gap(3),
+             _TOOLS),
+        _seq(_NOT, _w("use", "call", "invoke", "load", "run"), _gap(1),
+             _w("any other", "other", "the built-in", "built-in", "the default",
+                "the native", "the standard", "another"), _gap(2), _TOOLS),
+        _seq(_OURS, _gap(1), _REPLACE, _gap(1),
+             _w("the built-in", "built-in", "the default", "the native", "the system",
+                "the original", "the standard", "all other", "any other", "every other"),
+             _gap(3), _TOOLS),
+        _seq(_ALL, _REQUESTS, _w("must", "should", "will", "need to", "have to"), _ROUTED,
+             _w("through", "to", "via"), _OURS),
+    ),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class IntentMatch:
+    """An intent found in a word line: where (``line[start:end]``), and the secret it
+    names (exfiltration)."""
+
+    intent: Intent
+    start: int
+    end: int
+    what: str
+
+
+def intent_matches(
+    found: Words, present: frozenset[str], *, only: frozenset[str] | None = None
+) -> Iterator[IntentMatch]:
+    """Every intent of :data:`INTENTS` in ``found`` whose gate opens on ``present``
+    (the marks of the normalised text), not negated; ``only``: these intents alone.
+    Each intent is tried only at the words its matches can begin with."""
+    line = found.line
+    tokens: list[str] | None = None
+    for intent in INTENTS:
+        if only is not None and intent.name not in only:
+            continue
+        if not intent.opens(present):
+            continue
+        if tokens is None:
+            tokens = found.tokens()
+        last = -1
+        for index, token in enumerate(tokens):
+            if token not in intent.firsts:
+                continue
+            start = found.starts[index]
+            if start < last:
+                continue
+            for grammar in intent.alternatives:
+                match = grammar.match(line, start)
+                if match is None:
+                    continue
+                end = match.end()
+                if negated(found, start):
+                    break
+                what = ""
+                if intent.name == "exfiltrate" and not _exfiltration(match, line):
+                    break
+                if intent.name == "exfiltrate":
+                    what = match.group("what")
+                yield IntentMatch(intent, start, end, what)
+                last = end
+                break
+
+
+def _exfiltration(match: re.Match[str], line: str) -> bool:
+    """Whether an exfiltration match sends a secret out, not an API key to its API: a
+    key, token or password counts with a URL only after a verb that means "out", and
+    never in a clause about headers or authentication."""
+    if match.group("what") not in _WEAK_SECRETS:
+        return True
+    if match.group("verb") not in _SEND_OUT and match.group("dest").startswith(("http", "www")):
+        return False
+    clause_start = line.rfind("|", 0, match.start()) + 1
+    clause_end = line.find("|", match.end())
+    clause = line[clause_start : len(line) if clause_end < 0 else clause_end]
+    return _API_USE.search(clause) is None

@@ -1,0 +1,689 @@
+"""What a rendered view of a Markdown file hides from its reader, from a real parser.
+
+A reviewer reads a skill rendered (GitHub, a registry's page, an editor's preview); the
+model reads its source. Everything in the source a rendered view does not show is
+*hidden*: this module finds it with markdown-it-py (a CommonMark parser; GFM tables and
+strikethrough on, raw HTML passed through as GitHub's renderer does) and the HTML model
+of :mod:`~skilldeck.engine.safety._html`, and maps each piece back to its exact source
+range. Hidden, besides what HTML hides (``_html``):
+
+- link reference definitions (``[//]: # "..."``, ``[x]: <> (...)``, any destination):
+  the label and title render nowhere;
+- link and image titles, image alt text and HTML ``title=`` / ``alt=`` attributes are
+  *tooltips*: shown only on hover (or when an image fails);
+- a fenced code block's info string (a renderer uses its first word, if any, to pick a
+  highlighter and shows none of it).
+
+Cost. markdown-it-py is pure Python (~1 ms a KB), so it never parses a whole skill just
+in case. :func:`hidden_markdown` first looks for constructs that can hide anything
+(:func:`candidates`, a regular expression, memoised per chunk of the body); a body with
+none costs that scan. Otherwise an outline of the top-level blocks (:func:`outline`:
+fenced code and HTML blocks, line by line, with CommonMark's rules, sure of what it says
+or saying it is not sure) drops the candidates that sit in fenced code for certain, and
+markdown-it parses only the windows of top-level blocks around the others (from a point
+where the outline is sure a new block starts to the next one; memoised by the window's
+text). A window is widened while HTML it opened still hides what follows. Line endings
+(LF, CRLF, CR) never matter: markdown-it normalises them, offsets are counted per line.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.helpers import parseLinkDestination, parseLinkTitle
+from markdown_it.rules_block.html_block import HTML_SEQUENCES
+
+from skilldeck.engine.safety._html import Hidden, SourceMap, Visibility
+
+# --- lines -----------------------------------------------------------------------------
+
+_LINE_BREAK = re.compile(r"\r\n?|\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Lines:
+    """The lines of ``text[start:end]``: each line's start and end (before its line
+    break), whatever the line breaks."""
+
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    @classmethod
+    def of(cls, text: str, start: int, end: int) -> Lines:
+        starts = [start]
+        ends: list[int] = []
+        for match in _LINE_BREAK.finditer(text, start, end):
+            ends.append(match.start())
+            starts.append(match.end())
+        ends.append(end)
+        if starts[-1] == end and len(starts) > 1:
+            starts.pop()
+            ends.pop()
+        return cls(tuple(starts), tuple(ends))
+
+    def line_of(self, offset: int) -> int:
+        """The line holding ``offset``."""
+        return max(0, bisect_right(self.starts, offset) - 1)
+
+
+# --- candidates: what could hide anything --------------------------------------------------
+
+_CANDIDATE = re.compile(
+    r"<[!?]"
+    r"|</?(?:template|script|style|noscript|title|iframe|noembed|noframes|head|datalist"
+    r"|object|dialog|input|svg|plaintext|xmp|textarea)\b"
+    r"|<[A-Za-z][\w-]*(?=[^<>]{0,2000}?(?:\s(?:hidden|style|title|alt|aria-[\w-]+|data-[\w-]+"
+    r"|content|label|summary|abbr)\b))"
+    r"|<[A-Za-z][\w-]*[^<>\n]*$"
+    r"|\]:"
+    r"|\]\([^)\n]*?\s[\"'(]"
+    r"|!\[[^\]\s]"
+    r"|^[ \t>]*(?:`{3,}|~{3,})[^\n]*?\S[ \t]+\S",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+@lru_cache(maxsize=1024)
+def _chunk_candidates(chunk: str) -> tuple[int, ...]:
+    if "<" not in chunk and "]" not in chunk and "`" not in chunk and "~" not in chunk:
+        return ()
+    return tuple(match.start() for match in _CANDIDATE.finditer(chunk))
+
+
+def candidates(text: str, chunks: Iterable[tuple[int, int]]) -> list[int]:
+    """The offsets in ``text`` where something that can hide text starts (an HTML
+    construct that hides or has unseen attributes, a reference definition, a link with
+    a title, an image, a fence with an info string of several words)."""
+    found: list[int] = []
+    for first, last in chunks:
+        found += (first + at for at in _chunk_candidates(text[first:last]))
+    return found
+
+
+# --- the outline: top-level fenced code and HTML blocks, for certain -----------------------
+
+_FENCE = re.compile(r"(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)")
+_HTML_STARTS: tuple[tuple[re.Pattern[str], re.Pattern[str], bool], ...] = tuple(
+    (start, end, interrupts) for start, end, interrupts in HTML_SEQUENCES
+)
+
+
+def _indent(line: str) -> int:
+    width = 0
+    for char in line:
+        if char == " ":
+            width += 1
+        elif char == "\t":
+            width += 4 - width % 4
+        else:
+            break
+    return width
+
+
+def _html_start(stripped: str) -> int:
+    """Which CommonMark HTML block (1-7) the line (its indentation removed) starts, or 0."""
+    for index, (start, _end, _interrupts) in enumerate(_HTML_STARTS):
+        if start.search(stripped):
+            return index + 1
+    return 0
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """What is sure about a body's top-level blocks: the source ranges that are fenced
+    code for certain (content lines of a top-level fence the outline saw open), and the
+    offsets where a top-level block certainly starts (a window can start there)."""
+
+    code: tuple[tuple[int, int], ...]
+    restarts: tuple[int, ...]
+
+    def in_code(self, offset: int) -> bool:
+        """Whether ``offset`` is in fenced code for certain."""
+        index = bisect_right(self.code, (offset, 1 << 62)) - 1
+        return index >= 0 and self.code[index][0] <= offset < self.code[index][1]
+
+    def window(self, offset: int, end: int) -> tuple[int, int]:
+        """The restart points around ``offset``: the last at or before its line and
+        the first after it (``end`` when none)."""
+        index = bisect_right(self.restarts, offset)
+        first = self.restarts[index - 1] if index > 0 else self.restarts[0]
+        last = self.restarts[index] if index < len(self.restarts) else end
+        return first, last
+
+    def after(self, offset: int, end: int) -> int:
+        """The first restart point after ``offset`` (``end`` when none)."""
+        index = bisect_right(self.restarts, offset)
+        return self.restarts[index] if index < len(self.restarts) else end
+
+
+@lru_cache(maxsize=16)
+def outline(text: str, start: int, end: int) -> Outline:
+    """The :class:`Outline` of ``text[start:end]``, by CommonMark's block rules.
+
+    Sure: a line at column 0 is never inside a list item, quote or HTML block opened
+    in one (it closes them, or is lazy paragraph text, which opens nothing); so the
+    top-level fences and HTML blocks, opened at column 0, follow from those lines alone.
+    Not sure: a fence or HTML block that could open at an indentation of 1-3 columns
+    (at the top level, or inside a list item), or a type-7 HTML block after a line of
+    text (it cannot interrupt a paragraph). The outline is then unsure until every
+    reading agrees again: the possible top-level construct closed, then a blank line
+    and a line at column 0 (or a fence or HTML block opening at column 0).
+    """
+    lines = Lines.of(text, start, end)
+    code: list[tuple[int, int]] = []
+    restarts: list[int] = [start]
+    fence: tuple[str, int] | None = None
+    fence_content = 0
+    html_end: re.Pattern[str] | None = None
+    html_to_blank = False
+    previous_blank = True
+    previous_text = False
+    sure = True
+    maybe_fence: list[tuple[str, int]] = []
+    maybe_html: list[re.Pattern[str] | None] = []
+    blank_since = False
+    for index, first in enumerate(lines.starts):
+        last = lines.ends[index]
+        line = text[first:last]
+        blank = not line.strip()
+        if fence is not None:
+            match = _FENCE.match(line)
+            if (
+                match is not None
+                and _indent(match["indent"]) <= 3
+                and match["fence"][0] == fence[0]
+                and len(match["fence"]) >= fence[1]
+                and not match["info"].strip()
+            ):
+                if fence_content < first:
+                    code.append((fence_content, first))
+                fence = None
+                previous_blank, previous_text = False, False
+            continue
+        if html_end is not None:
+            if html_end.search(line):
+                html_end = None
+                previous_blank, previous_text = False, False
+            continue
+        if html_to_blank:
+            if blank:
+                html_to_blank = False
+                previous_blank, previous_text = True, False
+            continue
+        width = _indent(line)
+        stripped = line.lstrip(" \t")
+        if not sure:
+            # close the possible top-level constructs this line closes
+            match = _FENCE.match(line)
+            maybe_fence = [
+                (char, size)
+                for char, size in maybe_fence
+                if not (
+                    match is not None
+                    and _indent(match["indent"]) <= 3
+                    and match["fence"][0] == char
+                    and len(match["fence"]) >= size
+                    and not match["info"].strip()
+                )
+            ]
+            maybe_html = [
+                pattern
+                for pattern in maybe_html
+                if not (blank if pattern is None else pattern.search(line))
+            ]
+            if 1 <= width <= 3 and not blank:
+                _possible(stripped, maybe_fence, maybe_html)
+            if maybe_fence or maybe_html:
+                blank_since = False
+                continue
+            if blank:
+                blank_since = True
+                continue
+            opens = _FENCE.match(line) is not None or _html_start(stripped) in range(1, 7)
+            if width == 0 and (blank_since or opens):
+                sure = True
+                previous_blank = blank_since
+                previous_text = False
+            else:
+                continue
+        if blank:
+            previous_blank, previous_text = True, False
+            continue
+        if width >= 4:
+            previous_blank = False
+            continue
+        if width >= 1:
+            fence_like = _FENCE.match(line)
+            if (fence_like is not None and _valid_info(fence_like)) or _html_start(stripped):
+                sure = False
+                blank_since = False
+                maybe_fence, maybe_html = [], []
+                _possible(stripped, maybe_fence, maybe_html)
+                continue
+            previous_blank, previous_text = False, True
+            continue
+        # a line at column 0
+        if previous_blank:
+            restarts.append(first)
+        match = _FENCE.match(line)
+        if match is not None and _valid_info(match):
+            if not previous_blank:
+                restarts.append(first)
+            fence = (match["fence"][0], len(match["fence"]))
+            following = index + 1
+            fence_content = lines.starts[following] if following < len(lines.starts) else end
+            previous_blank, previous_text = False, False
+            continue
+        kind = _html_start(stripped)
+        if 1 <= kind <= 5:
+            if not previous_blank:
+                restarts.append(first)
+            pattern = _HTML_STARTS[kind - 1][1]
+            if not pattern.search(line):
+                html_end = pattern
+            previous_blank, previous_text = False, False
+            continue
+        if kind == 6:
+            if not previous_blank:
+                restarts.append(first)
+            html_to_blank = True
+            previous_blank, previous_text = False, False
+            continue
+        if kind == 7:
+            if previous_blank:
+                html_to_blank = True
+                previous_blank = False
+                continue
+            if previous_text:
+                sure = False
+                blank_since = False
+                maybe_fence, maybe_html = [], [None]
+                continue
+        previous_blank, previous_text = False, True
+    if fence is not None and sure:
+        code.append((fence_content, end))
+    return Outline(tuple(code), tuple(sorted(set(restarts))))
+
+
+def _valid_info(match: re.Match[str]) -> bool:
+    """Whether a fence-like line is a fence: a backtick fence's info string holds no
+    backtick."""
+    return not (match["fence"][0] == "`" and "`" in match["info"])
+
+
+def _possible(
+    stripped: str, maybe_fence: list[tuple[str, int]], maybe_html: list[re.Pattern[str] | None]
+) -> None:
+    """Note the top-level construct an indented line (1-3 columns) might open."""
+    match = _FENCE.match(stripped)
+    if match is not None and _valid_info(match):
+        maybe_fence.append((match["fence"][0], len(match["fence"])))
+        return
+    kind = _html_start(stripped)
+    if 1 <= kind <= 5:
+        pattern = _HTML_STARTS[kind - 1][1]
+        if not pattern.search(stripped):
+            maybe_html.append(pattern)
+    elif kind in (6, 7):
+        maybe_html.append(None)
+
+
+# --- markdown-it, with positions ------------------------------------------------------------
+
+
+def _record_inline(name: str, rule: Any, kinds: tuple[str, ...]) -> Any:
+    def recorded(state: Any, silent: bool) -> bool:
+        before = len(state.tokens)
+        start = state.pos
+        ok = bool(rule(state, silent))
+        if ok and not silent:
+            for token in state.tokens[before:]:
+                if token.type in kinds:
+                    token.meta = {**(token.meta or {}), "src": (start, state.pos)}
+                    break
+        return ok
+
+    recorded.__name__ = name
+    return recorded
+
+
+def _record_references(rule: Any) -> Any:
+    def recorded(state: Any, start_line: int, end_line: int, silent: bool) -> bool:
+        ok = bool(rule(state, start_line, end_line, silent))
+        if ok and not silent:
+            state.env.setdefault("skilldeck_references", []).append((start_line, state.line))
+        return ok
+
+    return recorded
+
+
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    for name, kinds in (
+        ("html_inline", ("html_inline",)),
+        ("link", ("link_open",)),
+        ("image", ("image",)),
+        ("backticks", ("code_inline",)),
+        ("autolink", ("link_open",)),
+    ):
+        rule = next(r.fn for r in md.inline.ruler.__rules__ if r.name == name)
+        md.inline.ruler.at(name, _record_inline(name, rule, kinds))
+    reference = next(r.fn for r in md.block.ruler.__rules__ if r.name == "reference")
+    md.block.ruler.at("reference", _record_references(reference))
+    return md
+
+
+_md: MarkdownIt | None = None
+
+
+def _markdown_it() -> MarkdownIt:
+    global _md  # noqa: PLW0603 - built on first use (its rules compile once)
+    if _md is None:
+        _md = _parser()
+    return _md
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """What markdown-it makes of a window: the hidden pieces and the code (fenced,
+    indented and inline), offsets relative to the window; ``open``: HTML the window
+    opened still hides what follows it."""
+
+    hidden: tuple[Hidden, ...]
+    code: tuple[tuple[int, int], ...]
+    open: bool
+
+
+_BLOCK_TAGS = {
+    "paragraph": "p",
+    "blockquote": "blockquote",
+    "bullet_list": "ul",
+    "ordered_list": "ol",
+    "list_item": "li",
+    "table": "table",
+    "thead": "thead",
+    "tbody": "tbody",
+    "tr": "tr",
+    "th": "th",
+    "td": "td",
+}
+
+
+class _Window:
+    """One window's text, its lines, and how a token's content maps to the source."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = Lines.of(text, 0, len(text))
+
+    def line_span(self, first: int, last: int) -> tuple[int, int]:
+        """Lines ``first:last`` as a range of the window."""
+        count = len(self.lines.starts)
+        if first >= count:
+            return len(self.text), len(self.text)
+        stop = self.lines.ends[min(last, count) - 1] if last > first else self.lines.starts[first]
+        return self.lines.starts[first], stop
+
+    def content_map(self, content: str, first_line: int, cursor: int = 0) -> SourceMap:
+        """Map offsets of a token's ``content`` (lines of the source from
+        ``first_line``, each with a prefix removed) to the window."""
+        offsets: list[int] = []
+        points: list[int] = []
+        at = 0
+        count = len(self.lines.starts)
+        for number, part in enumerate(content.split("\n")):
+            line = first_line + number
+            if line >= count:
+                break
+            line_start, line_end = self.lines.starts[line], self.lines.ends[line]
+            source = self.text[line_start:line_end]
+            column = _locate(source, part, cursor if number == 0 else 0)
+            offsets.append(at)
+            points.append(line_start + column)
+            at += len(part) + 1
+        if not offsets:
+            return SourceMap.at(0)
+        return SourceMap(tuple(offsets), tuple(points))
+
+
+def _locate(source: str, part: str, cursor: int) -> int:
+    """Where ``part`` (a line of a token's content) sits in the source line."""
+    if not part:
+        return len(source.rstrip())
+    trimmed = part.rstrip()
+    body = source.rstrip()
+    if trimmed and body.endswith(trimmed) and len(body) - len(trimmed) >= cursor:
+        column = len(body) - len(trimmed)
+        found = source.find(part, cursor)
+        return found if 0 <= found <= column and source[found:].rstrip() == trimmed else column
+    found = source.find(part, cursor)
+    if found < 0 and trimmed:
+        found = source.find(trimmed, cursor)
+    return max(found, 0) if found >= 0 else min(cursor, len(source))
+
+
+@lru_cache(maxsize=256)
+def render(window: str) -> Rendered:
+    """Parse ``window`` (whole top-level blocks) and follow what it renders."""
+    md = _markdown_it()
+    env: dict[str, Any] = {}
+    tokens = md.parse(window, env)
+    place = _Window(window)
+    view = Visibility()
+    code: list[tuple[int, int]] = []
+    references = sorted(env.get("skilldeck_references", []))
+    for token in tokens:
+        if token.map is not None:
+            while references and references[0][0] < token.map[0]:
+                _reference(place, view, *references.pop(0))
+        kind = token.type
+        if kind.endswith("_open") and kind[:-5] in _BLOCK_TAGS:
+            view.open(_BLOCK_TAGS[kind[:-5]])
+        elif kind.endswith("_close") and kind[:-6] in _BLOCK_TAGS:
+            view.close(_BLOCK_TAGS[kind[:-6]])
+        elif kind == "heading_open":
+            view.open(token.tag)
+        elif kind == "heading_close":
+            view.close(token.tag)
+        elif kind in ("fence", "code_block") and token.map is not None:
+            first, last = place.line_span(token.map[0], token.map[1])
+            code.append((first, last))
+            view.text(first, last)
+            if kind == "fence" and token.info.strip():
+                line_start, line_end = place.line_span(token.map[0], token.map[0] + 1)
+                opener = window[line_start:line_end]
+                at = opener.find(token.info.strip(), len(opener) - len(opener.lstrip(" \t>")))
+                if at >= 0:
+                    view.hide(
+                        line_start + at,
+                        line_start + at + len(token.info.strip()),
+                        "a code fence's info string",
+                    )
+        elif kind == "html_block" and token.map is not None:
+            where = place.content_map(token.content, token.map[0])
+            view.raw(token.content, where)
+        elif kind == "inline" and token.map is not None:
+            _inline(place, view, token, code)
+    for reference in references:
+        _reference(place, view, *reference)
+    return Rendered(tuple(view.hidden), tuple(code), view.hiding() is not None)
+
+
+def _inline(place: _Window, view: Visibility, token: Any, code: list[tuple[int, int]]) -> None:
+    """One inline token: its HTML, code spans, link titles and images, in order."""
+    content: str = token.content
+    where = place.content_map(content, token.map[0])
+    at = 0
+    for child in token.children or ():
+        span = (child.meta or {}).get("src")
+        if span is None:
+            continue
+        first, last = span
+        if first < at:
+            continue
+        view.text(where(at), where(first))
+        kind = child.type
+        if kind == "html_inline":
+            view.raw(content, where, first, last)
+            at = last
+        elif kind == "code_inline":
+            code.append((where(first), where(last)))
+            view.text(where(first), where(last))
+            at = last
+        elif kind == "image":
+            label_end = content.find("](", first)
+            if label_end < 0 or label_end > last:
+                label_end = content.find("]", first, last)
+            if label_end > first + 2:
+                view.hide(where(first + 2), where(label_end), "image alt text", tooltip=True)
+            _title(content, where, view, label_end + 1, last, "an image title")
+            view.text(where(first), where(last))
+            at = last
+        elif kind == "link_open" and child.markup != "autolink":
+            # the label's own HTML and code follow as children; only the title here
+            close = _label_end(content, first, last)
+            if close is not None:
+                _title(content, where, view, close + 1, last, "a link title")
+            view.text(where(first), where(first + 1))
+            at = first + 1
+        else:
+            view.text(where(first), where(last))
+            at = last
+    view.text(where(at), where(len(content)))
+
+
+def _label_end(content: str, first: int, last: int) -> int | None:
+    """The ``]`` that closes a link's label starting at ``content[first]``."""
+    depth = 0
+    index = first
+    while index < last:
+        char = content[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "`":
+            close = content.find("`", index + 1, last)
+            index = index + 1 if close < 0 else close + 1
+            continue
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+            if depth == 0:
+                return index
+        index += 1
+    return None
+
+
+def _title(
+    content: str, where: SourceMap, view: Visibility, at: int, last: int, why: str
+) -> None:
+    """The title of an inline link or image whose ``(`` is at ``content[at]``."""
+    if at >= last or content[at] != "(":
+        return
+    pos = at + 1
+    while pos < last and content[pos] in " \t\n":
+        pos += 1
+    destination = parseLinkDestination(content, pos, last)
+    if not destination.ok:
+        return
+    pos = destination.pos
+    while pos < last and content[pos] in " \t\n":
+        pos += 1
+    title = parseLinkTitle(content, pos, last)
+    if title.ok and title.pos - 1 > pos + 1:
+        view.hide(where(pos + 1), where(title.pos - 1), why, tooltip=True)
+
+
+_DEFINITION = re.compile(r"[ \t]{0,3}\[((?:[^\]\\]|\\.)*)\]:", re.DOTALL)
+
+
+def _reference(place: _Window, view: Visibility, first_line: int, last_line: int) -> None:
+    """A link reference definition: renders nowhere; it says its label and title."""
+    start, end = place.line_span(first_line, last_line)
+    text = place.text
+    match = _DEFINITION.match(text, start, end)
+    said = [] if match is None else [match.group(1)]
+    if match is not None:
+        pos = match.end()
+        while pos < end and text[pos] in " \t\r\n":
+            pos += 1
+        destination = parseLinkDestination(text, pos, end)
+        if destination.ok:
+            pos = destination.pos
+            while pos < end and text[pos] in " \t\r\n":
+                pos += 1
+            title = parseLinkTitle(text, pos, end)
+            if title.ok and title.pos - 1 > pos + 1:
+                said.append(text[pos + 1 : title.pos - 1])
+    view.hide(start, end, "a link reference definition", said=" ".join(said))
+
+
+# --- the body ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """The hidden pieces of a body, and the code markdown-it found in the windows it
+    parsed (other code: the outline's fences)."""
+
+    hidden: tuple[Hidden, ...]
+    code: tuple[tuple[int, int], ...]
+    outline: Outline | None
+
+
+def _windows(
+    text: str, start: int, end: int, plan: Outline, offsets: Iterable[int]
+) -> Iterator[tuple[int, int, Rendered]]:
+    """markdown-it's reading of the windows around ``offsets`` (sorted): each from a
+    restart point to the next one after its offset, joined when they overlap, widened
+    while HTML in it still hides what follows."""
+    window_end = start
+    for offset in offsets:
+        if offset < window_end:
+            continue
+        first, last = plan.window(offset, end)
+        first = max(first, window_end)
+        while True:
+            rendered = render(text[first:last])
+            if not rendered.open or last >= end:
+                break
+            last = plan.after(last, end)
+        yield first, last, rendered
+        window_end = last
+
+
+def structure(
+    text: str, start: int, end: int, chunks: Iterable[tuple[int, int]], *, also: Iterable[int] = ()
+) -> Structure:
+    """The hidden pieces of ``text[start:end]`` (a Markdown body), and the code around
+    the offsets ``also`` (hits that must be checked against code) and the candidates."""
+    found = candidates(text, chunks)
+    extra = sorted(also)
+    if not found and not extra:
+        return Structure((), (), None)
+    plan = outline(text, start, end)
+    wanted = sorted(offset for offset in {*found, *extra} if not plan.in_code(offset))
+    hidden: list[Hidden] = []
+    code: list[tuple[int, int]] = []
+    for first, _last, rendered in _windows(text, start, end, plan, wanted):
+        hidden += (
+            Hidden(first + h.start, first + h.end, h.why, h.tooltip, h.said)
+            for h in rendered.hidden
+        )
+        code += ((first + a, first + b) for a, b in rendered.code)
+    return Structure(tuple(hidden), tuple(sorted(code)), plan)
+
+
+def in_code(structure_: Structure, offset: int) -> bool:
+    """Whether ``offset`` is in code (a window's code, or the outline's fences)."""
+    index = bisect_left(structure_.code, (offset + 1, -1)) - 1
+    if index >= 0 and structure_.code[index][0] <= offset < structure_.code[index][1]:
+        return True
+    return structure_.outline is not None and structure_.outline.in_code(offset)

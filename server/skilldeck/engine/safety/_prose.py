@@ -1,0 +1,263 @@
+"""Whether a phrase in prose is said, or only mentioned: negation, quotation and
+teaching context.
+
+An instruction rule matches what a sentence asks; the same words can forbid it ("never
+ignore previous instructions"), quote it (``attackers write "ignore previous
+instructions"``) or teach about it ("flag inputs such as ignore previous instructions").
+A dangerous command quoted in a sentence that warns against it ("never pipe `curl` to
+`sh`") is not a command the skill runs. This module answers those questions for one hit,
+so every rule (SD1006-SD1019 on text, SD1011-SD1014 on commands in prose) answers them
+the same way:
+
+- :func:`words` turns normalised text (:mod:`~skilldeck.engine.safety._normalise`) into
+  one string of words separated by single spaces, clause breaks as ``|``, which the
+  intent grammar (:mod:`~skilldeck.engine.safety._intent`) matches with regular
+  expressions, and :func:`negated` looks back from a match for a negation in its clause
+  ("do not hesitate to", "never fail to" are not negations);
+- :func:`quoted` tells whether a source range sits inside quotation marks or inline code
+  on its line;
+- :func:`teaching` tells whether the sentence, or the line that introduces the list or
+  table it is in, presents what follows as an example, an attack or something to detect;
+- :func:`warned_against` is the question for a command in prose (SD1011-SD1014): is it
+  in a sentence that forbids or warns against it?
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from skilldeck.engine.safety._normalise import Normalised
+
+#: A URL, an e-mail address, a word (with inner dots, slashes, apostrophes and hyphens:
+#: ``~/.ssh/id_rsa``, ``.env``, ``don't``, ``third-party``), a run of sentence
+#: punctuation, a comma, a blank line, or the start of a list item or table cell.
+_TOKEN = re.compile(
+    r"(?P<url>https?://[^\s<>\"'`)\]|]+[^\s<>\"'`)\]|.,;:!?])"
+    r"|(?P<mail>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+    r"|(?P<word>(?:~|\$\{?|%)?[/\\.]*\w(?:[\w'\u2019]|[./\\:+\-](?=[\w.~]))*)"
+    r"|(?P<stop>[.!?;:]+(?=[\s\"'\u201d)*_`]|$)|\n[ \t]*\n|\n[ \t]*(?:[-*+>|#]|\d{1,3}[.)])[ \t]"
+    r"|\|)"
+    r"|(?P<comma>,)"
+)
+_APOSTROPHE = str.maketrans({"\u2019": "'"})
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """The words of a normalised text as one line: ``line`` holds each word once,
+    separated by one space, with ``|`` for a clause break and ``,`` for a comma;
+    ``starts`` is where each token starts in ``line``, ``spans`` its range in the
+    normalised text."""
+
+    line: str
+    starts: tuple[int, ...]
+    spans: tuple[tuple[int, int], ...]
+
+    def token_at(self, offset: int) -> int:
+        """The token of ``line`` that holds ``offset``."""
+        return max(0, bisect_right(self.starts, offset) - 1)
+
+    def tokens(self) -> list[str]:
+        """The tokens in order."""
+        return self.line.split(" ") if self.line else []
+
+    def normalised_span(self, start: int, end: int) -> tuple[int, int]:
+        """The normalised-text range of ``line[start:end]`` (whole tokens)."""
+        first = self.token_at(start)
+        last = self.token_at(max(start, end - 1))
+        return self.spans[first][0], self.spans[last][1]
+
+
+def words(norm: Normalised) -> Words:
+    """The words of ``norm.text`` (:class:`Words`)."""
+    parts: list[str] = []
+    starts: list[int] = []
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for match in _TOKEN.finditer(norm.text):
+        kind = match.lastgroup
+        if kind == "stop":
+            token = "|"
+        elif kind == "comma":
+            token = ","
+        elif kind == "word":
+            token = match.group().translate(_APOSTROPHE)
+        else:
+            token = match.group()
+        if token == "|" and parts and parts[-1] == "|":
+            continue
+        starts.append(at)
+        parts.append(token)
+        spans.append(match.span())
+        at += len(token) + 1
+    return Words(" ".join(parts), tuple(starts), tuple(spans))
+
+
+#: Words that forbid what follows them in their clause.
+NEGATIONS = frozenset(
+    {"never", "not", "no", "don't", "dont", "doesn't", "didn't", "can't", "cannot",
+     "won't", "shouldn't", "mustn't", "shan't", "wouldn't", "isn't", "aren't", "avoid",
+     "avoiding", "refuse", "refuses", "prevent", "prevents", "nor", "neither", "nobody",
+     "forbid", "forbids", "forbidden", "prohibit", "prohibited", "stop"}
+)  # fmt: skip
+#: Verbs after a negation that make it an affirmation ("do not hesitate to").
+_AFFIRMING = frozenset({"hesitate", "fail", "forget", "neglect", "omit", "mind", "only"})
+#: How many tokens before a match a negation still governs it.
+_SCOPE = 6
+
+
+def negated(found: Words, start: int) -> bool:
+    """Whether the clause before ``line[start:]`` negates it (``never``, ``do not``,
+    ``avoid``...), within a few words and not across a clause break; a negation followed
+    by ``hesitate``, ``fail``, ``forget``... affirms."""
+    tokens = found.tokens()
+    index = found.token_at(start)
+    for back in range(index - 1, max(-1, index - 1 - _SCOPE), -1):
+        token = tokens[back]
+        if token == "|":
+            return False
+        if token in NEGATIONS:
+            following = tokens[back + 1 : index]
+            return not any(word in _AFFIRMING for word in following)
+    return False
+
+
+# --- the source: quotation, teaching, warnings ----------------------------------------
+
+
+def quoted(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` sits inside inline code or quotation marks on its line."""
+    line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    line_end = len(text)
+    for stop in ("\n", "\r"):
+        at = text.find(stop, end)
+        if 0 <= at < line_end:
+            line_end = at
+    before = text[line_start:start]
+    after = text[end:line_end]
+    if before.count("`") % 2 == 1 and "`" in after:
+        return True
+    if before.count('"') % 2 == 1 and '"' in after:
+        return True
+    for opening, closing in (("\u201c", "\u201d"), ("\u00ab", "\u00bb"), ("\u300c", "\u300d")):
+        if before.count(opening) > before.count(closing) and closing in after:
+            return True
+    # 'single quotes' only when the opening one starts a word (not an apostrophe)
+    opened = re.findall(r"(?:^|[\s(\[:])['\u2018]", before)
+    closed = re.findall(r"['\u2019](?:$|[\s).,;:!?\]])", before)
+    return len(opened) > len(closed) and ("'" in after or "\u2019" in after)
+
+
+#: Words that present what follows in their sentence as an example, an attack or
+#: something to detect, not as what the skill asks.
+_TEACHING = re.compile(
+    r"\b(?:such\s+as|e\.\s?g\.|i\.\s?e\.|for\s+(?:example|instance)|example|examples|like"
+    r"|attacks?|attackers?|adversar\w*|injections?|jailbreaks?|malicious|payloads?|phrases?"
+    r"|patterns?|strings?|inputs?\s+(?:that|which|like|such|containing)|detect\w*|flag\w*"
+    r"|block\w*|reject\w*|watch\s+(?:out\s+)?for|look\s+(?:out\s+)?for|beware|warn\w*"
+    r"|suspicious|red\s+flags?|known\s+as|called|contain\w*|quot\w*|says?|writes?|tries"
+    r"|try\s+to|attempts?|test\s+cases?|sample)\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
+_ITEM = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,3}[.)])(?:[ \t]|$)|\|)")
+
+
+def _sentence_start(text: str, start: int, floor: int) -> int:
+    last = floor
+    window = max(floor, start - 600)
+    for match in _SENTENCE_END.finditer(text, window, start):
+        last = match.end()
+    return last
+
+
+def _line_bounds(text: str, at: int) -> tuple[int, int]:
+    first = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+    stop = text.find("\n", at)
+    return first, len(text) if stop < 0 else stop
+
+
+def teaching(text: str, start: int, floor: int = 0) -> bool:
+    """Whether the sentence before ``start`` presents it as an example, an attack or
+    something to detect, or ``start`` is in a list item or table row whose introducing
+    line (the last line before the list that is not an item) does."""
+    sentence = _sentence_start(text, start, floor)
+    if _TEACHING.search(text, sentence, start) is not None:
+        return True
+    intro = _intro(text, start, floor)
+    return intro is not None and _TEACHING.search(intro) is not None
+
+
+#: An introducing line that forbids what the list under it says ("**Must Not:**").
+_FORBIDDING_INTRO = re.compile(
+    r"\b(?:must\s+not|mustn't|do\s+not|don't|donts|don'ts|never|avoid|not\s+allowed"
+    r"|forbidden|prohibited|out\s+of\s+scope|anti-?patterns?|pitfalls)\b|\u274c|\U0001f6ab",
+    re.IGNORECASE,
+)
+
+
+def _intro(text: str, start: int, floor: int) -> str | None:
+    """The line that introduces the list item or table row holding ``start`` (the last
+    line before it that is not an item), if ``start`` is in one."""
+    first, _ = _line_bounds(text, start)
+    if not _ITEM.match(text, first):
+        return None
+    line_start = first
+    for _ in range(40):
+        if line_start <= floor:
+            return None
+        previous_start, previous_end = _line_bounds(text, line_start - 1)
+        line = text[previous_start:previous_end]
+        if line.strip() and not _ITEM.match(line):
+            return line
+        line_start = previous_start
+    return None
+
+
+def forbidden_by_intro(text: str, start: int, floor: int = 0) -> bool:
+    """Whether ``start`` is in a list item under a line that forbids what the list says
+    ("**Must Not:**", "Don'ts", "Never:")."""
+    intro = _intro(text, start, floor)
+    return intro is not None and _FORBIDDING_INTRO.search(intro) is not None
+
+
+#: Words by which a clause forbids the command that follows them in it.
+_FORBIDS = re.compile(
+    r"\b(?:never|not|no|don't|doesn't|avoid\w*|instead\s+of|rather\s+than|refus\w*"
+    r"|prohibit\w*|forbid\w*|disallow\w*|stop)\b",
+    re.IGNORECASE,
+)
+#: Words by which a sentence warns against a command it shows (before or after it).
+_WARNING = re.compile(
+    r"\b(?:dangerous\w*|insecure\w*|unsafe|risky|bad|wrong|anti-?patterns?|vulnerab\w*"
+    r"|attacks?|attackers?|malicious|beware|warn\w*|caution|blocks|blocked|flagged|reject\w*"
+    r"|detect\w*|unreviewed|blindly|red\s+flags?)\b"
+    r"|\u274c|\u26a0|\U0001f6ab|\u26d4",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"[,;:](?=\s)|[.!?](?=\s)|\n[ \t]*\n")
+
+
+def warned_against(text: str, start: int, end: int, floor: int = 0) -> bool:
+    """Whether the command at ``text[start:end]``, in prose, sits in a sentence that
+    forbids or warns against it: a negation in its clause before it (``never pipe
+    `curl ... | sh```; not "if it is not installed, run ..."), a warning word in its
+    sentence (``... | sh` is dangerous``), or a list item introduced by either."""
+    sentence = _sentence_start(text, start, floor)
+    clause = sentence
+    for match in _CLAUSE_END.finditer(text, sentence, start):
+        clause = match.end()
+    if _FORBIDS.search(text, clause, start) is not None:
+        return True
+    if _WARNING.search(text, sentence, start) is not None:
+        return True
+    line_first, line_end = _line_bounds(text, end)
+    stop = _SENTENCE_END.search(text, end, line_end)
+    if _WARNING.search(text, end, stop.start() if stop else line_end) is not None:
+        return True
+    intro = _intro(text, start, floor)
+    return intro is not None and (
+        _WARNING.search(intro) is not None or _FORBIDDING_INTRO.search(intro) is not None
+    )
