@@ -13,11 +13,16 @@ confusables data of ``confusable_homoglyphs`` (mixed scripts, or a name that is 
 look-alikes of Latin letters).
 
 Not reported, because real text needs them: a leading byte order mark; a lone
-zero-width joiner / non-joiner or left-to-right / right-to-left / Arabic letter mark
-between two non-ASCII characters (emoji sequences, Persian, Indic and Hebrew text);
+zero-width joiner or non-joiner between two non-ASCII characters (emoji sequences,
+Persian, Indic text); a lone left-to-right, right-to-left or Arabic letter mark in a
+line that holds right-to-left text, unless it splits a left-to-right word (Hebrew and
+Arabic text put one between a word and ASCII punctuation);
 the tag characters of an emoji flag sequence (U+1F3F4 followed by tag letters and
-U+E007F CANCEL TAG, the flags of Scotland, England and Wales); a single variation
-selector U+FE00-U+FE0F (emoji presentation).
+U+E007F CANCEL TAG, the flags of Scotland, England and Wales); a variation selector
+that completes a variation sequence Unicode defines with the character before it
+(U+FE0F after an emoji that has both styles, U+FE00-U+FE02 after a base of a
+standardized variant, U+E0100-U+E01EF after a CJK ideograph). Every other variation
+selector is reported: one after a letter carries bytes a reader never sees.
 """
 
 from __future__ import annotations
@@ -44,9 +49,9 @@ _INVISIBLE_CLASS = (
 #: terminal acts on them (ESC starts sequences that hide, recolour or clear text) and a
 #: rendered page shows nothing, while the model reads them.
 _CONTROL_CLASS = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-#: A run of invisible characters, or of two or more variation selectors (one after an
-#: emoji is ordinary emoji presentation; a string of them encodes bytes).
-_RUN = re.compile(f"(?:[{_INVISIBLE_CLASS}{_CONTROL_CLASS}]|[\ufe00-\ufe0f]{{2,}})+")
+#: A run of invisible characters, variation selectors included (one that completes a
+#: variation sequence with the character before it is left out of the run afterwards).
+_RUN = re.compile(f"[{_INVISIBLE_CLASS}{_CONTROL_CLASS}\ufe00-\ufe0f]+")
 #: Runs of printable ASCII characters, tabs and line breaks (none is invisible): what a
 #: text without them holds decides whether it can hold a run (two variation selectors
 #: it puts side by side only cost a full scan).
@@ -112,20 +117,95 @@ def invisible_runs(text: str, start: int = 0, end: int | None = None) -> list[In
         return []  # every run holds a non-ASCII character: judge those alone (~60x faster)
     runs: list[InvisibleRun] = []
     for match in _RUN.finditer(text, start, stop):
-        first, last = match.span()
-        run = match.group()
-        if first == 0 and run == "\ufeff":
-            continue  # the byte order mark
-        if run == "\ufeff" or len(run) > 1 or run not in _JOINERS:
-            if _is_flag_tags(text, first, run):
+        for first, last in _split_at_sequences(text, *match.span()):
+            run = text[first:last]
+            if first == 0 and run == "\ufeff":
+                continue  # the byte order mark
+            if run == "\ufeff" or len(run) > 1 or run not in _JOINERS:
+                if _is_flag_tags(text, first, run):
+                    continue
+                runs.append(InvisibleRun(first, last, run))
                 continue
-            runs.append(InvisibleRun(first, last, run))
-            continue
-        before = text[first - 1] if first > 0 else "a"
-        after = text[last] if last < len(text) else "a"
-        if before.isascii() or after.isascii():
-            runs.append(InvisibleRun(first, last, run))
+            if not _joiner_needed(text, first, run):
+                runs.append(InvisibleRun(first, last, run))
     return runs
+
+
+def _split_at_sequences(text: str, first: int, last: int) -> list[tuple[int, int]]:
+    """The run ``text[first:last]`` without the variation selectors that complete a
+    variation sequence with the character before them (``\u2705\ufe0f``): the parts
+    left, each a run."""
+    if not any(
+        "\ufe00" <= char <= "\ufe0f" or "\U000e0100" <= char <= "\U000e01ef"
+        for char in text[first:last]
+    ):
+        return [(first, last)]
+    parts: list[tuple[int, int]] = []
+    at = first
+    for index in range(first, last):
+        if index > 0 and sequence_base(text[index - 1], text[index]):
+            if at < index:
+                parts.append((at, index))
+            at = index + 1
+    if at < last:
+        parts.append((at, last))
+    return parts
+
+
+def sequence_base(base: str, selector: str) -> bool:
+    """Whether ``base`` followed by the variation selector ``selector`` is a variation
+    sequence real text writes: an emoji presentation selector (U+FE0E, U+FE0F) after a
+    character with the Unicode ``Emoji`` property (keyboards add U+FE0F to emoji that
+    need none), a standardized variant (U+FE00-U+FE02) or an ideographic variation
+    sequence (U+E0100-U+E01EF after a CJK ideograph)."""
+    point = ord(selector)
+    if 0xE0100 <= point <= 0xE01EF:
+        return unicodedata.name(base, "").startswith("CJK UNIFIED IDEOGRAPH")
+    return ord(base) in _bases(point)
+
+
+@lru_cache(maxsize=8)
+def _bases(selector: int) -> frozenset[int]:
+    from skilldeck.engine.safety._variation import RANGES  # noqa: PLC0415 (rarely needed)
+
+    points: set[int] = set()
+    for item in RANGES.get(selector, "").split():
+        first, _, last = item.partition("-")
+        points.update(range(int(first, 16), int(last or first, 16) + 1))
+    return frozenset(points)
+
+
+#: The bidirectional classes of strong right-to-left characters.
+_RIGHT_TO_LEFT = frozenset({"R", "AL"})
+_DIRECTION_MARKS = frozenset("\u200e\u200f\u061c")
+
+
+def _joiner_needed(text: str, first: int, run: str) -> bool:
+    """Whether a lone joiner or direction mark is how the text around it is written.
+
+    A zero-width joiner or non-joiner between two non-ASCII characters (emoji sequences,
+    Persian, Indic) is. A direction mark (LRM, RLM, ALM) is in a line that holds
+    right-to-left text: there it gives neutral characters (punctuation, digits, spaces)
+    their direction, ASCII punctuation included; but not between two left-to-right
+    letters, where it only splits a word. In a line without right-to-left text it
+    does nothing a reader could see."""
+    before = text[first - 1] if first > 0 else "a"
+    after = text[first + 1] if first + 1 < len(text) else "a"
+    if run not in _DIRECTION_MARKS:
+        return not before.isascii() and not after.isascii()
+    if unicodedata.bidirectional(before) == "L" and unicodedata.bidirectional(after) == "L":
+        return False
+    line_start = max(text.rfind("\n", 0, first), text.rfind("\r", 0, first)) + 1
+    line_end = len(text)
+    for stop in ("\n", "\r"):
+        at = text.find(stop, first)
+        if 0 <= at < line_end:
+            line_end = at
+    return any(
+        unicodedata.bidirectional(char) in _RIGHT_TO_LEFT
+        for char in text[line_start:line_end]
+        if not char.isascii() and char not in _DIRECTION_MARKS
+    )
 
 
 def plain_ascii(text: str) -> bool:
@@ -244,15 +324,40 @@ class NameConfusion:
     latin: str
 
 
+_SMALL_CAPITAL = re.compile(r"\bSMALL CAPITAL ([A-Z])$")
+
+
+def _ascii_look_alike(char: str, data: dict[str, list[dict[str, str]]]) -> tuple[str, str] | None:
+    """The ASCII text ``char`` passes for, and how: its compatibility form (NFKC:
+    fullwidth letters, ligatures, superscripts), a confusable in the Unicode confusables
+    data (dotless i, script g, Cyrillic a), or the letter a small capital is named for."""
+    compatible = unicodedata.normalize("NFKC", char)
+    if compatible != char and compatible.isascii() and compatible.isalnum():
+        return compatible.lower(), "is a compatibility form of"
+    for glyph in data.get(char, []):
+        text = str(glyph["c"])
+        if text.isascii() and text.isalnum():
+            return text.lower(), "looks like"
+    small = _SMALL_CAPITAL.search(unicodedata.name(char, ""))
+    if small is not None:
+        return small.group(1).lower(), "is a small capital"
+    return None
+
+
 @lru_cache(maxsize=256)
 def name_confusion(name: str) -> NameConfusion | None:
     """Whether a non-ASCII ``name`` passes for a Latin name it is not.
 
-    Reported: a name that mixes scripts and has a letter that passes for a Latin letter
-    (``paypal`` spelt with U+0430 CYRILLIC SMALL LETTER A), and a name every letter of
-    which passes for a Latin letter (``exe`` spelt in Cyrillic). A name in another script,
-    alone or beside Latin words (``日本語-tools``, ``привет``), is fine. The scripts and
-    the look-alikes come from the Unicode confusables data (``confusable_homoglyphs``).
+    Reported: a name every non-ASCII character of which passes for ASCII text, when
+    what they spell could be a skill's name -- a look-alike in another script (``exe``
+    spelt in Cyrillic) or in Latin itself (``skıll`` with a dotless i, ``ｐａｙ`` in
+    fullwidth letters, the ``ﬁ`` ligature, small capitals); and a name that mixes
+    scripts with a letter that passes for a Latin letter (``paypal`` spelt with U+0430
+    CYRILLIC SMALL LETTER A). A name in another script, alone or beside Latin words
+    (``日本語-tools``, ``привет``), or with letters that only look like themselves
+    (``café-tools``), is fine. The test is UTS #39's: NFKC and the confusables data
+    (``confusable_homoglyphs``), and the character's name for small capitals, which
+    that data maps to other small capitals.
     """
     if name.isascii():
         return None
@@ -261,23 +366,27 @@ def name_confusion(name: str) -> NameConfusion | None:
     scripts = tuple(
         sorted(alias for alias in categories.unique_aliases(name) if alias not in ("COMMON",))
     )
-    found = confusables.is_confusable(name, greedy=True, preferred_aliases=["latin"]) or []
+    data: dict[str, list[dict[str, str]]] = confusables.confusables_data
     look_alikes: list[str] = []
-    latin = name
-    for item in found:
-        char = str(item["character"])
-        ascii_glyphs = [
-            str(glyph["c"])
-            for glyph in item["homoglyphs"]
-            if str(glyph["c"]).isascii() and str(glyph["c"]).isalnum()
-        ]
-        if ascii_glyphs and char.isalnum():
-            look_alikes.append(f"`{char}` ({code_point_name(char)}) looks like `{ascii_glyphs[0]}`")
-            latin = latin.replace(char, ascii_glyphs[0])
+    latin_parts: list[str] = []
+    for char in name:
+        if char.isascii():
+            latin_parts.append(char)
+            continue
+        found = _ascii_look_alike(char, data)
+        if found is None:
+            latin_parts.append(char)
+            continue
+        text, how = found
+        latin_parts.append(text)
+        if char.isalnum():
+            look_alikes.append(f"`{char}` ({code_point_name(char)}) {how} `{text}`")
+    latin = "".join(latin_parts)
+    look_alikes = list(dict.fromkeys(look_alikes))
     letters = [char for char in name if char.isalpha()]
     # all look-alikes, and what they spell could be a skill's name (``exe``, not ``HABblK``)
     all_look_alike = bool(letters) and latin.isascii() and is_skill_name(latin)
     mixed = len(scripts) > 1 and bool(look_alikes)
     if not mixed and not all_look_alike:
         return None
-    return NameConfusion(scripts, tuple(dict.fromkeys(look_alikes)), latin)
+    return NameConfusion(scripts, tuple(look_alikes), latin)
