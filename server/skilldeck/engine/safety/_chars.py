@@ -350,8 +350,8 @@ def name_confusion(name: str) -> NameConfusion | None:
 
     Reported: a name every non-ASCII character of which passes for ASCII text, when
     what they spell could be a skill's name -- a look-alike in another script (``exe``
-    spelt in Cyrillic) or in Latin itself (``skıll`` with a dotless i, ``ｐａｙ`` in
-    fullwidth letters, the ``ﬁ`` ligature, small capitals); and a name that mixes
+    spelt in Cyrillic) or in Latin itself (``sk\\u0131ll`` with a dotless i, ``pay``
+    in fullwidth letters, the ``fi`` ligature, small capitals); and a name that mixes
     scripts with a letter that passes for a Latin letter (``paypal`` spelt with U+0430
     CYRILLIC SMALL LETTER A). A name in another script, alone or beside Latin words
     (``日本語-tools``, ``привет``), or with letters that only look like themselves

@@ -10,7 +10,7 @@ secrets (:mod:`~skilldeck.engine.safety._commands`). Offsets become spans throug
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from functools import lru_cache
 

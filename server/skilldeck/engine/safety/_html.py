@@ -197,9 +197,7 @@ def constructs(text: str, start: int = 0, end: int | None = None) -> Iterator[Co
         elif following in ("!", "?"):
             close = text.find(">", pos + 2, stop)
             kind = "doctype" if text[pos + 2 : pos + 9].lower() == "doctype" else "bogus"
-            construct = Construct(
-                kind, pos, stop if close < 0 else close + 1, closed=close >= 0
-            )
+            construct = Construct(kind, pos, stop if close < 0 else close + 1, closed=close >= 0)
         elif following == "/":
             after = text[pos + 2 : pos + 3]
             if after.isascii() and after.isalpha():
@@ -218,11 +216,11 @@ def constructs(text: str, start: int = 0, end: int | None = None) -> Iterator[Co
             continue
         yield construct
         if construct.kind == "start" and construct.name in RAW_TEXT:
-            close = _raw_end(text, construct.end, stop, construct.name)
-            if close is None:
+            raw_end = _raw_end(text, construct.end, stop, construct.name)
+            if raw_end is None:
                 return
-            yield close
-            pos = text.find("<", close.end, stop)
+            yield raw_end
+            pos = text.find("<", raw_end.end, stop)
             continue
         pos = text.find("<", construct.end, stop)
 
@@ -242,8 +240,11 @@ def _raw_end(text: str, at: int, end: int, name: str) -> Construct | None:
 
 _ZERO = r"(?:0|0?\.0+|0+\.?0*)(?:px|em|rem|pt|%|vh|vw|ex|ch|cm|mm|in|pc)?"
 _HIDING_DECLARATIONS = re.compile(
-    r"^(?:display:none|visibility:(?:hidden|collapse)|opacity:" + _ZERO
-    + r"|font-size:" + _ZERO + r"|content-visibility:hidden|color:transparent"
+    r"^(?:display:none|visibility:(?:hidden|collapse)|opacity:"
+    + _ZERO
+    + r"|font-size:"
+    + _ZERO
+    + r"|content-visibility:hidden|color:transparent"
     r"|transform:scale\(0(?:\.0+)?(?:,0(?:\.0+)?)?\)|clip:rect\(0(?:px)?,?0(?:px)?,?0(?:px)?,?0(?:px)?\)"
     r"|clip-path:(?:inset\((?:50|100)%\)|circle\(0(?:px)?\))"
     r"|(?:text-indent|left|top|right|margin-left|margin-top):-\d{3,}(?:\.\d+)?(?:px|em|rem|pt|%|vw|vh)?)$"
@@ -431,15 +432,15 @@ class Visibility:
         start, stop = where(construct.start), where(construct.end)
         kind = construct.kind
         if kind in ("comment", "bogus", "doctype"):
-            why = _construct_name(text, construct)
-            self._hide(start, stop, self.hiding() or why)
+            named = _construct_name(text, construct)
+            self._hide(start, stop, self.hiding() or named)
             if not construct.closed:
-                self.swallowing = ("comment" if kind == "comment" else "bogus", why)
+                self.swallowing = ("comment" if kind == "comment" else "bogus", named)
             return
         if kind == "open":
-            why = f"the unclosed tag `<{construct.name}`"
-            self._hide(start, stop, self.hiding() or why)
-            self.swallowing = ("tag", why)
+            named = f"the unclosed tag `<{construct.name}`"
+            self._hide(start, stop, self.hiding() or named)
+            self.swallowing = ("tag", named)
             return
         if kind == "end":
             hidden = self.hiding()
@@ -451,7 +452,7 @@ class Visibility:
         if name in _CLOSES_P and any(n == "p" for n, _w, _m in self.stack):
             self.close_element("p")
         inherited = self.hiding()
-        why = hides(construct)
+        why: str | None = hides(construct)
         if inherited is not None or why is not None:
             self._hide(start, stop, inherited or why or "")
         else:

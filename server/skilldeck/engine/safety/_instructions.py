@@ -55,9 +55,7 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 #: What hides an author's note (SD1005); anything else hidden is hidden by HTML (SD1020).
 _NOTES = frozenset({"an HTML comment", "a link reference definition",
                     "a code fence's info string"})  # fmt: skip
-_MARKUP = re.compile(
-    r"<!--|--!?>|<!\[CDATA\[|\]\]>|<[!?][^>]*>?|</?[A-Za-z][^>]*>|\?>", re.DOTALL
-)
+_MARKUP = re.compile(r"<!--|--!?>|<!\[CDATA\[|\]\]>|<[!?][^>]*>?|</?[A-Za-z][^>]*>|\?>", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +214,9 @@ def hidden_hits(
     regions: list[tuple[int, int]] = []
     for item in _items(text, found):
         regions.append((item.start, item.end))
-        inner = item.said if item.said is not None else _MARKUP.sub(" ", text[item.start : item.end])
+        inner = item.said
+        if inner is None:
+            inner = _MARKUP.sub(" ", text[item.start : item.end])
         kind = hidden_kind(inner)
         if kind is None and not item.tooltip:
             kind = next(

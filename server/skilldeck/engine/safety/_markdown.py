@@ -542,14 +542,14 @@ def _inline(place: _Window, view: Visibility, token: Any, code: list[tuple[int, 
                 label_end = content.find("]", first, last)
             if label_end > first + 2:
                 view.hide(where(first + 2), where(label_end), "image alt text", tooltip=True)
-            _title(content, where, view, label_end + 1, last, "an image title")
+            _title(content, where, view, (label_end + 1, last), "an image title")
             view.text(where(first), where(last))
             at = last
         elif kind == "link_open" and child.markup != "autolink":
             # the label's own HTML and code follow as children; only the title here
             close = _label_end(content, first, last)
             if close is not None:
-                _title(content, where, view, close + 1, last, "a link title")
+                _title(content, where, view, (close + 1, last), "a link title")
             view.text(where(first), where(first + 1))
             at = first + 1
         else:
@@ -582,9 +582,11 @@ def _label_end(content: str, first: int, last: int) -> int | None:
 
 
 def _title(
-    content: str, where: SourceMap, view: Visibility, at: int, last: int, why: str
+    content: str, where: SourceMap, view: Visibility, bounds: tuple[int, int], why: str
 ) -> None:
-    """The title of an inline link or image whose ``(`` is at ``content[at]``."""
+    """The title of an inline link or image whose ``(`` is at ``content[bounds[0]]``
+    (the link ends at ``bounds[1]``)."""
+    at, last = bounds
     if at >= last or content[at] != "(":
         return
     pos = at + 1

@@ -2,7 +2,7 @@
 that render as nothing, with a map back to the offsets of the source.
 
 An instruction is matched on this text, so ``ig\\u200bnore previous instructions``,
-``IGNORE PREVIOUS INSTRUCTIONS``, ``ｉｇｎｏｒｅ`` (fullwidth) and ``ig&shy;nore`` read as the
+``IGNORE PREVIOUS INSTRUCTIONS``, ``ignore`` in fullwidth letters and ``ig&shy;nore`` read as the
 words they spell, and a finding still points at the exact characters of the source.
 
 Removed: every format character (Unicode category Cf: zero-width space, joiners, word

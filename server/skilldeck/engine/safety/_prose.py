@@ -253,7 +253,7 @@ def warned_against(text: str, start: int, end: int, floor: int = 0) -> bool:
         return True
     if _WARNING.search(text, sentence, start) is not None:
         return True
-    line_first, line_end = _line_bounds(text, end)
+    _line_first, line_end = _line_bounds(text, end)
     stop = _SENTENCE_END.search(text, end, line_end)
     if _WARNING.search(text, end, stop.start() if stop else line_end) is not None:
         return True
