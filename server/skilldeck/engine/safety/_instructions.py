@@ -55,7 +55,11 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 #: What hides an author's note (SD1005); anything else hidden is hidden by HTML (SD1020).
 _NOTES = frozenset({"an HTML comment", "a link reference definition",
                     "a code fence's info string"})  # fmt: skip
-_MARKUP = re.compile(r"<!--|--!?>|<!\[CDATA\[|\]\]>|<[!?][^>]*>?|</?[A-Za-z][^>]*>|\?>", re.DOTALL)
+#: Markup around hidden text: comment and CDATA delimiters, the opening of a processing
+#: instruction or declaration, a whole tag.
+_MARKUP = re.compile(r"<!--|--!?>|<!\[CDATA\[|\]\]>|<[!?]|\?>|</?[A-Za-z][^<>]*>?")
+#: The opening of a tag an HTML block leaves open (what follows it is its attribute text).
+_OPEN_TAG = re.compile(r"<[A-Za-z][\w-]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +163,9 @@ class Regions:
         return any(a <= offset < b for a, b in self.hidden)
 
     def code_at(self, offset: int) -> bool:
-        """Whether ``offset`` falls in code."""
-        return in_code(self.found, offset)
+        """Whether ``offset`` falls in a code block (not an inline code span: a command
+        quoted in a sentence is prose)."""
+        return in_code(self.found, offset, spans=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +220,8 @@ def hidden_hits(
     for item in _items(text, found):
         regions.append((item.start, item.end))
         inner = item.said
+        if inner is None and item.why.startswith("the unclosed tag"):
+            inner = _OPEN_TAG.sub(" ", text[item.start : item.end], count=1)
         if inner is None:
             inner = _MARKUP.sub(" ", text[item.start : item.end])
         kind = hidden_kind(inner)

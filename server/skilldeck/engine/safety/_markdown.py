@@ -398,6 +398,8 @@ class Rendered:
     hidden: tuple[Hidden, ...]
     code: tuple[tuple[int, int], ...]
     open: bool
+    #: The inline code spans (``code`` holds the code blocks).
+    spans: tuple[tuple[int, int], ...] = ()
 
 
 _BLOCK_TAGS = {
@@ -477,6 +479,7 @@ def render(window: str) -> Rendered:
     place = _Window(window)
     view = Visibility()
     code: list[tuple[int, int]] = []
+    spans: list[tuple[int, int]] = []
     references = sorted(env.get("skilldeck_references", []))
     for token in tokens:
         if token.map is not None:
@@ -509,10 +512,10 @@ def render(window: str) -> Rendered:
             where = place.content_map(token.content, token.map[0])
             view.raw(token.content, where)
         elif kind == "inline" and token.map is not None:
-            _inline(place, view, token, code)
+            _inline(place, view, token, spans)
     for reference in references:
         _reference(place, view, *reference)
-    return Rendered(tuple(view.hidden), tuple(code), view.hiding() is not None)
+    return Rendered(tuple(view.hidden), tuple(code), view.hiding() is not None, tuple(spans))
 
 
 def _inline(place: _Window, view: Visibility, token: Any, code: list[tuple[int, int]]) -> None:
@@ -638,6 +641,8 @@ class Structure:
     hidden: tuple[Hidden, ...]
     code: tuple[tuple[int, int], ...]
     outline: Outline | None
+    #: The inline code spans in the windows parsed.
+    spans: tuple[tuple[int, int], ...] = ()
 
 
 def _windows(
@@ -674,18 +679,25 @@ def structure(
     wanted = sorted(offset for offset in {*found, *extra} if not plan.in_code(offset))
     hidden: list[Hidden] = []
     code: list[tuple[int, int]] = []
+    spans: list[tuple[int, int]] = []
     for first, _last, rendered in _windows(text, start, end, plan, wanted):
         hidden += (
             Hidden(first + h.start, first + h.end, h.why, h.tooltip, h.said)
             for h in rendered.hidden
         )
         code += ((first + a, first + b) for a, b in rendered.code)
-    return Structure(tuple(hidden), tuple(sorted(code)), plan)
+        spans += ((first + a, first + b) for a, b in rendered.spans)
+    return Structure(tuple(hidden), tuple(sorted(code)), plan, tuple(sorted(spans)))
 
 
-def in_code(structure_: Structure, offset: int) -> bool:
-    """Whether ``offset`` is in code (a window's code, or the outline's fences)."""
-    index = bisect_left(structure_.code, (offset + 1, -1)) - 1
-    if index >= 0 and structure_.code[index][0] <= offset < structure_.code[index][1]:
+def in_code(structure_: Structure, offset: int, *, spans: bool = True) -> bool:
+    """Whether ``offset`` is in a code block (a window's, or the outline's fences), or
+    in an inline code span (``spans``)."""
+    if _within(structure_.code, offset) or (spans and _within(structure_.spans, offset)):
         return True
     return structure_.outline is not None and structure_.outline.in_code(offset)
+
+
+def _within(ranges: tuple[tuple[int, int], ...], offset: int) -> bool:
+    index = bisect_left(ranges, (offset + 1, -1)) - 1
+    return index >= 0 and ranges[index][0] <= offset < ranges[index][1]
