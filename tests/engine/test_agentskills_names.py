@@ -76,9 +76,16 @@ def test_name_must_equal_its_directory_under_agentskills_only() -> None:
     message = "name 'pdf-forms' differs from its folder 'forms'"
     assert judge("pdf-forms", "forms", AGENTSKILLS) == [("SD206", Severity.ERROR, message)]
     assert judge("pdf-forms", "forms", DSH) == [("SD206", Severity.WARNING, message)]
-    # Compared as the standard compares them: after NFKC normalisation.
+    # Compared as the standard compares them: after NFKC normalisation. The ligature
+    # still passes for another spelling of the name (SD1004, issue #40).
     assert judge("ﬁle", "file", AGENTSKILLS) == [
-        ("SD606", Severity.WARNING, f"name 'ﬁle' {RUNTIME_NOTE}")
+        (
+            "SD1004",
+            Severity.ERROR,
+            "name `ﬁle` passes for `file`: `ﬁ` (U+FB01 LATIN SMALL LIGATURE FI) is a "
+            "compatibility form of `fi`",
+        ),
+        ("SD606", Severity.WARNING, f"name 'ﬁle' {RUNTIME_NOTE}"),
     ]
 
 

@@ -80,11 +80,11 @@ _CANDIDATE = re.compile(
     r"|object|dialog|input|svg|plaintext|xmp|textarea)\b"
     r"|<[A-Za-z][\w-]*(?=[^<>]{0,2000}?(?:\s(?:hidden|style|title|alt|aria-[\w-]+|data-[\w-]+"
     r"|content|label|summary|abbr)\b))"
-    r"|<[A-Za-z][\w-]*[^<>\n]*$"
+    r"|<[A-Za-z][\w-]*[^<>\r\n]*(?=[\r\n]|\Z)"
     r"|\]:"
-    r"|\]\([^)\n]*?\s[\"'(]"
+    r"|\]\([^)\r\n]*?\s[\"'(]"
     r"|!\[[^\]\s]"
-    r"|^[ \t>]*(?:`{3,}|~{3,})[^\n]*?\S[ \t]+\S",
+    r"|(?:^|(?<=\r))[ \t>]*(?:`{3,}|~{3,})[^\r\n]*?\S[ \t]+\S",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -162,165 +162,246 @@ class Outline:
         return self.restarts[index] if index < len(self.restarts) else end
 
 
+_LIST_MARKER = re.compile(r"(?P<marker>[-+*]|\d{1,9}[.)])(?P<space>[ \t]+|$)")
+_THEMATIC_BREAK = re.compile(r"([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+
+
+def _lazy_able(stripped: str) -> bool:
+    """Whether a line could be a lazy continuation of a paragraph in a list item: plain
+    text, not a line that starts a block (a fence, HTML, a quote, a heading, a list
+    item, a thematic break)."""
+    return not (
+        _valid_info(_FENCE.match(stripped))
+        or 1 <= _html_start(stripped) <= 6
+        or stripped.startswith((">", "#"))
+        or _LIST_MARKER.match(stripped)
+        or _THEMATIC_BREAK.match(stripped)
+    )
+
+
+class _Outliner:
+    """The line-by-line state of :func:`outline`."""
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self.text, self.end = text, end
+        self.lines = Lines.of(text, start, end)
+        self.code: list[tuple[int, int]] = []
+        self.restarts: list[int] = [start]
+        self.fence: tuple[str, int] | None = None
+        self.fence_content = 0
+        self.html_end: re.Pattern[str] | None = None
+        self.html_to_blank = False
+        self.previous_blank = True
+        self.previous_text = False
+        #: The content offsets of the list items open for certain, innermost last;
+        #: ``maybe_items``: an item may be open that is not in ``items`` (a lazy line).
+        self.items: list[int] = []
+        self.maybe_items = False
+        self.sure = True
+        #: While not sure: the top-level constructs a reading may have open.
+        self.maybe_fence: list[tuple[str, int]] = []
+        self.maybe_html: list[re.Pattern[str] | None] = []
+        self.blank_since = False
+
+    def run(self) -> Outline:
+        for index, first in enumerate(self.lines.starts):
+            self.line(index, first, self.lines.ends[index])
+        if self.fence is not None and self.sure:
+            self.code.append((self.fence_content, self.end))
+        return Outline(tuple(self.code), tuple(sorted(set(self.restarts))))
+
+    def line(self, index: int, first: int, last: int) -> None:
+        line = self.text[first:last]
+        blank = not line.strip()
+        if self.fence is not None:
+            if _closes(line, self.fence):
+                if self.fence_content < first:
+                    self.code.append((self.fence_content, first))
+                self.fence = None
+                self.previous_blank, self.previous_text = False, False
+            return
+        if self.html_end is not None:
+            if self.html_end.search(line):
+                self.html_end = None
+                self.previous_blank, self.previous_text = False, False
+            return
+        if self.html_to_blank:
+            if blank:
+                self.html_to_blank = False
+                self.previous_blank, self.previous_text = True, False
+            return
+        width = _indent(line)
+        stripped = line.lstrip(" \t")
+        if not self.sure and not self.unsure(line, stripped, width, blank):
+            return
+        if blank:
+            self.previous_blank, self.previous_text = True, False
+            return
+        self.track_items(stripped, width)
+        opener = _FENCE.match(stripped) is not None and _valid_info(_FENCE.match(stripped))
+        block = opener or _html_start(stripped) != 0
+        if width and block:
+            if self.items and not self.maybe_items:
+                # inside a list item for certain: its fence or HTML ends with the item
+                self.previous_blank, self.previous_text = False, False
+                return
+            if width >= 4 or self.items or self.maybe_items:
+                if width >= 4 and not self.items and not self.maybe_items:
+                    self.previous_blank = False  # indented code or paragraph text
+                    return
+                self.doubt(stripped)
+                return
+        elif width:
+            self.previous_blank, self.previous_text = False, True
+            return
+        self.block(index, first, last, stripped)
+
+    def track_items(self, stripped: str, width: int) -> None:
+        """Close the list items a line is not indented into; open the one it starts."""
+        while self.items and width < self.items[-1]:
+            self.items.pop()
+            if not self.previous_blank and _lazy_able(stripped):
+                self.maybe_items = True  # a lazy continuation keeps it open
+        if width == 0 and (self.previous_blank or not _lazy_able(stripped)):
+            self.items, self.maybe_items = [], False
+        container = self.items[-1] if self.items else 0
+        marker = _LIST_MARKER.match(stripped)
+        if (
+            marker is not None
+            and not _THEMATIC_BREAK.match(stripped)
+            and 0 <= width - container <= 3
+        ):
+            space = marker["space"].expandtabs(4)
+            content = stripped[marker.end() :]
+            size = len(marker["marker"])
+            if not content.strip():
+                self.maybe_items = True  # an empty item may end at the next blank line
+                return
+            self.items.append(width + size + (len(space) if len(space) <= 4 else 1))
+
+    def doubt(self, stripped: str) -> None:
+        """A line that may open a top-level construct, or one inside a list item."""
+        self.sure = False
+        self.blank_since = False
+        self.maybe_fence, self.maybe_html = [], []
+        self.items, self.maybe_items = [], True
+        _possible(stripped, self.maybe_fence, self.maybe_html)
+
+    def unsure(self, line: str, stripped: str, width: int, blank: bool) -> bool:
+        """Follow a line while not sure; whether every reading agrees again at it."""
+        was_open = bool(self.maybe_fence or self.maybe_html)
+        fences = [f for f in self.maybe_fence if not _closes(line, f)]
+        htmls = [h for h in self.maybe_html if not (blank if h is None else h.search(line))]
+        closed = len(fences) < len(self.maybe_fence) or len(htmls) < len(self.maybe_html)
+        self.maybe_fence, self.maybe_html = fences, htmls
+        opens = (
+            width <= 3
+            and not blank
+            and (
+                (_FENCE.match(stripped) is not None and _valid_info(_FENCE.match(stripped)))
+                or 1 <= _html_start(stripped) <= 6
+            )
+        )
+        if opens and (closed or was_open or width):
+            # another reading may read the line as an opener
+            _possible(stripped, self.maybe_fence, self.maybe_html)
+        elif width and not blank and _html_start(stripped) == 7:
+            _possible(stripped, self.maybe_fence, self.maybe_html)
+        if self.maybe_fence or self.maybe_html or (closed and not blank):
+            self.blank_since = False
+            return False
+        if blank:
+            self.blank_since = True
+            return False
+        if width == 0 and (self.blank_since or opens):
+            self.sure = True
+            self.items, self.maybe_items = [], False
+            self.previous_blank = self.blank_since
+            self.previous_text = False
+            return True
+        self.blank_since = False  # the blank line must come right before
+        return False
+
+    def block(self, index: int, first: int, last: int, stripped: str) -> None:
+        """A line that starts a top-level block for certain."""
+        if self.previous_blank:
+            self.restarts.append(first)
+        match = _FENCE.match(stripped)
+        if match is not None and _valid_info(match):
+            if not self.previous_blank:
+                self.restarts.append(first)
+            self.fence = (match["fence"][0], len(match["fence"]))
+            following = index + 1
+            starts = self.lines.starts
+            self.fence_content = starts[following] if following < len(starts) else self.end
+            self.previous_blank, self.previous_text = False, False
+            return
+        kind = _html_start(stripped)
+        if 1 <= kind <= 6:
+            if not self.previous_blank:
+                self.restarts.append(first)
+            if kind == 6:
+                self.html_to_blank = True
+            else:
+                pattern = _HTML_STARTS[kind - 1][1]
+                if not pattern.search(stripped):
+                    self.html_end = pattern
+            self.previous_blank, self.previous_text = False, False
+            return
+        if kind == 7:
+            if self.previous_text:
+                # it cannot interrupt a paragraph: text, or an HTML block after a line
+                # that was not paragraph text after all
+                self.sure = False
+                self.blank_since = False
+                self.maybe_fence, self.maybe_html = [], [None]
+                self.items, self.maybe_items = [], True
+                return
+            self.html_to_blank = True
+            self.previous_blank = False
+            return
+        self.previous_blank, self.previous_text = False, True
+
+
+def _closes(line: str, fence: tuple[str, int]) -> bool:
+    """Whether ``line`` closes a fence of ``fence[1]`` ``fence[0]`` characters."""
+    match = _FENCE.match(line)
+    return (
+        match is not None
+        and _indent(match["indent"]) <= 3
+        and match["fence"][0] == fence[0]
+        and len(match["fence"]) >= fence[1]
+        and not match["info"].strip()
+    )
+
+
 @lru_cache(maxsize=16)
 def outline(text: str, start: int, end: int) -> Outline:
     """The :class:`Outline` of ``text[start:end]``, by CommonMark's block rules.
 
     Sure: a line at column 0 is never inside a list item, quote or HTML block opened
     in one (it closes them, or is lazy paragraph text, which opens nothing); so the
-    top-level fences and HTML blocks, opened at column 0, follow from those lines alone.
-    Not sure: a fence or HTML block that could open at an indentation of 1-3 columns
-    (at the top level, or inside a list item), or a type-7 HTML block after a line of
-    text (it cannot interrupt a paragraph). The outline is then unsure until every
-    reading agrees again: the possible top-level construct closed, then a blank line
-    and a line at column 0 (or a fence or HTML block opening at column 0).
+    top-level fences and HTML blocks follow from those lines, and from indented ones
+    where it is certain whether a list item holds them (the items are followed by their
+    content offsets). Not sure: a fence or HTML block that may open at the top level or
+    inside a list item, or a type-7 HTML block after a line of text (it cannot
+    interrupt a paragraph). The outline is then unsure until every reading agrees
+    again: no construct a reading may have open, then a blank line and a line at
+    column 0 (or a fence or HTML block opening at column 0).
     """
-    lines = Lines.of(text, start, end)
-    code: list[tuple[int, int]] = []
-    restarts: list[int] = [start]
-    fence: tuple[str, int] | None = None
-    fence_content = 0
-    html_end: re.Pattern[str] | None = None
-    html_to_blank = False
-    previous_blank = True
-    previous_text = False
-    sure = True
-    maybe_fence: list[tuple[str, int]] = []
-    maybe_html: list[re.Pattern[str] | None] = []
-    blank_since = False
-    for index, first in enumerate(lines.starts):
-        last = lines.ends[index]
-        line = text[first:last]
-        blank = not line.strip()
-        if fence is not None:
-            match = _FENCE.match(line)
-            if (
-                match is not None
-                and _indent(match["indent"]) <= 3
-                and match["fence"][0] == fence[0]
-                and len(match["fence"]) >= fence[1]
-                and not match["info"].strip()
-            ):
-                if fence_content < first:
-                    code.append((fence_content, first))
-                fence = None
-                previous_blank, previous_text = False, False
-            continue
-        if html_end is not None:
-            if html_end.search(line):
-                html_end = None
-                previous_blank, previous_text = False, False
-            continue
-        if html_to_blank:
-            if blank:
-                html_to_blank = False
-                previous_blank, previous_text = True, False
-            continue
-        width = _indent(line)
-        stripped = line.lstrip(" \t")
-        if not sure:
-            # close the possible top-level constructs this line closes
-            match = _FENCE.match(line)
-            maybe_fence = [
-                (char, size)
-                for char, size in maybe_fence
-                if not (
-                    match is not None
-                    and _indent(match["indent"]) <= 3
-                    and match["fence"][0] == char
-                    and len(match["fence"]) >= size
-                    and not match["info"].strip()
-                )
-            ]
-            maybe_html = [
-                pattern
-                for pattern in maybe_html
-                if not (blank if pattern is None else pattern.search(line))
-            ]
-            if 1 <= width <= 3 and not blank:
-                _possible(stripped, maybe_fence, maybe_html)
-            if maybe_fence or maybe_html:
-                blank_since = False
-                continue
-            if blank:
-                blank_since = True
-                continue
-            opens = _FENCE.match(line) is not None or _html_start(stripped) in range(1, 7)
-            if width == 0 and (blank_since or opens):
-                sure = True
-                previous_blank = blank_since
-                previous_text = False
-            else:
-                continue
-        if blank:
-            previous_blank, previous_text = True, False
-            continue
-        if width >= 4:
-            previous_blank = False
-            continue
-        if width >= 1:
-            fence_like = _FENCE.match(line)
-            if (fence_like is not None and _valid_info(fence_like)) or _html_start(stripped):
-                sure = False
-                blank_since = False
-                maybe_fence, maybe_html = [], []
-                _possible(stripped, maybe_fence, maybe_html)
-                continue
-            previous_blank, previous_text = False, True
-            continue
-        # a line at column 0
-        if previous_blank:
-            restarts.append(first)
-        match = _FENCE.match(line)
-        if match is not None and _valid_info(match):
-            if not previous_blank:
-                restarts.append(first)
-            fence = (match["fence"][0], len(match["fence"]))
-            following = index + 1
-            fence_content = lines.starts[following] if following < len(lines.starts) else end
-            previous_blank, previous_text = False, False
-            continue
-        kind = _html_start(stripped)
-        if 1 <= kind <= 5:
-            if not previous_blank:
-                restarts.append(first)
-            pattern = _HTML_STARTS[kind - 1][1]
-            if not pattern.search(line):
-                html_end = pattern
-            previous_blank, previous_text = False, False
-            continue
-        if kind == 6:
-            if not previous_blank:
-                restarts.append(first)
-            html_to_blank = True
-            previous_blank, previous_text = False, False
-            continue
-        if kind == 7:
-            if previous_blank:
-                html_to_blank = True
-                previous_blank = False
-                continue
-            if previous_text:
-                sure = False
-                blank_since = False
-                maybe_fence, maybe_html = [], [None]
-                continue
-        previous_blank, previous_text = False, True
-    if fence is not None and sure:
-        code.append((fence_content, end))
-    return Outline(tuple(code), tuple(sorted(set(restarts))))
+    return _Outliner(text, start, end).run()
 
 
-def _valid_info(match: re.Match[str]) -> bool:
+def _valid_info(match: re.Match[str] | None) -> bool:
     """Whether a fence-like line is a fence: a backtick fence's info string holds no
     backtick."""
-    return not (match["fence"][0] == "`" and "`" in match["info"])
+    return match is not None and not (match["fence"][0] == "`" and "`" in match["info"])
 
 
 def _possible(
     stripped: str, maybe_fence: list[tuple[str, int]], maybe_html: list[re.Pattern[str] | None]
 ) -> None:
-    """Note the top-level construct an indented line (1-3 columns) might open."""
+    """Note the top-level construct a line might open under another reading."""
     match = _FENCE.match(stripped)
     if match is not None and _valid_info(match):
         maybe_fence.append((match["fence"][0], len(match["fence"])))
