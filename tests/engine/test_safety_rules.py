@@ -283,16 +283,15 @@ def test_an_intent_matches_only_where_its_first_words_and_gates_say() -> None:
     # every alternative of an intent, tried at every token (an overlapping lookahead)
     scans = [
         (
-            intent,
+            alternative,
             re.compile(
                 "(?<![^ ])(?=("
-                + "|".join(
-                    f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(', a.pattern)})" for a in intent.alternatives
-                )
+                + re.sub(r"[(][?]P<[a-z]+>", "(", alternative.grammar.pattern)
                 + "))"
             ),
         )
         for intent in INTENTS
+        for alternative in intent.alternatives
     ]
     matched = 0
     for text in _texts():
@@ -300,12 +299,12 @@ def test_an_intent_matches_only_where_its_first_words_and_gates_say() -> None:
         found = words(norm)
         present = present_marks(norm.text)
         tokens = found.tokens()
-        for intent, anywhere in scans:
+        for alternative, anywhere in scans:
             for match in anywhere.finditer(found.line):
                 matched += 1
                 index = found.token_at(match.start())
-                assert tokens[index] in intent.firsts, (intent.name, match.group(1))
-                assert intent.opens(present), (intent.name, match.group(1))
+                assert tokens[index] in alternative.firsts, match.group(1)
+                assert alternative.opens(present), match.group(1)
     assert matched > 50
 
 
@@ -374,7 +373,7 @@ def test_present_marks_are_the_marks_the_text_holds() -> None:
     text = "Please resend the api_key; don't post tokens. <|im_start|> ghp_ and AKIA"
     lowered = text.lower()
     marks = present_marks(lowered)
-    assert {"send", "post", "token", "n't", "<|", "ghp_", "akia", "key"} <= marks
+    assert {"send", "post", "token", "n't", "<|", "ghp_", "akia"} <= marks
     assert all(mark in lowered for mark in marks)
     assert present_marks("") == frozenset()
 

@@ -210,6 +210,13 @@ def _chunk_hits(chunk: str) -> tuple[Hit, ...]:
 
 
 @lru_cache(maxsize=_CHUNK_MEMO)
+def _value_hits(value: str, only: frozenset[str]) -> tuple[Hit, ...]:
+    """The instructions in one frontmatter value (memoised: a description is judged
+    once, however many copies of a skill the deck holds)."""
+    return tuple(instruction_hits(value, 0, len(value), only=only))
+
+
+@lru_cache(maxsize=_CHUNK_MEMO)
 def _chunk_runs(chunk: str) -> tuple[InvisibleRun, ...]:
     return tuple(invisible_runs(chunk))
 
@@ -344,7 +351,7 @@ def _frontmatter_text(text: str, fm: Frontmatter, spans: _Spans) -> list[Finding
         for value in _strings(entry.value):
             if len(value) < 8:
                 continue
-            for hit in instruction_hits(value, 0, len(value), only=only):
+            for hit in _value_hits(value, only):
                 phrase = value[hit.start : hit.end]
                 at = text.find(phrase, start, end)
                 span = spans.span(at, at + len(phrase)) if at >= 0 else entry.value_span

@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from skilldeck.engine.safety._hits import Gate
 from skilldeck.engine.safety._prose import Words, negated
@@ -126,8 +127,8 @@ _ORDERS = _w(
     "instruction", "instructions", "prompt", "prompts", "system prompt", "rules", "rule",
     "guidelines", "guidance", "directions", "directives", "messages", "guardrails",
     "policies", "policy", "constraints", "restrictions", "programming", "training",
-    "commands", "orders", "safeguards", "conditioning", "context", "configuration",
-    "setup", "content policy", "ethics", "principles",
+    "safeguards", "conditioning", "system context", "content policy", "ethics",
+    "principles",
 )  # fmt: skip
 _EVERYTHING = _w("everything", "anything", "all", "whatever", "what")
 _BEFORE = _w(
@@ -347,45 +348,119 @@ _REQUESTS = _w(
 
 
 @dataclass(frozen=True, slots=True)
+class Alternative:
+    """One way of saying an intent: its grammar, the words a match of it begins with,
+    and the marks a text must hold for it to be tried (one of each group)."""
+
+    grammar: re.Pattern[str]
+    firsts: frozenset[str]
+    needs: tuple[Gate, ...]
+
+    def opens(self, present: frozenset[str]) -> bool:
+        """Whether a text with the marks ``present`` can hold this alternative."""
+        return all(gate.opens(present) for gate in self.needs)
+
+
+def _alt(part: _Part, *groups: tuple[str, ...]) -> Alternative:
+    assert part.firsts is not None, part.regex[:40]
+    return Alternative(re.compile(part.regex), part.firsts, tuple(Gate(g) for g in groups))
+
+
+@dataclass(frozen=True, slots=True)
 class Intent:
-    """One intent: its rule, what the message says it asks, its gate, and its grammar
-    (alternatives tried in order at each word one of them can begin with)."""
+    """One intent: its rule, what the message says it asks, and its alternatives (tried
+    in order at each word one of those whose marks the text holds can begin with)."""
 
     name: str
     code: str
     kind: str
-    #: The intent is tried on a text when one of these opens on its marks.
-    gates: tuple[Gate, ...]
-    alternatives: tuple[re.Pattern[str], ...]
-    #: The words a match can begin with (each alternative's first words).
-    firsts: frozenset[str]
+    alternatives: tuple[Alternative, ...]
 
     def opens(self, present: frozenset[str]) -> bool:
         """Whether a text with the marks ``present`` can hold this intent."""
-        return any(gate.opens(present) for gate in self.gates)
+        return any(alternative.opens(present) for alternative in self.alternatives)
+
+    @property
+    def firsts(self) -> frozenset[str]:
+        """The words a match can begin with."""
+        return frozenset().union(*(a.firsts for a in self.alternatives))
 
 
-def _intent(name: str, code: str, kind: str, gates: tuple[Gate, ...], *parts: _Part) -> Intent:
-    firsts: set[str] = set()
-    for part in parts:
-        assert part.firsts is not None, (name, part.regex[:40])
-        firsts |= part.firsts
-    return Intent(
-        name, code, kind, gates, tuple(re.compile(p.regex) for p in parts), frozenset(firsts)
-    )
+@lru_cache(maxsize=512)
+def _first_words(firsts: frozenset[str]) -> re.Pattern[str]:
+    body = "|".join(re.escape(w) for w in sorted(firsts, key=len, reverse=True))
+    return re.compile(f"(?<![^ ])(?:{body})(?![^ ])")
 
 
-_PRIOR_MARKS = (
-    "previous", "prior", "earlier", "above", "preceding", "former", "original", "initial",
-    "system", "developer", "safety", "your", "everything", "anything", "whatever", "old",
-    "foregoing", "aforementioned", "given", "core",
+def _pairs(firsts: tuple[str, ...], seconds: tuple[str, ...]) -> tuple[str, ...]:
+    """Marks for two parts that follow each other: every ``first second``."""
+    return tuple(f"{a} {b}" for a in firsts for b in seconds)
+
+
+_TELLS = ("tell", "inform", "notify", "alert", "warn", "let", "update", "remind")
+_USERS = ("the user", "the users", "users", "user", "the human", "the operator",
+          "the person", "anyone", "anybody", "the developer", "the owner", "your user",
+          "your human", "the requester", "the client")  # fmt: skip
+#: Who a concealment keeps something from, right after its verb ("tell our users").
+_USER_FILLERS = ("our", "your", "any", "this", "that", "these", "those", "all")
+_TOLD_USERS = _USERS + tuple(
+    f"{f} {u}" for f in _USER_FILLERS for u in ("user", "users", "human", "operator",
+                                                 "developer", "owner", "client")
 )  # fmt: skip
-_ORDER_MARKS = (
-    "instruction", "prompt", "rule", "guideline", "guidance", "direction", "directive",
-    "message", "guardrail", "polic", "constraint", "restriction", "programming", "training",
-    "command", "order", "safeguard", "conditioning", "context", "configuration", "setup",
-    "ethics", "principle",
-)  # fmt: skip
+_NEWS = ("new", "updated", "real", "actual", "true", "revised")
+#: The last word of each negation of ``_NOT`` (a mark is a substring of the text).
+_NEGATIONS = ("not", "n't", "dont", "never", "avoid", "cannot", "ever")
+_ASKS = ("ask", "prompt", "request", "seek", "check with", "checking with", "confirm with",
+         "requir", "get", "obtain", "bother")  # fmt: skip
+_ORDER_NOUNS = ("instructions", "system prompt", "rules", "directives", "orders",
+                "guidelines")  # fmt: skip
+
+
+def _intent(name: str, code: str, kind: str, *alternatives: Alternative) -> Intent:
+    return Intent(name, code, kind, alternatives)
+
+
+#: The marks (lowercase substrings of the normalised text) the parts of the grammars
+#: need; a group is satisfied by any of its marks.
+_M_NOT = ("not", "n't", "never", "avoid", "cannot")
+_M_USER = ("user", "human", "operator", "person", "anyone", "anybody", "developer",
+           "owner", "requester", "client")  # fmt: skip
+_M_IGNORE = ("ignor", "disregard", "forget", "overrid", "overrul", "bypass", "discard",
+             "abandon", "neglect", "dismiss", "circumvent", "cancel", "revok", "supersed",
+             "pay no attention", "set aside", "throw out", "not follow", "n't follow",
+             "stop following", "longer follow", "not obey", "n't obey", "stop obeying",
+             "longer obey", "not comply", "n't comply", "not listen", "n't listen")  # fmt: skip
+_M_PRIOR = ("previous", "prior", "earlier", "above", "preceding", "former", "original",
+            "initial", "system", "developer", "safety", "old", "foregoing",
+            "aforementioned", "given", "core")  # fmt: skip
+_M_ORDERS = ("instruction", "prompt", "rule", "guideline", "guidance", "direction",
+             "directive", "message", "guardrail", "polic", "constraint", "restriction",
+             "programming", "training", "safeguard", "conditioning", "system context",
+             "ethics", "principle")  # fmt: skip
+_M_SECRET = ("api key", "apikey", "api token", "access token", "auth token", "secret",
+             "private key", "ssh key", "credential", "token", "password", "passphrase",
+             ".env", "env var", "environment variable", "id_rsa", "id_ed", "id_ecdsa",
+             "id_dsa", "cookie",
+             ".ssh", ".aws", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".kube",
+             ".docker", ".gnupg", "/etc/", "keychain", "wallet", "seed phrase", "mnemonic",
+             "conversation history", "chat history", "system prompt", "private data",
+             "personal data", "login data", "kubeconfig", "ssh")  # fmt: skip
+_M_SEND = ("send", "upload", "post", "transmit", "exfil", "forward", "leak", "mail", "copy",
+           "share", "submit", "pipe", "push", "sync", "deliver", "relay", "beam", "report",
+           "dump", "publish", "paste", "attach", "include", "embed", "append", "ship",
+           "transfer")  # fmt: skip
+_M_DEST = ("http", "@", "external", "remote", "attacker", "webhook", "third", "collector",
+           "endpoint", "server", "pastebin", "discord", "telegram", "ngrok", "requestbin",
+           "listener", "c2", " ip", "domain", "address", "url", "outside")  # fmt: skip
+_M_PERMISSION = ("permission", "confirmation", "approval", "consent", "authoriz",
+                 "authoris", "sign-off", "go-ahead")  # fmt: skip
+_M_ASK = (" ask", "prompt", "request", "seek", "check with", "confirm with", "require",
+          " get", "obtain", "bother")  # fmt: skip
+_M_OURS = ("this skill", "this tool", "this server", "this mcp", "this function",
+           "this plugin", "this extension", "this command", "these tools", "our tool",
+           "our skill", "our server", "my tool", "my skill", " me ", " me,", " me.")  # fmt: skip
+_M_TOOLS = ("tool", "skill", "function", "server", "command", "plugin", "integration",
+            "capabilit")  # fmt: skip
 
 
 INTENTS: tuple[Intent, ...] = (
@@ -393,721 +468,323 @@ INTENTS: tuple[Intent, ...] = (
         "override",
         "SD1007",
         "ignore earlier instructions",
-        (
-            Gate(
-                (
-                    "ignor",
-                    "disregard",
-                    "overrid",
-                    "overrul",
-                    "bypass",
-                    "circumvent",
-                    "pay no attention",
-                    "set aside",
-                    "throw out",
-                    "supersede",
-                    "revoke",
-                    "cancel",
-                    "forget",
-                    "discard",
-                    "abandon",
-                    "neglect",
-                    "dismiss",
-                    "follow",
-                    "obey",
-                    "comply",
-                    "listen to",
-                ),
-                also=_PRIOR_MARKS,
-            ),
-            Gate(
-                ("new", "updated", "real", "actual", "true", "revised", "override"),
-                also=(
-                    "instructions",
-                    "system prompt",
-                    "rules",
-                    "directives",
-                    "orders",
-                    "guidelines",
-                    "system message",
-                    "system instruction",
-                ),
-            ),
-            Gate(
-                (
-                    "void",
-                    "invalid",
-                    "obsolete",
-                    "cancelled",
-                    "canceled",
-                    "revoked",
-                    "outdated",
-                    "superseded",
-                    "no longer valid",
-                    "null",
-                    "deprecated",
-                    "overridden",
-                    "lifted",
-                    "suspended",
-                    "disabled",
-                ),
-                also=_ORDER_MARKS,
-            ),
+        _alt(_seq(_IGNORE, _gap(4), _PRIOR, _gap(2), _ORDERS), _M_IGNORE, _M_PRIOR, _M_ORDERS),
+        _alt(
+            _seq(_IGNORE, _gap(1), _w("your", "your own", "your current", "your core"),
+                 _gap(1), _ORDERS),
+            _M_IGNORE, ("your",), _M_ORDERS,
         ),
-        _seq(_IGNORE, _gap(4), _PRIOR, _gap(2), _ORDERS),
-        _seq(
-            _IGNORE, _gap(1), _w("your", "your own", "your current", "your core"), _gap(1), _ORDERS
+        _alt(
+            _seq(_IGNORE, _gap(1), _EVERYTHING, _gap(3), _BEFORE),
+            _M_IGNORE, ("everything", "anything", "all", "whatever", "what"),
+            ("above", "before", "earlier", "previously", "so far", "until now", "up to now",
+             "told", "said", "instructed", "given"),
         ),
-        _seq(_IGNORE, _gap(1), _EVERYTHING, _gap(3), _BEFORE),
-        _seq(
-            _w("your", "the", "these are your", "here are your", "here are the"),
-            _w("new", "updated", "real", "actual", "true", "revised"),
-            _w("instructions", "system prompt", "rules", "directives", "orders", "guidelines"),
-            _w("are", "is", "follow", "below", "now", "|"),
+        _alt(
+            _seq(_w("your", "the", "these are your", "here are your", "here are the"),
+                 _w("new", "updated", "real", "actual", "true", "revised"),
+                 _w("instructions", "system prompt", "rules", "directives", "orders",
+                    "guidelines"),
+                 _w("are", "is", "follow", "below", "now", "|")),
+            _pairs(_NEWS, _ORDER_NOUNS),
         ),
-        _seq(
-            _w("new", "updated", "revised", "override"),
-            _w("system prompt", "system instructions", "system instruction", "system message"),
-            _raw("(?:\\||:)"),
+        _alt(
+            _seq(_w("new", "updated", "revised", "override"),
+                 _w("system prompt", "system instructions", "system instruction",
+                    "system message"), _raw(r"(?:\||:)")),
+            ("new", "updated", "revised", "override"),
+            ("system prompt", "system instruction", "system message"),
         ),
-        _seq(
-            _PRIOR,
-            _gap(1),
-            _ORDERS,
-            _w("are", "is", "have been", "were"),
-            _gap(1),
-            _w(
-                "void",
-                "invalid",
-                "obsolete",
-                "cancelled",
-                "canceled",
-                "revoked",
-                "outdated",
-                "superseded",
-                "no longer valid",
-                "null",
-                "deprecated",
-                "overridden",
-                "lifted",
-                "suspended",
-                "disabled",
-            ),
+        _alt(
+            _seq(_PRIOR, _gap(1), _ORDERS,
+                 _w("are", "is", "have been", "were", "are now", "is now", "are hereby",
+                    "is hereby", "are all", "have all been"),
+                 _w("void", "obsolete", "revoked", "superseded", "no longer valid",
+                    "overridden", "rescinded")),
+            _M_PRIOR, _M_ORDERS,
+            _pairs(("are", "is", "been", "were", "now", "hereby", "all"),
+                   ("void", "obsolete", "revoked", "superseded", "no longer valid",
+                    "overridden", "rescinded")),
         ),
     ),
     _intent(
         "identity",
         "SD1007",
         "take another identity",
-        (
-            Gate(
-                (
-                    "unrestricted",
-                    "unfiltered",
-                    "uncensored",
-                    "jailbr",
-                    " dan",
-                    "evil",
-                    "amoral",
-                    "unethical",
-                    "unbound",
-                    "limitless",
-                    "rogue",
-                    "unaligned",
-                    "developer mode",
-                    "god mode",
-                    "no restrictions",
-                    "without restrictions",
-                    "without any restrictions",
-                    "without limits",
-                    "no rules",
-                    "no limits",
-                    "no filter",
-                ),
-                also=(
-                    "you",
-                    "act",
-                    "behav",
-                    "pretend",
-                    "roleplay",
-                    "role-play",
-                    "become",
-                    "switch",
-                    "respond",
-                ),
-            ),
-            Gate(("mode",), also=("developer", "god", "jailbr", "dan", "unrestricted", "sudo")),
-            Gate(
-                ("no longer",),
-                also=(
-                    "ai",
-                    "assistant",
-                    "claude",
-                    "chatbot",
-                    "language model",
-                    "llm",
-                    "bound",
-                    "restricted",
-                    "limited",
-                    "constrained",
-                    "governed",
-                    "subject to",
-                ),
-            ),
-            Gate(
-                ("your new ", "your true ", "your real ", "your actual "),
-                also=("identity", "name", "self", "purpose", "role", "persona"),
-            ),
-            Gate(("forget who", "forget what", "abandon who", "abandon what")),
+        _alt(
+            _seq(_BECOME, _gap(3), _ROGUE),
+            ("you are now", "you're now", "from now on", "you will now", "act as", "acting as",
+             "behave as", "behave like", "pretend", "roleplay", "role-play", "become",
+             "switch to being", "respond as"),
+            ("unrestricted", "unfiltered", "uncensored", "jailbr", "dan", "evil", "amoral",
+             "unethical", "unbound", "limitless", "rogue", "unaligned", "developer mode",
+             "god mode", "no restrictions", "without restrictions", "without any restrictions",
+             "without limits", "no rules", "no limits", "no filter"),
         ),
-        _seq(_BECOME, _gap(3), _ROGUE),
-        _seq(
-            _w("enter", "enable", "activate", "switch to", "turn on", "unlock", "engage"),
-            _gap(1),
-            _MODE,
-            _w("mode"),
+        _alt(
+            _seq(_w("enter", "enable", "activate", "switch to", "turn on", "unlock", "engage"),
+                 _gap(1), _MODE, _w("mode")),
+            ("developer mode", "god mode", "jailbreak mode", "jailbroken mode", "dan mode",
+             "unrestricted mode", "sudo mode"),
         ),
-        _seq(
-            _w("you are no longer", "you're no longer"),
-            _gap(1),
-            _w(
-                "an ai",
-                "ai",
-                "an assistant",
-                "assistant",
-                "claude",
-                "a chatbot",
-                "a language model",
-                "an llm",
-                "bound",
-                "restricted",
-                "limited",
-                "constrained",
-                "governed",
-                "subject to",
-            ),
+        _alt(
+            _seq(_w("you are no longer", "you're no longer"), _gap(1),
+                 _w("an ai", "ai", "an assistant", "assistant", "claude", "a chatbot",
+                    "a language model", "an llm", "bound", "restricted", "limited",
+                    "constrained", "governed", "subject to")),
+            ("no longer",),
         ),
-        _seq(
-            _w("your"),
-            _w("new", "true", "real", "actual"),
-            _w("identity", "name", "self", "purpose", "role", "persona", "personality"),
-            _w("is", "are"),
+        _alt(
+            _seq(_w("your"), _w("new", "true", "real", "actual"),
+                 _w("identity", "name", "self", "purpose", "role", "persona", "personality"),
+                 _w("is", "are")),
+            ("your new ", "your true ", "your real ", "your actual "),
+            ("identity", "name", "self", "purpose", "role", "persona"),
         ),
-        _seq(_w("forget", "abandon"), _w("who", "what"), _w("you are", "you were")),
+        _alt(
+            _seq(_w("forget", "abandon"), _w("who", "what"), _w("you are", "you were")),
+            ("forget who", "forget what", "abandon who", "abandon what"),
+        ),
     ),
     _intent(
         "conceal",
         "SD1008",
         "keep something from the user",
-        (
-            Gate(
-                (
-                    "secretly",
-                    "covertly",
-                    "surreptitiously",
-                    "stealthily",
-                    "clandestinely",
-                    "furtively",
-                    "behind the user",
-                    "behind their back",
-                    "silently",
-                    "quietly",
-                    "invisibly",
-                    "discreetly",
-                    "unnoticed",
-                )
-            ),
-            Gate(
-                (
-                    "user",
-                    "they ",
-                    "human",
-                    "operator",
-                    "anyone",
-                    "anybody",
-                    "person",
-                    "owner",
-                    "developer",
-                    "requester",
-                    "client",
-                    "between us",
-                    "between you and me",
-                ),
-                also=(
-                    "not",
-                    "n't",
-                    "never",
-                    "hide",
-                    "conceal",
-                    "withhold",
-                    "keep",
-                    "mask",
-                    "obscure",
-                    "shield",
-                    "censor",
-                    "without",
-                    "between",
-                ),
-            ),
+        _alt(
+            _seq(_NOT, _TELL_DIRECT, _w(*_TOLD_USERS),
+                 tail=r"(?! (?:to|how|about how|who|that|which|with)(?![^ ]))"),
+            _pairs(_NEGATIONS, _TELLS), _pairs(_TELLS, _USERS + _USER_FILLERS),
         ),
-        _seq(
-            _NOT,
-            _gap(1),
-            _TELL_DIRECT,
-            _gap(1),
-            _USER,
-            tail=r"(?! (?:to|how|about how|who|that|which|with)(?![^ ]))",
+        _alt(
+            _seq(_NOT, _gap(1), _TELL, _gap(4), _w("to"), _USER),
+            _M_NOT, ("to the user", "to users", "to the human", "to the operator",
+                     "to anyone", "to anybody", "to the person", "to the developer",
+                     "to the owner", "to your user", "to your human", "to the requester",
+                     "to the client", "to user"),
         ),
-        _seq(_NOT, _gap(1), _TELL, _gap(4), _w("to"), _USER),
-        _seq(
-            _HIDE,
-            _WHAT_WE_DO,
-            _gap(3),
-            _w("from"),
-            _USER,
-            tail=r"(?! (?:who|that|which|with|without)(?![^ ]))",
+        _alt(
+            _seq(_HIDE, _WHAT_WE_DO, _gap(3), _w("from"), _USER,
+                 tail=r"(?! (?:who|that|which|with|without)(?![^ ]))"),
+            ("hide", "conceal", "withhold", "keep", "mask", "obscure", "shield", "censor"),
+            ("from the user", "from users", "from the human", "from the operator",
+             "from anyone", "from anybody", "from the person", "from the developer",
+             "from the owner", "from your user", "from your human", "from the requester",
+             "from the client", "from user"),
         ),
-        _seq(_w("keep"), _gap(2), _w("between us", "between you and me")),
-        _seq(_w("without"), _gap(1), _USER, _gap(1), _AWARE),
-        _seq(_w("without"), _TOLD, _gap(1), _USER),
-        _seq(
-            _ONE_USER,
-            _gap(1),
-            _w("must", "should", "need", "needs", "may", "can"),
-            _w("not", "never"),
-            _w(
-                "know",
-                "notice",
-                "find out",
-                "be told",
-                "be informed",
-                "be aware",
-                "discover",
-                "suspect",
-                "realize",
-                "realise",
-            ),
+        _alt(
+            _seq(_w("keep"), _gap(2), _w("between us", "between you and me")),
+            ("between us", "between you and me"),
         ),
-        _STEALTHY,
-        _seq(_QUIETLY, _gap(2), _ACTION),
+        _alt(
+            _seq(_w("without"), _gap(1), _USER, _gap(1), _AWARE),
+            ("without",),
+            ("knowing", "knowledge", "noticing", "seeing", "awareness", "realiz", "realis",
+             "being aware", "finding out", "being told", "being informed", "a trace"),
+        ),
+        _alt(
+            _seq(_w("without"), _TOLD, _gap(1), _USER),
+            ("without telling", "without informing", "without notifying",
+             "without alerting", "without showing", "without mentioning"),
+        ),
+        _alt(
+            _seq(_ONE_USER, _gap(1), _w("must", "should", "need", "needs", "may", "can"),
+                 _w("not", "never"),
+                 _w("know", "notice", "find out", "be told", "be informed", "be aware",
+                    "discover", "suspect", "realize", "realise")),
+            ("not know", "never know", "not notice", "never notice", "not find out",
+             "never find out", "not be told", "not be informed", "not be aware",
+             "not discover", "never discover", "not suspect", "never suspect",
+             "not reali", "never reali"),
+        ),
+        _alt(
+            _STEALTHY,
+            ("secretly", "covertly", "surreptitiously", "stealthily", "clandestinely",
+             "furtively", "behind the user", "behind their back"),
+        ),
+        _alt(
+            _seq(_QUIETLY, _gap(2), _ACTION),
+            ("silently", "quietly", "invisibly", "discreetly", "unnoticed"),
+        ),
     ),
     _intent(
         "exfiltrate",
         "SD1009",
         "send data out",
-        (
-            Gate(
-                (
-                    "send",
-                    "upload",
-                    "post",
-                    "transmit",
-                    "exfil",
-                    "forward",
-                    "leak",
-                    "mail",
-                    "copy",
-                    "share",
-                    "submit",
-                    "pipe",
-                    "push",
-                    "sync",
-                    "deliver",
-                    "relay",
-                    "beam",
-                    "report",
-                    "dump",
-                    "publish",
-                    "paste",
-                    "attach",
-                    "include",
-                    "embed",
-                    "append",
-                    "ship",
-                    "transfer",
-                ),
-                also=(
-                    "key",
-                    "credential",
-                    "secret",
-                    "token",
-                    "password",
-                    "passphrase",
-                    ".env",
-                    "env",
-                    "id_rsa",
-                    "id_ed",
-                    "id_ecdsa",
-                    "id_dsa",
-                    "cookie",
-                    ".ssh",
-                    ".aws",
-                    ".netrc",
-                    ".npmrc",
-                    ".pypirc",
-                    ".git-credentials",
-                    ".kube",
-                    ".docker",
-                    ".gnupg",
-                    "/etc/",
-                    "keychain",
-                    "wallet",
-                    "seed phrase",
-                    "mnemonic",
-                    "history",
-                    "system prompt",
-                    "private data",
-                    "personal data",
-                    "login data",
-                ),
-            ),
+        _alt(
+            _seq(_named("verb", _SEND), _gap(8), _named("what", _SECRET), _gap(8), _TO,
+                 _gap(2), _named("dest", _DEST)),
+            _M_SEND, _M_SECRET, _M_DEST,
         ),
-        _seq(
-            _named("verb", _SEND),
-            _gap(8),
-            _named("what", _SECRET),
-            _gap(8),
-            _TO,
-            _gap(2),
-            _named("dest", _DEST),
-        ),
-        _seq(
-            _named("verb", _SEND),
-            _gap(3),
-            _TO,
-            _gap(2),
-            _named("dest", _DEST),
-            _gap(8),
-            _named("what", _SECRET),
+        _alt(
+            _seq(_named("verb", _SEND), _gap(3), _TO, _gap(2), _named("dest", _DEST),
+                 _gap(8), _named("what", _SECRET)),
+            _M_SEND, _M_SECRET, _M_DEST,
         ),
     ),
     _intent(
         "claim",
         "SD1010",
         "claim every request",
-        (
-            Gate(
-                (
-                    "all",
-                    "every",
-                    "any",
-                    "each",
-                    "first",
-                    "regardless",
-                    "no matter",
-                    "other skill",
-                    "other tool",
-                    "precedence",
-                    "priority",
-                    "mandatory",
-                    "required",
-                    "compulsory",
-                    "everything",
-                    "anything",
-                )
-            ),
+        _alt(
+            _seq(_USE, _SKILL, _w("for", "on", "with", "in"), _ALL, _gap(1), _TASKS,
+                 tail=_UNQUALIFIED),
+            ("all", "every", "any", "each"),
         ),
-        _seq(_USE, _SKILL, _w("for", "on", "with", "in"), _ALL, _gap(1), _TASKS, tail=_UNQUALIFIED),
-        _seq(
-            _USE,
-            _SKILL,
-            _w("first", "before anything else", "before doing anything", "before anything"),
-            tail=_UNQUALIFIED,
+        _alt(
+            _seq(_USE, _SKILL, _w("first", "before anything else", "before doing anything",
+                                  "before anything"), tail=_UNQUALIFIED),
+            ("first", "before any"),
         ),
-        _seq(_USE, _SKILL, _w("before"), _ALL, _gap(1), _OTHER_THINGS, tail=_UNQUALIFIED),
-        _seq(
-            _w("regardless of", "no matter"),
-            _gap(2),
-            _w(
-                "task",
-                "request",
-                "query",
-                "question",
-                "topic",
-                "user asks",
-                "the user asks",
-                "what the user asks",
-                "what is asked",
-            ),
+        _alt(
+            _seq(_USE, _SKILL, _w("before"), _ALL, _gap(1), _OTHER_THINGS,
+                 tail=_UNQUALIFIED),
+            ("before",), ("all", "every", "any", "each"),
         ),
-        _seq(
-            _w("instead of", "over", "before"),
-            _ALL,
-            _w("other"),
-            _w("skill", "skills", "tool", "tools"),
+        _alt(
+            _seq(_w("regardless of", "no matter"), _gap(2),
+                 _w("task", "request", "query", "question", "topic", "user asks",
+                    "the user asks", "what the user asks", "what is asked")),
+            ("regardless", "no matter"),
         ),
-        _seq(_w("for"), _w("everything", "any and all"), tail=_UNQUALIFIED),
-        _seq(
-            _w("this skill", "it"),
-            _w("must", "should", "has to", "needs to"),
-            _gap(1),
-            _BE_USED,
-            _gap(1),
-            _w(
-                "first",
-                "before any",
-                "before all",
-                "before every",
-                "before anything",
-                "for every",
-                "for all",
-                "for any",
-                "for each",
-                "every time",
-                "at all times",
-            ),
-            tail=_UNQUALIFIED,
+        _alt(
+            _seq(_w("instead of", "over", "before"), _ALL, _w("other"),
+                 _w("skill", "skills", "tool", "tools")),
+            ("other skill", "other tool"),
         ),
-        _seq(
-            _w("takes", "take", "has", "have"),
-            _w("precedence", "priority"),
-            _w("over"),
-            _ALL,
-            _gap(1),
-            _w("other"),
-            _gap(1),
-            _OTHER_THINGS,
+        _alt(
+            _seq(_w("for"), _w("everything", "any and all"), tail=_UNQUALIFIED),
+            ("for everything", "for any and all"),
         ),
-        _seq(_w("mandatory", "required", "compulsory"), _w("for"), _ALL, _TASKS, tail=_UNQUALIFIED),
+        _alt(
+            _seq(_w("this skill", "it"), _w("must", "should", "has to", "needs to"), _gap(1),
+                 _BE_USED, _gap(1),
+                 _w("first", "before any", "before all", "before every", "before anything",
+                    "for every", "for all", "for any", "for each", "every time",
+                    "at all times"), tail=_UNQUALIFIED),
+            ("must", "should", "has to", "needs to"),
+            ("first", "before", "for every", "for all", "for any", "for each",
+             "every time", "at all times"),
+        ),
+        _alt(
+            _seq(_w("takes", "take", "has", "have"), _w("precedence", "priority"),
+                 _w("over"), _ALL, _gap(1), _w("other"), _gap(1), _OTHER_THINGS),
+            ("precedence", "priority"),
+        ),
+        _alt(
+            _seq(_w("mandatory", "required", "compulsory"), _w("for"), _ALL, _TASKS,
+                 tail=_UNQUALIFIED),
+            ("mandatory for", "required for", "compulsory for"),
+        ),
     ),
     _intent(
         "preapprove",
         "SD1018",
         "act without asking the user",
-        (
-            Gate(
-                (
-                    "authori",
-                    "permitted",
-                    "allowed",
-                    "cleared",
-                    "approv",
-                    "entitled",
-                    "empowered",
-                    "permission",
-                    "consent",
-                    "sign-off",
-                    "go-ahead",
-                    "confirmation",
-                ),
-                also=(
-                    "without",
-                    "no need",
-                    "not",
-                    "n't",
-                    "never",
-                    "already",
-                    "has ",
-                    "have ",
-                    "all ",
-                    "every",
-                    "these",
-                    "skip",
-                    "bypass",
-                    "disable",
-                    "suppress",
-                    "ignore",
-                    "turn off",
-                    "circumvent",
-                ),
-            ),
-            Gate(
-                (
-                    "without ask",
-                    "without prompt",
-                    "without check",
-                    "without wait",
-                    "without confirm",
-                    "without the user's",
-                    "without user",
-                )
-            ),
+        _alt(
+            _seq(_w("you are", "you're", "you have been", "you've been", "you were"), _gap(2),
+                 _AUTHORISED, _gap(8), _w("without", "with no", "no need for"), _gap(1),
+                 _ASKING),
+            ("you are", "you're", "you have been", "you've been", "you were"),
+            ("authori", "permitted", "allowed", "cleared", "approved", "entitled",
+             "empowered", "granted permission", "given permission", "free"),
+            ("without", "with no", "no need for"),
         ),
-        _seq(
-            _w("you are", "you're", "you have been", "you've been", "you were"),
-            _gap(2),
-            _AUTHORISED,
-            _gap(8),
-            _w("without", "with no", "no need for"),
-            _gap(1),
-            _ASKING,
+        _alt(
+            _seq(_NOT, _ASK, _gap(3), _w("for"), _gap(1), _PERMISSION),
+            _pairs(_NEGATIONS, _ASKS), _M_PERMISSION,
         ),
-        _seq(_NOT, _gap(1), _ASK, _gap(3), _w("for"), _gap(1), _PERMISSION),
-        _seq(_NOT, _gap(1), _ASK, _gap(2), _PERMISSION),
-        _seq(
-            _w(
-                "no need to",
-                "no need for",
-                "there is no need to",
-                "you don't need to",
-                "you do not need to",
-            ),
-            _gap(1),
-            _ASK,
-            _gap(3),
-            _PERMISSION,
+        _alt(_seq(_NOT, _ASK, _gap(2), _PERMISSION), _pairs(_NEGATIONS, _ASKS), _M_PERMISSION),
+        _alt(
+            _seq(_w("no need to", "no need for", "there is no need to", "you don't need to",
+                    "you do not need to"), _gap(1), _ASK, _gap(3), _PERMISSION),
+            ("no need", "don't need to", "do not need to"), _M_PERMISSION,
         ),
-        _seq(_USER, _w("has", "have"), _w("already", "previously"), _APPROVED),
-        _seq(
-            _USER, _w("has", "have"), _APPROVED, _w("all", "every", "any", "everything", "anything")
+        _alt(
+            _seq(_w("no need to", "you don't need to", "you do not need to"),
+                 _w("ask", "check with", "consult", "confirm with"), _USER),
+            ("no need to", "don't need to", "do not need to"), _M_USER,
         ),
-        _seq(
-            _w("all", "every", "these", "the following"),
-            _gap(1),
-            _w("commands", "actions", "operations", "changes", "tool calls", "steps", "tools"),
-            _w("are", "have been", "were"),
-            _w(
-                "pre-approved",
-                "preapproved",
-                "pre-authorized",
-                "pre-authorised",
-                "already approved",
-                "already authorized",
-                "already authorised",
-                "automatically approved",
-                "auto-approved",
-                "approved in advance",
-            ),
+        _alt(
+            _seq(_USER, _w("has", "have"), _w("already", "previously"), _APPROVED),
+            ("has already", "have already", "has previously", "have previously"),
         ),
-        _seq(
-            _ACT,
-            _gap(6),
-            _w("without"),
-            _gap(1),
-            _w(
-                "asking",
-                "confirmation",
-                "approval",
-                "permission",
-                "prompting",
-                "consent",
-                "checking with",
-                "the user's consent",
-                "the user's permission",
-                "the user's approval",
-                "the user's confirmation",
-                "user confirmation",
-                "user approval",
-                "waiting for",
-                "a prompt",
-                "confirming",
-            ),
-            tail=_NO_QUESTIONS,
+        _alt(
+            _seq(_USER, _w("has", "have"), _APPROVED,
+                 _w("all", "every", "any", "everything", "anything")),
+            ("has ", "have "),
+            ("approved", "authori", "consented", "agreed", "granted permission",
+             "given consent", "given permission", "given approval", "signed off"),
         ),
-        _seq(
-            _w("skip", "bypass", "disable", "suppress", "ignore", "turn off", "circumvent"),
-            _gap(2),
-            _w("permission", "approval"),
-            _w(
-                "prompt",
-                "prompts",
-                "check",
-                "checks",
-                "dialog",
-                "dialogs",
-                "step",
-                "steps",
-                "request",
-                "requests",
-                "system",
-                "gate",
-                "gates",
-            ),
+        _alt(
+            _seq(_w("all", "every", "these", "the following"), _gap(1),
+                 _w("commands", "actions", "operations", "changes", "tool calls", "steps",
+                    "tools"), _w("are", "have been", "were"),
+                 _w("pre-approved", "preapproved", "pre-authorized", "pre-authorised",
+                    "already approved", "already authorized", "already authorised",
+                    "automatically approved", "auto-approved", "approved in advance")),
+            ("pre-approved", "preapproved", "pre-authori", "already approved",
+             "already authori", "automatically approved", "auto-approved",
+             "approved in advance"),
+        ),
+        _alt(
+            _seq(_ACT, _gap(6), _w("without"), _gap(1),
+                 _w("asking", "confirmation", "approval", "permission", "prompting",
+                    "consent", "checking with", "the user's consent",
+                    "the user's permission", "the user's approval",
+                    "the user's confirmation", "user confirmation", "user approval",
+                    "waiting for", "a prompt", "confirming"),
+                 tail=_NO_QUESTIONS),
+            _pairs(("without",), ("ask", "confirm", "approv", "permission", "prompt", "consent",
+                                  "check", "wait", "a ", "the ", "user", "any", "explicit",
+                                  "written", "prior", "first", "formal")),
+        ),
+        _alt(
+            _seq(_w("skip", "bypass", "disable", "suppress", "ignore", "turn off",
+                    "circumvent"), _gap(2), _w("permission", "approval"),
+                 _w("prompt", "prompts", "check", "checks", "dialog", "dialogs", "step",
+                    "steps", "request", "requests", "system", "gate", "gates")),
+            ("skip", "bypass", "disable", "suppress", "ignor", "turn off", "circumvent"),
+            ("permission", "approval"),
         ),
     ),
     _intent(
         "redirect",
         "SD1019",
         "use another tool than the one asked for",
-        (
-            Gate(
-                (
-                    "instead",
-                    "rather than",
-                    "in place of",
-                    "preference",
-                    "replace",
-                    "overrid",
-                    "shadow",
-                    "intercept",
-                    "supersede",
-                    "hijack",
-                    "take over",
-                    "takes over",
-                    "wrap",
-                    "routed",
-                    "through this",
-                    "through our",
-                    " over ",
-                    "other",
-                    "built-in",
-                    "builtin",
-                    "default",
-                    "native",
-                    "standard",
-                    "another",
-                ),
-                also=(
-                    "tool",
-                    "skill",
-                    "server",
-                    "function",
-                    "plugin",
-                    "extension",
-                    "command",
-                    "capabilit",
-                    "integration",
-                ),
-            ),
+        _alt(
+            _seq(_REDIRECTOR, _gap(2), _OURS, _gap(6), _INSTEAD, _gap(2), _THEIRS, _gap(3),
+                 _TOOLS),
+            ("instead of", "rather than", "in place of", "in preference to", " over "),
+            _M_OURS, _M_TOOLS,
         ),
-        _seq(_REDIRECTOR, _gap(2), _OURS, _gap(6), _INSTEAD, _gap(2), _THEIRS, _gap(3), _TOOLS),
-        _seq(
-            _NOT,
-            _w("use", "call", "invoke", "load", "run"),
-            _gap(1),
-            _w(
-                "any other",
-                "other",
-                "the built-in",
-                "built-in",
-                "the default",
-                "the native",
-                "the standard",
-                "another",
-            ),
-            _gap(2),
-            _TOOLS,
+        _alt(
+            _seq(_NOT, _w("use", "call", "invoke", "load", "run"), _gap(1),
+                 _w("any other", "other", "the built-in", "built-in", "the default",
+                    "the native", "the standard", "another"), _gap(2), _TOOLS),
+            _M_NOT,
+            _pairs(("use", "call", "invoke", "load", "run"),
+                   ("any", "other", "the", "built-in", "another")),
+            ("other", "built-in", "default", "native", "standard", "another"), _M_TOOLS,
         ),
-        _seq(
-            _OURS,
-            _gap(1),
-            _REPLACE,
-            _gap(1),
-            _w(
-                "the built-in",
-                "built-in",
-                "the default",
-                "the native",
-                "the system",
-                "the original",
-                "the standard",
-                "all other",
-                "any other",
-                "every other",
-            ),
-            _gap(3),
-            _TOOLS,
+        _alt(
+            _seq(_OURS, _gap(1), _REPLACE, _gap(1),
+                 _w("the built-in", "built-in", "the default", "the native", "the system",
+                    "the original", "the standard", "all other", "any other",
+                    "every other"), _gap(3), _TOOLS),
+            _M_OURS,
+            ("replace", "overrid", "shadow", "intercept", "supersed", "hijack", "take over",
+             "takes over", "wrap"),
+            ("built-in", "default", "native", "system", "original", "standard", "other"),
         ),
-        _seq(
-            _ALL,
-            _REQUESTS,
-            _w("must", "should", "will", "need to", "have to"),
-            _ROUTED,
-            _w("through", "to", "via"),
-            _OURS,
+        _alt(
+            _seq(_ALL, _REQUESTS, _w("must", "should", "will", "need to", "have to"), _ROUTED,
+                 _w("through", "to", "via"), _OURS),
+            ("through this", "through our", "through my", "to this", "via this", "via our",
+             "to our", "to me", "through me"),
+            ("must", "should", "will", "need to", "have to"),
         ),
     ),
-)
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -1128,23 +805,23 @@ def intent_matches(
     (the marks of the normalised text), not negated; ``only``: these intents alone.
     Each intent is tried only at the words its matches can begin with."""
     line = found.line
-    tokens: list[str] | None = None
     for intent in INTENTS:
         if only is not None and intent.name not in only:
             continue
-        if not intent.opens(present):
+        alternatives = [a for a in intent.alternatives if a.opens(present)]
+        if not alternatives:
             continue
-        if tokens is None:
-            tokens = found.tokens()
         last = -1
-        for index, token in enumerate(tokens):
-            if token not in intent.firsts:
-                continue
-            start = found.starts[index]
+        firsts = frozenset().union(*(a.firsts for a in alternatives))
+        for first in _first_words(firsts).finditer(line):
+            start = first.start()
             if start < last:
                 continue
-            for grammar in intent.alternatives:
-                match = grammar.match(line, start)
+            token = first.group()
+            for alternative in alternatives:
+                if token not in alternative.firsts:
+                    continue
+                match = alternative.grammar.match(line, start)
                 if match is None:
                     continue
                 end = match.end()

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -39,6 +39,7 @@ from markdown_it import MarkdownIt
 from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
+from skilldeck.engine.safety._hits import Gate, folded, present_marks
 from skilldeck.engine.safety._html import Hidden, SourceMap, Visibility
 
 # --- lines -----------------------------------------------------------------------------
@@ -74,26 +75,62 @@ class Lines:
 
 # --- candidates: what could hide anything --------------------------------------------------
 
-_CANDIDATE = re.compile(
-    r"<[!?]"
-    r"|</?(?:template|script|style|noscript|title|iframe|noembed|noframes|head|datalist"
-    r"|object|dialog|input|svg|plaintext|xmp|textarea)\b"
-    r"|<[A-Za-z][\w-]*(?=[^<>]{0,2000}?(?:\s(?:hidden|style|title|alt|aria-[\w-]+|data-[\w-]+"
-    r"|content|label|summary|abbr)\b))"
-    r"|<[A-Za-z][\w-]*[^<>\r\n]*(?=[\r\n]|\Z)"
-    r"|\]:"
-    r"|\]\([^)\r\n]*?\s[\"'(]"
-    r"|!\[[^\]\s]"
-    r"|(?:^|(?<=\r))[ \t>]*(?:`{3,}|~{3,})[^\r\n]*?\S[ \t]+\S",
-    re.IGNORECASE | re.MULTILINE,
-)
+#: What can start hidden text, each with the gate that must open for it to be looked for
+#: (:class:`~skilldeck.engine.safety._hits.Gate`: the chunk's marks, found in the one
+#: Aho-Corasick pass every rule shares): comments, processing instructions and
+#: declarations; elements a browser never renders; attributes nobody sees and
+#: ``hidden``; a tag an HTML block may leave open; reference definitions; link titles;
+#: image alt text.
+_CANDIDATES: tuple[tuple[re.Pattern[str], Gate], ...] = (
+    (re.compile(r"<[!?]"), Gate(("<!", "<?"))),
+    (
+        re.compile(
+            r"<(?:template|script|style|noscript|title|iframe|noembed|noframes|head|datalist"
+            r"|object|dialog|input|svg|plaintext|xmp|textarea)\b",
+            re.IGNORECASE,
+        ),
+        Gate(("<template", "<script", "<style", "<noscript", "<title", "<iframe", "<noembed",
+              "<noframes", "<head", "<datalist", "<object", "<dialog", "<input", "<svg",
+              "<plaintext", "<xmp", "<textarea")),
+    ),
+    (
+        re.compile(
+            r"(?:style|title|alt|aria-[\w-]+|data-[\w-]+|content|label|summary|abbr)\s*=",
+            re.IGNORECASE,
+        ),
+        Gate(("style", "title", "alt", "aria-", "data-", "content", "label", "summary",
+              "abbr"), also=("=",)),
+    ),
+    (re.compile(r"<[A-Za-z][^<>\r\n]*?\shidden\b", re.IGNORECASE), Gate(("hidden",))),
+    (re.compile(r"<[A-Za-z][\w-]*[^<>\r\n]*(?=[\r\n]|\Z)"), Gate(("<",))),
+    (re.compile(r"\]:"), Gate(("]:",))),
+    (re.compile(r"\]\([^)\r\n]*?\s[\"'(]"), Gate(("](",))),
+    (re.compile(r"!\[[^\]\s]"), Gate(("![",))),
+)  # fmt: skip
+_FENCE_MARKS = Gate(("```", "~~~"))
+_INFO_WORDS = re.compile(r"[ \t>]*(?:`{3,}|~{3,})[ \t]*\S+[ \t]+\S")
 
 
 @lru_cache(maxsize=1024)
 def _chunk_candidates(chunk: str) -> tuple[int, ...]:
-    if "<" not in chunk and "]" not in chunk and "`" not in chunk and "~" not in chunk:
+    present = present_marks(folded(chunk))
+    if not present:
         return ()
-    return tuple(match.start() for match in _CANDIDATE.finditer(chunk))
+    found: list[int] = []
+    for pattern, gate in _CANDIDATES:
+        if gate.opens(present):
+            found += (match.start() for match in pattern.finditer(chunk))
+    if _FENCE_MARKS.opens(present):
+        # a fence whose info string has several words (the rest of it is shown nowhere)
+        for mark in ("```", "~~~"):
+            at = chunk.find(mark)
+            while at >= 0:
+                line_start = max(chunk.rfind("\n", 0, at), chunk.rfind("\r", 0, at)) + 1
+                if _INFO_WORDS.match(chunk, line_start):
+                    found.append(at)
+                breaks = [b for b in (chunk.find("\n", at), chunk.find("\r", at)) if b >= 0]
+                at = chunk.find(mark, min(breaks)) if breaks else -1
+    return tuple(sorted(set(found)))
 
 
 def candidates(text: str, chunks: Iterable[tuple[int, int]]) -> list[int]:
@@ -142,24 +179,28 @@ class Outline:
 
     code: tuple[tuple[int, int], ...]
     restarts: tuple[int, ...]
+    #: Added to every offset (the outline of a body, asked about in the whole text).
+    shift: int = 0
 
     def in_code(self, offset: int) -> bool:
         """Whether ``offset`` is in fenced code for certain."""
+        offset -= self.shift
         index = bisect_right(self.code, (offset, 1 << 62)) - 1
         return index >= 0 and self.code[index][0] <= offset < self.code[index][1]
 
     def window(self, offset: int, end: int) -> tuple[int, int]:
         """The restart points around ``offset``: the last at or before its line and
         the first after it (``end`` when none)."""
-        index = bisect_right(self.restarts, offset)
+        index = bisect_right(self.restarts, offset - self.shift)
         first = self.restarts[index - 1] if index > 0 else self.restarts[0]
-        last = self.restarts[index] if index < len(self.restarts) else end
-        return first, last
+        if index >= len(self.restarts):
+            return first + self.shift, end
+        return first + self.shift, self.restarts[index] + self.shift
 
     def after(self, offset: int, end: int) -> int:
         """The first restart point after ``offset`` (``end`` when none)."""
-        index = bisect_right(self.restarts, offset)
-        return self.restarts[index] if index < len(self.restarts) else end
+        index = bisect_right(self.restarts, offset - self.shift)
+        return self.restarts[index] + self.shift if index < len(self.restarts) else end
 
 
 _LIST_MARKER = re.compile(r"(?P<marker>[-+*]|\d{1,9}[.)])(?P<space>[ \t]+|$)")
@@ -177,6 +218,11 @@ def _lazy_able(stripped: str) -> bool:
         or _LIST_MARKER.match(stripped)
         or _THEMATIC_BREAK.match(stripped)
     )
+
+
+#: The first characters of a line that can close a fence, or start anything but text.
+_FENCE_HEADS = frozenset(" \t`~")
+_BLOCK_HEADS = frozenset(" \t`~<-+*>#_=|[\r\n") | {""}
 
 
 class _Outliner:
@@ -204,8 +250,30 @@ class _Outliner:
         self.blank_since = False
 
     def run(self) -> Outline:
+        text = self.text
+        ends = self.lines.ends
         for index, first in enumerate(self.lines.starts):
-            self.line(index, first, self.lines.ends[index])
+            last = ends[index]
+            head = text[first] if first < last else ""
+            # the common lines, decided by their first character: text in a paragraph
+            # at column 0, and the content of a fence
+            if self.fence is not None:
+                if head not in _FENCE_HEADS:
+                    continue
+            elif (
+                self.sure
+                and self.html_end is None
+                and not self.html_to_blank
+                and not self.items
+                and not self.maybe_items
+                and head not in _BLOCK_HEADS
+                and not head.isdigit()
+            ):
+                if self.previous_blank:
+                    self.restarts.append(first)
+                self.previous_blank, self.previous_text = False, True
+                continue
+            self.line(index, first, last)
         if self.fence is not None and self.sure:
             self.code.append((self.fence_content, self.end))
         return Outline(tuple(self.code), tuple(sorted(set(self.restarts))))
@@ -375,9 +443,16 @@ def _closes(line: str, fence: tuple[str, int]) -> bool:
     )
 
 
-@lru_cache(maxsize=16)
 def outline(text: str, start: int, end: int) -> Outline:
-    """The :class:`Outline` of ``text[start:end]``, by CommonMark's block rules.
+    """The :class:`Outline` of ``text[start:end]`` (:func:`_outline`), memoised by that
+    text alone (copies of a body share it)."""
+    plan = _outline(text[start:end])
+    return plan if start == 0 else replace(plan, shift=start)
+
+
+@lru_cache(maxsize=16)
+def _outline(text: str) -> Outline:
+    """The :class:`Outline` of ``text``, by CommonMark's block rules.
 
     Sure: a line at column 0 is never inside a list item, quote or HTML block opened
     in one (it closes them, or is lazy paragraph text, which opens nothing); so the
@@ -389,7 +464,7 @@ def outline(text: str, start: int, end: int) -> Outline:
     again: no construct a reading may have open, then a blank line and a line at
     column 0 (or a fence or HTML block opening at column 0).
     """
-    return _Outliner(text, start, end).run()
+    return _Outliner(text, 0, len(text)).run()
 
 
 def _valid_info(match: re.Match[str] | None) -> bool:

@@ -13,7 +13,8 @@ every character of that form maps to the offset of the source character. HTML ch
 references (``&#105;``, ``&amp;``) become the character they name when asked
 (``entities=True``, for Markdown): a renderer shows the character, a model reads both.
 
-Cost: text that is plain ASCII (nearly every skill) is lowered in one C call and keeps
+Cost: text that is plain ASCII (nearly every skill), or whose every character folds to
+exactly one character (accents, CJK, most emoji), is translated in one C call and keeps
 an identity map; other text is walked one non-ASCII character at a time, each
 character's form memoised.
 """
@@ -46,6 +47,22 @@ def fold_char(char: str) -> str:
     if unicodedata.category(char) == "Cf":
         return ""
     return unicodedata.normalize("NFKC", char).casefold()
+
+
+_LOWER = {point: point + 32 for point in range(ord("A"), ord("Z") + 1)}
+
+
+def _one_for_one(piece: str) -> dict[int, str | int] | None:
+    """The translation table that normalises ``piece`` when each of its characters
+    folds to exactly one character (``None`` when one is removed or expands)."""
+    table: dict[int, str | int] = dict(_LOWER)
+    for char in set(_NON_ASCII.findall(piece)):
+        folded = fold_char(char)
+        if len(folded) != 1:
+            return None
+        if folded != char:
+            table[ord(char)] = folded
+    return table
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +111,11 @@ def normalise(
     piece = text[start:stop]
     if piece.isascii() and not (entities and "&" in piece):
         return Normalised(piece.lower(), start, stop, None, None)
+    if not (entities and "&" in piece):
+        table = _one_for_one(piece)
+        if table is not None:
+            # every character folds to one character: one C-speed translation
+            return Normalised(piece.translate(table), start, stop, None, None)
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
