@@ -10,7 +10,7 @@ secrets (:mod:`~skilldeck.engine.safety._commands`). Offsets become spans throug
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from functools import lru_cache
 
@@ -36,6 +36,7 @@ from skilldeck.engine.safety._instructions import (
     instruction_hits,
     tag_text_hit,
 )
+from skilldeck.engine.safety._markdown import chunk_candidates
 from skilldeck.engine.safety._prose import warned_against
 from skilldeck.engine.text import Position, Span
 
@@ -107,39 +108,14 @@ def safety_findings(
         if hit.code in _COMMAND_CODES and _warned(text, hit, 0):
             continue
         findings.append(_finding(hit, spans))
-    chunks = list(_chunks(text, body_start, len(text)))
-    instructions: list[Hit] = []
-    commands: list[Hit] = []
-    runs: list[InvisibleRun] = []
-    plain = plain_ascii(text)  # nearly every skill: no chunk can hold an invisible run
-    for first, last in chunks:
-        chunk = text[first:last]
-        for hit in _chunk_hits(chunk):
-            moved = replace(hit, start=first + hit.start, end=first + hit.end)
-            (instructions if hit.code in INSTRUCTION_CODES else commands).append(moved)
-        if not plain:
-            found = invisible_runs(chunk) if chunk.isascii() else _chunk_runs(chunk)
-            runs += (InvisibleRun(first + run.start, first + run.end, run.text) for run in found)
-    # code and hidden Markdown decide which hits stand: looked up only where a hit is
-    checked = [h.start for h in instructions] + [
-        h.start for h in commands if h.code in _COMMAND_CODES
-    ]
-    hidden, regions = hidden_hits(
-        text, body_start, len(text), chunks, commands=commands, also=checked
+    hits, runs = _body(text[body_start:])
+    findings += (
+        _finding(replace(hit, start=body_start + hit.start, end=body_start + hit.end), spans)
+        for hit in hits
     )
-    findings += (_finding(hit, spans) for hit in hidden)
-    for hit in instructions:
-        if not regions.inside(hit.start):
-            findings.append(_finding(hit, spans))
-    for hit in commands:
-        if (
-            hit.code in _COMMAND_CODES
-            and not regions.code_at(hit.start)
-            and not regions.hidden_at(hit.start)
-            and _warned(text, hit, body_start)
-        ):
-            continue  # "never pipe `curl` to `sh`": a warning, not a command
-        findings.append(_finding(hit, spans))
+    runs = tuple(
+        InvisibleRun(body_start + run.start, body_start + run.end, run.text) for run in runs
+    )
     findings += _body_characters(runs, spans)
     if name is not None and not name_refused:
         confusion = name_confusion(name)
@@ -155,6 +131,49 @@ def safety_findings(
             )
     del description  # judged with every other frontmatter value (_frontmatter_text)
     return findings
+
+
+@lru_cache(maxsize=64)
+def _body(body: str) -> tuple[tuple[Hit, ...], tuple[InvisibleRun, ...]]:
+    """The findings of a body as hits, and its invisible runs, offsets into it: prose
+    instructions, commands and secrets judged a chunk at a time (each chunk memoised),
+    hidden Markdown, and which hits code or hidden Markdown or a warning sentence drop.
+    Memoised by the body: a deck's copies of a skill share it."""
+    chunks = _body_chunks(body)
+    instructions: list[Hit] = []
+    commands: list[Hit] = []
+    runs: list[InvisibleRun] = []
+    plain = plain_ascii(body)  # nearly every skill: no chunk can hold an invisible run
+    candidates: list[int] = []
+    for first, last in chunks:
+        chunk = body[first:last]
+        hits, starts = _chunk_hits(chunk)
+        for hit in hits:
+            moved = replace(hit, start=first + hit.start, end=first + hit.end)
+            (instructions if hit.code in INSTRUCTION_CODES else commands).append(moved)
+        candidates += (first + at for at in starts)
+        if not plain:
+            found = invisible_runs(chunk) if chunk.isascii() else _chunk_runs(chunk)
+            runs += (InvisibleRun(first + run.start, first + run.end, run.text) for run in found)
+    # code and hidden Markdown decide which hits stand: looked up only where a hit is
+    checked = [h.start for h in instructions] + [
+        h.start for h in commands if h.code in _COMMAND_CODES
+    ]
+    hidden, regions = hidden_hits(
+        body, 0, len(body), chunks, commands=commands, also=checked, found_candidates=candidates
+    )
+    kept = list(hidden)
+    kept += (hit for hit in instructions if not regions.inside(hit.start))
+    for hit in commands:
+        if (
+            hit.code in _COMMAND_CODES
+            and not regions.code_at(hit.start)
+            and not regions.hidden_at(hit.start)
+            and _warned(body, hit, 0)
+        ):
+            continue  # "never pipe `curl` to `sh`": a warning, not a command
+        kept.append(hit)
+    return tuple(kept), tuple(runs)
 
 
 def _warned(text: str, hit: Hit, floor: int) -> bool:
@@ -197,16 +216,24 @@ def _chunks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         at = stop
 
 
+@lru_cache(maxsize=64)
+def _body_chunks(body: str) -> tuple[tuple[int, int], ...]:
+    """The chunks of a body (memoised: copies of a skill share them)."""
+    return tuple(_chunks(body, 0, len(body)))
+
+
 @lru_cache(maxsize=_CHUNK_MEMO)
-def _chunk_hits(chunk: str) -> tuple[Hit, ...]:
+def _chunk_hits(chunk: str) -> tuple[tuple[Hit, ...], tuple[int, ...]]:
     """The prose instructions (SD1007-SD1009, SD1018, SD1019; quotation and teaching
-    left out) and SD1011-SD1015 in one chunk, offsets into it."""
+    left out) and SD1011-SD1015 in one chunk, and where hidden Markdown may start in it
+    (:func:`~skilldeck.engine.safety._markdown.chunk_candidates`), offsets into it. The
+    gates' marks are found once for all three."""
     lowered = folded(chunk)
     present = present_marks(lowered)
-    hits = list(instruction_hits(chunk, 0, len(chunk), only=BODY_INTENTS))
+    hits = list(instruction_hits(chunk, 0, len(chunk), only=BODY_INTENTS, present=present))
     if present:
         hits += command_hits(chunk, 0, len(chunk), present, lowered=lowered)
-    return tuple(hits)
+    return tuple(hits), chunk_candidates(chunk, present)
 
 
 @lru_cache(maxsize=_CHUNK_MEMO)
@@ -304,7 +331,11 @@ def _frontmatter_characters(
     for run in loose:
         findings += _char_finding(run, "frontmatter", False, spans.span(run.start, run.end), ())
     # A quoted value can spell the characters as escapes ("\u200b", "\U000E0049"), at
-    # any depth of any key the model may read (``metadata``): judge the parsed values too.
+    # any depth of any key the model may read (``metadata``): judge the parsed values too
+    # (a frontmatter of printable ASCII without a backslash spells none).
+    head = text[:body_start]
+    if plain_ascii(head) and "\\" not in head:
+        return findings
     for entry in fm.entries:
         key = entry.key
         if key in by_entry or key in skipped:
@@ -346,12 +377,12 @@ def _frontmatter_text(text: str, fm: Frontmatter, spans: _Spans) -> list[Finding
     findings: list[Finding] = []
     for entry in fm.entries:
         only = CATALOG_INTENTS if entry.key in _ROUTING_KEYS else BODY_INTENTS
-        start = spans.offset(entry.value_span.start)
-        end = spans.offset(entry.value_span.end)
         for value in _strings(entry.value):
-            if len(value) < 8:
-                continue
+            if " " not in value:
+                continue  # an instruction takes words (a name, a URL, a flag cannot hold one)
             for hit in _value_hits(value, only):
+                start = spans.offset(entry.value_span.start)
+                end = spans.offset(entry.value_span.end)
                 phrase = value[hit.start : hit.end]
                 at = text.find(phrase, start, end)
                 span = spans.span(at, at + len(phrase)) if at >= 0 else entry.value_span
@@ -359,7 +390,7 @@ def _frontmatter_text(text: str, fm: Frontmatter, spans: _Spans) -> list[Finding
     return findings
 
 
-def _body_characters(runs: list[InvisibleRun], spans: _Spans) -> list[Finding]:
+def _body_characters(runs: Iterable[InvisibleRun], spans: _Spans) -> list[Finding]:
     findings: list[Finding] = []
     for run in runs:
         span = spans.span(run.start, run.end)

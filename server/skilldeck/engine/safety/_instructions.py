@@ -20,11 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from skilldeck.engine.safety._hits import Gate, Hit, present_marks, shorten
 from skilldeck.engine.safety._intent import INTENTS, IntentMatch, intent_matches
 from skilldeck.engine.safety._markdown import Structure, in_code, structure
-from skilldeck.engine.safety._normalise import Normalised, normalise
+from skilldeck.engine.safety._normalise import normalise
 from skilldeck.engine.safety._prose import forbidden_by_intro, quoted, teaching, words
 
 #: Chat-template role markers: read as a new conversation turn by some models.
@@ -74,12 +75,19 @@ class Found:
 
 
 def find_intents(
-    text: str, start: int, end: int, only: frozenset[str], *, norm: Normalised | None = None
+    text: str,
+    start: int,
+    end: int,
+    only: frozenset[str],
+    *,
+    present: frozenset[str] | None = None,
 ) -> list[Found]:
     """The intents of ``only`` in ``text[start:end]`` (normalised first), not negated,
-    with their source ranges; and chat-template role markers."""
-    norm = norm if norm is not None else normalise(text, start, end, entities=True)
-    present = present_marks(norm.text)
+    with their source ranges; and chat-template role markers. ``present``: the marks of
+    the text lowered, when it is plain ASCII (then it is its normalised form)."""
+    norm = normalise(text, start, end, entities=True)
+    if present is None or norm.starts is not None or norm.text != text[start:end].lower():
+        present = present_marks(norm.text)
     found: list[Found] = []
     if _ROLE_GATE.opens(present):
         found += (
@@ -118,13 +126,13 @@ def instruction_hits(
     *,
     only: frozenset[str] = BODY_INTENTS,
     floor: int = 0,
-    norm: Normalised | None = None,
+    present: frozenset[str] | None = None,
 ) -> Iterator[Hit]:
     """SD1007-SD1010, SD1018, SD1019 in the visible prose ``text[start:end]``: quoted
     phrases (quotation marks, inline code) and phrases the sentence presents as an
     example, an attack or something to detect are left out (``floor``: where the
     sentence search stops). Code and hidden Markdown are left out by the caller."""
-    for found in find_intents(text, start, end, only, norm=norm):
+    for found in find_intents(text, start, end, only, present=present):
         if found.kind != "read chat-template role markers" and (
             quoted(text, found.start, found.end)
             or teaching(text, found.start, floor)
@@ -134,11 +142,11 @@ def instruction_hits(
         yield Hit(found.code, found.start, found.end, _fields(found, text))
 
 
-def hidden_kind(text: str, start: int = 0, end: int | None = None) -> str | None:
-    """What the hidden text ``text[start:end]`` asks of the model, if it instructs it
-    (only a negation exempts a phrase: quotation and teaching do not hide it from the
-    model)."""
-    found = find_intents(text, start, len(text) if end is None else end, HIDDEN_INTENTS)
+@lru_cache(maxsize=512)
+def hidden_kind(text: str) -> str | None:
+    """What the hidden text asks of the model, if it instructs it (only a negation
+    exempts a phrase: quotation and teaching do not hide it from the model)."""
+    found = find_intents(text, 0, len(text), HIDDEN_INTENTS)
     return found[0].kind if found else None
 
 
@@ -209,12 +217,13 @@ def hidden_hits(
     *,
     commands: Sequence[Hit] = (),
     also: Iterable[int] = (),
+    found_candidates: Iterable[int] | None = None,
 ) -> tuple[list[Hit], Regions]:
     """SD1005, SD1006, SD1017 and SD1020 in the Markdown ``text[start:end]`` (judged
     in ``chunks``), and the regions where prose is not (code, hidden Markdown), for the
     instruction hits. ``commands``: the command hits of the text (a command in hidden
     Markdown is a hidden instruction); ``also``: offsets to check against code."""
-    found = structure(text, start, end, chunks, also=also)
+    found = structure(text, start, end, chunks, also=also, found=found_candidates)
     hits: list[Hit] = []
     regions: list[tuple[int, int]] = []
     for item in _items(text, found):

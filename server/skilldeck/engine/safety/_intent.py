@@ -354,16 +354,22 @@ class Alternative:
 
     grammar: re.Pattern[str]
     firsts: frozenset[str]
-    needs: tuple[Gate, ...]
+    #: Groups of marks: the text must hold one of each.
+    needs: tuple[frozenset[str], ...]
 
     def opens(self, present: frozenset[str]) -> bool:
         """Whether a text with the marks ``present`` can hold this alternative."""
-        return all(gate.opens(present) for gate in self.needs)
+        for group in self.needs:  # noqa: SIM110 - a loop: no generator on a hot path
+            if present.isdisjoint(group):
+                return False
+        return True
 
 
 def _alt(part: _Part, *groups: tuple[str, ...]) -> Alternative:
     assert part.firsts is not None, part.regex[:40]
-    return Alternative(re.compile(part.regex), part.firsts, tuple(Gate(g) for g in groups))
+    for group in groups:
+        Gate(group)  # registers the marks with the one pass that finds them
+    return Alternative(re.compile(part.regex), part.firsts, tuple(frozenset(g) for g in groups))
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,9 +381,14 @@ class Intent:
     code: str
     kind: str
     alternatives: tuple[Alternative, ...]
+    #: The marks of every alternative's first group: a text with none of them holds
+    #: none of the alternatives.
+    marks: frozenset[str] = frozenset()
 
     def opens(self, present: frozenset[str]) -> bool:
         """Whether a text with the marks ``present`` can hold this intent."""
+        if present.isdisjoint(self.marks):
+            return False
         return any(alternative.opens(present) for alternative in self.alternatives)
 
     @property
@@ -417,7 +428,8 @@ _ORDER_NOUNS = ("instructions", "system prompt", "rules", "directives", "orders"
 
 
 def _intent(name: str, code: str, kind: str, *alternatives: Alternative) -> Intent:
-    return Intent(name, code, kind, alternatives)
+    marks = frozenset().union(*(a.needs[0] for a in alternatives))
+    return Intent(name, code, kind, alternatives, marks)
 
 
 #: The marks (lowercase substrings of the normalised text) the parts of the grammars
@@ -807,6 +819,8 @@ def intent_matches(
     line = found.line
     for intent in INTENTS:
         if only is not None and intent.name not in only:
+            continue
+        if present.isdisjoint(intent.marks):
             continue
         alternatives = [a for a in intent.alternatives if a.opens(present)]
         if not alternatives:

@@ -111,9 +111,8 @@ _FENCE_MARKS = Gate(("```", "~~~"))
 _INFO_WORDS = re.compile(r"[ \t>]*(?:`{3,}|~{3,})[ \t]*\S+[ \t]+\S")
 
 
-@lru_cache(maxsize=1024)
-def _chunk_candidates(chunk: str) -> tuple[int, ...]:
-    present = present_marks(folded(chunk))
+def chunk_candidates(chunk: str, present: frozenset[str]) -> tuple[int, ...]:
+    """The candidates of one chunk (:func:`candidates`) whose marks are ``present``."""
     if not present:
         return ()
     found: list[int] = []
@@ -141,6 +140,11 @@ def candidates(text: str, chunks: Iterable[tuple[int, int]]) -> list[int]:
     for first, last in chunks:
         found += (first + at for at in _chunk_candidates(text[first:last]))
     return found
+
+
+@lru_cache(maxsize=1024)
+def _chunk_candidates(chunk: str) -> tuple[int, ...]:
+    return chunk_candidates(chunk, present_marks(folded(chunk)))
 
 
 # --- the outline: top-level fenced code and HTML blocks, for certain -----------------------
@@ -223,6 +227,11 @@ def _lazy_able(stripped: str) -> bool:
 #: The first characters of a line that can close a fence, or start anything but text.
 _FENCE_HEADS = frozenset(" \t`~")
 _BLOCK_HEADS = frozenset(" \t`~<-+*>#_=|[\r\n") | {""}
+#: The first characters of a line that may be blank.
+_BLANK_HEADS = frozenset(" \t\r\n") | {""}
+#: The first characters (after indentation) of a line that can open a fence, HTML or a
+#: list item.
+_CONTENT_STOPS = frozenset("`~<-+*")
 
 
 class _Outliner:
@@ -260,19 +269,56 @@ class _Outliner:
             if self.fence is not None:
                 if head not in _FENCE_HEADS:
                     continue
-            elif (
-                self.sure
-                and self.html_end is None
-                and not self.html_to_blank
-                and not self.items
-                and not self.maybe_items
-                and head not in _BLOCK_HEADS
-                and not head.isdigit()
-            ):
-                if self.previous_blank:
-                    self.restarts.append(first)
-                self.previous_blank, self.previous_text = False, True
-                continue
+                if head in " \t" and text[first:last].lstrip(" \t")[:1] not in ("`", "~"):
+                    continue
+            elif self.sure and self.html_end is None and not self.html_to_blank:
+                if head in _BLANK_HEADS and not text[first:last].strip():
+                    self.previous_blank, self.previous_text = True, False
+                    continue
+                if not self.maybe_items and head in "#|[":
+                    # a heading, table row or link line at column 0: text, or a block
+                    # that closes every list item (it cannot be a lazy line)
+                    if self.previous_blank:
+                        self.restarts.append(first)
+                    if head == "#" or self.previous_blank:
+                        self.items = []
+                    elif self.items:
+                        self.line(index, first, last)
+                        continue
+                    self.previous_blank, self.previous_text = False, True
+                    continue
+                if not self.maybe_items and head in "-*+" and text[first + 1 : first + 2] == " ":
+                    # a bullet at column 0: a sibling item (not a thematic break)
+                    content = text[first + 2 : last]
+                    stripped = content.lstrip(" ")
+                    if stripped and stripped[0] not in _CONTENT_STOPS and (
+                        not stripped[0].isdigit()
+                    ):
+                        if self.previous_blank:
+                            self.restarts.append(first)
+                        spaces = 1 + len(content) - len(stripped)
+                        self.items = [1 + (spaces if spaces <= 4 else 1)]
+                        self.previous_blank, self.previous_text = False, True
+                        continue
+                if not self.items and not self.maybe_items:
+                    if head not in _BLOCK_HEADS and not head.isdigit():
+                        if self.previous_blank:
+                            self.restarts.append(first)
+                        self.previous_blank, self.previous_text = False, True
+                        continue
+                elif self.items and not self.maybe_items and head in " \t":
+                    # a list item's content: indented into the item, and neither a
+                    # fence, HTML nor a nested item's marker
+                    line = text[first:last]
+                    stripped = line.lstrip(" \t")
+                    if (
+                        stripped
+                        and stripped[0] not in _CONTENT_STOPS
+                        and not stripped[0].isdigit()
+                        and _indent(line) >= self.items[-1]
+                    ):
+                        self.previous_blank, self.previous_text = False, True
+                        continue
             self.line(index, first, last)
         if self.fence is not None and self.sure:
             self.code.append((self.fence_content, self.end))
@@ -823,11 +869,17 @@ def _windows(
 
 
 def structure(
-    text: str, start: int, end: int, chunks: Iterable[tuple[int, int]], *, also: Iterable[int] = ()
+    text: str,
+    start: int,
+    end: int,
+    chunks: Iterable[tuple[int, int]],
+    *,
+    also: Iterable[int] = (),
+    found: Iterable[int] | None = None,
 ) -> Structure:
     """The hidden pieces of ``text[start:end]`` (a Markdown body), and the code around
     the offsets ``also`` (hits that must be checked against code) and the candidates."""
-    found = candidates(text, chunks)
+    found = list(found) if found is not None else candidates(text, chunks)
     extra = sorted(also)
     if not found and not extra:
         return Structure((), (), None)

@@ -109,9 +109,10 @@ def normalise(
     """``text[start:end]`` normalised (module docstring), with its source map."""
     stop = len(text) if end is None else end
     piece = text[start:stop]
-    if piece.isascii() and not (entities and "&" in piece):
+    entities = entities and "&" in piece and _ENTITY.search(piece) is not None
+    if piece.isascii() and not entities:
         return Normalised(piece.lower(), start, stop, None, None)
-    if not (entities and "&" in piece):
+    if not entities:
         table = _one_for_one(piece)
         if table is not None:
             # every character folds to one character: one C-speed translation
@@ -139,7 +140,7 @@ def normalise(
             ends.extend(range(offset + at + 1, offset + len(segment) + 1))
 
     at = 0
-    if entities and "&" in piece:
+    if entities:
         for reference in _ENTITY.finditer(piece):
             plain(piece[at : reference.start()], start + at)
             decoded = "".join(
