@@ -215,3 +215,17 @@ def test_hidden_is_what_a_browser_does_not_show_of_githubs_html(construct: str) 
     every = set(_MARKER.findall(construct))
     differs = _GITHUB_DIFFERS.get(construct, set())
     assert _hidden_words(construct) - differs == every - _visible_words(html) - differs, html
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_documents(), st.lists(st.integers(min_value=0, max_value=40), max_size=4))
+def test_an_outline_read_a_chunk_at_a_time_is_the_whole_outline(
+    text: str, cuts: list[int]
+) -> None:
+    starts = [0] + [m.end() for m in re.finditer(r"\r\n?|\n", text)]
+    bounds = sorted({starts[c] for c in cuts if c < len(starts)} | {0, len(text)})
+    chunks = list(zip(bounds, bounds[1:], strict=False))
+    whole = outline(text, 0, len(text))
+    chunked = outline(text, 0, len(text), chunks)
+    assert chunked.restarts == whole.restarts
+    assert [chunked.in_code(s) for s in starts] == [whole.in_code(s) for s in starts]

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -237,11 +237,11 @@ _CONTENT_STOPS = frozenset("`~<-+*")
 class _Outliner:
     """The line-by-line state of :func:`outline`."""
 
-    def __init__(self, text: str, start: int, end: int) -> None:
+    def __init__(self, text: str, start: int, end: int, state: tuple[object, ...] = ()) -> None:
         self.text, self.end = text, end
         self.lines = Lines.of(text, start, end)
         self.code: list[tuple[int, int]] = []
-        self.restarts: list[int] = [start]
+        self.restarts: list[int] = [] if state else [start]
         self.fence: tuple[str, int] | None = None
         self.fence_content = 0
         self.html_end: re.Pattern[str] | None = None
@@ -257,6 +257,29 @@ class _Outliner:
         self.maybe_fence: list[tuple[str, int]] = []
         self.maybe_html: list[re.Pattern[str] | None] = []
         self.blank_since = False
+        if state:
+            self.restore(state, start)
+
+    def state(self) -> tuple[object, ...]:
+        """Everything the next line's reading depends on (hashable; an open fence's
+        content continues at the next text's start)."""
+        return (
+            self.fence, self.html_end, self.html_to_blank, self.previous_blank,
+            self.previous_text, tuple(self.items), self.maybe_items, self.sure,
+            tuple(self.maybe_fence), tuple(self.maybe_html), self.blank_since,
+        )  # fmt: skip
+
+    def restore(self, state: tuple[object, ...], start: int) -> None:
+        """Continue from :meth:`state` of the text before."""
+        (fence, html_end, self.html_to_blank, self.previous_blank, self.previous_text,
+         items, self.maybe_items, self.sure, maybe_fence, maybe_html,
+         self.blank_since) = state  # type: ignore[assignment]  # fmt: skip
+        self.fence = fence  # type: ignore[assignment]
+        self.html_end = html_end  # type: ignore[assignment]
+        self.items = list(items)  # type: ignore[call-overload]
+        self.maybe_fence = list(maybe_fence)  # type: ignore[call-overload]
+        self.maybe_html = list(maybe_html)  # type: ignore[call-overload]
+        self.fence_content = start
 
     def run(self) -> Outline:
         text = self.text
@@ -291,8 +314,10 @@ class _Outliner:
                     # a bullet at column 0: a sibling item (not a thematic break)
                     content = text[first + 2 : last]
                     stripped = content.lstrip(" ")
-                    if stripped and stripped[0] not in _CONTENT_STOPS and (
-                        not stripped[0].isdigit()
+                    if (
+                        stripped
+                        and stripped[0] not in _CONTENT_STOPS
+                        and (not stripped[0].isdigit())
                     ):
                         if self.previous_blank:
                             self.restarts.append(first)
@@ -489,16 +514,13 @@ def _closes(line: str, fence: tuple[str, int]) -> bool:
     )
 
 
-def outline(text: str, start: int, end: int) -> Outline:
-    """The :class:`Outline` of ``text[start:end]`` (:func:`_outline`), memoised by that
-    text alone (copies of a body share it)."""
-    plan = _outline(text[start:end])
-    return plan if start == 0 else replace(plan, shift=start)
-
-
-@lru_cache(maxsize=16)
-def _outline(text: str) -> Outline:
-    """The :class:`Outline` of ``text``, by CommonMark's block rules.
+def outline(
+    text: str, start: int, end: int, chunks: Iterable[tuple[int, int]] | None = None
+) -> Outline:
+    """The :class:`Outline` of ``text[start:end]``, by CommonMark's block rules, read a
+    chunk at a time (``chunks``, each ending at a line break; default: one), each
+    chunk's reading memoised by its text and the state the text before left (a
+    keystroke re-reads one chunk).
 
     Sure: a line at column 0 is never inside a list item, quote or HTML block opened
     in one (it closes them, or is lazy paragraph text, which opens nothing); so the
@@ -510,7 +532,23 @@ def _outline(text: str) -> Outline:
     again: no construct a reading may have open, then a blank line and a line at
     column 0 (or a fence or HTML block opening at column 0).
     """
-    return _Outliner(text, 0, len(text)).run()
+    code: list[tuple[int, int]] = []
+    restarts: list[int] = []
+    state: tuple[object, ...] = ()
+    for first, last in chunks if chunks is not None else ((start, end),):
+        part_code, part_restarts, state = _outline_chunk(text[first:last], state)
+        code += ((first + a, first + b) for a, b in part_code)
+        restarts += (first + at for at in part_restarts)
+    return Outline(tuple(code), tuple(restarts))
+
+
+@lru_cache(maxsize=1024)
+def _outline_chunk(
+    chunk: str, state: tuple[object, ...]
+) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[object, ...]]:
+    reader = _Outliner(chunk, 0, len(chunk), state)
+    plan = reader.run()
+    return plan.code, plan.restarts, reader.state()
 
 
 def _valid_info(match: re.Match[str] | None) -> bool:
@@ -883,7 +921,7 @@ def structure(
     extra = sorted(also)
     if not found and not extra:
         return Structure((), (), None)
-    plan = outline(text, start, end)
+    plan = outline(text, start, end, chunks)
     wanted = sorted(offset for offset in {*found, *extra} if not plan.in_code(offset))
     hidden: list[Hidden] = []
     code: list[tuple[int, int]] = []
