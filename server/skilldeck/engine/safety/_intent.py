@@ -201,7 +201,8 @@ _SEND = _w(
     "send", "sending", "upload", "uploading", "post", "posting", "transmit", "exfiltrate",
     "forward", "forwarding", "leak", "email", "e-mail", "mail", "copy", "share", "submit",
     "pipe", "push", "sync", "deliver", "relay", "beam", "report", "dump", "publish", "paste",
-    "attach", "include", "embed", "append", "exfil", "ship", "transfer",
+    "attach", "include", "embed", "append", "exfil", "ship", "transfer", "hand", "give",
+    "feed", "hand over",
 )  # fmt: skip
 _SECRET_WORDS = (
     "api key", "api keys", "apikey", "apikeys", "api token", "api tokens", "credentials",
@@ -216,7 +217,8 @@ _SECRET_WORDS = (
 #: A token that names a secret file (``~/.ssh/id_rsa``, ``.env``, ``.aws/credentials``).
 _SECRET_FILE = _raw(
     r"(?<![^ ])[^ |]*(?:\.ssh|\.aws|id_rsa|id_ed25519|id_ecdsa|id_dsa|\.netrc|\.npmrc|"
-    r"\.pypirc|\.git-credentials|\.kube|\.docker/config|\.gnupg|/etc/shadow|"
+    r"\.pypirc|\.git-credentials|\.kube|\.docker/config|\.gnupg|/etc/shadow|gh/hosts|"
+    r"\.config/gh|[a-z0-9]_(?:token|secret|key|password|pat|credentials?)(?![a-z])|"
     r"(?<![\w])\.env(?![\w]))[^ |]*(?![^ ])"
 )
 _SECRET = _either(_w(*_SECRET_WORDS), _SECRET_FILE)
@@ -419,6 +421,55 @@ _TOLD_USERS = _USERS + tuple(
                                                  "developer", "owner", "client")
 )  # fmt: skip
 _NEWS = ("new", "updated", "real", "actual", "true", "revised")
+_ORDERS_AND_LIMITS = _w(
+    "instructions", "instruction", "restrictions", "restriction", "constraints", "limits",
+    "rules", "policies", "policy", "wishes", "settings", "permissions", "preferences",
+)  # fmt: skip
+#: Secrets named by a file or a variable (not a bare "token": docs name those freely).
+_STRONG_SECRET = _either(
+    _SECRET_FILE,
+    _w("private key", "private keys", "ssh key", "ssh keys", "credentials",
+       "environment variables", "env vars", "cookies", "passwords", "seed phrase",
+       "api keys", "secrets"),
+)  # fmt: skip
+_M_STRONG_SECRET = (".ssh", ".aws", "id_rsa", "id_ed", "id_ecdsa", "id_dsa", ".netrc",
+                    ".npmrc", ".pypirc", ".git-credentials", ".kube", ".docker", ".gnupg",
+                    "/etc/", ".env", "gh/hosts", ".config/gh", "_token", "_secret",
+                    "_key", "_password", "_pat", "_credential", "private key", "ssh key",
+                    "credentials", "environment variables", "env vars", "cookies",
+                    "passwords", "seed phrase", "api keys", "secrets")  # fmt: skip
+_PUT = (
+    "put",
+    "paste",
+    "include",
+    "insert",
+    "print",
+    "write",
+    "dump",
+    "append",
+    "attach",
+    "add",
+    "embed",
+    "echo",
+    "copy",
+    "attached",
+    "included",
+    "pasted",
+    "added",
+    "appended",
+    "inserted",
+    "written",
+    "printed",
+    "put its output",
+    "its output",
+)
+_PUT_MARKS = ("put", "paste", "includ", "insert", "print", "writ", "dump", "append",
+              "attach", "add", "embed", "echo", "copy", "output")  # fmt: skip
+_OUTPUTS = ("summary", "reply", "response", "answer", "output", "message", "pr",
+            "pull request", "body", "description", "comment", "commit", "block", "notes",
+            "draft", "release", "changelog", "issue", "log", "readme", "chat reply",
+            "chat", "report")  # fmt: skip
+_OUTPUT_MARKS = _OUTPUTS
 #: The last word of each negation of ``_NOT`` (a mark is a substring of the text).
 _NEGATIONS = ("not", "n't", "dont", "never", "avoid", "cannot", "ever")
 _ASKS = ("ask", "prompt", "request", "seek", "check with", "checking with", "confirm with",
@@ -456,11 +507,12 @@ _M_SECRET = ("api key", "apikey", "api token", "access token", "auth token", "se
              ".ssh", ".aws", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".kube",
              ".docker", ".gnupg", "/etc/", "keychain", "wallet", "seed phrase", "mnemonic",
              "conversation history", "chat history", "system prompt", "private data",
-             "personal data", "login data", "kubeconfig", "ssh")  # fmt: skip
+             "personal data", "login data", "kubeconfig", "ssh", "gh/hosts", "_token",
+             "_secret", "_key", "_password", "_pat", "_credential")  # fmt: skip
 _M_SEND = ("send", "upload", "post", "transmit", "exfil", "forward", "leak", "mail", "copy",
            "share", "submit", "pipe", "push", "sync", "deliver", "relay", "beam", "report",
            "dump", "publish", "paste", "attach", "include", "embed", "append", "ship",
-           "transfer")  # fmt: skip
+           "transfer", "hand", "give", "feed")  # fmt: skip
 _M_DEST = ("http", "@", "external", "remote", "attacker", "webhook", "third", "collector",
            "endpoint", "server", "pastebin", "discord", "telegram", "ngrok", "requestbin",
            "listener", "c2", " ip", "domain", "address", "url", "outside")  # fmt: skip
@@ -485,6 +537,19 @@ INTENTS: tuple[Intent, ...] = (
             _seq(_IGNORE, _gap(1), _w("your", "your own", "your current", "your core"),
                  _gap(1), _ORDERS),
             _M_IGNORE, ("your",), _M_ORDERS,
+        ),
+        _alt(
+            _seq(_IGNORE, _w("the user's", "your user's", "the users'", "the operator's",
+                             "the owner's"), _gap(1), _ORDERS_AND_LIMITS),
+            _M_IGNORE, ("user's", "users'", "operator's", "owner's"),
+        ),
+        _alt(
+            _seq(_w("lower priority", "less priority", "lower precedence", "less important",
+                    "less weight", "secondary"), _gap(1),
+                 _w("than this", "than these", "than this file", "than this skill",
+                    "than the skill", "to this")),
+            ("lower priority", "less priority", "lower precedence", "less important",
+             "less weight", "secondary"),
         ),
         _alt(
             _seq(_IGNORE, _gap(1), _EVERYTHING, _gap(3), _BEFORE),
@@ -584,6 +649,44 @@ INTENTS: tuple[Intent, ...] = (
              "from the client", "from user"),
         ),
         _alt(
+            _seq(_w("leave", "keep"), _w("it", "this", "that", "them", "these"),
+                 _w("out of"), _gap(1), _w(*_OUTPUTS)),
+            ("out of",),
+        ),
+        _alt(
+            _seq(_NOT, _w("bring", "bringing"), _w("it", "this", "that", "them"), _w("up"),
+                 _gap(1), _w("with")),
+            ("bring it up", "bring this up", "bring that up", "bring them up"),
+        ),
+        _alt(
+            _seq(_NOT, _w("reveal", "disclose", "admit", "mention", "acknowledge"),
+                 _w("that you", "that this", "this file", "this instruction",
+                    "these instructions", "you read", "you have read", "where this",
+                    "that these")),
+            _M_NOT, ("reveal", "disclose", "admit", "mention", "acknowledge"),
+        ),
+        _alt(
+            _seq(_w("no need to", "there is no need to", "you don't need to",
+                    "you do not need to"), _TELL_DIRECT, _w(*_TOLD_USERS)),
+            ("no need to", "don't need to", "do not need to"),
+        ),
+        _alt(
+            _seq(_w("as if"), _w("this", "these", "that"), _gap(1),
+                 _w("were not", "was not", "wasn't", "weren't", "did not", "didn't"),
+                 _gap(1), _w("here", "there", "exist", "written", "present")),
+            ("as if this", "as if these", "as if that"),
+        ),
+        _alt(
+            _seq(_w("not for", "hidden from", "invisible to"),
+                 _w("the human", "the user", "humans", "users", "the person", "the reader")),
+            ("not for the", "not for human", "not for user", "hidden from", "invisible to"),
+        ),
+        _alt(
+            _seq(_w("do it", "do this", "do so", "do that", "handle it", "handle this"),
+                 _QUIETLY),
+            ("silently", "quietly", "invisibly", "discreetly", "unnoticed"),
+        ),
+        _alt(
             _seq(_w("keep"), _gap(2), _w("between us", "between you and me")),
             ("between us", "between you and me"),
         ),
@@ -631,6 +734,19 @@ INTENTS: tuple[Intent, ...] = (
             _seq(_named("verb", _SEND), _gap(3), _TO, _gap(2), _named("dest", _DEST),
                  _gap(8), _named("what", _SECRET)),
             _M_SEND, _M_SECRET, _M_DEST,
+        ),
+        _alt(
+            # a secret copied into what the agent writes (a reply, the PR body, notes)
+            _seq(_named("what", _STRONG_SECRET), _gap(10), _w(*_PUT), _gap(3),
+                 _w("into", "in", "to", "at", "onto"), _gap(4), _w(*_OUTPUTS)),
+            _M_STRONG_SECRET, _PUT_MARKS, _OUTPUT_MARKS,
+        ),
+        _alt(
+            # "whenever SLACK_BOT_TOKEN is set, post it to https://..."
+            _seq(_named("what", _SECRET), _gap(8), _named("verb", _SEND),
+                 _w("it", "them", "this", "that", "its value", "the value"), _gap(1), _TO,
+                 _gap(2), _named("dest", _DEST)),
+            _M_SECRET, _M_SEND, _M_DEST,
         ),
     ),
     _intent(
@@ -728,6 +844,14 @@ INTENTS: tuple[Intent, ...] = (
              "given consent", "given permission", "given approval", "signed off"),
         ),
         _alt(
+            _seq(_w("pre-cleared", "precleared", "pre-approved", "preapproved",
+                    "pre-authorized", "pre-authorised", "pre-granted"), _gap(2),
+                 _w("access", "permission", "permissions", "commands", "shell",
+                    "actions", "tool calls", "tools", "everything", "execution")),
+            ("pre-cleared", "precleared", "pre-approved", "preapproved", "pre-authori",
+             "pre-granted"),
+        ),
+        _alt(
             _seq(_w("all", "every", "these", "the following"), _gap(1),
                  _w("commands", "actions", "operations", "changes", "tool calls", "steps",
                     "tools"), _w("are", "have been", "were"),
@@ -737,6 +861,12 @@ INTENTS: tuple[Intent, ...] = (
             ("pre-approved", "preapproved", "pre-authori", "already approved",
              "already authori", "automatically approved", "auto-approved",
              "approved in advance"),
+        ),
+        _alt(
+            _seq(_ACT, _gap(12), _w("without"), _w("stopping", "pausing", "halting"),
+                 _w("to ask", "to check", "to confirm", "for confirmation",
+                    "for approval", "for permission")),
+            ("without stopping", "without pausing", "without halting"),
         ),
         _alt(
             _seq(_ACT, _gap(6), _w("without"), _gap(1),
