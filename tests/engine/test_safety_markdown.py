@@ -5,6 +5,7 @@ markdown-it and GitHub's own renderer (cmark-gfm) produce, read by an HTML5 tree
 
 from __future__ import annotations
 
+import itertools
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -219,12 +220,10 @@ def test_hidden_is_what_a_browser_does_not_show_of_githubs_html(construct: str) 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_documents(), st.lists(st.integers(min_value=0, max_value=40), max_size=4))
-def test_an_outline_read_a_chunk_at_a_time_is_the_whole_outline(
-    text: str, cuts: list[int]
-) -> None:
+def test_an_outline_read_a_chunk_at_a_time_is_the_whole_outline(text: str, cuts: list[int]) -> None:
     starts = [0] + [m.end() for m in re.finditer(r"\r\n?|\n", text)]
     bounds = sorted({starts[c] for c in cuts if c < len(starts)} | {0, len(text)})
-    chunks = list(zip(bounds, bounds[1:], strict=False))
+    chunks = list(itertools.pairwise(bounds))
     whole = outline(text, 0, len(text))
     chunked = outline(text, 0, len(text), chunks)
     assert chunked.restarts == whole.restarts
