@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 # characters invisible (SD1002/SD1003), hidden instructions in a bundle's Markdown (SD1006);
 # 6: YAML merge keys merged, SD101 names lone CR line breaks; 7: SD103 at a U+0085,
 # U+2028 or U+2029 YAML reads as a line break (a key it hides too), fixes checked
-CACHE_FORMAT = 7
+CACHE_FORMAT = 8
 
 #: Files modified this recently (relative to the scan start) are not stored.
 RACY_WINDOW_NS = 2_000_000_000
