@@ -58,7 +58,8 @@ if TYPE_CHECKING:
 # a file of only `---` is SD102 (not closed); 5: bad escapes named (SD103), control
 # characters invisible (SD1002/SD1003), hidden instructions in a bundle's Markdown (SD1006);
 # 6: YAML merge keys merged, SD101 names lone CR line breaks; 7: SD103 at a U+0085,
-# U+2028 or U+2029 YAML reads as a line break (a key it hides too), fixes checked
+# U+2028 or U+2029 YAML reads as a line break (a key it hides too), fixes checked;
+# 8: SD10xx text judged by intent and hidden Markdown from markdown-it (SD1017-SD1020)
 CACHE_FORMAT = 8
 
 #: Files modified this recently (relative to the scan start) are not stored.
