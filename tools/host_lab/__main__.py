@@ -28,7 +28,7 @@ from host_lab.compare import (
     KNOWN,
     NOT_MODELLED,
     Known,
-    compare,
+    compare_case,
     declared,
     read_known,
     write_known,
@@ -57,7 +57,7 @@ def model_differences(
                 continue
             predicted = predict(batch, Path(scratch))
             for case in batch.cases:
-                found = compare(_entries(record, case.id), predicted[case.id])
+                found = compare_case(record, case, _entries(record, case.id), predicted[case.id])
                 out[case.id] = [(d.kind, d.observed, d.skilldeck) for d in found]
     return out
 
@@ -66,7 +66,14 @@ def _print_model(host: str, record: dict[str, object], matrix: Matrix) -> None:
     differences = model_differences(record, matrix)
     known = read_known()
     agree = sum(1 for found in differences.values() if not found)
-    print(f"{host} {record['version']}: skilldeck agrees on {agree} / {len(differences)} cases")
+    loads = sum(
+        1 for found in differences.values() if all(k in ("path", "line") for k, _, _ in found)
+    )
+    print(
+        f"{host} {record['version']}: skilldeck agrees on {agree} / {len(differences)} cases "
+        f"({loads} / {len(differences)} on what is listed, its text, the winner and the "
+        "order, leaving out the entry's path and format)"
+    )
     for case, found in differences.items():
         exact, every = declared(known, host, case)
         for kind, observed, skilldeck in found:
@@ -76,7 +83,7 @@ def _print_model(host: str, record: dict[str, object], matrix: Matrix) -> None:
             print(f"  FIXED {case} {kind}: declared in {KNOWN.name} but gone")
 
 
-def _print_changes(old: dict[str, object] | None, new: dict[str, object]) -> int:
+def _print_changes(old: dict[str, object] | None, new: dict[str, object], matrix: Matrix) -> int:
     """Print what changed between the stored record and the new one; returns the count."""
     host = new["host"]
     if old is None:
@@ -94,7 +101,7 @@ def _print_changes(old: dict[str, object] | None, new: dict[str, object]) -> int
         if case not in old_cases:
             print(f"  new case {case}")
             continue
-        found = compare(_entries(old, case), _entries(new, case))
+        found = compare_case(new, matrix.by_id[case], _entries(old, case), _entries(new, case))
         for difference in found:
             stored, now = difference.observed, difference.skilldeck
             print(f"  changed {case} {difference.kind}: stored {stored} / now {now}")
@@ -206,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{host} {pinned.version}: {len(runs)} runs in {took:.1f} s ({runs_s})")
         path = record_path(pinned)
         old = read_record(path) if path.exists() else None
-        changes = _print_changes(old, record)
+        changes = _print_changes(old, record, matrix)
         if args.action == "verify":
             status = status or (1 if changes else 0)
             continue

@@ -14,7 +14,7 @@ A difference has a *kind*:
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +23,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
 
+from host_lab.matrix import Case
 from host_lab.observation import Entry
 
 KNOWN = Path(__file__).resolve().parents[2] / "tests" / "hosts" / "known_differences.toml"
@@ -46,6 +47,22 @@ def short(text: str | None, most: int = 100) -> str:
         return "(none)"
     flat = text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")
     return repr(flat if len(flat) <= most else flat[: most - 1] + "\u2026")
+
+
+def _apart(left: str | None, right: str | None, before: int = 30) -> tuple[str, str]:
+    """Two texts shown from a little before where they first differ (long texts that
+    differ near their end, such as a cut, show the end), with their lengths."""
+    if left is None or right is None or max(len(left), len(right)) <= 100:
+        return short(left), short(right)
+    at = next(
+        (i for i, (a, b) in enumerate(zip(left, right, strict=False)) if a != b),
+        min(len(left), len(right)),
+    )
+    start = max(0, at - before)
+    return (
+        f"({len(left)} chars) " + short(("\u2026" if start else "") + left[start:]),
+        f"({len(right)} chars) " + short(("\u2026" if start else "") + right[start:]),
+    )
 
 
 def _names(entries: Sequence[Entry], most: int = 6) -> str:
@@ -72,16 +89,30 @@ def _pairs(observed: Sequence[Entry], predicted: Sequence[Entry]) -> list[tuple[
     return pairs
 
 
-def compare(observed: Sequence[Entry], predicted: Sequence[Entry]) -> list[Difference]:
-    """The differences between two listings of one case, at most one per kind."""
+def compare(
+    observed: Sequence[Entry],
+    predicted: Sequence[Entry],
+    *,
+    ordered: bool = True,
+    which: bool = True,
+) -> list[Difference]:
+    """The differences between two listings of one case, at most one per kind.
+    ``ordered=False``: the host's order is not stable (both sides are compared sorted);
+    ``which=False``: which of same-named copies the host keeps is not stable (only the
+    names listed are compared)."""
     found: list[Difference] = []
     if sorted(e.name for e in observed) != sorted(e.name for e in predicted):
         found.append(Difference("listed", _names(observed), _names(predicted)))
+    if not which:
+        return found
+    if not ordered:
+        key = lambda e: (e.name, e.file or "", e.description or "")  # noqa: E731
+        observed, predicted = sorted(observed, key=key), sorted(predicted, key=key)
     pairs = _pairs(observed, predicted)
     text = [(o, p) for o, p in pairs if o.description != p.description]
     if text:
         o, p = text[0]
-        found.append(Difference("text", short(o.description), short(p.description)))
+        found.append(Difference("text", *_apart(o.description, p.description)))
     path = [(o, p) for o, p in pairs if o.path != p.path]
     if path:
         o, p = path[0]
@@ -97,6 +128,22 @@ def compare(observed: Sequence[Entry], predicted: Sequence[Entry]) -> list[Diffe
         o, p = line[0]
         found.append(Difference("line", short(o.line, 160), short(p.line, 160)))
     return found
+
+
+def compare_case(
+    record: Mapping[str, object],
+    case: Case,
+    observed: Sequence[Entry],
+    predicted: Sequence[Entry],
+) -> list[Difference]:
+    """:func:`compare` as ``record``'s host allows: its order (``stable_order``) and the
+    case's copies (``unstable``) compared only where they are stable."""
+    return compare(
+        observed,
+        predicted,
+        ordered=bool(record.get("stable_order", True)),
+        which=str(record["host"]) not in case.unstable,
+    )
 
 
 @dataclass(frozen=True)

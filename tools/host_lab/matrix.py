@@ -4,8 +4,10 @@ A *case* is a few files (skill files, symlinks, ``agents/openai.yaml``...) place
 tree, and optionally a start folder. Cases that cannot interfere (distinct names, the
 default start folder) share one tree per host, a *batch*: one host run observes them all.
 A batch stays small (at most :data:`BATCH_FILES` skill files and :data:`BATCH_CHARS`
-characters of files), so no host's listing budget cuts it; a case marked ``alone`` (a
-budget case, a long description) or with its own ``cwd`` gets a tree of its own.
+characters of files; the smallest budget observed, GitHub Copilot CLI's, keeps about
+12,000 characters of entries), so no host's listing budget cuts it; a case marked
+``alone`` (a budget case) or with its own ``cwd`` gets a tree of its own (shared with the
+``alone`` cases of its ``group``).
 
 A tree, at a root of exactly :data:`ROOT_CHARS` characters (so paths, which some hosts
 count against their budget, are as long in the lab as in the tests)::
@@ -43,8 +45,8 @@ from skilldeck.observe.wiring import get_wiring
 CASES = Path(__file__).resolve().parents[2] / "tests" / "hosts" / "cases.toml"
 #: The length of every tree's root path, in characters.
 ROOT_CHARS = 100
-BATCH_FILES = 16
-BATCH_CHARS = 3000
+BATCH_FILES = 30
+BATCH_CHARS = 5000
 HOSTS = ("codex", "claude-code", "gemini-cli", "opencode", "copilot", "kimi-code")
 _WORDS = [
     "alpha",
@@ -98,6 +100,11 @@ class Case:
     hosts: tuple[str, ...] = HOSTS
     #: Folders to create (empty ones matter: a start folder, a skills folder).
     dirs: tuple[str, ...] = ()
+    #: ``alone`` cases with the same group share a tree (of their own).
+    group: str | None = None
+    #: Hosts whose choice between this case's same-named skills changes from run to run
+    #: (observed): only what is listed is compared, not which copy.
+    unstable: tuple[str, ...] = ()
 
     def size(self) -> tuple[int, int]:
         """(skill files, characters) of the case, to fill batches."""
@@ -129,10 +136,18 @@ class Matrix:
         current: list[Case] = []
         files = chars = 0
 
+        def name(members: Sequence[Case]) -> str:
+            if not only:
+                return f"b{len(batches) + 1:02d}"
+            # A partial run's batches are named by their cases: merged into a record,
+            # they never take the name of one of its full run's batches.
+            ids = ",".join(case.id for case in members)
+            return "r" + hashlib.sha256(ids.encode("utf-8")).hexdigest()[:8]
+
         def close() -> None:
             nonlocal current, files, chars
             if current:
-                batches.append(Batch(f"b{len(batches) + 1:02d}", host, tuple(current)))
+                batches.append(Batch(name(current), host, tuple(current)))
             current, files, chars = [], 0, 0
 
         for case in chosen:
@@ -145,9 +160,12 @@ class Matrix:
             files += count
             chars += size
         close()
+        groups: dict[tuple[str, str], list[Case]] = {}
         for case in chosen:
             if case.alone or case.cwd != "repo":
-                batches.append(Batch(f"b{len(batches) + 1:02d}", host, (case,), case.cwd))
+                groups.setdefault((case.group or case.id, case.cwd), []).append(case)
+        for (_group, cwd), members in groups.items():
+            batches.append(Batch(name(members), host, tuple(members), cwd))
         return batches
 
 
@@ -173,10 +191,12 @@ def load_matrix(path: Path = CASES) -> Matrix:
                 entry["id"],
                 entry["about"],
                 tuple(files),
-                entry.get("cwd", "repo"),
-                bool(entry.get("alone", False)),
-                hosts,
-                tuple(entry.get("dirs", ())),
+                cwd=entry.get("cwd", "repo"),
+                alone=bool(entry.get("alone", False)),
+                hosts=hosts,
+                dirs=tuple(entry.get("dirs", ())),
+                group=entry.get("group"),
+                unstable=tuple(entry.get("unstable", ())),
             )
         )
     ids = [case.id for case in cases]

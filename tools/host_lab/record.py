@@ -13,7 +13,7 @@ from pathlib import Path
 
 from host_lab.install import Lock, Pinned, host_argv, node_path
 from host_lab.matrix import ROOT_CHARS, Batch, Matrix, build_tree, tree_root
-from host_lab.observation import BatchListing, case_digest, split_listing
+from host_lab.observation import BatchListing, Entry, case_digest, split_listing
 from skilldeck.observe.listing import read_listing
 from skilldeck.observe.sandbox import PORT, run_in_sandbox
 from skilldeck.observe.wiring import get_wiring
@@ -38,6 +38,10 @@ class BatchRun:
     header: str
     footer: str
     seconds: float
+
+
+def _entry_key(entry: Entry) -> tuple[str, str, str]:
+    return (entry.name, entry.file or "", entry.description or "")
 
 
 def record_path(pinned: Pinned) -> Path:
@@ -108,14 +112,17 @@ def record_host(
     cuts: list[dict[str, object]] = []
     for run in runs:
         batch = run.batch
+        order = run.listing.order if wiring.stable_order else sorted(run.listing.order)
         batches_out[batch.id] = {
             "cwd": batch.cwd,
             "cases": [case.id for case in batch.cases],
-            "order": run.listing.order,
+            "order": order,
             **({"roots": run.listing.roots} if run.listing.roots else {}),
         }
         for case in batch.cases:
             entries = run.listing.cases[case.id]
+            if not wiring.stable_order:
+                entries = sorted(entries, key=_entry_key)
             cases[case.id] = {
                 "batch": batch.id,
                 "digest": case_digest(case),
@@ -139,6 +146,8 @@ def record_host(
         "sandbox": SANDBOX,
         "run": " ".join([*pinned.command, *wiring.args]),
         "tree_root_chars": ROOT_CHARS,
+        # False: the host's order changes from run to run; entries are kept sorted.
+        "stable_order": wiring.stable_order,
         "matrix": matrix.digest,
         "format": {
             "header": first.header if first else "",
@@ -158,11 +167,32 @@ def merge(old: dict[str, object] | None, new: dict[str, object]) -> dict[str, ob
     if old is None or old.get("version") != new.get("version"):
         return new
     merged = dict(new)
-    for key in ("cases", "batches"):
-        before, after = old.get(key, {}), new[key]
-        assert isinstance(before, dict) and isinstance(after, dict)
-        merged[key] = dict(sorted({**before, **after}.items()))
+    old_cases, new_cases = old.get("cases", {}), new["cases"]
+    old_batches, new_batches = old.get("batches", {}), new["batches"]
+    assert isinstance(old_cases, dict) and isinstance(new_cases, dict)
+    assert isinstance(old_batches, dict) and isinstance(new_batches, dict)
+    merged["cases"] = dict(sorted({**old_cases, **new_cases}.items()))
+    # The re-recorded cases leave the batches they were recorded in before.
+    kept: dict[str, object] = {}
+    for batch_id, batch in old_batches.items():
+        cases = [c for c in batch["cases"] if c not in new_cases]
+        if cases:
+            order = [o for o in batch["order"] if o.split(":", 1)[0] not in new_cases]
+            kept[batch_id] = {**batch, "cases": cases, "order": order}
+    merged["batches"] = dict(sorted({**kept, **new_batches}.items()))
+    # The format facts of the full run stay; the cuts of the re-recorded cases are new.
+    old_format, new_format = old.get("format"), new.get("format")
+    if isinstance(old_format, dict) and isinstance(new_format, dict):
+        cuts = [c for c in old_format.get("cut", []) if c["case"] not in new_cases]
+        merged["format"] = {**old_format, "cut": cuts + list(new_format.get("cut", []))}
+    builtins = sorted({*_names(old.get("builtins")), *_names(new.get("builtins"))})
+    merged["builtins"] = {"count": len(builtins), "names": builtins}
     return merged
+
+
+def _names(builtins: object) -> list[str]:
+    names = builtins.get("names", []) if isinstance(builtins, dict) else []
+    return [str(name) for name in names]
 
 
 def write_record(path: Path, record: dict[str, object]) -> None:

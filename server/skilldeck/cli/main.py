@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "load": "load_cmd",
     "overlap": "overlap_cmd",
     "roots": "roots_cmd",
+    "hosts": "hosts_cmd",
     "sources": "sources_cmd",
     "rules": "rules_cmd",
     "schema": "schema_cmd",

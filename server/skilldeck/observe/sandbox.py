@@ -57,10 +57,12 @@ def run_in_sandbox(
     marker: str,
     workdir: Path,
     timeout: float = 180.0,
+    binds: Sequence[tuple[str, str, bool]] = (),
 ) -> SandboxResult:
     """Run ``argv`` in a fresh sandbox (``workdir`` keeps the spec, the requests and the
     host's output) until a request matches ``marker``, the host exits, or ``timeout``
-    seconds pass."""
+    seconds pass. ``binds``: (folder, where the host sees it, read-only) mounted inside
+    the sandbox only (the target must exist)."""
     unshare = shutil.which(UNSHARE[0])
     if unshare is None:
         raise SandboxUnavailable("unshare (util-linux) is not on PATH")
@@ -75,6 +77,7 @@ def run_in_sandbox(
                 "marker": marker,
                 "port": PORT,
                 "timeout": timeout,
+                "binds": [list(item) for item in binds],
             }
         ),
         "utf-8",

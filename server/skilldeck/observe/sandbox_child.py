@@ -3,12 +3,14 @@ network, mount and PID namespaces), as a script with the standard library only.
 
 ``python -I sandbox_child.py SPEC.json``: brings the loopback interface up (the only one
 the namespace has), serves a fake model endpoint on ``127.0.0.1:PORT`` that records every
-request and answers 400, starts the host (argv, cwd and environment from the spec, nothing
-inherited), and waits until a request holds the listing (the spec's ``marker``, a regular
-expression over the strings of a JSON body), the host exits, or the timeout passes. Then it
-ends the host's process group; this script is PID 1 of the namespace, so when it exits the
-kernel ends every process left in it. It writes ``requests.json`` (every request up to and
-including the one with the listing) and ``result.json`` beside the spec.
+request and answers 400, mounts the spec's folders (``binds``: the user's skill folders
+into the sandbox's home, read-only; a folder read-only onto itself), starts the host
+(argv, cwd and environment from the spec, nothing inherited), and waits until a request
+holds the listing (the spec's ``marker``, a regular expression over the strings of a JSON
+body), the host exits, or the timeout passes. Then it ends the host's process group; this
+script is PID 1 of the namespace, so when it exits the kernel ends every process left in
+it. It writes ``requests.json`` (every request up to and including the one with the
+listing) and ``result.json`` beside the spec.
 """
 
 from __future__ import annotations
@@ -126,10 +128,20 @@ def _end(process: subprocess.Popen[bytes]) -> None:
             continue
 
 
+def bind(source: str, target: str, *, read_only: bool) -> None:
+    """``mount --bind source target`` in this mount namespace (read-only if asked): the
+    host sees the folder at ``target``; with ``read_only`` it cannot change it."""
+    subprocess.run(["mount", "--bind", source, target], check=True, capture_output=True)
+    if read_only:
+        subprocess.run(["mount", "-o", "remount,bind,ro", target], check=True, capture_output=True)
+
+
 def main(spec_path: str) -> int:
     spec = json.loads(Path(spec_path).read_text("utf-8"))
     out = Path(spec_path).parent
     loopback_up()
+    for source, target, read_only in spec.get("binds", []):
+        bind(source, target, read_only=bool(read_only))
     state = _State(spec["marker"])
     server = http.server.ThreadingHTTPServer(("127.0.0.1", int(spec["port"])), _handler(state))
     server.daemon_threads = True

@@ -38,6 +38,9 @@ class Wiring:
     files: Mapping[str, str] = field(default_factory=dict)
     project_skills: str = ".agents/skills"
     user_skills: str = ".agents/skills"
+    #: Whether the host lists skills in the same order every run (Gemini CLI and OpenCode
+    #: do not: a glob's or a concurrent parse's order, seen to change between two runs).
+    stable_order: bool = True
 
     @property
     def marker(self) -> str:
@@ -158,6 +161,7 @@ WIRINGS: Mapping[str, Wiring] = MappingProxyType(
                 "GEMINI_API_KEY": "host-lab",
             },
             files={".gemini/settings.json": _GEMINI_SETTINGS},
+            stable_order=False,
         ),
         "opencode": Wiring(
             "opencode",
@@ -167,6 +171,7 @@ WIRINGS: Mapping[str, Wiring] = MappingProxyType(
             ("run", PROMPT),
             env={"OPENCODE_DISABLE_AUTOUPDATE": "1"},
             files={".config/opencode/opencode.json": _OPENCODE_CONFIG},
+            stable_order=False,
         ),
         "copilot": Wiring(
             "copilot",
