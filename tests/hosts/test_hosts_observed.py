@@ -16,12 +16,9 @@ declared one that changed kind, fails.
 from __future__ import annotations
 
 import functools
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 from host_lab.compare import Known, compare_case, declared, read_known
 from host_lab.install import read_lock
