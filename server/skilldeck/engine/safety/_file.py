@@ -38,6 +38,7 @@ from skilldeck.engine.safety._instructions import (
 )
 from skilldeck.engine.safety._markdown import chunk_candidates
 from skilldeck.engine.safety._prose import warned_against
+from skilldeck.engine.safety._scripts import STRUCTURAL, Analysed, markdown_scripts
 from skilldeck.engine.text import Position, Span
 
 #: ``offer(title, edits, changes)``: the fix when the edits make exactly ``changes`` to
@@ -109,10 +110,15 @@ def safety_findings(
             continue
         findings.append(_finding(hit, spans))
     hits, runs = _body(text[body_start:])
-    findings += (
-        _finding(replace(hit, start=body_start + hit.start, end=body_start + hit.end), spans)
-        for hit in hits
-    )
+    # The code blocks parsed: their findings stand for the patterns' there (a block a
+    # pattern fired in is parsed whatever its gates say).
+    forced = tuple(body_start + hit.start for hit in hits if hit.code in STRUCTURAL)
+    scripts = markdown_scripts(text, body_start, len(text), forced)
+    for hit in hits:
+        moved = replace(hit, start=body_start + hit.start, end=body_start + hit.end)
+        if not scripts.replaces(moved):
+            findings.append(_finding(moved, spans))
+    findings += _script_findings(scripts, findings, spans)
     runs = tuple(
         InvisibleRun(body_start + run.start, body_start + run.end, run.text) for run in runs
     )
@@ -246,6 +252,18 @@ def _value_hits(value: str, only: frozenset[str]) -> tuple[Hit, ...]:
 @lru_cache(maxsize=_CHUNK_MEMO)
 def _chunk_runs(chunk: str) -> tuple[InvisibleRun, ...]:
     return tuple(invisible_runs(chunk))
+
+
+def _script_findings(scripts: Analysed, findings: list[Finding], spans: _Spans) -> list[Finding]:
+    """The code blocks' findings that no pattern finding already made at that line."""
+    seen = {(f.code, f.span.start.line) for f in findings}
+    found: list[Finding] = []
+    for hit in scripts.hits:
+        finding = _finding(hit, spans)
+        if (finding.code, finding.span.start.line) not in seen:
+            seen.add((finding.code, finding.span.start.line))
+            found.append(finding)
+    return found
 
 
 def _finding(hit: Hit, spans: _Spans) -> Finding:
