@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from client_profiles import ClientProfile, watching_for
 from lsp_harness import (
     SERVER_COMMAND,
     Deck,
@@ -34,8 +35,10 @@ def deck(tmp_path: Path) -> Deck:
 
 @pytest.fixture
 async def start_server(deck: Deck) -> AsyncIterator[StartServer]:
-    """``await start_server(capabilities=..., settings=..., folders=[...], command=[...])``
-    -> client (``command``: another server command line)."""
+    """``await start_server(capabilities=..., settings=..., folders=[...], command=[...],
+    profile=...)`` -> client (``command``: another server command line; ``profile``: a
+    :class:`client_profiles.ClientProfile` whose capabilities the client announces and
+    whose watching ``client.skilldeck_watching`` emulates)."""
     clients: list[LanguageClient] = []
 
     async def start(
@@ -45,6 +48,7 @@ async def start_server(deck: Deck) -> AsyncIterator[StartServer]:
         initialization_options: Any = None,
         folders: list[Path] | None = None,
         command: list[str] | None = None,
+        profile: ClientProfile | None = None,
     ) -> LanguageClient:
         config = ClientServerConfig(server_command=command or SERVER_COMMAND, server_env=deck.env())
         client = await config.start()
@@ -57,23 +61,36 @@ async def start_server(deck: Deck) -> AsyncIterator[StartServer]:
 
         client.feature("skilldeck/catalogChanged")(on_catalog_changed)
         registrations: list[types.Registration] = []
+        roots = folders if folders is not None else [deck.project]
+
+        def send(events: list[types.FileEvent]) -> None:
+            client.workspace_did_change_watched_files(
+                types.DidChangeWatchedFilesParams(changes=events)
+            )
+
+        watching = watching_for(profile, [str(p) for p in roots], send) if profile else None
 
         def on_register(params: types.RegistrationParams) -> None:
             registrations.extend(params.registrations)
+            if watching is not None:
+                watching.register(params.registrations)
 
         client.feature(types.CLIENT_REGISTER_CAPABILITY)(on_register)
         setattr(client, "skilldeck_registrations", registrations)  # noqa: B010
         setattr(client, "skilldeck_catalog_changes", changes)  # noqa: B010
+        setattr(client, "skilldeck_watching", watching)  # noqa: B010
+        if profile is not None and capabilities is None:
+            capabilities = profile.capabilities()
         if settings is not None:
             client.set_configuration(settings, section="skilldeck")
-        roots = folders if folders is not None else [deck.project]
-        await client.initialize_session(
+        result = await client.initialize_session(
             types.InitializeParams(
                 capabilities=capabilities or push_capabilities(),
                 workspace_folders=[types.WorkspaceFolder(uri=uri(p), name=p.name) for p in roots],
                 initialization_options=initialization_options,
             )
         )
+        setattr(client, "skilldeck_server_capabilities", result.capabilities)  # noqa: B010
         return client
 
     yield start

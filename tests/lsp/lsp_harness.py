@@ -163,6 +163,39 @@ async def diagnostics_of(
         ) from None
 
 
+def pulls(client: LanguageClient) -> bool:
+    """Whether the server chose pull diagnostics for this client (it registered
+    ``textDocument/diagnostic`` in its ``initialize`` answer)."""
+    capabilities = getattr(client, "skilldeck_server_capabilities", None)
+    return capabilities is not None and capabilities.diagnostic_provider is not None
+
+
+async def seen_diagnostics(
+    client: LanguageClient,
+    path: Path,
+    predicate: Callable[[list[types.Diagnostic]], bool],
+    *,
+    timeout: float = HANG_S,
+) -> list[types.Diagnostic]:
+    """Wait until the diagnostics of ``path`` satisfy ``predicate``, as the client gets
+    them: pushed, or pulled (``textDocument/diagnostic``, as a pull client asks again
+    when told to refresh or when it shows the file) when the server chose pull."""
+    if not pulls(client):
+        return await diagnostics_of(client, path, predicate, timeout=timeout)
+    deadline = time.monotonic() + timeout
+    last: list[types.Diagnostic] = []
+    while True:
+        report = await client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri(path)))
+        )
+        last = list(getattr(report, "items", []) or [])
+        if predicate(last):
+            return last
+        if time.monotonic() > deadline:
+            raise AssertionError(f"pulled diagnostics of {path} never matched; last: {last}")
+        await asyncio.sleep(0.05)
+
+
 def codes(diagnostics: list[types.Diagnostic]) -> list[str]:
     """The diagnostic codes, sorted."""
     return sorted(str(d.code) for d in diagnostics)

@@ -59,7 +59,7 @@ from skilldeck.lsp.publisher import Publisher
 from skilldeck.lsp.settings import EDITOR_SETTINGS
 from skilldeck.lsp.settings_sync import SettingsSync
 from skilldeck.lsp.source_refresh import SourceRefresh, register_update_command
-from skilldeck.lsp.watching import Watching
+from skilldeck.lsp.watching import Watching, watch_anchors
 
 if TYPE_CHECKING:
     from skilldeck.engine.registry import ProviderFactory
@@ -285,11 +285,16 @@ class Session:
             self.settings_sync.publish_config_problems()
             if generation != self.generation:
                 return
+            anchors = None
+            if self.watching.by_client:  # a missing root is registered from an ancestor
+                every_root = [root for _config, roots in plans for root in roots]
+                anchors = await asyncio.to_thread(watch_anchors, every_root)
             # A new watcher goes live after the scan (its inotify events would slow it),
             # once the client is quiet (building the watches stalls the loop).
             self.watching.update(
                 ((i.folder, roots) for i, (_, roots) in zip(indexes, plans, strict=True)),
                 hold=True,
+                anchors=anchors,
             )
             await self.watching.wait_listed()
             if generation != self.generation:

@@ -1,21 +1,27 @@
 """Keeping the index true when files change on disk.
 
-Roots inside a workspace folder are watched by the client when it can register
-``workspace/didChangeWatchedFiles`` dynamically (editors already watch the workspace);
-every other root (user roots, custom dirs) — or every root, for a client that cannot —
-is watched with the engine's :class:`~skilldeck.engine.filesystem.RootWatcher` (watchfiles),
-which also follows a missing root until it appears. That watcher lists its roots before
-each index and goes live after it once the client is quiet
-(:class:`~skilldeck.engine.filesystem.QuietWindow`): setting up the watches stalls
-the loop for a moment per root, which keystrokes right after an index should not meet.
-
-The folders' config files (``skilldeck.toml``, ``pyproject.toml`` at each project root)
-are registered with the client along with the roots; a client that watches nothing gets
-them watched by :class:`ConfigWatcher` instead (each project folder non-recursively, only
-those file names), so an edited setting re-indexes in every editor.
+The server watches every root itself whenever it can (watchfiles installed), whatever the
+client announces: no client's watching can be relied on for skill roots (issue #41, the
+table in ``docs/editors.md``). Helix announces ``didChangeWatchedFiles`` but sends it only
+for files it saved itself; eglot 1.9 watches only the folders of files the project already
+tracks; VS Code misses what a folder created with its contents in one go (``mkdir -p``,
+``git pull``, ``cp -r``) holds, and a base folder that does not exist yet. The engine's
+:class:`~skilldeck.engine.filesystem.RootWatcher` follows a missing root from its nearest
+existing ancestor (non-recursively) until it appears, and costs nothing measurable while
+idle (``benchmarks/bench_idle.py``). That watcher lists its roots before each index and
+goes live after it once the client is quiet (:class:`~skilldeck.engine.filesystem.
+QuietWindow`): setting up the watches stalls the loop for a moment per root, which
+keystrokes right after an index should not meet. The folders' config files
+(``skilldeck.toml``, ``pyproject.toml`` at each project root) are watched by
+:class:`ConfigWatcher` (each project folder non-recursively, only those file names).
 
 watchfiles is compiled (Rust). The server bundled in the VS Code extension is pure Python
-and runs without it: there the client, which can watch any folder, watches every root.
+and runs without it: there the client, when it can register ``workspace/
+didChangeWatchedFiles`` dynamically, watches every root and the config files. A root whose
+folder does not exist yet is registered from its nearest existing ancestor: the ancestor's
+first missing child (``.dsh`` for ``<project>/.dsh/skills``), which the client reports
+when it appears (even created with its contents); the server then re-indexes and
+registers the root itself (:func:`watch_anchor`).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -82,27 +88,39 @@ class Watching:
         self.client_watches = bool(watched and watched.dynamic_registration)
         self.relative_patterns = bool(watched and watched.relative_pattern_support)
 
+    @property
+    def by_client(self) -> bool:
+        """Whether the client watches the roots for us: only when this server cannot
+        watch itself (no watchfiles: the bundled server) and the client can register
+        ``workspace/didChangeWatchedFiles`` dynamically."""
+        return self.client_watches and not self.own_watcher
+
     def update(
-        self, folders: Iterable[tuple[str, Sequence[SkillRoot]]], *, hold: bool = False
+        self,
+        folders: Iterable[tuple[str, Sequence[SkillRoot]]],
+        *,
+        hold: bool = False,
+        anchors: Mapping[str, str] | None = None,
     ) -> None:
         """Watch the roots of each ``(folder, roots)`` (called before every re-index).
 
         With ``hold``, a watcher started here lists its roots but goes live only at
         :meth:`release` (call it once the scan is done; see :meth:`RootWatcher.hold`).
+        ``anchors`` (:func:`watch_anchors`, read off the loop) say, for a root the client
+        watches, the nearest existing folder at or above its parent.
         """
-        client_roots: dict[str, SkillRoot] = {}
-        own_roots: dict[str, SkillRoot] = {}
+        roots_by_path: dict[str, SkillRoot] = {}
         folders = list(folders)
         self.config_folders = frozenset(os.path.normpath(find_project_root(f)) for f, _ in folders)
-        for folder, roots in folders:
+        for _folder, roots in folders:
             for root in roots:
-                inside = _inside(root.path, folder)
-                by_client = self.client_watches and (inside or not self.own_watcher)
-                target = client_roots if by_client else own_roots
-                target[root.path] = root
-        self._register_client(frozenset(client_roots))
-        self._watch_own(own_roots, hold=hold)
-        self._watch_config(frozenset() if self.client_watches else self.config_folders)
+                roots_by_path[root.path] = root
+        if self.by_client:
+            self._register_client(frozenset(roots_by_path), anchors or {})
+            self._watch_own({}, hold=hold)
+        else:
+            self._watch_own(roots_by_path, hold=hold)
+        self._watch_config(frozenset() if self.by_client else self.config_folders)
 
     def release_when_quiet(self, last_activity: Callable[[], float]) -> None:
         """Let a watcher held by :meth:`update` go live once ``last_activity()`` (the
@@ -189,15 +207,16 @@ class Watching:
         self._config_watcher = ConfigWatcher(folders, self.session.on_paths_changed)
         self._config_watcher.start()
 
-    def _register_client(self, roots: frozenset[str]) -> None:
-        wanted = (roots, self.config_folders)
+    def _register_client(self, roots: frozenset[str], anchors: Mapping[str, str]) -> None:
+        chosen = frozenset((root, anchors.get(root, os.path.dirname(root))) for root in roots)
+        wanted = (chosen, self.config_folders)
         if not self.client_watches or wanted == self._registered:
             return
         self._registered = wanted
         watchers = [
             types.FileSystemWatcher(glob_pattern=pattern)
-            for root in sorted(roots)
-            for pattern in self._patterns(root)
+            for root, anchor in sorted(chosen)
+            for pattern in self._patterns(root, anchor)
         ]
         # Each folder's config files: a changed setting re-indexes (file_events.py).
         watchers.extend(
@@ -224,9 +243,19 @@ class Watching:
             return [types.RelativePattern(base_uri=base, pattern=n) for n in CONFIG_FILE_NAMES]
         return [os.path.join(folder, name) for name in CONFIG_FILE_NAMES]
 
-    def _patterns(self, root: str) -> list[types.GlobPattern]:
+    def _patterns(self, root: str, anchor: str) -> list[types.GlobPattern]:
+        """The globs of one root. ``anchor`` is the nearest existing folder at or above
+        the root's parent: when it is not the parent, the one glob is the anchor's
+        missing child on the way to the root (a client cannot watch below a folder that
+        does not exist: VS Code suspends such a watch and, once the folder appears,
+        reports the folder alone, never what it was created with)."""
+        parent = os.path.dirname(root)
+        if os.path.normpath(anchor) != os.path.normpath(parent):
+            first = os.path.relpath(root, anchor).split(os.sep)[0]
+            if self.relative_patterns:
+                return [types.RelativePattern(base_uri=uri_of(anchor), pattern=first)]
+            return [os.path.join(anchor, first)]
         if self.relative_patterns:
-            parent = os.path.dirname(root)
             base = uri_of(parent)
             name = os.path.basename(root)
             return [
@@ -330,7 +359,19 @@ class ConfigWatcher:
                 logger.exception("skilldeck: watching the config files failed")
 
 
-def _inside(path: str, folder: str) -> bool:
-    path = os.path.normpath(path)
-    folder = os.path.normpath(folder)
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+def watch_anchor(root: str) -> str:
+    """The nearest existing folder at or above ``root``'s parent (blocking: a worker
+    thread); the file system's top when nothing on the way exists."""
+    candidate = os.path.dirname(os.path.normpath(root))
+    while not os.path.isdir(candidate):
+        parent = os.path.dirname(candidate)
+        if parent == candidate:
+            break
+        candidate = parent
+    return candidate
+
+
+def watch_anchors(roots: Iterable[SkillRoot]) -> dict[str, str]:
+    """:func:`watch_anchor` of every root that does not exist (blocking: a worker thread);
+    an existing root's parent exists, so it needs no look."""
+    return {root.path: watch_anchor(root.path) for root in roots if not os.path.isdir(root.path)}
