@@ -69,7 +69,10 @@ class Watching:
         self.session = session
         self.client_watches = False
         self.relative_patterns = False
-        self._registered: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+        self._registered: tuple[frozenset[tuple[str, str]], frozenset[str]] = (
+            frozenset(),
+            frozenset(),
+        )
         #: The project roots (normalised) whose config files the folders read; found
         #: once per index, not on every file event.
         self.config_folders: frozenset[str] = frozenset()
