@@ -347,3 +347,39 @@ def watching_for(
     if profile.watching == "vscode":
         return VSCodeWatching([os.path.normpath(f) for f in folders], send)
     return SilentWatching()
+
+
+# --------------------------------------------------------------------------- completion
+
+
+def neovim_shown(items: Iterable[types.CompletionItem], line: str, cursor: int) -> list[str]:
+    """The labels Neovim 0.11's completion shows for ``items`` answered at column
+    ``cursor`` of ``line`` (``completeopt`` without ``fuzzy``, ``ignorecase`` off), as
+    ``runtime/lua/vim/lsp/completion.lua`` at v0.11.0 filters them
+    (``_lsp_to_complete_items``): the prefix runs from the items' edit start to the cursor;
+    an item with ``filterText`` is shown when it starts with the prefix, one with a text
+    edit but no ``filterText`` always ("server took care of filtering"), any other when
+    its label starts with the prefix; with no word character in the prefix, all are."""
+    items = list(items)
+    starts = [
+        edit.range.start.character
+        if isinstance(edit, types.TextEdit)
+        else edit.insert.start.character
+        for item in items
+        if (edit := item.text_edit) is not None
+    ]
+    boundary = min(starts) if starts else cursor
+    prefix = line[boundary:cursor]
+    if not re.search(r"\w", prefix):
+        return [item.label for item in items]
+    shown = []
+    for item in items:
+        if item.filter_text is not None:
+            keep = item.filter_text.startswith(prefix)
+        elif item.text_edit is not None:
+            keep = True
+        else:
+            keep = item.label.startswith(prefix)
+        if keep:
+            shown.append(item.label)
+    return shown

@@ -458,7 +458,7 @@ async def test_a_near_miss_being_typed_offers_the_right_key(
     assert [(i.label, i.preselect) for i in meant] == [("user-invocable", True)]
     assert meant[0].text_edit == types.TextEdit(range=rng(3, 0, 3, 8), new_text="user-invocable: ")
     others = [i for i in result.items if i.label != "user-invocable"]
-    assert all(i.filter_text is None and i.preselect is None for i in others)
+    assert all(i.filter_text == i.label and i.preselect is None for i in others)
 
     typo = "---\nname: review\ndescripton\n---\n"
     replace_doc(client, path, typo, version=2)
@@ -470,7 +470,7 @@ async def test_a_near_miss_being_typed_offers_the_right_key(
     replace_doc(client, path, "---\nname: review\nus\n---\n", version=3)
     prefix = await complete(client, path, 2, 2)
     assert prefix is not None
-    assert all(i.filter_text is None and i.preselect is None for i in prefix.items)
+    assert all(i.filter_text == i.label and i.preselect is None for i in prefix.items)
 
 
 MIDWORD = (

@@ -6,6 +6,7 @@ a key is written here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from lsprotocol import types
@@ -61,7 +62,69 @@ def unknown_key_markdown(key: str, profile: Profile) -> str:
 
 
 def markup(value: str, formats: Sequence[types.MarkupKind | str] | None) -> types.MarkupContent:
-    """``value`` as Markdown when the client lists it in ``formats``, else as plain text."""
+    """The Markdown ``value`` as Markdown when the client lists it in ``formats``, else
+    turned into plain text (:func:`plain_text`): a client that does not list Markdown
+    shows the text as it comes (eglot 1.9's completion documentation, its hover without
+    markdown-mode), where ``**`` and backticks would be noise."""
     kinds = {f.value if isinstance(f, types.MarkupKind) else f for f in formats or ()}
-    kind = types.MarkupKind.Markdown if "markdown" in kinds else types.MarkupKind.PlainText
-    return types.MarkupContent(kind=kind, value=value)
+    if "markdown" in kinds:
+        return types.MarkupContent(kind=types.MarkupKind.Markdown, value=value)
+    return types.MarkupContent(kind=types.MarkupKind.PlainText, value=plain_text(value))
+
+
+def documentation(
+    value: str, formats: Sequence[types.MarkupKind | str] | None
+) -> types.MarkupContent | str:
+    """A completion item's documentation: :func:`markup` for a client that lists formats,
+    plain text as a bare string for one that lists none (a string is plain text to every
+    client; ``MarkupContent`` would name a kind it never said it takes)."""
+    if not formats:
+        return plain_text(value)
+    return markup(value, formats)
+
+
+_FENCE = re.compile(r"^(`{3,}|~{3,})")
+_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]*)\)")
+_STRONG = re.compile(r"\*\*(.+?)\*\*")
+_CODE = re.compile(r"(`+)(.+?)\1")
+_ESCAPED = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
+
+
+def plain_text(markdown: str) -> str:
+    """The Markdown this server writes, as plain text: code fences dropped (their lines
+    indented four spaces), the marks of strong text and inline code removed, ``[text](url)``
+    as ``text (url)`` (``text`` alone when it is the URL), hard breaks and escapes
+    resolved. What is inside a fence stays as written."""
+    lines: list[str] = []
+    fence: str | None = None
+    for line in markdown.split("\n"):
+        opening = _FENCE.match(line)
+        if fence is not None:
+            if opening is not None and line.strip() == fence:
+                fence = None
+                continue
+            lines.append("    " + line if line else line)
+            continue
+        if opening is not None:
+            fence = opening.group(1)
+            continue
+        lines.append(_plain_line(line))
+    return "\n".join(lines)
+
+
+def _plain_line(line: str) -> str:
+    if line.endswith("  "):
+        line = line.rstrip(" ")
+    codes: list[str] = []
+
+    def keep_code(match: re.Match[str]) -> str:
+        codes.append(match.group(2).strip() if match.group(1) != "`" else match.group(2))
+        return f"\x00{len(codes) - 1}\x00"
+
+    line = _CODE.sub(keep_code, line)
+    line = _LINK.sub(
+        lambda m: m.group(1) if m.group(1) == m.group(2) else f"{m.group(1)} ({m.group(2)})", line
+    )
+    line = _STRONG.sub(r"\1", line)
+    line = _ESCAPED.sub(r"\1", line)
+    return re.sub("\x00(\\d+)\x00", lambda m: codes[int(m.group(1))], line)

@@ -1,9 +1,10 @@
 """Delivering diagnostics: pushed (``publishDiagnostics``) or pulled, never both.
 
 The mode is decided once, from the client's capabilities: a client that declares
-``textDocument.diagnostic`` pulls (``textDocument/diagnostic``, ``workspace/diagnostic``)
-and is told to re-pull with ``workspace/diagnostic/refresh`` after changes it did not
-cause; every other client gets ``textDocument/publishDiagnostics`` for each changed file.
+``textDocument.diagnostic`` *and* ``workspace.diagnostics.refreshSupport`` pulls
+(``textDocument/diagnostic``, ``workspace/diagnostic``) and is told to re-pull with
+``workspace/diagnostic/refresh`` after changes it did not cause; every other client gets
+``textDocument/publishDiagnostics`` for each changed file.
 
 Pulled reports carry result ids: ``<server instance>:<generation>``, where a file's
 generation moves whenever :meth:`Publisher.changed` names it (every change of findings
@@ -69,12 +70,18 @@ class Publisher:
         self._soon_task: asyncio.Task[None] | None = None
 
     def configure(self, capabilities: types.ClientCapabilities) -> None:
-        """Choose push or pull from the client's capabilities; register pull handlers."""
+        """Choose push or pull from the client's capabilities; register pull handlers.
+
+        Pull only when the client also takes ``workspace/diagnostic/refresh``: a file's
+        findings change with other files (a rename in another layer, an overlapping
+        description), and a client that cannot be told to pull again shows the old ones
+        until the file is typed in (Neovim 0.11 announces ``textDocument.diagnostic``
+        without ``workspace.diagnostics.refreshSupport``). Such a client gets pushes."""
         text = capabilities.text_document
-        self.pull = text is not None and text.diagnostic is not None
         workspace = capabilities.workspace
         diagnostics = workspace.diagnostics if workspace is not None else None
         self.refresh_support = bool(diagnostics and diagnostics.refresh_support)
+        self.pull = text is not None and text.diagnostic is not None and self.refresh_support
         if self.pull:
             options = types.DiagnosticOptions(
                 inter_file_dependencies=True, workspace_diagnostics=True, identifier="skilldeck"

@@ -7,10 +7,13 @@ key (the profile's values, e.g. ``true``/``false``; the folder or file name for
 body: ``/name`` of user-invocable skills (winners of the deck), and the relative paths of
 files inside a bundle's folder.
 
-An item replaces the whole word the cursor is in, not only what is before the cursor
-(``/al|pha`` never becomes ``/alphapha``): a key or a value; a ``/name`` mention's slash
-and name characters; a path's last part typed before the cursor and the rest of the path
-after it (to whitespace, a closing bracket or quote, a ``#fragment``, or the punctuation
+Every item carries a ``filterText`` (the text its edit writes, or what was typed for a
+near miss): a client may trust an item with a text edit but no filter text to be
+filtered already (Neovim 0.11, ``runtime/lua/vim/lsp/completion.lua``), and the server
+does not filter. An item replaces the whole word the cursor is in, not only what is
+before the cursor (``/al|pha`` never becomes ``/alphapha``): a key or a value; a
+``/name`` mention's slash and name characters; a path's last part typed before the
+cursor and the rest of the path after it (to whitespace, a closing bracket or quote, a ``#fragment``, or the punctuation
 ending a sentence). A client that declares ``insertReplaceSupport`` gets mention and path
 items as an ``InsertReplaceEdit`` (insert: up to the cursor; replace: the whole token)
 when the token goes on after the cursor, and lets its user choose (VS Code:
@@ -53,7 +56,7 @@ from skilldeck.engine.model_view import resolve_resource
 from skilldeck.engine.registry import is_skill_name
 from skilldeck.engine.text import Position, Span, catalog_description
 from skilldeck.lsp.frontmatter_cursor import Slot, slot_at, top_level_keys
-from skilldeck.lsp.key_docs import key_detail, key_markdown, markup
+from skilldeck.lsp.key_docs import documentation, key_detail, key_markdown
 from skilldeck.lsp.markdown_body import in_code
 from skilldeck.lsp.skill_document import SkillDocument, load_document
 from skilldeck.lsp.tool_names import CLAUDE_CODE_TOOLS, TOOL_LIST_KEYS, TOOLS_SOURCE
@@ -187,7 +190,7 @@ def _snippet(
         label="skill frontmatter",
         kind=types.CompletionItemKind.Snippet,
         detail=f"New skill ({doc.profile.name} profile)",
-        documentation=markup("```markdown\n" + plain + "```", formats),
+        documentation=documentation("```markdown\n" + plain + "```", formats),
         filter_text="---",
         insert_text_format=(
             types.InsertTextFormat.Snippet if snippets else types.InsertTextFormat.PlainText
@@ -237,9 +240,9 @@ def _keys(
                 label=info.key,
                 kind=types.CompletionItemKind.Property,
                 detail=key_detail(info),
-                documentation=markup(key_markdown(info, doc.profile), formats),
+                documentation=documentation(key_markdown(info, doc.profile), formats),
                 sort_text=f"{0 if info.required else 1}{order:03d}",
-                filter_text=typed if meant else None,
+                filter_text=typed if meant else info.key,
                 preselect=True if meant else None,
                 text_edit=types.TextEdit(
                     range=edit_range, new_text=info.key if slot.has_colon else f"{info.key}: "
@@ -299,6 +302,7 @@ def _values(
             kind=types.CompletionItemKind.Value,
             detail=detail,
             sort_text=f"{order:03d}",
+            filter_text=value,
             text_edit=types.TextEdit(range=edit_range, new_text=value),
         )
         for order, (value, detail) in enumerate(choices)
@@ -400,6 +404,7 @@ def _mentions(
                     description, doc.config.catalog_max_description_length
                 ),
                 sort_text=f"{len(items):04d}",
+                filter_text=f"/{name}",
                 text_edit=edit(f"/{name}"),
             )
         )
@@ -448,6 +453,7 @@ async def _paths(
                 kind=types.CompletionItemKind.Folder if is_dir else types.CompletionItemKind.File,
                 detail=relative + text,
                 sort_text=f"{0 if is_dir else 1}{name}",
+                filter_text=text,
                 text_edit=edit(text),
                 command=types.Command("Suggest", "editor.action.triggerSuggest")
                 if is_dir
