@@ -14,10 +14,11 @@ does not filter. An item replaces the whole word the cursor is in, not only what
 before the cursor (``/al|pha`` never becomes ``/alphapha``): a key or a value; a
 ``/name`` mention's slash and name characters; a path's last part typed before the
 cursor and the rest of the path after it (to whitespace, a closing bracket or quote, a
-``#fragment``, or the punctuation ending a sentence). A client that declares ``insertReplaceSupport`` gets mention and path
-items as an ``InsertReplaceEdit`` (insert: up to the cursor; replace: the whole token)
-when the token goes on after the cursor, and lets its user choose (VS Code:
-``editor.suggest.insertMode``); other clients get the whole token's range.
+``#fragment``, or the punctuation ending a sentence). A client that declares
+``insertReplaceSupport`` gets mention and path items as an ``InsertReplaceEdit``
+(insert: up to the cursor; replace: the whole token) when the token goes on after the
+cursor, and lets its user choose (VS Code: ``editor.suggest.insertMode``); other clients
+get the whole token's range.
 
 Completion runs as the user types: the trigger characters are ``/``, ``-`` and the ASCII
 letters (a letter outside the frontmatter, a mention or a link answers nothing). A key
