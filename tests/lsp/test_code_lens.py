@@ -43,10 +43,8 @@ async def test_winner_and_shadowed_lenses(deck: Deck, start_server: StartServer)
     assert low.command is not None
     assert low.command.title == "shadowed by project-dsh (rank 100)"
     assert low.command.arguments is not None
-    assert [item["uri"] for item in low.command.arguments[0]["locations"]] == [
-        uri(winner),
-        uri(flat),
-    ]
+    # Only the winner shadows it: the user-dsh copy between them is shadowed too.
+    assert [item["uri"] for item in low.command.arguments[0]["locations"]] == [uri(winner)]
     assert list(await lenses(client, alone) or []) == []
 
 

@@ -2,12 +2,13 @@
 
 A winning skill with same-named skills in other roots gets ``shadows <source>/<name>``
 (up to :data:`NAMED_IN_TITLE` of them, then ``and N more``); a shadowed skill gets
-``shadowed by <source> (rank R)``. Each lens carries the client-side command
+``shadowed by <source> (rank R)``, pointing at the winner alone (another copy between
+them is shadowed too, and shadows nothing). Each lens carries the client-side command
 :data:`SHOW_SHADOWING` (``skilldeck.showShadowing``) with one argument shaped like the
 arguments of VS Code's ``editor.action.showReferences``, as plain LSP JSON::
 
     {"uri": <this document>, "position": <start of the name value>,
-     "locations": [<Location of each other skill of the name, winner first>]}
+     "locations": [<the winner's Location> | <each shadowed skill's, in rank order>]}
 
 The client opens those locations (the extension converts them for VS Code's peek view).
 """
@@ -53,8 +54,10 @@ def lenses(session: Session, doc: SkillDocument) -> list[types.CodeLens]:
         if len(named) > NAMED_IN_TITLE:
             title += f" and {len(named) - NAMED_IN_TITLE} more"
     else:
+        # Only the winner shadows this copy; a copy between them is shadowed too.
         winner = group[0]
         title = f"shadowed by {winner.root.source} (rank {winner.root.rank})"
+        others = [winner]
     value_range = doc.range(span)
     locations = [entry_location(session, entry) for entry in others]
     argument: dict[str, Any] = {

@@ -1,7 +1,8 @@
 """Go to definition / declaration / references across the deck's layers.
 
-- Anywhere in a skill's frontmatter: every accepted skill of the same name in every
-  root, winner first, so the user jumps between overriding skills.
+- Anywhere in a skill's frontmatter: every other accepted skill of the same name in
+  every root and provider, in rank order, winner first (never the document itself), so
+  F12 from a shadowed copy lands on the skill the model sees.
 - On a ``/name`` mention: the winning skill's ``name``.
 - On a relative resource path in the body: that file (only inside the skill's folder,
   resolved by the engine's :func:`~skilldeck.engine.model_view.resolve_resource`).
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from skilldeck.engine.deck import ProvidedSkill
 from skilldeck.engine.model_view import resolve_resource
 from skilldeck.engine.text import Position
 from skilldeck.lsp.deck_mentions import deck_mentions
@@ -68,17 +70,36 @@ async def definitions(
     position = doc.position(at)
     target = name_target(doc, position)
     if target is not None and doc.index is not None:
-        group = doc.index.group(target.name)
         if target.kind == "mention":
             provided = doc.index.provided_winner(target.name)
             if provided is not None:  # no file of ours: its provider's file, if it names one
                 location = provided_location(provided)
                 return [location] if location is not None else None
-            group = group[:1]
-        return [entry_location(session, entry) for entry in group] or None
+            group = doc.index.group(target.name)[:1]
+            return [entry_location(session, entry) for entry in group] or None
+        return copies_in_rank_order(session, doc, target.name) or None
     if in_frontmatter(doc, position) or position.line < doc.body_start_line():
         return None
     return await _resource(doc, position)
+
+
+def copies_in_rank_order(
+    session: Session, doc: SkillDocument, name: str
+) -> list[types.Location]:
+    """The other skills named ``name`` (files and provided skills with a file), in rank
+    order, winner first: from a shadowed copy, F12 lands on the skill the model sees
+    (a client that jumps to the first location, and VS Code whenever this is the only
+    other copy); the document itself is left out (the user is there already)."""
+    assert doc.index is not None
+    found: list[types.Location] = []
+    for member in doc.index.members(name):
+        if isinstance(member, ProvidedSkill):
+            location = provided_location(member)
+            if location is not None:
+                found.append(location)
+        elif member.path != doc.path:
+            found.append(entry_location(session, member))
+    return found
 
 
 async def _resource(doc: SkillDocument, position: Position) -> list[types.Location] | None:
