@@ -74,6 +74,8 @@ def test_python_tags_are_never_executed(tmp_path):
     assert [f.message for f in analysis.findings] == [
         "YAML tag '!!python/object/apply:os.system' is ignored; the value is read as plain list",
         "'description' must be a non-empty string, found a list (skill not loaded)",
+        "'x' is not a key of the dsh profile and no agent skilldeck knows reads it: it is kept "
+        "as written and nothing acts on it",
         "YAML tag '!!python/object/new:builtins.exec' is ignored; the value is read as plain list",
     ]
 

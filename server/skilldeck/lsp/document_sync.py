@@ -53,6 +53,13 @@ class DocumentSync:
                 session.loose.opened(path)
                 session.file_events.on_opened(path)
 
+    def on_save(self, params: types.DidSaveTextDocumentParams) -> None:
+        """``didSave``: the buffer is the file now (what the editor holds back on an
+        unsaved buffer shows: :mod:`skilldeck.lsp.presentation`)."""
+        path = self.session.documents.saved(params.text_document.uri)
+        if path is not None:
+            self.session.publisher.changed({path}, by_client=True)
+
     def on_close(self, params: types.DidCloseTextDocumentParams) -> None:
         """A buffer closed: the file on disk is the truth again. A file outside every
         root was judged only while open (LooseSkills): its diagnostics go."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lsprotocol import types
 
@@ -40,11 +40,19 @@ def normal_path(uri: str) -> str | None:
 
 @dataclass(frozen=True)
 class OpenDocument:
-    """One open buffer: the client's URI for it, its version and its whole text."""
+    """One open buffer: the client's URI for it, its version and its whole text;
+    ``saved`` is the text as of the last open or save (the file on disk, as far as the
+    client told: ``unsaved`` says whether the buffer differs from it)."""
 
     uri: str
     version: int | None
     source: str
+    saved: str = ""
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether the buffer holds edits not saved yet."""
+        return self.source is not self.saved and self.source != self.saved
 
 
 class OpenDocuments:
@@ -86,7 +94,7 @@ class OpenDocuments:
         """``didOpen``: remember the buffer (a ``file:`` URI; others are not skills)."""
         path = self.path_of(item.uri)
         if path is not None:
-            self._documents[path] = OpenDocument(item.uri, item.version, item.text)
+            self._documents[path] = OpenDocument(item.uri, item.version, item.text, item.text)
 
     def change(self, params: types.DidChangeTextDocumentParams, encoding: Encoding) -> str | None:
         """``didChange``: apply the edits; a log line saying why when they are ignored.
@@ -106,8 +114,17 @@ class OpenDocuments:
                 f"{identifier.version} after {last}"
             )
         text = apply_changes(document.source, params.content_changes, encoding)
-        self._documents[path] = OpenDocument(document.uri, identifier.version, text)
+        self._documents[path] = OpenDocument(document.uri, identifier.version, text, document.saved)
         return None
+
+    def saved(self, uri: str) -> str | None:
+        """``didSave``: the buffer is the file now; its path (None when not open)."""
+        path = self.path_of(uri)
+        document = self._documents.get(path) if path is not None else None
+        if path is None or document is None:
+            return None
+        self._documents[path] = replace(document, saved=document.source)
+        return path
 
     def close(self, uri: str) -> None:
         """``didClose``: forget the buffer (the file on disk is the truth again)."""

@@ -30,6 +30,7 @@ from skilldeck.engine.filesystem import QuietWindow
 from skilldeck.engine.overlap import SLICE_PAUSE_SECONDS, TimeSlice
 from skilldeck.lsp.diagnostics import RelatedMemo, to_diagnostics, uri_of
 from skilldeck.lsp.handlers import as_handler
+from skilldeck.lsp.presentation import shown_findings
 
 if TYPE_CHECKING:
     from skilldeck.lsp.server import SkilldeckServer
@@ -98,7 +99,11 @@ class Publisher:
         return self._diagnostics_at(path)
 
     def _diagnostics_at(self, path: str, memo: RelatedMemo | None = None) -> list[types.Diagnostic]:
-        findings = self.session.findings(path)
+        verdict = self.session.findings(path)
+        if not verdict:
+            return []
+        # The engine's verdict, as the editor presents it (skilldeck.lsp.presentation).
+        findings = shown_findings(verdict, self.session.documents.get(path))
         if not findings:
             return []
         return to_diagnostics(

@@ -141,6 +141,7 @@ class Session:
             (types.TEXT_DOCUMENT_DID_OPEN, self.document_sync.on_document),
             (types.TEXT_DOCUMENT_DID_CHANGE, self.document_sync.on_document),
             (types.TEXT_DOCUMENT_DID_CLOSE, self.document_sync.on_close),
+            (types.TEXT_DOCUMENT_DID_SAVE, self.document_sync.on_save),
             (types.WORKSPACE_DID_CHANGE_CONFIGURATION, self.on_configuration),
             (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, self.file_events.on_watched_files),
             (types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, self.on_folders),

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
+from skilldeck.engine.config._toml_values import toml_text
+
 DistinctGroups = tuple[tuple[str, ...], ...]
 
 
@@ -38,13 +40,13 @@ def validate_distinct(value: object, what: str) -> DistinctGroups:
     for group in value:
         if isinstance(group, (str, bytes)) or not isinstance(group, (list, tuple)):
             raise ValueError(
-                f"{what} must be a list of groups (lists) of skill names, found {group!r}; "
-                f"{example}"
+                f"{what} must be a list of groups (lists) of skill names, found "
+                f"{toml_text(group)}; {example}"
             )
         if not group or not all(isinstance(p, str) and p.strip() for p in group):
             raise ValueError(
                 f"{what}: each group must list one or more non-empty skill names or "
-                f"patterns, found {list(group)!r}"
+                f"patterns, found {toml_text(list(group))}"
             )
         groups.append(tuple(group))
     return tuple(groups)

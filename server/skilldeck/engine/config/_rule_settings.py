@@ -11,6 +11,7 @@ from types import MappingProxyType
 
 from skilldeck.engine.config._distinct import DistinctGroups, validate_distinct
 from skilldeck.engine.config._settings_schema import finite_number
+from skilldeck.engine.config._toml_values import toml_text
 from skilldeck.engine.rules import DEFAULT_PROFILE, RULES, Severity, get_profile, rule
 from skilldeck.engine.text import validate_max_description_length
 
@@ -24,7 +25,9 @@ def validate_threshold(value: object, what: str) -> float:
     """``value`` as a score threshold; ``ValueError`` unless a number in (0, 1]."""
     number = finite_number(value)
     if number is None or not 0 < number <= 1:
-        raise ValueError(f"{what} must be a number greater than 0 and at most 1, found {value!r}")
+        raise ValueError(
+            f"{what} must be a number greater than 0 and at most 1, found {toml_text(value)}"
+        )
     return number
 
 
@@ -43,8 +46,8 @@ def _normalize_overrides(
                 table[code] = Severity(str(value).lower())
             except ValueError:
                 raise ValueError(
-                    f"invalid severity {value!r} for rule {key!r}: use error, warning, "
-                    "information, hint or off"
+                    f"invalid severity {toml_text(value)} for rule {toml_text(key)}: use "
+                    "error, warning, information, hint or off"
                 ) from None
     return MappingProxyType(table)
 

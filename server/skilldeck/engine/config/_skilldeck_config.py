@@ -37,6 +37,7 @@ from skilldeck.engine.config._distinct import validate_distinct
 from skilldeck.engine.config._rule_settings import RuleSettings, validate_threshold
 from skilldeck.engine.config._settings_schema import FILE_KEYS
 from skilldeck.engine.config._source_spec import SourceSpec, SourceSpecError, parse_sources
+from skilldeck.engine.config._toml_values import toml_text
 from skilldeck.engine.hosts import HOSTS
 from skilldeck.engine.rules import PROFILES, Severity, rule
 from skilldeck.engine.text import MIN_CATALOG_DESCRIPTION_MAX_LENGTH
@@ -401,7 +402,7 @@ def parse_rule_overrides(
         if not isinstance(value, str) or value.lower() not in SEVERITY_WORDS:
             raise ConfigError(
                 f"{_where(origin)}'{prefix}{key}' must be one of "
-                f"{', '.join(repr(w) for w in SEVERITY_WORDS)}, not {value!r}",
+                f"{', '.join(toml_text(w) for w in SEVERITY_WORDS)}, not {toml_text(value)}",
                 path=origin,
                 key=f"{prefix}{key}",
             )
@@ -540,7 +541,8 @@ def parse_host_names(value: object, *, origin: str | None, shown: str) -> tuple[
     for item in value:
         if item not in HOSTS:
             raise ConfigError(
-                f"{_where(origin)}unknown host {item!r} in '{shown}' (known: {', '.join(HOSTS)})",
+                f"{_where(origin)}unknown host {toml_text(item)} in '{shown}' "
+                f"(known: {', '.join(HOSTS)})",
                 path=origin,
                 key=shown,
             )
@@ -555,7 +557,7 @@ def _profile(value: object, origin: str | None, shown: str) -> str:
     known = PROFILES
     if value not in known:
         raise ConfigError(
-            f"{_where(origin)}unknown profile {value!r} in '{shown}' "
+            f"{_where(origin)}unknown profile {toml_text(value)} in '{shown}' "
             f"(known: {', '.join(sorted(known))})",
             path=origin,
             key=shown,

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from urllib.parse import SplitResult, unquote, urlsplit
 
 from skilldeck.engine.config._settings_schema import finite_number
+from skilldeck.engine.config._toml_values import toml_text
 
 #: Default rank of a source's skills: between custom dirs (300) and user roots (400).
 DEFAULT_SOURCE_RANK = 350
@@ -123,7 +124,8 @@ def _parse_one(table: Mapping[str, object], shown: str, base: str) -> SourceSpec
     kind = table.get("type")
     if kind not in SOURCE_TYPES:
         raise SourceSpecError(
-            f"'{shown}.type' must be one of {', '.join(map(repr, SOURCE_TYPES))}, not {kind!r}",
+            f"'{shown}.type' must be one of {', '.join(map(toml_text, SOURCE_TYPES))}, "
+            f"not {toml_text(kind)}",
             f"{shown}.type",
         )
     assert isinstance(kind, str)
@@ -325,8 +327,8 @@ def _require(table: Mapping[str, object], shown: str) -> str | None:
     require = _optional_string(table, "require", shown)
     if require is not None and require not in REQUIRE_VALUES:
         raise SourceSpecError(
-            f"'{shown}.require' must be one of {', '.join(map(repr, REQUIRE_VALUES))}, "
-            f"not {require!r}",
+            f"'{shown}.require' must be one of {', '.join(map(toml_text, REQUIRE_VALUES))}, "
+            f"not {toml_text(require)}",
             f"{shown}.require",
         )
     return require

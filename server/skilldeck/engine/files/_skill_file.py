@@ -644,7 +644,9 @@ class _Checker:
     def check_description(self, fm: Frontmatter) -> None:
         entry = fm.get("description")
         if entry is None:
-            fixes = self.offer(
+            # A misspelt key (`descripton:`, SD404) is most likely the description: its
+            # rename comes first, then the placeholder.
+            fixes = self.near_miss_renames(fm, "description") + self.offer(
                 "Add a description",
                 self.add_entry(fm, "description", DESCRIPTION_PLACEHOLDER, after=fm.get("name")),
                 {"description": DESCRIPTION_PLACEHOLDER},
@@ -875,8 +877,30 @@ class _Checker:
                     )
                 )
 
+    def near_miss_renames(self, fm: Frontmatter, intended: str) -> tuple[Fix, ...]:
+        """ "Rename to '<intended>'" for each key spelt like ``intended`` (SD404's fix), when
+        ``intended`` is not set."""
+        if fm.get(intended) is not None:
+            return ()
+        known = [info.key for info in get_profile(self.settings.profile).keys]
+        fixes: tuple[Fix, ...] = ()
+        for entry in fm.entries:
+            if entry.key in ALL_PROFILE_KEYS or entry.key in _LEGACY_KEYS:
+                continue
+            if near_miss_key(entry.key, known) != intended:
+                continue
+            key_source = self.source(entry.key_span) or entry.key
+            fixes += self.offer(
+                f"Rename to '{intended}'",
+                (TextEdit(entry.key_span, replace_scalar(key_source, intended)),),
+                {entry.key: REMOVED, intended: entry.value},
+                unsafe=True,
+            )
+        return fixes
+
     def check_near_miss_keys(self, fm: Frontmatter) -> None:
-        """SD404: a key the profile does not know, spelt like one it does."""
+        """SD404: a key the profile does not know, spelt like one it does; SD405 (open
+        profiles): a key no profile documents and nothing reads."""
         profile = get_profile(self.settings.profile)
         known = [info.key for info in profile.keys]
         for entry in fm.entries:
@@ -884,6 +908,15 @@ class _Checker:
                 continue
             intended = near_miss_key(entry.key, known)
             if intended is None:
+                if not profile.closed:
+                    self.findings.append(
+                        rule("SD405").finding(
+                            entry.key_span,
+                            fixes=self.move_to_metadata(fm, entry),
+                            key=display_text(entry.key),
+                            profile=profile.name,
+                        )
+                    )
                 continue
             info = profile.key(intended)
             assert info is not None

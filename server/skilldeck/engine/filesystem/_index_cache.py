@@ -61,7 +61,8 @@ if TYPE_CHECKING:
 # U+2028 or U+2029 YAML reads as a line break (a key it hides too), fixes checked;
 # 8: SD10xx text judged by intent and hidden Markdown from markdown-it (SD1017-SD1020)
 # 9: code blocks and bundle scripts parsed (SD1011-SD1014 judged by flow; SD1025-SD1028)
-CACHE_FORMAT = 9
+# 10: SD405 (a key nothing reads), SD204 offers the rename of a misspelt description key
+CACHE_FORMAT = 10
 
 #: Files modified this recently (relative to the scan start) are not stored.
 RACY_WINDOW_NS = 2_000_000_000

@@ -105,6 +105,8 @@ _W = Severity.WARNING
 _I = Severity.INFORMATION
 _H = Severity.HINT
 _AGENTSKILLS = frozenset({"agentskills"})
+#: The profiles that accept keys they do not document (every one but `agentskills`).
+_OPEN = frozenset({"dsh", "claude-code", "codex"})
 
 RULES: tuple[Rule, ...] = (
     # --- SD0xx: the file ------------------------------------------------------------
@@ -390,7 +392,9 @@ RULES: tuple[Rule, ...] = (
         docs="The description is the only thing the model sees of a skill until it loads "
         "it: the catalog lists each skill as its name and description. Without one the "
         "skill is skipped.\n\n**Fix:** add one sentence saying what the skill does and "
-        "when to use it.",
+        "when to use it. When a key spelt like it is present (`descripton:`, SD404), the "
+        "first quick fix renames that key; the other adds a placeholder for you to "
+        "replace (in an editor that takes snippets, selected).",
         fixable=True,
     ),
     Rule(
@@ -435,8 +439,11 @@ RULES: tuple[Rule, ...] = (
         docs="The new-skill snippet inserts *Describe what this skill does and when to use "
         "it.* for the author to replace; `TODO`, `TBD`, `description` and similar stand-ins "
         "are placeholders too. The skill still loads, but the catalog would publish the "
-        "placeholder and the model could never tell when to use the skill.\n\n**Fix:** "
-        "write one sentence saying what the skill does and when to use it.",
+        "placeholder and the model could never tell when to use the skill. In the "
+        "editor, the new-skill placeholder the snippet or the SD204 quick fix just "
+        "inserted is reported once the file is saved with it: until then it is text "
+        "handed to you to type over (selected, in an editor that takes snippets).\n\n"
+        "**Fix:** write one sentence saying what the skill does and when to use it.",
     ),
     # --- SD3xx: invocation ------------------------------------------------------------
     Rule(
@@ -542,6 +549,26 @@ RULES: tuple[Rule, ...] = (
         "`description: ...`.\n\n**Fix:** the quick fix renames the key (when the intended "
         "key is not already set).",
         fixable=True,
+    ),
+    Rule(
+        code="SD405",
+        name="unknown-key",
+        severity=_H,
+        drops_skill=False,
+        message="'{key}' is not a key of the {profile} profile and no agent skilldeck knows "
+        "reads it: it is kept as written and nothing acts on it",
+        summary="A top-level key no profile documents.",
+        docs="Open profiles (`dsh`, `claude-code`, `codex`) accept any key and keep it, so "
+        "a key such as `tags:` or `version:` is not an error; but nothing reads it, "
+        "neither skilldeck nor any agent whose keys skilldeck knows, and the author may "
+        "believe otherwise. This hint says so quietly (editors show hints faintly, outside "
+        "the problem list). Keys another agent documents (`license`, `model`, ...) and "
+        "misspellings of known keys (SD404) are not reported; under the closed "
+        "`agentskills` profile the key is SD605.\n\n"
+        "**Fix:** the quick fix moves a one-line key under `metadata`, where tools and "
+        "hosts look for such data.",
+        fixable=True,
+        profiles=_OPEN,
     ),
     # --- SD5xx: catalog ------------------------------------------------------------------
     Rule(
@@ -740,9 +767,11 @@ RULES: tuple[Rule, ...] = (
         "skills get the finding, each pointing at the other (a skill is told about its "
         "three nearest competitors, its family of near-duplicates (SD802) counting as one); "
         "`skilldeck overlap` lists each skill's ten strongest competitors and the clusters "
-        "they form. A family of near-duplicates competes as one skill: its members are not "
-        "reported to each other here, and a skill that overlaps a family is told about it "
-        "once, naming one member. "
+        "they form. The editor shows this finding on the files open in it (at information "
+        "level; raised to a warning, on every file): `check` lists every one (docs/"
+        'overlap.md, "Quiet at scale"). A family of near-duplicates competes as one '
+        "skill: its members are not reported to each other here, and a skill that "
+        "overlaps a family is told about it once, naming one member. "
         "With other agents in the `hosts` setting, each one's skills compete as that agent "
         "loads them: a pair involving a skill only that agent offers (say, a "
         "`.claude/skills` folder the deck does not read) is reported with the agent's name "

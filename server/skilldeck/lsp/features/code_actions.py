@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from skilldeck.engine.files import DESCRIPTION_PLACEHOLDER
 from skilldeck.engine.frontmatter import fix_all
 from skilldeck.engine.rules import Finding, TextEdit
 from skilldeck.engine.text import Position, Span
@@ -50,6 +51,7 @@ def register(server: SkilldeckServer) -> None:
         workspace = server.client_capabilities.workspace
         edit_caps = workspace.workspace_edit if workspace is not None else None
         versioned = bool(edit_caps and edit_caps.document_changes)
+        snippets = versioned and bool(edit_caps and edit_caps.snippet_edit_support)
 
         def diagnostic(finding: Finding) -> types.Diagnostic:
             return to_diagnostic(finding, doc.line_source, session.encoding, session.lines)
@@ -61,6 +63,7 @@ def register(server: SkilldeckServer) -> None:
             diagnostic=diagnostic,
             session=session,
             capabilities=edit_caps,
+            snippets=snippets,
         )
 
 
@@ -86,6 +89,7 @@ def actions(
     diagnostic: Callable[[Finding], types.Diagnostic],
     session: Session,
     capabilities: types.WorkspaceEditClientCapabilities | None,
+    snippets: bool = False,
 ) -> list[types.CodeAction]:
     """The quick fixes under ``params.range`` (the engine's fixes, then "declare
     distinct" on SD801) and the file's fix-all."""
@@ -106,7 +110,7 @@ def actions(
                         kind=types.CodeActionKind.QuickFix,
                         diagnostics=[attached],
                         is_preferred=len(finding.fixes) == 1,
-                        edit=workspace_edit(doc, fix.edits, versioned=versioned),
+                        edit=workspace_edit(doc, fix.edits, versioned=versioned, snippets=snippets),
                     )
                 )
         result += distinct_actions(
@@ -126,13 +130,42 @@ def actions(
     return result
 
 
+def _snippet_edit(doc: SkillDocument, edit: TextEdit) -> types.SnippetTextEdit:
+    """``edit`` as a snippet whose first tab stop is the placeholder, selected."""
+    before, _, after = edit.new_text.partition(DESCRIPTION_PLACEHOLDER)
+    snippet = (
+        _snippet_escape(before)
+        + "${1:"
+        + _snippet_escape(DESCRIPTION_PLACEHOLDER).replace("}", "\\}")
+        + "}"
+        + _snippet_escape(after)
+    )
+    return types.SnippetTextEdit(range=doc.range(edit.span), snippet=types.StringValue(snippet))
+
+
+def _snippet_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("$", "\\$")
+
+
 def workspace_edit(
-    doc: SkillDocument, edits: tuple[TextEdit, ...] | list[TextEdit], *, versioned: bool
+    doc: SkillDocument,
+    edits: tuple[TextEdit, ...] | list[TextEdit],
+    *,
+    versioned: bool,
+    snippets: bool = False,
 ) -> types.WorkspaceEdit:
-    """``edits`` of ``doc`` as a workspace edit (versioned ``documentChanges`` if allowed)."""
+    """``edits`` of ``doc`` as a workspace edit (versioned ``documentChanges`` if allowed).
+
+    With ``snippets`` (the client takes ``SnippetTextEdit``, LSP 3.18
+    ``workspace.workspaceEdit.snippetEditSupport``), an edit that inserts the new-skill
+    placeholder inserts it as a snippet placeholder: the client selects it, for the
+    author to type over."""
     ordered = sorted(edits, key=lambda edit: (edit.span.start, edit.span.end))
     text_edits: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = [
-        types.TextEdit(range=doc.range(edit.span), new_text=edit.new_text) for edit in ordered
+        _snippet_edit(doc, edit)
+        if snippets and DESCRIPTION_PLACEHOLDER in edit.new_text
+        else types.TextEdit(range=doc.range(edit.span), new_text=edit.new_text)
+        for edit in ordered
     ]
     if versioned:
         return types.WorkspaceEdit(

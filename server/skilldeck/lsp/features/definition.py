@@ -83,9 +83,7 @@ async def definitions(
     return await _resource(doc, position)
 
 
-def copies_in_rank_order(
-    session: Session, doc: SkillDocument, name: str
-) -> list[types.Location]:
+def copies_in_rank_order(session: Session, doc: SkillDocument, name: str) -> list[types.Location]:
     """The other skills named ``name`` (files and provided skills with a file), in rank
     order, winner first: from a shadowed copy, F12 lands on the skill the model sees
     (a client that jumps to the first location, and VS Code whenever this is the only
