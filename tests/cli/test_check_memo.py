@@ -171,7 +171,9 @@ def test_a_folder_gaining_its_skill_file_is_seen(run: Run, deck: Path) -> None:
 def test_changed_settings_are_seen(run: Run, deck: Path) -> None:
     default = same_as_fresh(run, deck)
     strict = same_as_fresh(run, deck, "--profile", "agentskills")
-    assert "bogus-key" not in default.stdout and "bogus-key" in strict.stdout
+    # bogus-key: a hint under the open default profile, an error under agentskills
+    assert "SD405" in default.stdout and "SD605" not in default.stdout
+    assert "SD605" in strict.stdout and "SD405" not in strict.stdout
     write(deck / "skilldeck.toml", '[rules]\nSD701 = "off"\n')
     age(deck)
     overridden = same_as_fresh(run, deck)

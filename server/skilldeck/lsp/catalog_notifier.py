@@ -66,5 +66,6 @@ class CatalogNotifier:
                     "complete": state.complete,
                     "tokenEstimate": state.token_estimate,
                     "skillCount": state.skill_count,
+                    "counts": index.tally(state.skill_count),
                 },
             )

@@ -489,6 +489,35 @@ class FolderIndex:
         found = place_of(path, self.roots, is_file=lambda bundle: bundle in self._entries)
         return found if isinstance(found, NotASkill) else None
 
+    def tally(self, in_catalog: int) -> dict[str, int]:
+        """Why the skill files and the catalog differ in number (``in_catalog``: the
+        catalog's count): each file is in the catalog, shadowed by a copy that wins its
+        name, not loaded (an error drops it), or left out of the model's catalog
+        (``disable-model-invocation``); ``provided`` counts the catalog's skills that come
+        from other providers. ``skillFiles == fromFiles + shadowed + notLoaded +
+        notModelInvocable`` and ``inCatalog == fromFiles + provided``."""
+        shadowed = not_loaded = hidden = from_files = 0
+        for path, entry in self._entries.items():
+            analysis = entry.analysis
+            name = analysis.name
+            if not analysis.accepted or name is None:
+                not_loaded += 1
+            elif self._winners.get(name) != path:
+                shadowed += 1
+            elif not analysis.invocation.model_invocable:
+                hidden += 1
+            else:
+                from_files += 1
+        return {
+            "skillFiles": len(self._entries),
+            "inCatalog": in_catalog,
+            "fromFiles": from_files,
+            "provided": in_catalog - from_files,
+            "shadowed": shadowed,
+            "notLoaded": not_loaded,
+            "notModelInvocable": hidden,
+        }
+
     def catalog(self) -> CatalogState:
         """The catalog of the current winners (buffers included); cached until a change."""
         if self._catalog is None:

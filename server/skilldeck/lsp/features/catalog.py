@@ -1,7 +1,10 @@
 """``skilldeck/catalog``: the catalog the model would see for a folder.
 
 Params ``{uri}`` (a document or folder URI). Result ``{text, entries: [{name,
-description}], complete, tokenEstimate, skillCount, folderUri}``. The change
+description}], complete, tokenEstimate, skillCount, counts, folderUri}``; ``counts`` says
+why the skill files and the catalog differ in number (:meth:`FolderIndex.tally`:
+``skillFiles``, ``inCatalog``, ``fromFiles``, ``provided``, ``shadowed``, ``notLoaded``,
+``notModelInvocable``). The change
 notification ``skilldeck/catalogChanged`` is sent by the session.
 """
 
@@ -39,5 +42,6 @@ def register(server: SkilldeckServer) -> None:
             complete=state.complete,
             tokenEstimate=state.token_estimate,
             skillCount=state.skill_count,
+            counts=index.tally(state.skill_count),
             folderUri=uri_of(index.folder),
         )

@@ -9,8 +9,9 @@ The answer is one ``WorkspaceEdit`` with ``documentChanges``:
 1. a ``RenameFile`` of the bundle folder (or the flat ``<name>.md``) to the new name,
    never overwriting (``overwrite: false``);
 2. the ``name`` value edit, and every ``/name`` mention edit in every skill body of the
-   deck, addressed to the files' URIs *after* step 1 (versioned for open documents that
-   did not move).
+   deck and in every ``description`` and ``whenToUse`` (the text the model reads; a
+   mention written with escapes there is left, and a message says where), addressed
+   to the files' URIs *after* step 1 (versioned for open documents that did not move).
 
 Mentions follow the winner: they are renamed only when the renamed skill is the one a
 ``/name`` gesture resolves to. The server writes nothing; the client applies the edit
@@ -53,7 +54,7 @@ from skilldeck.engine.files import name_problem
 from skilldeck.engine.filesystem import FLAT_SUFFIX, SkillFileEntry
 from skilldeck.engine.registry import SOURCE_USER_AGENTS, SOURCE_USER_DSH, is_skill_name
 from skilldeck.engine.text import Span
-from skilldeck.lsp.deck_mentions import deck_mentions
+from skilldeck.lsp.deck_mentions import deck_mentions, deck_value_mentions
 from skilldeck.lsp.diagnostics import uri_of
 from skilldeck.lsp.navigation import NameTarget, own_name_span, rename_target
 from skilldeck.lsp.positions import to_lsp_range
@@ -319,8 +320,11 @@ async def rename_edit(
     edits.setdefault(entry.path, []).append(name_edit)
     outside: set[str] = set()
     group = plan.index.group(plan.old_name)
+    left: dict[str, int] = {}
     if group and group[0].path == entry.path:
-        for mention in await deck_mentions(session, plan.index, plan.old_name):
+        in_values, left = await deck_value_mentions(session, plan.index, plan.old_name)
+        in_bodies = await deck_mentions(session, plan.index, plan.old_name)
+        for mention in in_values + in_bodies:
             name_only = Span.at(
                 mention.span.start.line,
                 mention.span.start.character + 1,
@@ -379,5 +383,16 @@ async def rename_edit(
     if promotion is not None and not annotate:  # said once the rename is sure to be offered
         session.server.window_show_message(
             types.ShowMessageParams(type=types.MessageType.Info, message=promotion)
+        )
+    if left:
+        count = sum(left.values())
+        listed = ", ".join(sorted(left))
+        session.server.window_show_message(
+            types.ShowMessageParams(
+                type=types.MessageType.Warning,
+                message=f"Renaming '{plan.old_name}' leaves {count} /{plan.old_name} "
+                f"mention(s) in a description or whenToUse written with escapes ({listed}): "
+                "edit them by hand.",
+            )
         )
     return types.WorkspaceEdit(document_changes=changes, change_annotations=annotations or None)

@@ -1,7 +1,9 @@
 """``skilldeck/skills``: the layered view (roots in rank order, their skills, who wins).
 
 Params ``{uri?}`` limit the answer to the folder of that URI. Result ``{complete,
-folders: [{folderUri, roots: [{rank, source, path, uri, exists, skills: [...]}]}]}``.
+folders: [{folderUri, counts, roots: [{rank, source, path, uri, exists, skills: [...]}]}]}``;
+``counts`` are the catalog's (``skilldeck/catalog``): why the view lists more skill files
+than the catalog holds (shadowed, not loaded, not model-invocable).
 """
 
 from __future__ import annotations
@@ -78,7 +80,8 @@ def folder_view(index: FolderIndex) -> dict[str, Any]:
             }
         )
     roots.sort(key=lambda root: root["rank"])  # stable: files before providers of a rank
-    return {"folderUri": uri_of(index.folder), "roots": roots}
+    counts = index.tally(len(index.catalog_snapshot()[1]))
+    return {"folderUri": uri_of(index.folder), "roots": roots, "counts": counts}
 
 
 def _ref(member: DeckMember) -> dict[str, Any]:
