@@ -14,6 +14,7 @@ from lsprotocol import types
 
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.lsp.index import FolderIndex
+from skilldeck.lsp.presentation import PLACEHOLDER
 
 if TYPE_CHECKING:
     from skilldeck.lsp.session import Session
@@ -58,7 +59,10 @@ class DocumentSync:
         unsaved buffer shows: :mod:`skilldeck.lsp.presentation`)."""
         path = self.session.documents.saved(params.text_document.uri)
         if path is not None:
-            self.session.publisher.changed({path}, by_client=True)
+            # A pull client need not pull again on a save: told to when a held finding
+            # (SD207 on the placeholder) now shows.
+            held = any(f.code == PLACEHOLDER for f in self.session.findings(path))
+            self.session.publisher.changed({path}, by_client=not held)
 
     def on_close(self, params: types.DidCloseTextDocumentParams) -> None:
         """A buffer closed: the file on disk is the truth again. A file outside every
