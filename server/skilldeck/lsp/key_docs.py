@@ -6,6 +6,7 @@ a key is written here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -90,11 +91,13 @@ _CODE = re.compile(r"(`+)(.+?)\1")
 _ESCAPED = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|>~])")
 
 
+@functools.lru_cache(maxsize=256)
 def plain_text(markdown: str) -> str:
     """The Markdown this server writes, as plain text: code fences dropped (their lines
     indented four spaces), the marks of strong text and inline code removed, ``[text](url)``
     as ``text (url)`` (``text`` alone when it is the URL), hard breaks and escapes
-    resolved. What is inside a fence stays as written."""
+    resolved. What is inside a fence stays as written. Kept for the texts asked for again
+    (a completion list's key documentation is the same at every keystroke)."""
     lines: list[str] = []
     fence: str | None = None
     for line in markdown.split("\n"):
