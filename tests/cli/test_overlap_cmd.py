@@ -276,7 +276,7 @@ def test_near_identical_descriptions_are_reported_even_when_declared_distinct(
     ("value", "problem"),
     [
         ('"c4-*"', "must be a list of groups of skill names"),
-        ('["c4-*"]', "must be a list of groups (lists) of skill names, found \"c4-*\""),
+        ('["c4-*"]', 'must be a list of groups (lists) of skill names, found "c4-*"'),
         ("[[]]", "each group must list one or more non-empty skill names or patterns, found []"),
         ('[["a", 1]]', "each group must list one or more non-empty skill names"),
     ],

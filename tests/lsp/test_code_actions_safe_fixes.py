@@ -243,7 +243,9 @@ async def test_fix_all_in_a_crlf_flow_mapping_counts_utf16_units(
     deck: Deck, start_server: StartServer
 ) -> None:
     text = '---\r\n{name: alpha, x: "\U0001f600", user-invocable: "yes"}\r\n---\r\n'
-    client, path = await open_with(deck, start_server, "alpha", text, codes=["SD204", "SD303"])
+    client, path = await open_with(
+        deck, start_server, "alpha", text, codes=["SD204", "SD303", "SD405"]
+    )
 
     [fix_all] = await code_actions(client, path, rng(0, 0, 0, 0), only=[FIX_ALL])
 

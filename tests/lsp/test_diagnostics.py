@@ -129,7 +129,7 @@ async def test_shadowing_follows_the_name_when_a_buffer_moves_it(
     await diagnostics_of(client, shadowed, lambda d: codes(d) == ["SD701"])
 
     # Two lines above the name and a longer indent: "name: review" becomes line 3.
-    moved = "---\nlicense: MIT\nversion: 1\nname:   review\ndescription: Does a thing.\n---\n"
+    moved = "---\nlicense: MIT\nmodel: x\nname:   review\ndescription: Does a thing.\n---\n"
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
             types.TextDocumentItem(uri=uri(shadowed), language_id="markdown", version=1, text=moved)

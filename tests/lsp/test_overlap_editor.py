@@ -21,6 +21,15 @@ TDD_GUIDE = (
 )
 
 
+def open_deck(client: LanguageClient, deck: Deck) -> None:
+    """Open every skill file of the deck, as these tests follow SD801 on each: the editor
+    shows it on open files only (skilldeck.lsp.presentation; the parity suite holds the
+    difference)."""
+    for root in (deck.project_dsh, deck.project_agents, deck.user_dsh, deck.user_agents):
+        for path in sorted(root.glob("*/SKILL.md")):
+            open_doc(client, path)
+
+
 async def test_overlap_is_shown_on_both_skills_and_follows_typing(
     deck: Deck, start_server: StartServer
 ) -> None:
@@ -29,6 +38,7 @@ async def test_overlap_is_shown_on_both_skills_and_follows_typing(
     )
     guide = deck.write(deck.user_dsh, "tdd-guide", skill_text("tdd-guide", TDD_GUIDE))
     client = await start_server()
+    open_deck(client, deck)
     await indexed(client)
 
     on_guide = await diagnostics_of(client, guide, lambda d: codes(d) == ["SD801"])
@@ -104,6 +114,7 @@ async def test_hover_on_description_lists_the_three_nearest_skills(
     workflow, guide, driven = write_tdd_skills(deck, "Use before writing implementation code.")
     deck.write(deck.user_dsh, "release-notes", skill_text("release-notes", "Draft the notes."))
     client = await start_editor(start_server)
+    open_deck(client, deck)
     # The overlap index is built after the scan is served: its findings say it is ready.
     await diagnostics_of(client, guide, lambda d: "SD801" in codes(d))
     open_doc(client, workflow)
@@ -132,6 +143,7 @@ async def test_an_edit_right_after_indexing_outlasts_the_overlap_rebuild(
             deck.user_agents, f"chore-{number}", skill_text(f"chore-{number}", f"Chore {number}.")
         )
     client = await start_server()
+    open_deck(client, deck)
     await indexed(client)
     # Right after the scan is served (the overlap index may still be building):
     distinct = skill_text("feature-workflow", "Plan the weekly roadmap review with the team.")
@@ -161,6 +173,7 @@ async def test_a_pair_declared_distinct_is_not_reported_and_hover_marks_it(
         deck, "Test-Driven Development, tests first, when writing new features."
     )
     client = await start_editor(start_server)
+    open_deck(client, deck)
     on_driven = await diagnostics_of(client, driven, lambda d: len(codes(d)) == 2)
     assert sorted(d.message.split(" describe")[0] for d in on_driven) == [
         "`test-driven-development` and `tdd-guide`",
@@ -210,6 +223,7 @@ async def test_declare_distinct_quick_fix_edits_the_config_file_and_the_finding_
     config.write_text("# team settings\n[overlap]\nthreshold = 0.2  # tuned\n")
     workflow, guide, _driven = write_tdd_skills(deck, "Plan the weekly roadmap.")
     client = await start_editor(start_server)
+    open_deck(client, deck)
     await diagnostics_of(client, guide, lambda d: "SD801" in codes(d))
     open_doc(client, guide)
 
@@ -255,6 +269,7 @@ async def test_declare_distinct_makes_a_config_file_only_where_the_client_can(
     assert capabilities.workspace is not None and capabilities.workspace.workspace_edit
     capabilities.workspace.workspace_edit.resource_operations = [types.ResourceOperationKind.Create]
     client = await start_editor(start_server, capabilities=capabilities)
+    open_deck(client, deck)
     await diagnostics_of(client, guide, lambda d: "SD801" in codes(d))
     open_doc(client, guide)
 
@@ -272,6 +287,7 @@ async def test_declare_distinct_makes_a_config_file_only_where_the_client_can(
     assert not config.exists()
 
     plain = await start_editor(start_server)  # renames only: no file can be made
+    open_deck(plain, deck)
     await diagnostics_of(plain, guide, lambda d: "SD801" in codes(d))
     open_doc(plain, guide)
     assert await _actions_on_name(plain, guide) == []
@@ -287,6 +303,7 @@ async def test_declare_distinct_replaces_the_open_config_buffer_whole(
     config.write_bytes(text.encode())
     _workflow, guide, _driven = write_tdd_skills(deck, "Plan the weekly roadmap.")
     client = await start_editor(start_server)
+    open_deck(client, deck)
     await diagnostics_of(client, guide, lambda d: "SD801" in codes(d))
     open_doc(client, config, text, version=7)
     open_doc(client, guide)
@@ -317,6 +334,7 @@ async def test_hover_names_the_generalist_of_a_pair(deck: Deck, start_server: St
         ),
     )
     client = await start_editor(start_server)
+    open_deck(client, deck)
     on_review = await diagnostics_of(client, review, lambda d: codes(d) == ["SD801"])
     assert on_review[0].message.startswith("`review` and `fsharp-reviewer` describe overlapping")
     open_doc(client, fsharp)
@@ -343,6 +361,7 @@ async def test_a_family_of_copies_is_one_finding_on_each_and_follows_typing(
     names = ["tdd-copy-a", "tdd-copy-b", "tdd-copy-c"]
     paths = [deck.write(deck.project_dsh, name, skill_text(name, TDD_GUIDE)) for name in names]
     client = await start_editor(start_server)
+    open_deck(client, deck)
     for path in paths:
         (finding,) = await diagnostics_of(client, path, lambda d: codes(d) == ["SD802"])
         assert finding.message == _family_message(3, names)
@@ -403,6 +422,7 @@ async def test_typing_in_a_copy_tells_its_family_and_competitor_only_when_it_mov
         deck.project_dsh, "tdd-workflow", skill_text("tdd-workflow", TDD_WORKFLOW)
     )
     client = await start_editor(start_server)
+    open_deck(client, deck)
     for path in paths:
         await diagnostics_of(
             client, path, lambda d: [x.message for x in d][:1] == [_family_message(2, names)]

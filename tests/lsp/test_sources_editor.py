@@ -69,7 +69,8 @@ async def test_a_git_source_shows_its_label_and_shadows_a_user_skill(
     )
     assert hover is not None
     assert isinstance(hover.contents, types.MarkupContent)
-    assert "Shadowed by the [git:team skill from provider `git:team`](" in hover.contents.value
+    # This client lists no hover format: plain text (Markdown's link as "text (url)").
+    assert "Shadowed by the git:team skill from provider git:team (file:" in hover.contents.value
     assert "(rank 350): the model never sees this skill." in hover.contents.value
     assert "- `team-review`: Review the way the team does." in hover.contents.value
 

@@ -275,5 +275,5 @@ async def test_hover_on_an_open_skill_whose_file_is_deleted_says_it_is_not_loade
     )
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     shown = hover.contents.value
-    assert shown.startswith("**`doomed`** · not loaded: its file is no longer on disk"), shown
+    assert shown.startswith("doomed · not loaded: its file is no longer on disk"), shown
     assert "Catalog line" not in shown and "rank" not in shown

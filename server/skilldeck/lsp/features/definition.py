@@ -87,9 +87,11 @@ def copies_in_rank_order(session: Session, doc: SkillDocument, name: str) -> lis
     """The other skills named ``name`` (files and provided skills with a file), in rank
     order, winner first: from a shadowed copy, F12 lands on the skill the model sees
     (a client that jumps to the first location, and VS Code whenever this is the only
-    other copy); the document itself is left out (the user is there already)."""
+    other copy); the document itself is left out (the user is there already) unless it
+    is the only one."""
     assert doc.index is not None
     found: list[types.Location] = []
+    own: list[types.Location] = []
     for member in doc.index.members(name):
         if isinstance(member, ProvidedSkill):
             location = provided_location(member)
@@ -97,7 +99,9 @@ def copies_in_rank_order(session: Session, doc: SkillDocument, name: str) -> lis
                 found.append(location)
         elif member.path != doc.path:
             found.append(entry_location(session, member))
-    return found
+        else:
+            own.append(entry_location(session, member))
+    return found or own  # a name nothing else carries is its own definition
 
 
 async def _resource(doc: SkillDocument, position: Position) -> list[types.Location] | None:
