@@ -7,8 +7,8 @@ for files it saved itself; eglot 1.9 watches only the folders of files the proje
 tracks; VS Code misses what a folder created with its contents in one go (``mkdir -p``,
 ``git pull``, ``cp -r``) holds, and a base folder that does not exist yet. The engine's
 :class:`~skilldeck.engine.filesystem.RootWatcher` follows a missing root from its nearest
-existing ancestor (non-recursively) until it appears, and costs nothing measurable while
-idle (``benchmarks/bench_idle.py``). That watcher lists its roots before each index and
+existing ancestor (non-recursively) until it appears; idle, it costs about 0.3 % of a
+core, whatever the deck's size (``benchmarks/bench_idle.py``). That watcher lists its roots before each index and
 goes live after it once the client is quiet (:class:`~skilldeck.engine.filesystem.
 QuietWindow`): setting up the watches stalls the loop for a moment per root, which
 keystrokes right after an index should not meet. The folders' config files
