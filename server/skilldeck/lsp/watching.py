@@ -8,7 +8,7 @@ tracks; VS Code misses what a folder created with its contents in one go (``mkdi
 ``git pull``, ``cp -r``) holds, and a base folder that does not exist yet. The engine's
 :class:`~skilldeck.engine.filesystem.RootWatcher` follows a missing root from its nearest
 existing ancestor (non-recursively) until it appears; idle, it costs about 0.3 % of a
-core, whatever the deck's size (``benchmarks/bench_idle.py``). That watcher lists its roots before each index and
+core at 500 skills, its check-ins being per root (``benchmarks/bench_idle.py``). That watcher lists its roots before each index and
 goes live after it once the client is quiet (:class:`~skilldeck.engine.filesystem.
 QuietWindow`): setting up the watches stalls the loop for a moment per root, which
 keystrokes right after an index should not meet. The folders' config files
