@@ -108,7 +108,7 @@ def test_every_mirrored_setting_is_parsed_by_the_server() -> None:
 def test_hosts_are_validated_in_the_file_and_the_editor(tmp_path: Path) -> None:
     config = tmp_path / "skilldeck.toml"
     config.write_text('hosts = ["codex", "cursor"]\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match="unknown host 'cursor' in 'hosts' \\(known: dsh, "):
+    with pytest.raises(ConfigError, match="unknown host \"cursor\" in 'hosts' \\(known: dsh, "):
         load_config_file(config)
     config.write_text('hosts = ["codex", "dsh", "codex"]\n', encoding="utf-8")
     assert load_config_file(config).hosts == ("codex", "dsh")
@@ -169,7 +169,7 @@ def test_an_editor_source_is_the_file_table_read_by_the_same_parser(tmp_path: Pa
          "the 'ext::' transport is not allowed (use one of https, http, ssh, git, file or a "
          "local path); only the config file's sources are used."),
         ([{"name": "team", "type": "svn", "url": "x"}], "'skilldeck.sources[0].type' must be one "
-         "of 'git', 'mcp', not 'svn'; only the config file's sources are used."),
+         'of "git", "mcp", not "svn"; only the config file\'s sources are used.'),
     ],
 )  # fmt: skip
 def test_a_bad_editor_source_is_named_and_dropped(value: object, message: str) -> None:

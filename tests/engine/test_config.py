@@ -149,7 +149,7 @@ def test_sources_name_the_layer_each_value_came_from(tmp_path: Path) -> None:
             "must be an integer",
         ),
         ('[rules]\nSD999 = "off"\n', "rules.SD999", "unknown rule 'rules.SD999'"),
-        ('[rules]\nSD701 = "loud"\n', "rules.SD701", "must be one of 'error', 'warning'"),
+        ('[rules]\nSD701 = "loud"\n', "rules.SD701", 'must be one of "error", "warning"'),
         ('ignore = "SD701"\n', "ignore", "must be a list of rule codes or names"),
         (
             'custom-skill-dirs = ["ok", "team\\u0000skills"]\n',
@@ -226,5 +226,5 @@ def test_keeping_valid_leaves_out_only_the_bad_keys(tmp_path: Path) -> None:
     assert layer.profile is None
     assert [error.key for error in errors] == ["profile", "ignore: SD998", "rules.SD999"]
     # `check` and the other front ends still refuse the file.
-    with pytest.raises(ConfigError, match="unknown profile 'nope'"):
+    with pytest.raises(ConfigError, match='unknown profile "nope"'):
         load_config_file(config)

@@ -440,7 +440,7 @@ def test_overrides_change_severity_and_switching_off_a_drop_still_drops():
     assert analyze(text, overrides={"SD206": "off"}).findings[0].code == "SD301"
     with pytest.raises(ValueError, match="unknown rule 'SD999'"):
         RuleSettings(overrides={"SD999": None})
-    with pytest.raises(ValueError, match="invalid severity 'loud'"):
+    with pytest.raises(ValueError, match='invalid severity "loud"'):
         RuleSettings(overrides={"SD206": "loud"})
     assert hash(RuleSettings(overrides={"SD206": None})) == hash(
         RuleSettings(overrides={"name-mismatch": "off"})

@@ -73,7 +73,7 @@ def test_a_password_in_a_url_is_refused_without_being_repeated(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("table", "message", "key"),
     [
-        ('type = "svn"\nname = "t"', "'sources[0].type' must be one of 'git', 'mcp'", "type"),
+        ('type = "svn"\nname = "t"', '\'sources[0].type\' must be one of "git", "mcp"', "type"),
         ('type = "git"\nname = "T!"\nurl = "x"', "'sources[0].name' must be a short", "name"),
         ('type = "git"\nname = "t"', "'sources[0].url' is required", "url"),
         ('type = "git"\nname = "t"\nurl = "x"\npath = "../up"', "inside the repository", "path"),

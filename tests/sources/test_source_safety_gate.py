@@ -77,7 +77,7 @@ def test_an_unknown_require_value_is_a_config_error(
     result = run("sources")
 
     assert result.code == 2
-    assert "'sources[0].require' must be one of 'no-errors', not 'nothing-bad'" in result.stderr
+    assert '\'sources[0].require\' must be one of "no-errors", not "nothing-bad"' in result.stderr
 
 
 def test_the_gate_judges_with_the_project_rule_settings(
