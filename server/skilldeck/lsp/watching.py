@@ -1,15 +1,16 @@
 """Keeping the index true when files change on disk.
 
-The server watches every root itself whenever it can (watchfiles installed), whatever the
-client announces: no client's watching can be relied on for skill roots (issue #41, the
-table in ``docs/editors.md``). Helix announces ``didChangeWatchedFiles`` but sends it only
-for files it saved itself; eglot 1.9 watches only the folders of files the project already
-tracks; VS Code misses what a folder created with its contents in one go (``mkdir -p``,
-``git pull``, ``cp -r``) holds, and a base folder that does not exist yet. The engine's
-:class:`~skilldeck.engine.filesystem.RootWatcher` follows a missing root from its nearest
-existing ancestor (non-recursively) until it appears; idle, it costs about 0.3 % of a
-core at 500 skills, its check-ins being per root (``benchmarks/bench_idle.py``). That watcher lists its roots before each index and
-goes live after it once the client is quiet (:class:`~skilldeck.engine.filesystem.
+The server watches every root itself whenever it can (watchfiles installed), whatever
+the client announces: no client's watching can be relied on for skill roots (issue #41,
+the table in ``docs/editors.md``). Helix announces ``didChangeWatchedFiles`` but sends
+it only for files it saved itself; eglot 1.9 watches only the folders of files the
+project already tracks; VS Code misses what a folder created with its contents in one go
+(``mkdir -p``, ``git pull``, ``cp -r``) holds, and a base folder that does not exist
+yet. The engine's :class:`~skilldeck.engine.filesystem.RootWatcher` follows a missing
+root from its nearest existing ancestor (non-recursively) until it appears; idle, it
+costs about 0.3 % of a core at 500 skills, its check-ins being per root
+(``benchmarks/bench_idle.py``). That watcher lists its roots before each index and goes
+live after it once the client is quiet (:class:`~skilldeck.engine.filesystem.
 QuietWindow`): setting up the watches stalls the loop for a moment per root, which
 keystrokes right after an index should not meet. The folders' config files
 (``skilldeck.toml``, ``pyproject.toml`` at each project root) are watched by
