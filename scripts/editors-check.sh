@@ -63,10 +63,7 @@ scratch() {
 
 # Checks known to fail until a fix lands (strict: one that passes fails the run), by editor.
 declare -A KNOWN=(
-  # Issue #41.9: Neovim 0.11 pulls diagnostics but takes no workspace/diagnostic/refresh, and
-  # the server still pulls for it, so a file open in the background keeps stale findings.
-  # The fix is on the lsp branch (b0bff89): remove this line when it is merged.
-  [nvim-0.11]="an unsaved edit changes another open file's findings"
+  # name -> a check that fails today, with the issue that tracks it (none at present)
 )
 
 status=0
