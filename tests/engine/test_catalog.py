@@ -12,7 +12,7 @@ from skilldeck.engine.model_view._catalog import (
     catalog_entries,
     estimate_tokens,
     render_catalog,
-    render_replacement_catalog,
+    render_entries,
 )
 from skilldeck.engine.registry._model import DirectoryResourceBase, InvocationPolicy, SkillSummary
 
@@ -215,13 +215,15 @@ def test_tracker_initial_replacement_and_empty_replacement() -> None:
             "</system-reminder>",
         ]
     )
-    assert gone.text == render_replacement_catalog([])
+    assert gone.text == render_entries([], kind="empty-replacement")
     assert tracker.update(Snapshot(())) is None
     assert tracker.current is gone
 
     back = tracker.update(Snapshot((summary("third", "Third"),)))
     assert back is not None and back.kind == "replacement"
-    assert back.text == render_replacement_catalog([summary("third", "Third")])
+    assert back.text == render_entries(
+        catalog_entries([summary("third", "Third")], 500), kind="replacement"
+    )
 
 
 def test_tracker_ignores_what_the_model_cannot_see() -> None:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,10 +12,21 @@ from skilldeck.engine.config._skilldeck_config import (
     find_config_file,
     load_config_file,
     load_config_file_keeping_valid,
-    load_project_config,
 )
 from skilldeck.engine.rules._findings import Severity
 from skilldeck.engine.rules._rules import rule
+
+
+def load_project_config(
+    project_root: Path, *, base: SkilldeckConfig | None = None
+) -> SkilldeckConfig:
+    """``base`` (default: the environment's) merged with the project's config file, as
+    the CLI and the language server read it."""
+    config = SkilldeckConfig.from_environment() if base is None else base
+    file = find_config_file(project_root)
+    if file is None:
+        return config
+    return replace(config.merged(load_config_file(file)), config_file=str(file))
 
 
 def test_defaults() -> None:

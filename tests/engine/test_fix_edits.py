@@ -13,7 +13,6 @@ from skilldeck.engine.frontmatter._fix_edits import (
     REMOVED,
     FixCheck,
     apply_edits,
-    changes_exactly,
     fix_all,
 )
 from skilldeck.engine.rules._findings import Finding, Fix, Severity, TextEdit
@@ -56,14 +55,14 @@ def test_a_fix_must_make_exactly_its_change() -> None:
     text = "---\nname: &n alpha\ndescription: *n\n---\n"
     rename = [TextEdit(Span.at(1, 6, 14), "&n beta")]
 
-    assert not changes_exactly(text, rename, {"name": "beta"})  # the alias changes too
-    assert changes_exactly(text, rename, {"name": "beta", "description": "beta"})
+    assert not FixCheck(text).exact(rename, {"name": "beta"})  # the alias changes too
+    assert FixCheck(text).exact(rename, {"name": "beta", "description": "beta"})
     dangling = [TextEdit(Span.at(1, 6, 14), "beta")]
-    assert not changes_exactly(text, dangling, {"name": "beta"})
+    assert not FixCheck(text).exact(dangling, {"name": "beta"})
     duplicate = [insert(2, 0, "name: beta\n")]
-    assert not changes_exactly(text, duplicate, {"name": "beta"})
-    assert changes_exactly(
-        "---\nx: 1\ny: 2\n---\n", [TextEdit(Span.at(1, 0, 1), "z")], {"x": REMOVED, "z": 1}
+    assert not FixCheck(text).exact(duplicate, {"name": "beta"})
+    assert FixCheck("---\nx: 1\ny: 2\n---\n").exact(
+        [TextEdit(Span.at(1, 0, 1), "z")], {"x": REMOVED, "z": 1}
     )
 
 

@@ -17,8 +17,14 @@ from hypothesis import strategies as st
 
 from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
 from skilldeck.engine.host_views._view import HostsView, build_view, host_listing
-from skilldeck.engine.hosts._budget import host_budget, listed_chars
-from skilldeck.engine.hosts._table import HOSTS, get_host, parse_hosts
+from skilldeck.engine.hosts._budget import (
+    BudgetReport,
+    CatalogState,
+    Offer,
+    budget_from_lengths,
+    listed_chars,
+)
+from skilldeck.engine.hosts._table import HOSTS, Host, get_host, parse_hosts
 from skilldeck.engine.text._catalog_text import collapse_whitespace
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "hosts.md"
@@ -323,6 +329,21 @@ def test_a_name_longer_than_the_host_allows_is_not_loaded(
 
 
 # --- budgets ---------------------------------------------------------------------------
+
+
+def host_budget(
+    host: Host,
+    entries: list[tuple[str, str]],
+    *,
+    context_tokens: int | None = None,
+    entry_cap: int | None = None,
+) -> tuple[BudgetReport, dict[str, CatalogState]]:
+    """The catalog ``host`` builds from ``entries`` (name, text): each name's text
+    measured whitespace-collapsed, as the listings show it."""
+    offers = [
+        Offer(name, name, len(collapse_whitespace(text))) for name, text in dict(entries).items()
+    ]
+    return budget_from_lengths(host, offers, context_tokens=context_tokens, entry_cap=entry_cap)
 
 
 def test_claude_code_cuts_an_entry_at_1536_characters() -> None:

@@ -3,14 +3,33 @@ the precise error for each bad table (refused git transports first)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from skilldeck.engine.config._skilldeck_config import ConfigError, ConfigLayer, load_project_config
+from skilldeck.engine.config._skilldeck_config import (
+    ConfigError,
+    ConfigLayer,
+    SkilldeckConfig,
+    find_config_file,
+    load_config_file,
+)
 from skilldeck.engine.config._source_spec import DEFAULT_SOURCE_RANK, GitSourceSpec, McpSourceSpec
 from skilldeck.engine.registry._model import RANK_CUSTOM, RANK_USER_DSH
 from skilldeck.lsp.settings import parse_settings
+
+
+def load_project_config(
+    project_root: Path, *, base: SkilldeckConfig | None = None
+) -> SkilldeckConfig:
+    """``base`` (default: the environment's) merged with the project's config file, as
+    the CLI and the language server read it."""
+    config = SkilldeckConfig.from_environment() if base is None else base
+    file = find_config_file(project_root)
+    if file is None:
+        return config
+    return replace(config.merged(load_config_file(file)), config_file=str(file))
 
 
 def _load(tmp_path: Path, text: str) -> tuple[object, ...]:

@@ -20,7 +20,6 @@ from skilldeck.cli.errors import CliError
 from skilldeck.engine.config import ConfigError
 
 EXIT_OK = 0
-EXIT_FINDINGS = 1
 EXIT_ERROR = 2
 
 Command = Callable[[argparse.Namespace], int]

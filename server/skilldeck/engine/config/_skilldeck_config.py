@@ -316,19 +316,6 @@ def load_config_file(path: str | os.PathLike[str]) -> ConfigLayer:
     return load_config_data(_read_toml(file), file)
 
 
-def load_project_config(
-    project_root: str | os.PathLike[str],
-    *,
-    base: SkilldeckConfig | None = None,
-) -> SkilldeckConfig:
-    """``base`` (default: :meth:`SkilldeckConfig.from_environment`) merged with the file."""
-    config = SkilldeckConfig.from_environment() if base is None else base
-    file = find_config_file(project_root)
-    if file is None:
-        return config
-    return replace(config.merged(load_config_file(file)), config_file=str(file))
-
-
 def load_config_file_keeping_valid(
     path: str | os.PathLike[str],
 ) -> tuple[ConfigLayer, tuple[ConfigError, ...]]:

@@ -19,8 +19,6 @@ from skilldeck.engine.files import analyze_skill_file
 from skilldeck.engine.filesystem._layout import listed_child_layout
 from skilldeck.engine.rules import Finding, Severity
 
-#: The value of a source's ``require`` option that turns its gate on.
-REQUIRE_NO_ERRORS = "no-errors"
 #: How many findings a refusal names before it says how many more there are.
 _NAMED = 2
 

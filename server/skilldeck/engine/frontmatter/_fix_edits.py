@@ -251,11 +251,6 @@ def _holds(before: _State, after: _State | None, expected: Mapping[str, object])
     )
 
 
-def changes_exactly(text: str, edits: Sequence[TextEdit], changes: Mapping[str, object]) -> bool:
-    """:meth:`FixCheck.exact` for one fix of ``text``."""
-    return FixCheck(text).exact(edits, changes)
-
-
 def _delta(before: Mapping[str, object], after: Mapping[str, object]) -> dict[str, object]:
     delta: dict[str, object] = {key: REMOVED for key in before if key not in after}
     for key, value in after.items():

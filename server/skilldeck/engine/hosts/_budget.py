@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from skilldeck.engine.hosts._table import CHARS_PER_TOKEN, CatalogRules, Host
-from skilldeck.engine.text import collapse_whitespace
 
 CatalogState = Literal["full", "cut", "name-only", "left-out"]
 
@@ -80,25 +79,6 @@ class BudgetReport:
         return next((entry for entry in self.entries if entry.key == key), None)
 
 
-def host_budget(
-    host: Host,
-    entries: Iterable[tuple[str, str]],
-    *,
-    context_tokens: int | None = None,
-    entry_cap: int | None = None,
-) -> tuple[BudgetReport, dict[str, CatalogState]]:
-    """The catalog ``host`` builds from ``entries`` (name, text), in name order; the text
-    is measured whitespace-collapsed, as the listings show it (an entry's path, where the
-    host's line shows one, is taken to be its name).
-
-    ``entry_cap`` is DSH's configured description length (other hosts use their own).
-    Returns the report and each name's state.
-    """
-    texts = dict(entries)  # one entry per name: the last text given
-    offers = [Offer(name, name, len(collapse_whitespace(text))) for name, text in texts.items()]
-    return budget_from_lengths(host, offers, context_tokens=context_tokens, entry_cap=entry_cap)
-
-
 def budget_from_lengths(
     host: Host,
     offers: Iterable[Offer],
@@ -107,10 +87,11 @@ def budget_from_lengths(
     entry_cap: int | None,
     unlisted: Iterable[Offer] = (),
 ) -> tuple[BudgetReport, dict[str, CatalogState]]:
-    """:func:`host_budget` from each entry's collapsed text length; the states are keyed
-    by :attr:`Offer.key`. Entries are listed by name, then key. ``unlisted``: skills the
-    host loads but does not list (``disable-model-invocation``): ``left-out`` entries that
-    count nothing."""
+    """The catalog ``host`` builds from ``offers`` (each entry's whitespace-collapsed text
+    length, as the listings show it); the states are keyed by :attr:`Offer.key`. Entries
+    are listed by name, then key. ``entry_cap`` is DSH's configured description length
+    (other hosts use their own). ``unlisted``: skills the host loads but does not list
+    (``disable-model-invocation``): ``left-out`` entries that count nothing."""
     rules = host.catalog
     cap = entry_cap if host.engine_roots else rules.entry_cap
     if cap is not None:

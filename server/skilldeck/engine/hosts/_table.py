@@ -37,7 +37,6 @@ Duplicates = Literal["first", "keep-all"]
 #: does not search inside a hidden folder for more).
 Hidden = Literal["read", "skip", "not-below"]
 
-DEFAULT_HOST = "dsh"
 #: The documented conversion skilldeck uses between characters and tokens (one token per
 #: four characters, :func:`skilldeck.engine.model_view.tokens_for_length`).
 CHARS_PER_TOKEN = 4

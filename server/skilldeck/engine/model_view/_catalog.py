@@ -218,16 +218,6 @@ def render_catalog(
     return render_entries(catalog_entries(skills, max_description_length), kind="initial")
 
 
-def render_replacement_catalog(
-    skills: Iterable[SkillSummary],
-    *,
-    max_description_length: int = DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH,
-) -> str:
-    """A complete replacement catalog; with no model-invocable skill, the empty replacement."""
-    entries = catalog_entries(skills, max_description_length)
-    return render_entries(entries, kind="replacement" if entries else "empty-replacement")
-
-
 def render_entries(entries: Sequence[CatalogEntry], *, kind: CatalogUpdateKind) -> str:
     """Render already-shaped entries as a catalog message of the given kind.
 

@@ -45,7 +45,7 @@ class Fix:
     ``edits`` apply together against the original text, as one LSP ``TextEdit[]``
     (:func:`skilldeck.engine.frontmatter.apply_edits`). The engine offers a fix only when
     the result is valid frontmatter whose values differ from the original in exactly
-    the change the title names (:func:`skilldeck.engine.frontmatter.changes_exactly`).
+    the change the title names (:meth:`skilldeck.engine.frontmatter.FixCheck.exact`).
 
     ``unsafe`` marks a fix that changes what the skill means (a new name, a renamed or
     moved key, a placeholder text, another skill mentioned): ``check --fix`` applies it
