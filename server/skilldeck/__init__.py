@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 from skilldeck._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from skilldeck._registry import default_registry as default_registry
     from skilldeck.engine.config import ConfigError as ConfigError
     from skilldeck.engine.config import SkilldeckConfig as SkilldeckConfig
-    from skilldeck.engine.deck import default_registry as default_registry
     from skilldeck.engine.filesystem import FilesystemProvider as FilesystemProvider
     from skilldeck.engine.model_view import CatalogTracker as CatalogTracker
     from skilldeck.engine.model_view import CatalogUpdate as CatalogUpdate
@@ -55,7 +55,7 @@ if not TYPE_CHECKING:
         __name__,
         {
             "engine.config": ("ConfigError", "SkilldeckConfig"),
-            "engine.deck": ("default_registry",),
+            "_registry": ("default_registry",),
             "engine.filesystem": ("FilesystemProvider",),
             "engine.model_view": (
                 "CatalogTracker",

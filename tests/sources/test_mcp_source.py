@@ -21,6 +21,7 @@ from skilldeck.engine.config._source_spec import McpSourceSpec
 from skilldeck.engine.deck._defaults import provider_registry
 from skilldeck.engine.registry._registry import SkillRegistry
 from skilldeck.engine.sources._factories import source_factory
+from skilldeck.remote import mcp_source_factory
 
 RELAY = Path(__file__).with_name("mcp_proxy.py")
 SKILLDECK_MCP = (sys.executable, "-m", "skilldeck", "mcp")
@@ -171,7 +172,9 @@ async def test_cancelling_a_lookup_ends_the_stdio_server(
     monkeypatch.setenv("PROXY_PID_FILE", str(pid_file))
     monkeypatch.setenv("SKILLDECK_CACHE_DIR", str(tmp_path / "cache"))
     spec = McpSourceSpec(name="hub", command=tuple(_relay(hub)), timeout=60)
-    registry = provider_registry(SkilldeckConfig(remote_sources=(spec,)))
+    registry = provider_registry(
+        SkilldeckConfig(remote_sources=(spec,)), mcp_sources=mcp_source_factory
+    )
     lookup = asyncio.ensure_future(registry.snapshot())
     deadline = time.monotonic() + 20
     while not pid_file.exists() or not pid_file.read_text(encoding="utf-8"):
@@ -222,7 +225,9 @@ async def test_disposing_the_source_ends_the_stdio_server(
     monkeypatch.setenv("SKILLDECK_CACHE_DIR", str(tmp_path / "cache"))
     spec = McpSourceSpec(name="hub", command=tuple(_relay(hub)), timeout=60)
     registry = SkillRegistry()
-    dispose = registry.register_provider(source_factory(spec, SkilldeckConfig()))
+    dispose = registry.register_provider(
+        source_factory(spec, SkilldeckConfig(), mcp_sources=mcp_source_factory)
+    )
     lookup = asyncio.ensure_future(registry.snapshot())
     deadline = time.monotonic() + 20
     while not pid_file.exists() or not pid_file.read_text(encoding="utf-8"):
@@ -237,3 +242,38 @@ async def test_disposing_the_source_ends_the_stdio_server(
     while _alive(relay) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     assert not _alive(relay)
+
+
+async def test_the_public_default_registry_reads_an_mcp_source(
+    hub: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The engine never imports skilldeck.remote; skilldeck.default_registry hands it in.
+    import skilldeck  # noqa: PLC0415
+
+    monkeypatch.setenv("SKILLDECK_CACHE_DIR", str(tmp_path / "cache"))
+    command = (sys.executable, "-m", "skilldeck", "mcp", "--cwd", str(hub))
+    spec = McpSourceSpec(name="hub", command=command, timeout=60)
+    registry = skilldeck.default_registry(
+        SkilldeckConfig(remote_sources=(spec,), include_user_roots=False)
+    )
+    snapshot = await registry.snapshot(cwd=str(tmp_path))
+    assert {(s.name, s.source) for s in snapshot.skills} == {
+        ("hub-review", "mcp:hub"),
+        ("hub-plan", "mcp:hub"),
+    }
+    assert snapshot.complete
+
+
+async def test_without_a_reader_an_mcp_source_is_empty_incomplete_and_says_why(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    spec = McpSourceSpec(name="hub", command=("never-started",), timeout=60)
+    registry = provider_registry(SkilldeckConfig(remote_sources=(spec,)))
+    with caplog.at_level("WARNING", logger="skilldeck.sources"):
+        snapshot = await registry.snapshot(cwd=str(tmp_path))
+    assert snapshot.skills == ()
+    assert not snapshot.complete
+    assert caplog.messages == [
+        'skill source "hub" is not read: mcp sources need a reader '
+        "(default_registry(..., mcp_sources=skilldeck.remote.mcp_source_factory))"
+    ]

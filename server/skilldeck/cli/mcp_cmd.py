@@ -102,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         usable_cpus,
     )
     from skilldeck.mcp.deck_server import DeckServer  # noqa: PLC0415
+    from skilldeck.remote import mcp_source_factory  # noqa: PLC0415
 
     cwd = lookup_cwd(args)
     config = build_config(
@@ -120,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
         providers=provider_factories(args),
         processes=usable_cpus(),  # a cold first read forks helpers, as check and the LSP do
         watch_gate=gate,
+        mcp_sources=mcp_source_factory,
     )
     deck = DeckServer(
         registry,

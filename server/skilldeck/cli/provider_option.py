@@ -75,5 +75,7 @@ def read_provided(
         provided_skills,
         provider_registry,
     )
+    from skilldeck.remote import mcp_source_factory  # noqa: PLC0415
 
-    return asyncio.run(provided_skills(provider_registry(config, factories), cwd=cwd))
+    registry = provider_registry(config, factories, mcp_sources=mcp_source_factory)
+    return asyncio.run(provided_skills(registry, cwd=cwd))

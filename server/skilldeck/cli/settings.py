@@ -115,8 +115,11 @@ def registry_session(
     config = build_config(args, cwd, catalog_max_description_length=catalog_max_description_length)
     cache = None if args.no_cache else IndexCache.default()
     from skilldeck.engine.deck import default_registry  # noqa: PLC0415 - not for check
+    from skilldeck.remote import mcp_source_factory  # noqa: PLC0415
 
-    registry = default_registry(config, cache=cache, providers=provider_factories(args))
+    registry = default_registry(
+        config, cache=cache, providers=provider_factories(args), mcp_sources=mcp_source_factory
+    )
     return RegistrySession(cwd, config, registry)
 
 

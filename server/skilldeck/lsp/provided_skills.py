@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from skilldeck.engine.deck import ProvidedSkill, provided_skills, provider_registry
+from skilldeck.remote import mcp_source_factory
 
 if TYPE_CHECKING:
     from skilldeck.engine.config import SkilldeckConfig
@@ -35,7 +36,7 @@ class ProvidedSkills:
         incomplete; it never stops indexing."""
         self.forget(folder)
         try:
-            registry = provider_registry(config, self.providers)
+            registry = provider_registry(config, self.providers, mcp_sources=mcp_source_factory)
         except ImportError as error:  # an mcp source in the pure-Python bundle (no SDK)
             self.session.server.log(
                 f"skilldeck: a skill source needs {error.name or 'a module'}, which this"

@@ -22,6 +22,7 @@ from skilldeck.engine.sources import source_factory
 
 if TYPE_CHECKING:
     from skilldeck.engine.filesystem import WatchGate
+    from skilldeck.engine.sources import McpSourceReader
 
 
 def default_registry(
@@ -33,6 +34,7 @@ def default_registry(
     providers: Sequence[ProviderFactory] = (),
     processes: int = 1,
     watch_gate: WatchGate | None = None,
+    mcp_sources: McpSourceReader | None = None,
 ) -> SkillRegistry:
     """A :class:`SkillRegistry` with skilldeck's standard providers registered.
 
@@ -50,6 +52,9 @@ def default_registry(
     (:func:`~skilldeck.engine.filesystem.scan_deck`) for a cold index. A closed
     ``watch_gate`` keeps the watches from going live until it is opened
     (:mod:`~skilldeck.engine.filesystem`; nothing that changes meanwhile is lost).
+    ``mcp_sources`` reads the config's ``mcp`` sources (the front ends pass
+    ``skilldeck.remote.mcp_source_factory``; without it such a source is empty and
+    incomplete: the engine imports no protocol library).
     """
     if config is None:
         config = SkilldeckConfig.from_environment()
@@ -59,25 +64,31 @@ def default_registry(
             config, watch=watch, cache=cache, processes=processes, watch_gate=watch_gate
         )
     )
-    _register_others(registry, config, providers)
+    _register_others(registry, config, providers, mcp_sources)
     return registry
 
 
 def provider_registry(
-    config: SkilldeckConfig, providers: Sequence[ProviderFactory] = ()
+    config: SkilldeckConfig,
+    providers: Sequence[ProviderFactory] = (),
+    *,
+    mcp_sources: McpSourceReader | None = None,
 ) -> SkillRegistry:
     """The registry of :func:`default_registry` without the filesystem provider: what the
     deck adds to the files it scans itself (bundled, registered and runtime skills)."""
     registry = SkillRegistry()
-    _register_others(registry, config, providers)
+    _register_others(registry, config, providers, mcp_sources)
     return registry
 
 
 def _register_others(
-    registry: SkillRegistry, config: SkilldeckConfig, providers: Sequence[ProviderFactory]
+    registry: SkillRegistry,
+    config: SkilldeckConfig,
+    providers: Sequence[ProviderFactory],
+    mcp_sources: McpSourceReader | None,
 ) -> None:
     registry.register_provider(bundled_provider_factory(enabled=config.bundled_skills))
     for source in config.remote_sources:
-        registry.register_provider(source_factory(source, config))
+        registry.register_provider(source_factory(source, config, mcp_sources=mcp_sources))
     for factory in providers:
         registry.register_provider(factory)

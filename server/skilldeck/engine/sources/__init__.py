@@ -13,6 +13,7 @@ from skilldeck._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from skilldeck.engine.sources._config_findings import source_findings as source_findings
+    from skilldeck.engine.sources._factories import McpSourceReader as McpSourceReader
     from skilldeck.engine.sources._factories import source_factory as source_factory
     from skilldeck.engine.sources._git_cache import good_commit as good_commit
     from skilldeck.engine.sources._git_cache import good_copy as good_copy
@@ -35,7 +36,7 @@ else:
         __name__,
         {
             "_config_findings": ("source_findings",),
-            "_factories": ("source_factory",),
+            "_factories": ("McpSourceReader", "source_factory"),
             "_git_cache": ("good_commit", "good_copy", "read_state", "source_dir"),
             "_git_provider": ("pins_a_commit",),
             "_listing_copy": (
