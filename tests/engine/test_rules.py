@@ -90,9 +90,7 @@ def test_every_rule_is_documented():
 
 def test_docs_rules_md_is_generated_from_the_table():
     assert DOCS.read_text(encoding="utf-8") == render_rules_markdown(), (
-        "docs/rules.md is stale: regenerate it with "
-        "python -c 'from skilldeck.engine.rules._rules import render_rules_markdown as r; "
-        'open("docs/rules.md", "w").write(r())\''
+        "docs/rules.md is stale: run scripts/generate"
     )
 
 

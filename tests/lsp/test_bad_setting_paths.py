@@ -43,7 +43,7 @@ async def test_a_nul_in_a_path_setting_is_named_and_ignored(
     assert hover is not None
     warnings = [m.message for m in client.log_messages if m.type == types.MessageType.Warning]
     assert [w for w in warnings if setting in w] == [
-        f"{setting} must not contain a NUL character; using the default."
+        f"'{setting}' must not contain a NUL character; using the default."
     ]
     assert not [m for m in client.log_messages if m.type == types.MessageType.Error]
 

@@ -4,13 +4,11 @@
  * documents belong to the server. No `vscode` import.
  */
 import { IMPORT_STRATEGIES, type ImportStrategy } from './interpreter';
+import { HOSTS, PROFILES, SERVER_SETTING_KEYS, type ServerSettingKey } from './settingsSchema';
 
-/** Rule profiles the server knows. */
-export const PROFILES = ['dsh', 'agentskills', 'claude-code', 'codex'] as const;
+// The settings table's names (generated from the engine's settings schema by scripts/generate).
+export { HOSTS, PROFILES, SERVER_SETTING_KEYS, type ServerSettingKey };
 export type Profile = (typeof PROFILES)[number];
-
-/** Agents the server can report on (`engine/hosts/_table.py`; docs/hosts.md). */
-export const HOSTS = ['dsh', 'claude-code', 'codex', 'copilot', 'opencode', 'gemini-cli', 'kimi-code', 'agentskills'] as const;
 export type Host = (typeof HOSTS)[number];
 
 /** One row of the agent picker: the agent's display name, its id beside it. */
@@ -159,20 +157,6 @@ export function readSettings(get: SettingGetter): ClientSettings {
   };
 }
 
-/** The keys below `skilldeck.` the extension mirrors to the server. */
-export const SERVER_SETTING_KEYS = [
-  'profile',
-  'customSkillDirs',
-  'dshHome',
-  'agentsHome',
-  'bundledSkillDir',
-  'catalogDescriptionMaxLength',
-  'includeUserRoots',
-  'rules',
-  'hosts',
-  'sources',
-] as const satisfies readonly (keyof ServerSettings)[];
-export type ServerSettingKey = (typeof SERVER_SETTING_KEYS)[number];
 
 /**
  * The fields of VS Code's `WorkspaceConfiguration.inspect(key)` this module reads.

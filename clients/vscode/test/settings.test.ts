@@ -19,6 +19,7 @@ import {
   type SettingInspection,
   type SettingInspector,
 } from '../src/settings';
+import { CLIENT_SETTING_KEYS } from '../src/settingsSchema';
 
 function getter(values: Record<string, unknown>): SettingGetter {
   return (key) => values[key];
@@ -137,7 +138,7 @@ describe('userSetServerSettings (what the server receives)', () => {
     const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
       contributes: { configuration: { properties: Record<string, unknown> } };
     };
-    const clientOnly = ['server.pythonPath', 'importStrategy', 'trace.server', 'catalogTokenBudget', 'skillsView.groupThreshold', 'skillsView.groupBy'];
+    const clientOnly: readonly string[] = CLIENT_SETTING_KEYS;
     const declared = Object.keys(manifest.contributes.configuration.properties)
       .map((key) => key.replace(/^skilldeck\./, ''))
       .filter((key) => !clientOnly.includes(key));

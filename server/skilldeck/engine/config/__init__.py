@@ -18,21 +18,30 @@ if TYPE_CHECKING:
     from skilldeck.engine.config._distinct import DistinctMatcher as DistinctMatcher
     from skilldeck.engine.config._distinct import declare_distinct as declare_distinct
     from skilldeck.engine.config._distinct import validate_distinct as validate_distinct
-    from skilldeck.engine.config._rule_settings import (
+    from skilldeck.engine.config._numbers import finite_number as finite_number
+    from skilldeck.engine.config._numbers import validate_threshold as validate_threshold
+    from skilldeck.engine.config._rule_settings import RuleSettings as RuleSettings
+    from skilldeck.engine.config._setting_kinds import SettingProblem as SettingProblem
+    from skilldeck.engine.config._setting_kinds import path_problem as path_problem
+    from skilldeck.engine.config._settings_schema import (
         DEFAULT_NEAR_DUPLICATE_THRESHOLD as DEFAULT_NEAR_DUPLICATE_THRESHOLD,
     )
-    from skilldeck.engine.config._rule_settings import (
+    from skilldeck.engine.config._settings_schema import (
         DEFAULT_OVERLAP_THRESHOLD as DEFAULT_OVERLAP_THRESHOLD,
     )
-    from skilldeck.engine.config._rule_settings import RuleSettings as RuleSettings
-    from skilldeck.engine.config._rule_settings import validate_threshold as validate_threshold
     from skilldeck.engine.config._settings_schema import EDITOR_KEYS as EDITOR_KEYS
-    from skilldeck.engine.config._settings_schema import finite_number as finite_number
+    from skilldeck.engine.config._settings_schema import SETTINGS as SETTINGS
+    from skilldeck.engine.config._settings_schema import Setting as Setting
     from skilldeck.engine.config._settings_schema import setting_for_field as setting_for_field
+    from skilldeck.engine.config._settings_schema import (
+        settings_json_schema as settings_json_schema,
+    )
     from skilldeck.engine.config._skilldeck_config import CONFIG_FILE_NAMES as CONFIG_FILE_NAMES
+    from skilldeck.engine.config._skilldeck_config import EDITOR_SETTINGS as EDITOR_SETTINGS
     from skilldeck.engine.config._skilldeck_config import ConfigError as ConfigError
     from skilldeck.engine.config._skilldeck_config import ConfigLayer as ConfigLayer
     from skilldeck.engine.config._skilldeck_config import SkilldeckConfig as SkilldeckConfig
+    from skilldeck.engine.config._skilldeck_config import anchored as anchored
     from skilldeck.engine.config._skilldeck_config import (
         declares_project_root as declares_project_root,
     )
@@ -41,11 +50,9 @@ if TYPE_CHECKING:
     from skilldeck.engine.config._skilldeck_config import (
         load_config_file_keeping_valid as load_config_file_keeping_valid,
     )
-    from skilldeck.engine.config._skilldeck_config import parse_host_names as parse_host_names
     from skilldeck.engine.config._skilldeck_config import (
-        parse_rule_overrides as parse_rule_overrides,
+        read_editor_settings as read_editor_settings,
     )
-    from skilldeck.engine.config._skilldeck_config import path_problem as path_problem
     from skilldeck.engine.config._source_spec import GitSourceSpec as GitSourceSpec
     from skilldeck.engine.config._source_spec import McpSourceSpec as McpSourceSpec
     from skilldeck.engine.config._source_spec import SourceSpec as SourceSpec
@@ -63,25 +70,36 @@ else:
                 "declare_distinct",
                 "validate_distinct",
             ),
-            "_rule_settings": (
-                "DEFAULT_NEAR_DUPLICATE_THRESHOLD",
-                "DEFAULT_OVERLAP_THRESHOLD",
-                "RuleSettings",
+            "_numbers": (
+                "finite_number",
                 "validate_threshold",
             ),
-            "_settings_schema": ("EDITOR_KEYS", "finite_number", "setting_for_field"),
+            "_rule_settings": ("RuleSettings",),
+            "_setting_kinds": (
+                "SettingProblem",
+                "path_problem",
+            ),
+            "_settings_schema": (
+                "DEFAULT_NEAR_DUPLICATE_THRESHOLD",
+                "DEFAULT_OVERLAP_THRESHOLD",
+                "EDITOR_KEYS",
+                "SETTINGS",
+                "Setting",
+                "setting_for_field",
+                "settings_json_schema",
+            ),
             "_skilldeck_config": (
                 "CONFIG_FILE_NAMES",
+                "EDITOR_SETTINGS",
                 "ConfigError",
                 "ConfigLayer",
                 "SkilldeckConfig",
+                "anchored",
                 "declares_project_root",
                 "find_config_file",
                 "load_config_file",
                 "load_config_file_keeping_valid",
-                "parse_host_names",
-                "parse_rule_overrides",
-                "path_problem",
+                "read_editor_settings",
             ),
             "_source_spec": (
                 "GitSourceSpec",

@@ -6,29 +6,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 
-from skilldeck.engine.config._distinct import DistinctGroups, validate_distinct
-from skilldeck.engine.config._settings_schema import finite_number
+from skilldeck.engine.config._distinct import validate_distinct
+from skilldeck.engine.config._numbers import validate_threshold
 from skilldeck.engine.config._toml_values import toml_text
-from skilldeck.engine.rules import DEFAULT_PROFILE, RULES, Severity, get_profile, rule
+from skilldeck.engine.config._settings_fields import AnalysisFields
+from skilldeck.engine.config._settings_schema import (
+    DEFAULT_NEAR_DUPLICATE_THRESHOLD,
+    DEFAULT_OVERLAP_THRESHOLD,
+)
+from skilldeck.engine.rules import RULES, Severity, get_profile, rule
 from skilldeck.engine.text import validate_max_description_length
 
-#: Default score from which two skills are reported as overlapping (SD801).
-DEFAULT_OVERLAP_THRESHOLD = 0.23
-#: Default similarity of the description words from which a pair is near-identical (SD802).
-DEFAULT_NEAR_DUPLICATE_THRESHOLD = 0.8
-
-
-def validate_threshold(value: object, what: str) -> float:
-    """``value`` as a score threshold; ``ValueError`` unless a number in (0, 1]."""
-    number = finite_number(value)
-    if number is None or not 0 < number <= 1:
-        raise ValueError(
-            f"{what} must be a number greater than 0 and at most 1, found {toml_text(value)}"
-        )
-    return number
+__all__ = ["DEFAULT_NEAR_DUPLICATE_THRESHOLD", "DEFAULT_OVERLAP_THRESHOLD", "validate_threshold"]
 
 
 def _normalize_overrides(
@@ -53,21 +45,17 @@ def _normalize_overrides(
 
 
 @dataclass(frozen=True)
-class RuleSettings:
-    """Which profile runs, the catalog cap, per-rule severity overrides, the overlap
-    thresholds (SD801 / SD802) and the skills declared distinct
-    (:mod:`skilldeck.engine.config._distinct`).
+class RuleSettings(AnalysisFields):
+    """What reaches the analysis: every setting whose ``reach`` is ``file`` or ``deck``
+    (the settings table; the fields are generated in ``_settings_fields.py``): which
+    profile runs, the catalog cap, per-rule severity overrides, the agents reported on,
+    the overlap thresholds (SD801 / SD802) and the skills declared distinct
+    (:mod:`skilldeck.engine.config._distinct`). Every cache and memo key digests it
+    (:func:`skilldeck.engine.filesystem.cache_key`).
 
     ``overrides`` is keyed by rule code or name; a value of ``None`` (or ``"off"``)
     switches the rule off. Invalid settings raise ``ValueError`` at construction.
     """
-
-    profile: str = DEFAULT_PROFILE
-    catalog_max_description_length: int = 500
-    overrides: Mapping[str, Severity | None] = field(default_factory=lambda: MappingProxyType({}))
-    overlap_threshold: float = DEFAULT_OVERLAP_THRESHOLD
-    near_duplicate_threshold: float = DEFAULT_NEAR_DUPLICATE_THRESHOLD
-    overlap_distinct: DistinctGroups = ()
 
     def __post_init__(self) -> None:
         get_profile(self.profile)
@@ -77,6 +65,7 @@ class RuleSettings:
         object.__setattr__(
             self, "overlap_distinct", validate_distinct(self.overlap_distinct, "distinct")
         )
+        object.__setattr__(self, "hosts", tuple(self.hosts))
         try:
             normalized = _normalize_overrides(self.overrides)
         except KeyError as error:
@@ -85,13 +74,11 @@ class RuleSettings:
 
     def __hash__(self) -> int:
         return hash(
-            (
-                self.profile,
-                self.catalog_max_description_length,
-                tuple(sorted((k, v.value if v else None) for k, v in self.overrides.items())),
-                self.overlap_threshold,
-                self.near_duplicate_threshold,
-                self.overlap_distinct,
+            tuple(
+                tuple(sorted((k, v.value if v else None) for k, v in value.items()))
+                if isinstance(value, Mapping)
+                else value
+                for value in (getattr(self, f.name) for f in fields(AnalysisFields))
             )
         )
 

@@ -26,61 +26,40 @@ repoint one of them (docs/sources.md). Relative ``custom-skill-dirs`` and
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from skilldeck.engine.config._distinct import validate_distinct
-from skilldeck.engine.config._rule_settings import RuleSettings, validate_threshold
-from skilldeck.engine.config._settings_schema import FILE_KEYS
-from skilldeck.engine.config._source_spec import SourceSpec, SourceSpecError, parse_sources
-from skilldeck.engine.config._toml_values import toml_text
-from skilldeck.engine.hosts import HOSTS
-from skilldeck.engine.rules import PROFILES, Severity, rule
-from skilldeck.engine.text import MIN_CATALOG_DESCRIPTION_MAX_LENGTH
+from skilldeck.engine.config._rule_settings import RuleSettings
+from skilldeck.engine.config._setting_kinds import Reading, SettingProblem
+from skilldeck.engine.config._settings_fields import ConfigFields, LayerFields
+from skilldeck.engine.config._settings_schema import (
+    BY_FILE_KEY,
+    FIELD_SETTINGS,
+    FILE_KEYS,
+    FILE_TABLES,
+    SERVER_EDITOR_SETTINGS,
+    Setting,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
 
+
 #: File names searched at the project root, in order; the first one that configures
 #: skilldeck wins.
 CONFIG_FILE_NAMES = ("skilldeck.toml", "pyproject.toml")
-
-#: The words a rule override may use; ``off`` disables the rule.
-SEVERITY_WORDS: Mapping[str, Severity | None] = {
-    "error": Severity.ERROR,
-    "warning": Severity.WARNING,
-    "information": Severity.INFORMATION,
-    "hint": Severity.HINT,
-    "off": None,
-}
-
-MIN_CATALOG_DESCRIPTION_LENGTH = MIN_CATALOG_DESCRIPTION_MAX_LENGTH
-
-#: The path-valued fields of a :class:`ConfigLayer`, with the name a message shows.
-PATH_FIELDS: Mapping[str, str] = {
-    "custom_skill_dirs": "custom-skill-dirs",
-    "dsh_home": "dsh-home",
-    "agents_home": "agents-home",
-    "bundled_skill_dir": "bundled-skill-dir",
-}
 
 #: The origin recorded in :attr:`SkilldeckConfig.sources` for a layer without one
 #: (the CLI's flags).
 FLAGS_ORIGIN = "command-line flags"
 
-_FILE_KEYS = FILE_KEYS
-#: Keys of the ``[overlap]`` table and the settings they set.
-_OVERLAP_KEYS = {
-    "threshold": "overlap_threshold",
-    "near-duplicate-threshold": "near_duplicate_threshold",
-    "distinct": "overlap_distinct",
-}
+#: The ``origin`` of an editor's settings layer (see :attr:`SkilldeckConfig.sources`).
+EDITOR_SETTINGS = "editor settings"
 
 
 class ConfigError(Exception):
@@ -97,36 +76,22 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
-class ConfigLayer:
-    """A partial configuration: ``None`` (or an empty mapping) means "not set here".
+class ConfigLayer(LayerFields):
+    """A partial configuration: ``None`` (or an empty mapping) means "not set here"; its
+    fields are the settings table's (``_settings_fields.py``, generated).
 
-    The CLI builds one from its flags; :func:`load_config_file` returns one for a file.
-    ``origin`` names where it came from, for messages.
+    The CLI builds one from its flags; :func:`load_config_file` returns one for a file,
+    :func:`read_editor_settings` for an editor's settings. ``origin`` names where it came
+    from, for messages.
     """
 
-    profile: str | None = None
-    custom_skill_dirs: tuple[str, ...] | None = None
-    dsh_home: str | None = None
-    agents_home: str | None = None
-    bundled_skill_dir: str | None = None
-    bundled_skills: bool | None = None
-    mcp_require_safe: bool | None = None
-    include_default_roots: bool | None = None
-    include_user_roots: bool | None = None
-    catalog_max_description_length: int | None = None
-    overlap_threshold: float | None = None
-    near_duplicate_threshold: float | None = None
-    #: ``[overlap] distinct``: groups of skill-name patterns declared distinct.
-    overlap_distinct: tuple[tuple[str, ...], ...] | None = None
-    rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
-    remote_sources: tuple[SourceSpec, ...] | None = None
-    hosts: tuple[str, ...] | None = None
     origin: str | None = None
 
 
 @dataclass(frozen=True)
-class SkilldeckConfig:
-    """Everything that decides which roots are scanned and how files are judged.
+class SkilldeckConfig(ConfigFields):
+    """Everything that decides which roots are scanned and how files are judged; its
+    fields are the settings table's (``_settings_fields.py``, generated).
 
     ``dsh_home`` / ``agents_home`` default to ``~/.dsh`` / ``~/.agents`` when ``None``
     (see :mod:`skilldeck.engine.filesystem`). ``rule_overrides`` maps a rule code (``SD101``)
@@ -134,26 +99,6 @@ class SkilldeckConfig:
     that was merged in, if any.
     """
 
-    profile: str = "dsh"
-    custom_skill_dirs: tuple[str, ...] = ()
-    dsh_home: str | None = None
-    agents_home: str | None = None
-    bundled_skill_dir: str | None = None
-    bundled_skills: bool = False
-    #: ``skilldeck mcp`` leaves out skills with error-level SD10xx findings.
-    mcp_require_safe: bool = False
-    include_default_roots: bool = True
-    include_user_roots: bool = True
-    catalog_max_description_length: int = 500
-    overlap_threshold: float | None = None
-    near_duplicate_threshold: float | None = None
-    #: ``[overlap] distinct`` (:mod:`skilldeck.engine.config._distinct`).
-    overlap_distinct: tuple[tuple[str, ...], ...] = ()
-    rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
-    #: The ``[[sources]]`` of the config file: remote skill sources (git, mcp).
-    remote_sources: tuple[SourceSpec, ...] = ()
-    #: The agents whose view is reported (``engine/hosts/_table.py``); ``dsh`` alone by default.
-    hosts: tuple[str, ...] = ("dsh",)
     config_file: str | None = None
     #: Field name -> ``origin`` of the layer that set it; a field not listed is the
     #: built-in default. Environment values have origin ``$NAME``.
@@ -164,7 +109,8 @@ class SkilldeckConfig:
         return self.sources.get(name)
 
     def rule_settings(self) -> RuleSettings:
-        """The settings the per-file analysis needs (profile, catalog cap, overrides).
+        """What reaches the analysis: every setting whose ``reach`` is ``file`` or ``deck``
+        (the settings table), as :class:`RuleSettings`.
 
         Made once per configuration (the language server asks on every keystroke); the
         result is shared, so treat it as read-only like the configuration itself.
@@ -172,101 +118,88 @@ class SkilldeckConfig:
         made: RuleSettings | None = self.__dict__.get("_rule_settings")
         if made is not None:
             return made
-
-        thresholds = {
-            name: value
-            for name in ("overlap_threshold", "near_duplicate_threshold")
-            if (value := getattr(self, name)) is not None
-        }
         made = RuleSettings(
-            profile=self.profile,
-            catalog_max_description_length=self.catalog_max_description_length,
-            overrides=dict(self.rule_overrides),
-            overlap_distinct=self.overlap_distinct,
-            **thresholds,
+            **{
+                name: getattr(self, field_name)
+                for field_name, setting in FIELD_SETTINGS.items()
+                if (name := setting.analysis_name) is not None
+            }
         )
         object.__setattr__(self, "_rule_settings", made)  # a cache on a frozen value
         return made
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> SkilldeckConfig:
-        """Defaults plus ``$DSH_HOME``, ``$DSH_AGENTS_HOME`` and ``$DSH_BUNDLED_SKILL_DIR``.
+        """Defaults plus the settings read from the environment (``$DSH_HOME``,
+        ``$DSH_AGENTS_HOME`` and ``$DSH_BUNDLED_SKILL_DIR``: folder paths, made absolute).
 
         Empty variables count as unset. ``environ`` defaults to ``os.environ``.
         """
         env = os.environ if environ is None else environ
-
-        def get(name: str) -> str | None:
-            value = env.get(name)
-            return os.path.abspath(os.path.expanduser(value)) if value else None
-
-        dsh_home = get("DSH_HOME")
-        agents_home = get("DSH_AGENTS_HOME")
-        bundled = get("DSH_BUNDLED_SKILL_DIR")
-        variables = {
-            "dsh_home": (dsh_home, "$DSH_HOME"),
-            "agents_home": (agents_home, "$DSH_AGENTS_HOME"),
-            "bundled_skill_dir": (bundled, "$DSH_BUNDLED_SKILL_DIR"),
-        }
-        return cls(
-            dsh_home=dsh_home,
-            agents_home=agents_home,
-            bundled_skill_dir=bundled,
-            sources={name: var for name, (value, var) in variables.items() if value is not None},
-        )
+        values: dict[str, Any] = {}
+        sources: dict[str, str] = {}
+        for name, setting in FIELD_SETTINGS.items():
+            raw = env.get(setting.env) if setting.env is not None else None
+            if raw:
+                values[name] = os.path.abspath(os.path.expanduser(raw))
+                sources[name] = f"${setting.env}"
+        return cls(**values, sources=sources)
 
     def merged(self, layer: ConfigLayer | None) -> SkilldeckConfig:
-        """This config with every value ``layer`` sets replacing ours (see module doc)."""
+        """This config with every value ``layer`` sets replacing ours (see module doc);
+        each setting's kind says how a value is merged and checked."""
         if layer is None:
             return self
         changes: dict[str, Any] = {}
-        for f in fields(ConfigLayer):
-            if f.name in ("origin", "rule_overrides", "remote_sources"):
-                continue
-            value = getattr(layer, f.name)
-            if value is not None:
-                changes[f.name] = value
-        if layer.rule_overrides:
-            changes["rule_overrides"] = {**self.rule_overrides, **layer.rule_overrides}
-        if layer.remote_sources is not None:
-            changes["remote_sources"] = merged_sources(self.remote_sources, layer.remote_sources)
-        for name, shown in PATH_FIELDS.items():
+        for name, setting in FIELD_SETTINGS.items():
             value = getattr(layer, name)
-            for item in (value,) if isinstance(value, str) else value or ():
-                problem = path_problem(item)
-                if problem is not None:
-                    raise ConfigError(
-                        f"{_where(layer.origin)}'{shown}' {problem}", path=layer.origin, key=shown
-                    )
-
+            if not setting.kind.is_set(value):
+                continue
+            problem = setting.kind.check(value)
+            if problem is not None:
+                raise ConfigError(
+                    f"{_where(layer.origin)}'{setting.shown}' {problem}",
+                    path=layer.origin,
+                    key=setting.shown,
+                )
+            changes[name] = setting.kind.merge(getattr(self, name), value)
         origin = layer.origin if layer.origin is not None else FLAGS_ORIGIN
         changes["sources"] = {**self.sources, **dict.fromkeys(changes, origin)}
-        if layer.catalog_max_description_length is not None:
-            _check_cap(
-                layer.catalog_max_description_length, "catalog-description-max-length", layer.origin
-            )
         return replace(self, **changes)
 
 
-def merged_sources(
-    lower: tuple[SourceSpec, ...], higher: tuple[SourceSpec, ...]
-) -> tuple[SourceSpec, ...]:
-    """``lower``'s sources with each one ``higher`` names again replaced in place, then
-    ``higher``'s other sources (see the module doc)."""
-    by_name = {spec.name: spec for spec in higher}
-    kept = tuple(by_name.pop(spec.name, spec) for spec in lower)
-    return kept + tuple(spec for spec in higher if spec.name in by_name)
+def anchored(layer: ConfigLayer, folder: str) -> ConfigLayer:
+    """An editor's ``layer`` with ``~`` expanded and relative paths made relative to
+    ``folder`` (a git source's local path too)."""
+    changes: dict[str, Any] = {}
+    for name, setting in FIELD_SETTINGS.items():
+        value = getattr(layer, name)
+        if setting.kind.is_set(value):
+            changes[name] = setting.kind.anchored(value, folder)
+    return replace(layer, **changes)
 
 
-def path_problem(value: str) -> str | None:
-    """Why ``value`` can never name a file (``None`` when it can).
-
-    The operating system refuses a path with a NUL character; Python raises
-    ``ValueError`` for it deep inside a scan, so a setting is checked where it is read.
-    """
-    if "\0" in value:
-        return "must not contain a NUL character"
-    return None
+def read_editor_settings(raw: Mapping[str, object]) -> tuple[ConfigLayer, tuple[str, ...]]:
+    """An editor's ``skilldeck`` settings object as a :class:`ConfigLayer` (relative
+    paths kept: :func:`anchored` resolves them per workspace folder), and one warning per
+    value left out: a bad value costs only itself (a bad rule of ``rules`` only that rule),
+    the file's value or the default applies. Unknown keys are ignored (the editor's own
+    settings share the section)."""
+    values: dict[str, Any] = {}
+    warnings: list[str] = []
+    for setting in SERVER_EDITOR_SETTINGS:
+        value = raw.get(setting.editor_key or "")
+        if value is None or value == "" or setting.field is None:
+            continue
+        at = Reading(f"skilldeck.{setting.editor_key}", lenient=True)
+        try:
+            typed = setting.kind.read(value, at)
+        except SettingProblem as problem:
+            warnings.append(f"{problem}; {setting.kind.editor_fallback}.")
+            continue
+        warnings.extend(f"{problem}; ignored." for problem in at.dropped)
+        values[setting.field] = typed
+    return ConfigLayer(**values, origin=EDITOR_SETTINGS), tuple(warnings)
 
 
 def find_config_file(project_root: str | os.PathLike[str]) -> Path | None:
@@ -313,7 +246,8 @@ def load_config_file(path: str | os.PathLike[str]) -> ConfigLayer:
     keys, wrong types, unknown rules and bad severities.
     """
     file = Path(path).absolute()
-    return load_config_data(_read_toml(file), file)
+    layer, _ = load_config_data(_read_toml(file), file)
+    return layer
 
 
 def load_config_file_keeping_valid(
@@ -325,22 +259,15 @@ def load_config_file_keeping_valid(
     TOML (or not readable) still raises: there is no valid part to keep.
     """
     file = Path(path).absolute()
-    data = _read_toml(file)
-    prefix = _table_prefix(file)
-    errors: list[ConfigError] = []
-    for _ in range(1000):  # each round drops one key; a file has fewer
-        try:
-            return load_config_data(data, file), tuple(errors)
-        except ConfigError as error:
-            if not _drop_key(data, error.key, prefix):
-                raise
-            errors.append(error)
-    raise ConfigError(f"{file}: too many errors", path=str(file))
+    return load_config_data(_read_toml(file), file, keep_valid=True)
 
 
-def load_config_data(data: Mapping[str, Any], file: Path) -> ConfigLayer:
-    """The :class:`ConfigLayer` of an already parsed config file ``file``."""
-    prefix = _table_prefix(file)
+def load_config_data(
+    data: Mapping[str, Any], file: Path, *, keep_valid: bool = False
+) -> tuple[ConfigLayer, tuple[ConfigError, ...]]:
+    """The :class:`ConfigLayer` of an already parsed config file ``file`` and, with
+    ``keep_valid``, the errors of the values left out (else the first one raises)."""
+    prefix = "tool.skilldeck." if file.name == "pyproject.toml" else ""
     if prefix:
         tool = data.get("tool", {})
         table = tool.get("skilldeck", {}) if isinstance(tool, dict) else {}
@@ -348,148 +275,72 @@ def load_config_data(data: Mapping[str, Any], file: Path) -> ConfigLayer:
         table = data
     if not isinstance(table, dict):
         raise ConfigError(f"{file}: [{prefix.rstrip('.')}] must be a table", path=str(file))
-    return _parse_table(table, file, prefix)
+    return _FileReader(file, prefix, keep_valid).read(table)
 
 
-def _table_prefix(file: Path) -> str:
-    """How the keys of ``file``'s skilldeck table are named in messages: ``tool.skilldeck.``
-    in a ``pyproject.toml``, nothing in a ``skilldeck.toml``."""
-    return "tool.skilldeck." if file.name == "pyproject.toml" else ""
+class _FileReader:
+    """Reads a config file's skilldeck table with the settings table's kinds."""
 
+    def __init__(self, file: Path, prefix: str, keep_valid: bool) -> None:
+        self.origin = str(file)
+        self.file = file
+        #: How the table's keys are named in messages: ``tool.skilldeck.`` in a
+        #: ``pyproject.toml``, nothing in a ``skilldeck.toml``.
+        self.prefix = prefix
+        self.keep_valid = keep_valid
+        self.values: dict[str, Any] = {}
+        self.errors: list[ConfigError] = []
 
-def _drop_key(data: dict[str, Any], key: str | None, prefix: str) -> bool:
-    """Remove the value ``key`` (as an error names it: ``rules.SD999``,
-    ``ignore: SD999``, ``sources[1].url``) from ``data``; whether it was there."""
-    if key is None or not key.startswith(prefix):
-        return False
-    parts = [part for part in re.split(r"[.\[\]:]\s*", key[len(prefix) :]) if part]
-    table: Any = data
-    for part in prefix.rstrip(".").split(".") if prefix else []:
-        table = table.get(part) if isinstance(table, dict) else None
-    if not parts or not isinstance(table, dict) or parts[0] not in table:
-        return False
-    head = parts[0]
-    inner = table[head]
-    if len(parts) > 1 and isinstance(inner, dict) and parts[1] in inner:
-        del inner[parts[1]]  # one rule of [rules], one key of [overlap]
-    elif len(parts) > 1 and isinstance(inner, list) and parts[1] in inner:
-        inner.remove(parts[1])  # one code of `ignore`
-    else:
-        del table[head]
-    return True
-
-
-def parse_rule_overrides(
-    table: Mapping[str, object], *, origin: str | None, prefix: str = "rules."
-) -> dict[str, Severity | None]:
-    """Turn ``{code-or-name: "error" | ... | "off"}`` into ``{code: Severity | None}``."""
-    result: dict[str, Severity | None] = {}
-    for key, value in table.items():
-        code = _rule_code(key, origin=origin, shown=f"{prefix}{key}")
-        if not isinstance(value, str) or value.lower() not in SEVERITY_WORDS:
-            raise ConfigError(
-                f"{_where(origin)}'{prefix}{key}' must be one of "
-                f"{', '.join(toml_text(w) for w in SEVERITY_WORDS)}, not {toml_text(value)}",
-                path=origin,
-                key=f"{prefix}{key}",
-            )
-        result[code] = SEVERITY_WORDS[value.lower()]
-    return result
-
-
-def _parse_table(table: Mapping[str, object], file: Path, prefix: str) -> ConfigLayer:
-    origin = str(file)
-    base = file.parent
-    values: dict[str, Any] = {}
-    overrides: dict[str, Severity | None] = {}
-    for key, value in table.items():
-        shown = f"{prefix}{key}"
-        if key not in _FILE_KEYS:
-            raise ConfigError(
-                f"{origin}: unknown key '{shown}' (known keys: {', '.join(_FILE_KEYS)})",
-                path=origin,
-                key=shown,
-            )
-        if key == "profile":
-            values["profile"] = _profile(value, origin, shown)
-        elif key == "custom-skill-dirs":
-            if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-                raise ConfigError(
-                    f"{origin}: '{shown}' must be a list of folder paths", path=origin, key=shown
-                )
-            for item in value:
-                _check_path(item, origin, shown)
-            values["custom_skill_dirs"] = tuple(_resolve(base, v) for v in value)
-        elif key == "bundled-skill-dir":
-            if not isinstance(value, str) or not value:
-                raise ConfigError(
-                    f"{origin}: '{shown}' must be a folder path", path=origin, key=shown
-                )
-            _check_path(value, origin, shown)
-            values["bundled_skill_dir"] = _resolve(base, value)
-        elif key in ("bundled-skills", "mcp-require-safe"):
-            if not isinstance(value, bool):
-                raise ConfigError(
-                    f"{origin}: '{shown}' must be true or false", path=origin, key=shown
-                )
-            values[key.replace("-", "_")] = value
-        elif key == "catalog-description-max-length":
-            values["catalog_max_description_length"] = _check_cap(value, shown, origin)
-        elif key == "rules":
-            if not isinstance(value, dict):
-                raise ConfigError(f"{origin}: '{shown}' must be a table", path=origin, key=shown)
-            overrides.update(parse_rule_overrides(value, origin=origin, prefix=f"{shown}."))
-        elif key == "hosts":
-            values["hosts"] = parse_host_names(value, origin=origin, shown=shown)
-        elif key == "project-root":
-            if file.name != "skilldeck.toml" or not isinstance(value, bool):
-                raise ConfigError(
-                    f"{origin}: '{shown}' must be true or false, and only in skilldeck.toml",
-                    path=origin,
-                    key=shown,
-                )
-        elif key == "sources":
-            try:
-                values["remote_sources"] = parse_sources(value, shown, str(base))
-            except SourceSpecError as error:
-                raise ConfigError(f"{origin}: {error}", path=origin, key=error.key) from None
-        elif key == "overlap":
-            values.update(_overlap_table(value, origin, shown))
-        elif key == "ignore":
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(
-                    f"{origin}: '{shown}' must be a list of rule codes or names",
-                    path=origin,
-                    key=shown,
-                )
-            for item in value:
-                overrides[_rule_code(item, origin=origin, shown=f"{shown}: {item}")] = None
-    return ConfigLayer(**values, rule_overrides=overrides, origin=origin)
-
-
-def _overlap_table(table: object, origin: str, shown: str) -> dict[str, object]:
-    """The ``[overlap]`` table: ``threshold`` (SD801), ``near-duplicate-threshold`` (SD802),
-    ``distinct`` (groups of skill names declared distinct)."""
-
-    if not isinstance(table, dict):
-        raise ConfigError(f"{origin}: '{shown}' must be a table", path=origin, key=shown)
-    values: dict[str, object] = {}
-    for key, value in table.items():
-        where = f"{shown}.{key}"
-        if key not in _OVERLAP_KEYS:
-            raise ConfigError(
-                f"{origin}: unknown key '{where}' (known keys: {', '.join(_OVERLAP_KEYS)})",
-                path=origin,
-                key=where,
-            )
-        try:
-            if key == "distinct":
-                values[_OVERLAP_KEYS[key]] = validate_distinct(value, f"'{where}'")
+    def read(self, table: Mapping[str, object]) -> tuple[ConfigLayer, tuple[ConfigError, ...]]:
+        for key, value in table.items():
+            shown = f"{self.prefix}{key}"
+            inner = FILE_TABLES.get(key)
+            if inner is not None:
+                self._table(key, value, shown, inner)
+            elif key in BY_FILE_KEY:
+                self._value(BY_FILE_KEY[key], value, shown)
             else:
-                values[_OVERLAP_KEYS[key]] = validate_threshold(value, f"'{where}'")
-        except ValueError as error:
-            raise ConfigError(f"{origin}: {error}", path=origin, key=where) from None
-    return values
+                self._problem(SettingProblem(_unknown(shown, FILE_KEYS), shown))
+        layer = ConfigLayer(**self.values, origin=self.origin)
+        return layer, tuple(self.errors)
+
+    def _table(self, name: str, value: object, shown: str, keys: tuple[str, ...]) -> None:
+        if not isinstance(value, Mapping):
+            self._problem(SettingProblem(f"'{shown}' must be a table", shown))
+            return
+        for key, item in value.items():
+            where = f"{shown}.{key}"
+            setting = BY_FILE_KEY.get(f"{name}.{key}")
+            if setting is None:
+                self._problem(SettingProblem(_unknown(where, keys), where))
+            else:
+                self._value(setting, item, where)
+
+    def _value(self, setting: Setting, value: object, shown: str) -> None:
+        at = Reading(
+            shown, base=str(self.file.parent), lenient=self.keep_valid, file_name=self.file.name
+        )
+        try:
+            typed = setting.kind.read(value, at)
+        except SettingProblem as refused:
+            self._problem(refused)
+            return
+        for problem in at.dropped:
+            self._problem(problem)
+        name = setting.field
+        if name is not None:
+            known = self.values.get(name)
+            self.values[name] = typed if known is None else setting.kind.merge(known, typed)
+
+    def _problem(self, problem: SettingProblem) -> None:
+        error = ConfigError(f"{self.origin}: {problem}", path=self.origin, key=problem.key)
+        if not self.keep_valid:
+            raise error
+        self.errors.append(error)
+
+
+def _unknown(shown: str, known: tuple[str, ...]) -> str:
+    return f"unknown key '{shown}' (known keys: {', '.join(known)})"
 
 
 #: A UTF-8 byte order mark, as "UTF-8 with BOM" editors write it; accepted and skipped.
@@ -512,76 +363,6 @@ def _read_toml(file: Path) -> dict[str, Any]:
         raise ConfigError(f"{file}: invalid TOML: {error}", path=str(file)) from error
     except OSError as error:
         raise ConfigError(f"{file}: cannot read: {error.strerror}", path=str(file)) from error
-
-
-def _resolve(base: Path, value: str) -> str:
-    return os.path.normpath(os.path.join(base, os.path.expanduser(value)))
-
-
-def parse_host_names(value: object, *, origin: str | None, shown: str) -> tuple[str, ...]:
-    """A list of host names (:data:`skilldeck.engine.hosts.HOSTS`), each known;
-    ``ConfigError`` otherwise."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(
-            f"{_where(origin)}'{shown}' must be a list of host names", path=origin, key=shown
-        )
-    for item in value:
-        if item not in HOSTS:
-            raise ConfigError(
-                f"{_where(origin)}unknown host {toml_text(item)} in '{shown}' "
-                f"(known: {', '.join(HOSTS)})",
-                path=origin,
-                key=shown,
-            )
-    return tuple(dict.fromkeys(value))
-
-
-def _profile(value: object, origin: str | None, shown: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise ConfigError(
-            f"{_where(origin)}'{shown}' must be a profile name", path=origin, key=shown
-        )
-    known = PROFILES
-    if value not in known:
-        raise ConfigError(
-            f"{_where(origin)}unknown profile {toml_text(value)} in '{shown}' "
-            f"(known: {', '.join(sorted(known))})",
-            path=origin,
-            key=shown,
-        )
-    return value
-
-
-def _check_path(value: str, origin: str, shown: str) -> None:
-    problem = path_problem(value)
-    if problem is not None:
-        raise ConfigError(f"{origin}: '{shown}' {problem}", path=origin, key=shown)
-
-
-def _check_cap(value: object, shown: str, origin: str | None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(f"{_where(origin)}'{shown}' must be an integer", path=origin, key=shown)
-    if value < MIN_CATALOG_DESCRIPTION_LENGTH:
-        raise ConfigError(
-            f"{_where(origin)}'{shown}' must be at least {MIN_CATALOG_DESCRIPTION_LENGTH}, "
-            f"not {value}",
-            path=origin,
-            key=shown,
-        )
-    return value
-
-
-def _rule_code(key: str, *, origin: str | None, shown: str) -> str:
-    """Map a rule code or kebab name to its code, or raise naming the key."""
-
-    try:
-        return rule(key).code
-    except KeyError:
-        raise ConfigError(
-            f"{_where(origin)}unknown rule '{shown}' (`skilldeck rules` lists them)",
-            path=origin,
-            key=shown,
-        ) from None
 
 
 def _where(origin: str | None) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import SplitResult, unquote, urlsplit
 
-from skilldeck.engine.config._settings_schema import finite_number
+from skilldeck.engine.config._numbers import finite_number
 from skilldeck.engine.config._toml_values import toml_text
 
 #: Default rank of a source's skills: between custom dirs (300) and user roots (400).
@@ -345,3 +345,77 @@ def _sub_folder(table: Mapping[str, object], shown: str) -> str:
             f"{shown}.path",
         )
     return "/".join(parts)
+
+
+#: What each key of a source table means (the JSON Schema's descriptions, the settings
+#: reference).
+SOURCE_KEY_DOCS: Mapping[str, str] = {
+    "name": "Short lowercase name; the skills' origin label is `git:<name>` or `mcp:<name>`.",
+    "type": "`git` (a repository of skills) or `mcp` (another server speaking the Skills "
+    "extension).",
+    "rank": "Rank of the source's skills (lower wins a name; default 350: between custom "
+    "dirs and user roots).",
+    "timeout": "Seconds a lookup waits for the source at most.",
+    "url": "git: repository URL (https, http, ssh, git, file, `user@host:path`) or a local "
+    "path relative to the config file (the workspace folder in an editor). mcp: the "
+    "server's http(s) URL.",
+    "ref": "git: branch, tag or commit (default: the remote's default branch).",
+    "path": "git: the folder of the repository holding the skills.",
+    "refresh-interval": "git: seconds after which the copy is fetched again.",
+    "command": "mcp: the stdio command of another skills server.",
+    "token-env": "Name of the environment variable holding the bearer token (never the "
+    "token itself).",
+    "require": 'git: "no-errors" refuses a new revision whose skills have error-level '
+    "safety findings (SD10xx) and keeps serving the last good one.",
+}
+
+
+def source_json_schema() -> dict[str, object]:
+    """The JSON Schema of one source table (keys, types, defaults, and the keys only one
+    type has refused for the other)."""
+    keys = {*COMMON_KEYS, *(key for kind in SOURCE_TYPES for key in TYPE_KEYS[kind])}
+    shapes: dict[str, dict[str, object]] = {
+        "name": {"type": "string", "pattern": _NAME.pattern},
+        "type": {"type": "string", "enum": list(SOURCE_TYPES)},
+        "rank": {"type": "integer", "minimum": 0, "default": DEFAULT_SOURCE_RANK},
+        "timeout": {"type": "number", "exclusiveMinimum": 0, "default": DEFAULT_SOURCE_TIMEOUT},
+        "url": {"type": "string"},
+        "ref": {"type": "string"},
+        "path": {"type": "string"},
+        "refresh-interval": {
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "default": DEFAULT_REFRESH_INTERVAL,
+        },
+        "command": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "token-env": {"type": "string", "pattern": _ENV_NAME.pattern},
+        "require": {"type": "string", "enum": list(REQUIRE_VALUES)},
+    }
+    assert set(shapes) == keys == set(SOURCE_KEY_DOCS)
+    ordered = (*COMMON_KEYS, *dict.fromkeys(k for kind in SOURCE_TYPES for k in TYPE_KEYS[kind]))
+    properties = {key: {**shapes[key], "description": SOURCE_KEY_DOCS[key]} for key in ordered}
+    rules: list[dict[str, object]] = []
+    for kind in SOURCE_TYPES:
+        then: dict[str, object] = {
+            "properties": {
+                key: False for key in ordered if key not in (*COMMON_KEYS, *TYPE_KEYS[kind])
+            }
+        }
+        if kind == "git":
+            then = {"required": ["url"], **then}
+        rules.append({"if": {"properties": {"type": {"const": kind}}}, "then": then})
+    return {
+        "type": "object",
+        "required": ["name", "type"],
+        "additionalProperties": False,
+        "properties": properties,
+        "allOf": rules,
+    }
+
+
+def source_to_json(spec: SourceSpec) -> dict[str, object]:
+    """``spec`` as JSON (its type and every field), for cache keys."""
+    fields = {key: value for key, value in vars(spec).items()}
+    if isinstance(fields.get("command"), tuple):
+        fields["command"] = list(fields["command"])
+    return {"type": "git" if isinstance(spec, GitSourceSpec) else "mcp", **fields}
