@@ -303,6 +303,19 @@ def test_schema_per_profile(run: Run, deck: Path) -> None:
     assert bad.stderr.startswith("skilldeck: --profile: unknown profile 'nope'")
 
 
+def test_schema_settings_is_the_json_schema_of_skilldeck_toml(run: Run, deck: Path) -> None:
+    printed = run("schema", "--settings")
+    assert printed.code == 0
+    schema = json.loads(printed.stdout)
+    assert schema == json.loads((REPO / "docs" / "skilldeck.schema.json").read_text("utf-8"))
+    validator = jsonschema.Draft7Validator(schema)
+    assert validator.is_valid({"profile": "codex", "overlap": {"threshold": 0.4}})
+    assert not validator.is_valid({"profile": "nope"})
+    assert not validator.is_valid({"overlap": {"colour": 1}})
+    both = run("schema", "--settings", "--profile", "dsh")
+    assert (both.code, both.stderr) == (2, "skilldeck: schema: --settings takes no --profile\n")
+
+
 def test_serve_speaks_lsp_on_stdio_and_rejects_a_bad_tcp_address(
     run: Run, deck: Path, home: Path
 ) -> None:
