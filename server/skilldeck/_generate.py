@@ -19,8 +19,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from skilldeck.engine.config import SETTINGS, Setting, settings_json_schema
-from skilldeck.engine.config._setting_kinds import Kind
+from skilldeck.engine.config import SETTINGS, Kind, Setting, settings_json_schema
 from skilldeck.engine.hosts import HOSTS
 from skilldeck.engine.rules import PROFILES, render_rules_markdown
 

@@ -183,7 +183,11 @@ def test_concurrent_processes(tmp_path: Path) -> None:
 def _deck_key(root: Path, **settings: object):  # type: ignore[no-untyped-def]
     from skilldeck.cli.check_memo import deck_key  # noqa: PLC0415
 
-    return deck_key([SkillRoot(300, "custom", str(root), True)], RuleSettings(**settings))  # type: ignore[arg-type]
+    return deck_key(
+        [SkillRoot(300, "custom", str(root), True)],
+        RuleSettings(**settings),  # type: ignore[arg-type]
+        cache_dir=None,
+    )
 
 
 def test_deck_key_follows_every_identity_and_setting(tmp_path: Path) -> None:
@@ -222,13 +226,13 @@ def test_deck_key_since_a_scan_started_refuses_files_modified_meanwhile(tmp_path
     skill = _skill(root, "alpha")
     roots = [SkillRoot(300, "custom", str(root), True)]
     started = time.time_ns() - 5 * 10**9  # a scan that began 5 s ago
-    assert deck_key(roots, RuleSettings(), since_ns=started) is not None
+    assert deck_key(roots, RuleSettings(), cache_dir=None, since_ns=started) is not None
     # Modified while it ran, 3 s ago: outside the racy window of now, inside the one
     # that reaches back to the scan's start.
     moment = time.time() - 3
     os.utime(skill, (moment, moment))
-    assert deck_key(roots, RuleSettings()) is not None
-    assert deck_key(roots, RuleSettings(), since_ns=started) is None
+    assert deck_key(roots, RuleSettings(), cache_dir=None) is not None
+    assert deck_key(roots, RuleSettings(), cache_dir=None, since_ns=started) is None
 
 
 def test_deck_memo_round_trip_and_misses(tmp_path: Path) -> None:

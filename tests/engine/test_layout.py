@@ -99,7 +99,7 @@ def test_scanning_a_root_reports_misplaced_files_and_keys_them(tmp_path: Path) -
     write(base / "pdf" / "notes.md")  # a resource: not reported
     nested = write(base / "skills" / "pdf-summary" / "SKILL.md", GOOD.format(name="pdf-summary"))
     settings = RuleSettings()
-    before = deck_key([root], settings)
+    before = deck_key([root], settings, cache_dir=None)
     scan = scan_root(root, settings)
     assert [entry.path for entry in scan.entries] == [str(base / "pdf" / "SKILL.md")]
     assert [(path, finding.code, finding.message) for path, finding in scan.strays] == [
@@ -110,7 +110,7 @@ def test_scanning_a_root_reports_misplaced_files_and_keys_them(tmp_path: Path) -
         )
     ]
     write(base / "skills" / "other.md")
-    after = deck_key([root], settings)
+    after = deck_key([root], settings, cache_dir=None)
     assert before is not None and after is not None and before.digest != after.digest
     assert len(scan_root(root, settings).strays) == 2
     off = RuleSettings(overrides={"not-a-skill": "off"})

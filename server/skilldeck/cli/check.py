@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import os
 import stat
 import sys
@@ -54,6 +53,7 @@ from skilldeck.engine.filesystem import (
     NotASkill,
     SkillPlace,
     SkillRoot,
+    cache_key,
     find_project_root,
     place_of,
     resolve_roots,
@@ -493,6 +493,10 @@ class _Checker:
         """The directory paths are shown relative to."""
         return self._cwd
 
+    @property
+    def _cache_dir(self) -> Path | None:
+        return None if self._cache is None else self._cache.directory
+
     def check_all(self, paths: Sequence[str]) -> None:
         """Check every PATH, showing progress on stderr."""
         with Progress(sys.stderr, "Indexing skills") as progress:
@@ -599,17 +603,18 @@ class _Checker:
         decks: Sequence[tuple[Sequence[SkillRoot], RuleSettings, str | None]],
         palette: Palette,
     ) -> str:
-        material = json.dumps(
+        cache_dir = self._cache_dir
+        inputs = [
+            self._args.format,
+            palette.enabled,
+            self._args.fail_on,
+            self._cwd,
             [
-                self._args.format,
-                palette.enabled,
-                self._args.fail_on,
-                self._cwd,
-                [[deck_locator(roots, settings), focus] for roots, settings, focus in decks],
+                [deck_locator(roots, settings, cache_dir=cache_dir), focus]
+                for roots, settings, focus in decks
             ],
-            ensure_ascii=False,
-        ).encode("utf-8", "surrogateescape")
-        return hashlib.sha256(material).hexdigest()
+        ]
+        return cache_key("check-output", None, reach="deck", inputs=inputs, cache_dir=cache_dir)
 
     def output_memo_exists(self, paths: Sequence[str], palette: Palette) -> bool:
         """Whether an output memo for this invocation is stored (no listing needed)."""
@@ -645,10 +650,15 @@ class _Checker:
         if ident not in self._keys:
             listings = self._listings_for(roots, settings)
             self._keys[ident] = deck_key(
-                roots, settings, since_ns=self._started_ns, listings=listings
+                roots,
+                settings,
+                cache_dir=self._cache_dir,
+                since_ns=self._started_ns,
+                listings=listings,
             )
             if self._cache is not None and listings is not None:
-                CheckMemos(self._cache).store_listings(deck_locator(roots, settings), listings)
+                locator = deck_locator(roots, settings, cache_dir=self._cache_dir)
+                CheckMemos(self._cache).store_listings(locator, listings)
         return self._keys[ident]
 
     def _listings_for(
@@ -657,7 +667,7 @@ class _Checker:
         """The bundle folder listings of a deck, loaded once (``None`` without a cache)."""
         if self._cache is None:
             return None
-        locator = deck_locator(roots, settings)
+        locator = deck_locator(roots, settings, cache_dir=self._cache_dir)
         if locator not in self._listings:
             self._listings[locator] = CheckMemos(self._cache).load_listings(locator)
         return self._listings[locator]
@@ -743,7 +753,9 @@ class _Checker:
         elif (
             cache is not None
             and not self._fresh
-            and CheckMemos(cache).deck_file_for_locator(deck_locator(roots, settings)).exists()
+            and CheckMemos(cache)
+            .deck_file_for_locator(deck_locator(roots, settings, cache_dir=cache.directory))
+            .exists()
         ):
             key = self._deck_key(roots, settings)
             memo = CheckMemos(cache).load_deck_memo(key) if key is not None else None

@@ -17,7 +17,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import hashlib
-import json
 import os
 import stat
 import tempfile
@@ -35,22 +34,18 @@ from skilldeck.engine.filesystem import (
     RACY_WINDOW_NS,
     IndexCache,
     SkillRoot,
+    cache_key,
     identity_of_file,
     listed_child_layout,
     stray_files,
-    version_key,
     write_atomically,
     write_chunks_atomically,
 )
 from skilldeck.engine.rules import Finding
 from skilldeck.engine.safety import FolderListings, bundle_state, open_folder
 
-#: Bump when the shape of a deck or output memo changes.
-# 4: the key covers each bundle's other files (what the SD10xx bundle scan reads)
-# 5: an output memo's JSON line follows the output (it is written while printed)
-DECK_MEMO_FORMAT = 5
-#: Bump when the shape of the bundle listings file changes.
-LISTINGS_FORMAT = 2
+# No format number: every locator comes from ``cache_key``, which digests skilldeck's
+# code (this module's shapes included), so a memo another version wrote is never found.
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +177,6 @@ class CheckMemos:
             payload = load_bytes(read_cache_bytes(self.listings_file_for(locator)))
             if (
                 isinstance(payload, dict)
-                and payload.get("format") == LISTINGS_FORMAT
                 and payload.get("locator") == locator
                 and isinstance(payload.get("folders"), dict)
             ):
@@ -192,7 +186,7 @@ class CheckMemos:
     def store_listings(self, locator: str, listings: FolderListings) -> None:
         """Keep the listings a key used, when they differ from the ones it started from."""
         if listings.changed():
-            payload = {"format": LISTINGS_FORMAT, "locator": locator, "folders": listings.seen}
+            payload = {"locator": locator, "folders": listings.seen}
             with contextlib.suppress(OSError, ValueError, TypeError):
                 write_atomically(self.listings_file_for(locator), payload)
 
@@ -398,11 +392,7 @@ def _load_memo(cache: IndexCache, file: Path, key: DeckKey) -> dict[str, Any] | 
 def _header_holds(cache: IndexCache, payload: dict[str, Any], key: DeckKey) -> bool:
     """Whether a memo's stored key and companions say it stands for ``key`` now."""
     try:
-        if (
-            payload["format"] != DECK_MEMO_FORMAT
-            or payload["key"] != key.digest
-            or payload["locator"] != key.locator
-        ):
+        if payload["key"] != key.digest or payload["locator"] != key.locator:
             return False
         for name, identity in payload["companions"]:
             if identity_of_file(cache.directory / json_str(name)) != identity:
@@ -446,7 +436,6 @@ def _memo_header(
             return None
         listed.append([companion.name, identity])
     return {
-        "format": DECK_MEMO_FORMAT,
         "locator": key.locator,
         "key": key.digest,
         "companions": listed,
@@ -462,28 +451,21 @@ def _with_list(head: bytes, name: str, items: Iterable[object]) -> Iterator[byte
     yield b"]}"
 
 
-def deck_locator(roots: Sequence[SkillRoot], settings: RuleSettings) -> str:
-    """The part of :func:`deck_key` that needs no listing: which memo file a deck uses."""
-    material = json.dumps(
-        [
-            version_key(settings),
-            [[r.rank, r.source, r.path, sorted(r.skip_names)] for r in roots],
-            # the deck's cross-skill findings depend on them (SD8xx)
-            [
-                settings.overlap_threshold,
-                settings.near_duplicate_threshold,
-                settings.overlap_distinct,
-            ],
-        ],
-        ensure_ascii=False,
-    )
-    return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
+def deck_locator(
+    roots: Sequence[SkillRoot], settings: RuleSettings, *, cache_dir: Path | None
+) -> str:
+    """The part of :func:`deck_key` that needs no listing: which memo file a deck uses
+    (:func:`~skilldeck.engine.filesystem.cache_key` of the roots under the settings that
+    reach the deck's answers)."""
+    roots_json = [[r.rank, r.source, r.path, sorted(r.skip_names)] for r in roots]
+    return cache_key("deck", settings, reach="deck", inputs=roots_json, cache_dir=cache_dir)
 
 
 def deck_key(
     roots: Sequence[SkillRoot],
     settings: RuleSettings,
     *,
+    cache_dir: Path | None,
     since_ns: int | None = None,
     listings: FolderListings | None = None,
 ) -> DeckKey | None:
@@ -491,9 +473,10 @@ def deck_key(
     every root and ``stat``s every skill file discovery would open (never reading one),
     and each bundle's other files (what its SD10xx scan reads).
 
-    The digest covers the skilldeck version and settings (:func:`version_key`), the
-    roots in order (rank, source, path, skipped names), each root's child names, and per
-    skill file its layout and identity (device, inode, size, mtime, ctime), per bundle the
+    The digest covers the locator (:func:`deck_locator`: skilldeck's code, the settings
+    that reach the deck and the roots), the roots in order (rank, source, path, skipped
+    names), each root's child names, and per skill file its layout and identity
+    (device, inode, size, mtime, ctime), per bundle the
     :func:`~skilldeck.engine.safety.bundle_state` of its folder (``listings`` lets it
     reuse the listing of a folder whose identity is unchanged). ``None`` means the
     deck cannot be memoised now: a file was modified within :data:`RACY_WINDOW_NS`
@@ -508,7 +491,7 @@ def deck_key(
     threshold = (now if since_ns is None else min(now, since_ns)) - RACY_WINDOW_NS
     if listings is None:
         listings = FolderListings(racy_window_ns=RACY_WINDOW_NS)
-    locator = deck_locator(roots, settings)
+    locator = deck_locator(roots, settings, cache_dir=cache_dir)
     # Digested a few thousand parts at a time: the material of 10,000 skills is ~3 MB.
     digest = hashlib.sha256()
     parts: list[str] = [locator]
@@ -604,14 +587,15 @@ def view_key(
     roots: Sequence[SkillRoot],
     settings: RuleSettings,
     *,
-    extra: str,
+    extra: object,
+    cache_dir: Path | None,
     since_ns: int | None = None,
 ) -> DeckKey | None:
     """The memo key of a hosts view over ``roots``: :func:`deck_key` (every listing and
     file identity) plus which children of each root are symlinks (a verdict some hosts
     depend on) and ``extra`` (what the caller prints: hosts, format, context...).
     ``None`` when the deck cannot be memoised now (see :func:`deck_key`)."""
-    base = deck_key(roots, settings, since_ns=since_ns)
+    base = deck_key(roots, settings, cache_dir=cache_dir, since_ns=since_ns)
     if base is None:
         return None
     links: list[str] = []
@@ -623,13 +607,19 @@ def view_key(
             continue
         except OSError:
             return None
-    locator = view_locator(roots, settings, extra=extra)
+    locator = view_locator(roots, settings, extra=extra, cache_dir=cache_dir)
     material = "\0".join([locator, base.digest, *sorted(links)])
     digest = hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
     return DeckKey(locator, digest)
 
 
-def view_locator(roots: Sequence[SkillRoot], settings: RuleSettings, *, extra: str) -> str:
-    """The part of :func:`view_key` that needs no listing (which memo file is used)."""
-    material = "\0".join(["hosts-view", deck_locator(roots, settings), extra])
-    return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
+def view_locator(
+    roots: Sequence[SkillRoot], settings: RuleSettings, *, extra: object, cache_dir: Path | None
+) -> str:
+    """The part of :func:`view_key` that needs no listing (which memo file is used):
+    :func:`~skilldeck.engine.filesystem.cache_key` of the roots and ``extra`` (JSON: what
+    the caller prints) under the settings that reach the deck's answers."""
+    roots_json = [[r.rank, r.source, r.path, sorted(r.skip_names)] for r in roots]
+    return cache_key(
+        "hosts-view", settings, reach="deck", inputs=[roots_json, extra], cache_dir=cache_dir
+    )

@@ -75,8 +75,6 @@ def host_output(
     (the output memo, keyed by every listing and file identity of the hosts' roots, which
     of their children are symlinks, ``tag`` and the arguments); ``--no-cache`` skips it.
     """
-    import hashlib  # noqa: PLC0415
-    import json  # noqa: PLC0415
     import time  # noqa: PLC0415
 
     from skilldeck.cli.check_memo import (  # noqa: PLC0415
@@ -117,23 +115,22 @@ def host_output(
         )
         for skill in provided
     ]
-    extra = json.dumps(
-        [
-            tag,
-            [host.name for host in hosts],
-            context_tokens,
-            cwd,
-            os.path.expanduser("~"),
-            deep,
-            others,
-        ],
-        ensure_ascii=False,
-    )
-    extra = hashlib.sha256(extra.encode("utf-8", "surrogateescape")).hexdigest()
+    # What the printed view depends on besides the roots' files and the settings that
+    # reach the deck (the key digests those): the arguments and what lies elsewhere.
+    extra = [
+        tag,
+        [host.name for host in hosts],
+        context_tokens,
+        cwd,
+        os.path.expanduser("~"),
+        deep,
+        others,
+    ]
+    cache_dir = cache.directory if cache is not None else None
     if cache is not None:
-        probe = DeckKey(view_locator(roots, settings, extra=extra), "")
+        probe = DeckKey(view_locator(roots, settings, extra=extra, cache_dir=cache_dir), "")
         if CheckMemos(cache).output_file_for(probe).exists():
-            key = view_key(roots, settings, extra=extra)
+            key = view_key(roots, settings, extra=extra, cache_dir=cache_dir)
             memo = CheckMemos(cache).load_output_memo(key) if key is not None else None
             if memo is not None:
                 memo.write(sys.stdout)
@@ -152,7 +149,7 @@ def host_output(
     complete = view.complete and provided_complete
     stdout = render(view, cwd)
     if cache is not None and complete:
-        key = view_key(roots, settings, extra=extra, since_ns=started)
+        key = view_key(roots, settings, extra=extra, cache_dir=cache_dir, since_ns=started)
         if key is not None:
             companions = [cache.file_for(root.path, settings) for root in roots]
             memo_out = OutputMemo((), (stdout,), 0)

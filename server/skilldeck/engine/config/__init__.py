@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.config._numbers import finite_number as finite_number
     from skilldeck.engine.config._numbers import validate_threshold as validate_threshold
     from skilldeck.engine.config._rule_settings import RuleSettings as RuleSettings
+    from skilldeck.engine.config._setting_kinds import Kind as Kind
     from skilldeck.engine.config._setting_kinds import SettingProblem as SettingProblem
     from skilldeck.engine.config._setting_kinds import path_problem as path_problem
     from skilldeck.engine.config._settings_schema import (
@@ -76,6 +77,7 @@ else:
             ),
             "_rule_settings": ("RuleSettings",),
             "_setting_kinds": (
+                "Kind",
                 "SettingProblem",
                 "path_problem",
             ),

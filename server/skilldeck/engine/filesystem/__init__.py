@@ -18,6 +18,8 @@ if TYPE_CHECKING:
         bundled_provider_factory as bundled_provider_factory,
     )
     from skilldeck.engine.filesystem._bundled import skill_body as skill_body
+    from skilldeck.engine.filesystem._cache_key import cache_key as cache_key
+    from skilldeck.engine.filesystem._cache_key import code_digest as code_digest
     from skilldeck.engine.filesystem._fs_provider import PROVIDER_NAME as PROVIDER_NAME
     from skilldeck.engine.filesystem._fs_provider import SKIPPED_LOGGER as SKIPPED_LOGGER
     from skilldeck.engine.filesystem._fs_provider import DeckScan as DeckScan
@@ -42,7 +44,6 @@ if TYPE_CHECKING:
     from skilldeck.engine.filesystem._index_cache import IndexCache as IndexCache
     from skilldeck.engine.filesystem._index_cache import default_cache_dir as default_cache_dir
     from skilldeck.engine.filesystem._index_cache import identity_of_file as identity_of_file
-    from skilldeck.engine.filesystem._index_cache import version_key as version_key
     from skilldeck.engine.filesystem._index_cache import write_atomically as write_atomically
     from skilldeck.engine.filesystem._index_cache import (
         write_chunks_atomically as write_chunks_atomically,
@@ -91,13 +92,13 @@ else:
                 "skipped_file",
                 "to_candidate",
             ),
+            "_cache_key": ("cache_key", "code_digest"),
             "_index_cache": (
                 "FileIdentity",
                 "IndexCache",
                 "RACY_WINDOW_NS",
                 "default_cache_dir",
                 "identity_of_file",
-                "version_key",
                 "write_atomically",
                 "write_chunks_atomically",
             ),

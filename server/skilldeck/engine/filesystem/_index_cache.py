@@ -3,9 +3,11 @@
 One JSON file per (skill root, version key) under the cache directory
 (``$SKILLDECK_CACHE_DIR``, else ``platformdirs.user_cache_dir("skilldeck")``). Each
 entry maps a child path relative to the root to the file's identity (device, inode,
-size, mtime and ctime in ns) and its :meth:`SkillFileAnalysis.to_json`. The version key digests
-the skilldeck version, the cache format and the rule settings, so a changed profile
-or override never reads another setting's verdicts.
+size, mtime and ctime in ns) and its :meth:`SkillFileAnalysis.to_json`. The key
+(:func:`~skilldeck.engine.filesystem.cache_key`, the one function every cache's key comes
+from) digests skilldeck's code, the settings that reach a file's analysis and the root, so
+a changed rule, check, profile or override never reads another one's verdicts; no format
+number is bumped by hand.
 
 Guarantees: JSON only (never pickle); a cache file is replaced atomically (temporary
 file plus ``os.replace``), so concurrent processes see either the old or the new file;
@@ -35,8 +37,6 @@ by those decks' keys and everything else the output depends on.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import os
 import tempfile
 import time
@@ -45,24 +45,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import skilldeck
 from skilldeck.engine.disk import dump_bytes, has_non_finite, load_bytes, read_cache_bytes
+from skilldeck.engine.filesystem._cache_key import cache_key
 from skilldeck.engine.text import Position, Span
 
 if TYPE_CHECKING:
     from skilldeck.engine.config import RuleSettings
     from skilldeck.engine.files import SkillFileAnalysis
-
-#: Bump when the on-disk shape or the meaning of cached analyses changes.
-# 3: wide_lines split at a lone \r too (the LSP line model); 4: SD204 on the opening line,
-# a file of only `---` is SD102 (not closed); 5: bad escapes named (SD103), control
-# characters invisible (SD1002/SD1003), hidden instructions in a bundle's Markdown (SD1006);
-# 6: YAML merge keys merged, SD101 names lone CR line breaks; 7: SD103 at a U+0085,
-# U+2028 or U+2029 YAML reads as a line break (a key it hides too), fixes checked;
-# 8: SD10xx text judged by intent and hidden Markdown from markdown-it (SD1017-SD1020)
-# 9: code blocks and bundle scripts parsed (SD1011-SD1014 judged by flow; SD1025-SD1028)
-# 10: SD405 (a key nothing reads), SD204 offers the rename of a misspelt description key
-CACHE_FORMAT = 10
 
 #: Files modified this recently (relative to the scan start) are not stored.
 RACY_WINDOW_NS = 2_000_000_000
@@ -102,24 +91,6 @@ def default_cache_dir(environ: Mapping[str, str] | None = None) -> Path:
     return Path(platformdirs.user_cache_dir("skilldeck", appauthor=False))
 
 
-def version_key(settings: RuleSettings) -> str:
-    """A digest of everything that changes an analysis besides the file's bytes."""
-    overrides = sorted(
-        (str(code), None if sev is None else str(getattr(sev, "value", sev)))
-        for code, sev in settings.overrides.items()
-    )
-    material = json.dumps(
-        [
-            CACHE_FORMAT,
-            skilldeck.__version__,
-            settings.profile,
-            settings.catalog_max_description_length,
-            overrides,
-        ]
-    )
-    return hashlib.sha256(material.encode()).hexdigest()[:32]
-
-
 class IndexCache:
     """The cache directory; hands out one :class:`RootCache` per root and settings."""
 
@@ -131,16 +102,20 @@ class IndexCache:
         """A cache in :func:`default_cache_dir`."""
         return cls(default_cache_dir(environ))
 
+    def key_for(self, root_path: str, settings: RuleSettings) -> str:
+        """The key of ``root_path``'s entries under ``settings`` (:func:`cache_key`)."""
+        return cache_key(
+            "index", settings, reach="file", inputs=root_path, cache_dir=self.directory
+        )
+
     def file_for(self, root_path: str, settings: RuleSettings) -> Path:
         """Where the entries of ``root_path`` under ``settings`` are stored."""
-        key = version_key(settings)
-        digest = hashlib.sha256(f"{key}\0{root_path}".encode("utf-8", "surrogateescape"))
-        return self.directory / f"root-{digest.hexdigest()[:40]}.json"
+        return self.directory / f"root-{self.key_for(root_path, settings)[:40]}.json"
 
     def open_root(self, root_path: str, settings: RuleSettings) -> RootCache:
         """Load (or start empty) the cache of one root; a bad file is an empty cache."""
         file = self.file_for(root_path, settings)
-        key = version_key(settings)
+        key = self.key_for(root_path, settings)
         entries = _load(file, key, root_path)
         return RootCache(
             file=file,
