@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli import host_report
 from skilldeck.cli.errors import CliError
-from skilldeck.cli.settings import add_registry_options
+from skilldeck.cli.settings import Location, add_registry_options
 
 if TYPE_CHECKING:
     from skilldeck.engine.host_views import HostsView
@@ -61,5 +61,9 @@ def run(args: argparse.Namespace) -> int:
         return "\n".join(host_report.budget_lines(report, host)) + "\n"
 
     return host_report.host_output(
-        args, hosts, render, tag=f"budget json={args.json}", context_tokens=args.context
+        Location.from_args(args),
+        hosts,
+        render,
+        tag=f"budget json={args.json}",
+        context_tokens=args.context,
     )

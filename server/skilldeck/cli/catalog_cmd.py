@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from skilldeck.cli import host_report
 from skilldeck.cli.errors import CliError
 from skilldeck.cli.settings import (
+    Location,
     add_registry_options,
     registry_session,
     skipped_files,
@@ -80,7 +81,9 @@ def run(args: argparse.Namespace) -> int:
             return _run_host(args, hosts[0])
     import asyncio  # noqa: PLC0415 - only this command runs an event loop
 
-    session = registry_session(args, catalog_max_description_length=args.max_description_length)
+    session = registry_session(
+        Location.from_args(args), catalog_max_description_length=args.max_description_length
+    )
     with skipped_files() as skipped:
         snapshot = asyncio.run(session.registry.snapshot(cwd=session.cwd))
     entries = catalog_entries(snapshot.skills, session.config.catalog_max_description_length)
@@ -113,4 +116,6 @@ def _run_host(args: argparse.Namespace, host: Host) -> int:
             return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
         return "".join(line.line for line in lines)
 
-    return host_report.host_output(args, (host,), render, tag=f"catalog json={args.json}")
+    return host_report.host_output(
+        Location.from_args(args), (host,), render, tag=f"catalog json={args.json}"
+    )

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import stat
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -30,20 +29,18 @@ from skilldeck.cli.check_memo import (
     deck_locator,
     write_text,
 )
-from skilldeck.cli.color import Palette, color_enabled
+from skilldeck.cli.check_options import CheckOptions
+from skilldeck.cli.color import Palette
 from skilldeck.cli.display import display_path
-from skilldeck.cli.errors import CliError, os_reason
+from skilldeck.cli.errors import CliError
 from skilldeck.cli.formats import FORMATS
 from skilldeck.cli.progress import Progress
-from skilldeck.cli.provider_option import add_provider_option, provider_factories, read_provided
+from skilldeck.cli.provider_option import add_provider_option, read_provided
 from skilldeck.cli.report import CheckReport, ReportedFinding
-from skilldeck.cli.rule_selection import RuleSelection
 from skilldeck.cli.settings import (
     add_cache_option,
     add_location_options,
     add_profile_option,
-    build_config,
-    lookup_cwd,
 )
 from skilldeck.cli.statistics import rule_statistics
 from skilldeck.engine.config import RuleSettings, SkilldeckConfig
@@ -60,7 +57,7 @@ from skilldeck.engine.filesystem import (
     skill_place,
 )
 from skilldeck.engine.registry import RANK_CUSTOM, SOURCE_CUSTOM
-from skilldeck.engine.rules import Finding, Severity
+from skilldeck.engine.rules import Finding
 from skilldeck.engine.safety import FolderListings, reuse_folder_listings
 from skilldeck.heap import release_free_memory
 
@@ -215,49 +212,42 @@ class _Collected:
 
 def run(args: argparse.Namespace) -> int:
     """Check, print in ``--format``, and return 0, 1 (findings) or raise for 2."""
-    cwd = lookup_cwd(args)
-    selection = RuleSelection.parse(args.select, args.ignore)
-    if args.unsafe_fixes and not (args.fix or args.diff):
-        raise CliError("check: --unsafe-fixes needs --fix or --diff")
-    if args.fix and args.diff:
-        raise CliError("check: choose --fix (change files) or --diff (show the change)")
-    cache = None if args.no_cache else IndexCache.default()
-    targets: Sequence[str] = args.paths or [cwd]
-    resolved = [_existing(raw, cwd) for raw in targets]
-    palette = Palette(args.format == "text" and color_enabled(args.color, sys.stdout))
-    if args.diff:
-        return _diff(args, cwd, cache, resolved, selection)
-    if args.fix:
-        return _fix(args, cwd, cache, resolved, selection, palette=palette)
-    plain = selection.everything and not args.statistics
+    options = CheckOptions.from_args(args, sys.stdout)
+    cache = options.location.cache()
+    if options.fix_mode == "diff":
+        return _diff(options, cache)
+    if options.fix_mode == "fix":
+        return _fix(options, cache)
+    palette = options.palette
     # Nothing changed since an identical invocation: print what it printed. (Skills of
     # other providers are not files whose identity a memo key can hold: no memo then.)
-    checker = _Checker(args, cwd, cache)
+    checker = _Checker(options, cache)
+    paths = options.paths
     if (
-        plain
+        options.plain
         and cache is not None
-        and not checker.may_use_providers(resolved)
-        and checker.output_memo_exists(resolved, palette)
+        and not checker.may_use_providers(paths)
+        and checker.output_memo_exists(paths, palette)
     ):
-        output_key = checker.output_key(resolved, palette)
+        output_key = checker.output_key(paths, palette)
         memo = CheckMemos(cache).load_output_memo(output_key) if output_key is not None else None
         if memo is not None:
             for warning in memo.warnings:
                 _warn(warning)
             memo.write(sys.stdout)
             return memo.status
-    checker.check_all(resolved)
-    rendering = _report(args, checker, selection, palette)
+    checker.check_all(paths)
+    rendering = _report(options, checker, palette)
     if cache is None:
         return _emit(rendering)
     # The output goes into a draft of its memo as it is printed (it is never held whole).
-    draft = CheckMemos(cache).draft_output() if plain else None
+    draft = CheckMemos(cache).draft_output() if options.plain else None
     try:
         status = _emit(rendering, draft)
         # Store only what a listing taken after the checks vouches for: nothing was
         # modified since they started (deck_key's since_ns).
         checker.relist()
-        output_key = checker.output_key(resolved, palette)
+        output_key = checker.output_key(paths, palette)
         if (
             draft is not None
             and checker.complete
@@ -289,11 +279,10 @@ class _Rendering:
     status: int
 
 
-def _report(
-    args: argparse.Namespace, checker: _Checker, selection: RuleSelection, palette: Palette
-) -> _Rendering:
+def _report(options: CheckOptions, checker: _Checker, palette: Palette) -> _Rendering:
     """What a run prints and its exit status, from the selected findings."""
     collected = checker.collected
+    selection = options.selection
     report = CheckReport.build(
         checker.cwd,
         (
@@ -306,51 +295,45 @@ def _report(
         skills_dropped=len(collected.dropped),
         wide_lines=collected.wide_lines,
     )
-    status = 1 if report.fails(Severity(args.fail_on)) else 0
-    if args.statistics:
-        pieces: Iterable[str] = (rule_statistics(report, args.format, unsafe=args.unsafe_fixes),)
+    status = 1 if report.fails(options.fail_on) else 0
+    if options.statistics:
+        pieces: Iterable[str] = (
+            rule_statistics(report, options.output_format, unsafe=options.unsafe_fixes),
+        )
     else:
-        pieces = FORMATS[args.format](report, palette)
+        pieces = FORMATS[options.output_format](report, palette)
     return _Rendering(tuple(collected.warnings), pieces, status)
 
 
-def _plans(
-    checker: _Checker, selection: RuleSelection, *, unsafe: bool
-) -> tuple[list[FilePlan], list[Skipped]]:
+def _plans(checker: _Checker, options: CheckOptions) -> tuple[list[FilePlan], list[Skipped]]:
     from skilldeck.cli.fix import plan_files  # noqa: PLC0415
 
     collected = checker.collected
+    selection = options.selection
     return plan_files(
         (
             (path, target, [f for f in findings if f.code in selection.codes and f.fixes])
             for path, findings in collected.findings.items()
             if (target := collected.targets.get(path)) is not None
         ),
-        unsafe=unsafe,
+        unsafe=options.unsafe_fixes,
         codes=selection.codes,
     )
 
 
-def _fresh_check(
-    args: argparse.Namespace, cwd: str, cache: IndexCache | None, paths: Sequence[str]
-) -> _Checker:
-    checker = _Checker(args, cwd, cache, fresh=True)
-    checker.check_all(paths)
+def _fresh_check(options: CheckOptions, cache: IndexCache | None) -> _Checker:
+    checker = _Checker(options, cache, fresh=True)
+    checker.check_all(options.paths)
     return checker
 
 
-def _diff(
-    args: argparse.Namespace,
-    cwd: str,
-    cache: IndexCache | None,
-    paths: Sequence[str],
-    selection: RuleSelection,
-) -> int:
+def _diff(options: CheckOptions, cache: IndexCache | None) -> int:
     """``--diff``: print what ``--fix`` would change; change nothing."""
     from skilldeck.cli.fix import unified_diff  # noqa: PLC0415
 
-    checker = _fresh_check(args, cwd, cache, paths)
-    plans, skipped = _plans(checker, selection, unsafe=args.unsafe_fixes)
+    cwd = options.location.cwd
+    checker = _fresh_check(options, cache)
+    plans, skipped = _plans(checker, options)
     for warning in checker.collected.warnings:
         print(f"skilldeck: warning: {warning}", file=sys.stderr)
     for plan in plans:
@@ -367,25 +350,19 @@ def _diff(
     return 1 if plans else 0
 
 
-def _fix(
-    args: argparse.Namespace,
-    cwd: str,
-    cache: IndexCache | None,
-    paths: Sequence[str],
-    selection: RuleSelection,
-    *,
-    palette: Palette,
-) -> int:
+def _fix(options: CheckOptions, cache: IndexCache | None) -> int:
     """``--fix``: apply fixes until none applies (a few passes at most), print what
     changed, then report what remains."""
     from skilldeck.cli.fix import describe, write_plan  # noqa: PLC0415
 
-    out = sys.stdout if args.format == "text" and not args.statistics else sys.stderr
+    cwd = options.location.cwd
+    text = options.output_format == "text" and not options.statistics
+    out = sys.stdout if text else sys.stderr
     reasons: dict[tuple[str, str], None] = {}
     fixed = 0
-    checker = _fresh_check(args, cwd, cache, paths)
+    checker = _fresh_check(options, cache)
     for _ in range(MAX_FIX_ROUNDS):
-        plans, skipped = _plans(checker, selection, unsafe=args.unsafe_fixes)
+        plans, skipped = _plans(checker, options)
         for item in skipped:
             reasons[(item.path, item.reason)] = None
         wrote = 0
@@ -401,11 +378,11 @@ def _fix(
                 print(f"Fixed {shown}: {line}", file=out)
         if not wrote:
             break
-        checker = _fresh_check(args, cwd, cache, paths)
+        checker = _fresh_check(options, cache)
     for path, reason in reasons:
         print(f"skilldeck: {display_path(path, cwd)}: {reason}", file=sys.stderr)
     print(f"Fixed {fixed} problem{'' if fixed == 1 else 's'}.", file=out)
-    return _emit(_report(args, checker, selection, palette))
+    return _emit(_report(options, checker, options.palette))
 
 
 def _emit(rendering: _Rendering, draft: OutputDraft | None = None) -> int:
@@ -424,35 +401,14 @@ def _warn(warning: str) -> None:
     print(f"skilldeck: warning: {warning}", file=sys.stderr)
 
 
-def _existing(raw: str, cwd: str) -> str:
-    """The absolute PATH; a usage error saying why when it names nothing to check."""
-    path = os.path.normpath(os.path.join(cwd, raw))
-    try:
-        mode = os.stat(path).st_mode
-    except OSError as error:  # ENOENT, ENAMETOOLONG, ELOOP, EACCES, ENOTDIR: say which
-        raise CliError(f"check: {os_reason(error)}: {raw}") from None
-    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        from skilldeck.engine.files import file_kind  # noqa: PLC0415
-
-        raise CliError(
-            f"check: {raw} is {file_kind(mode)}, not a skill file, bundle, skill root or project"
-        )
-    return path
-
-
 class _Checker:
     """Runs the engine for each PATH and accumulates what it reports."""
 
     def __init__(
-        self,
-        args: argparse.Namespace,
-        cwd: str,
-        cache: IndexCache | None,
-        *,
-        fresh: bool = False,
+        self, options: CheckOptions, cache: IndexCache | None, *, fresh: bool = False
     ) -> None:
-        self._args = args
-        self._cwd = cwd
+        self._options = options
+        self._cwd = cwd = options.location.cwd
         self._cache = cache
         #: Scan every deck (no deck memo) and note where each file lies: for fixing.
         self._fresh = fresh
@@ -470,11 +426,10 @@ class _Checker:
         #: and its key reuses what the scan listed.
         self._listings: dict[str, FolderListings] = {}
         self._started_ns = time.time_ns()
-        selection = RuleSelection.parse(args.select, args.ignore)
         #: The rules this run reports (``None``: all): the engine skips deck-wide passes
         #: whose rules are all unselected, and such a partial deck keeps no memo.
-        self._select = None if selection.everything else selection.codes
-        self._factories = provider_factories(args)
+        self._select = options.select
+        self._factories = options.location.providers
         #: Some deck checked had skills of other providers (bundled, sources, --provider).
         self.used_providers = False
         # Roots of the lookup directory's deck (user roots included) name a PATH's layout.
@@ -483,8 +438,8 @@ class _Checker:
     def _config(self, project_dir: str, *, user_roots: bool) -> SkilldeckConfig:
         key = f"{user_roots}\0{find_project_root(project_dir)}"
         if key not in self._configs:
-            self._configs[key] = build_config(
-                self._args, project_dir, include_user_roots=user_roots
+            self._configs[key] = self._options.location.config(
+                project_dir, include_user_roots=user_roots
             )
         return self._configs[key]
 
@@ -568,7 +523,7 @@ class _Checker:
         if known is not None:
             return self._around(known, path)
         if path == self._cwd or _is_project(path):
-            config = self._config(path, user_roots=self._args.include_user_roots)
+            config = self._config(path, user_roots=self._options.include_user_roots)
             return resolve_roots(config, path), config, None
         root = SkillRoot(RANK_CUSTOM, SOURCE_CUSTOM, path, True)
         return [root], self._config(self._cwd, user_roots=False), None
@@ -578,7 +533,7 @@ class _Checker:
     ) -> tuple[Sequence[SkillRoot], SkilldeckConfig, str]:
         """The lookup directory's deck, as ``check`` without PATH scans it, with ``root``
         (a user root without ``--include-user-roots``) in its place; ``focus`` reported."""
-        config = self._config(self._cwd, user_roots=self._args.include_user_roots)
+        config = self._config(self._cwd, user_roots=self._options.include_user_roots)
         roots = resolve_roots(config, self._cwd)
         if root in roots:
             return roots, config, focus
@@ -605,9 +560,9 @@ class _Checker:
     ) -> str:
         cache_dir = self._cache_dir
         inputs = [
-            self._args.format,
+            self._options.output_format,
             palette.enabled,
-            self._args.fail_on,
+            self._options.fail_on.value,
             self._cwd,
             [
                 [deck_locator(roots, settings, cache_dir=cache_dir), focus]
@@ -798,7 +753,7 @@ class _Checker:
                 f"{display_path(root.path, self._cwd)}"
             )
 
-        jobs = self._args.jobs or usable_cpus()
+        jobs = self._options.jobs or usable_cpus()
         reuse_folder_listings(self._listings_for(roots, config.rule_settings()))
         try:
             deck = scan_deck(

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING
 
 from skilldeck.cli.display import display_path
 from skilldeck.cli.errors import CliError
-from skilldeck.cli.provider_option import provider_factories, read_provided
-from skilldeck.cli.settings import build_config, lookup_cwd, warn_if_incomplete
+from skilldeck.cli.provider_option import read_provided
+from skilldeck.cli.settings import Location, warn_if_incomplete
 
 if TYPE_CHECKING:
     from skilldeck.engine.deck import ProvidedSkill
@@ -62,7 +62,7 @@ def selected_hosts(value: str, *, allow_all: bool) -> tuple[Host, ...]:
 
 
 def host_output(
-    args: argparse.Namespace,
+    location: Location,
     hosts: tuple[Host, ...],
     render: Callable[[HostsView, str], str],
     *,
@@ -84,13 +84,12 @@ def host_output(
         view_key,
         view_locator,
     )
-    from skilldeck.engine.filesystem import IndexCache  # noqa: PLC0415
     from skilldeck.engine.host_views import build_view, deep_identity, scanned_roots, walk_levels  # noqa: PLC0415
 
     started = time.time_ns()
-    cwd = lookup_cwd(args)
-    config = build_config(args, cwd)
-    cache = None if getattr(args, "no_cache", False) else IndexCache.default()
+    cwd = location.cwd
+    config = location.config(cwd)
+    cache = location.cache()
     roots = scanned_roots(hosts, config, cwd)
     settings = config.rule_settings()
     # DSH's view is the deck's: the skills of its other providers (bundled, --provider,
@@ -98,7 +97,7 @@ def host_output(
     provided: tuple[ProvidedSkill, ...] = ()
     provided_complete = True
     if any(host.engine_roots for host in hosts):
-        provided, provided_complete = read_provided(config, provider_factories(args), cwd)
+        provided, provided_complete = read_provided(config, location.providers, cwd)
     # The files deeper than the layout (hosts that search recursively): not in the
     # roots' listings the memo key is made of, so keyed here; so are the provided skills.
     levels = walk_levels(hosts)

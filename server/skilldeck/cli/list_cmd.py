@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from skilldeck.cli import host_report
 from skilldeck.cli.display import display_path, printable
 from skilldeck.cli.settings import (
+    Location,
     add_registry_options,
     registry_session,
     skipped_files,
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_hosts(args)
     import asyncio  # noqa: PLC0415 - only this command runs an event loop
 
-    session = registry_session(args)
+    session = registry_session(Location.from_args(args))
     cwd = session.cwd
     with skipped_files() as skipped:
         resolution = asyncio.run(session.registry.resolve(cwd=cwd))
@@ -78,7 +79,9 @@ def _run_hosts(args: argparse.Namespace) -> int:
             return "\n".join(host_report.host_lines(view, hosts[0], cwd)) + "\n"
         return "\n".join(host_report.matrix_lines(view, cwd)) + "\n"
 
-    return host_report.host_output(args, hosts, render, tag=f"list json={args.json}")
+    return host_report.host_output(
+        Location.from_args(args), hosts, render, tag=f"list json={args.json}"
+    )
 
 
 def resolution_json(resolution: Resolution) -> dict[str, object]:

@@ -13,6 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli.settings import (
+    Location,
     add_registry_options,
     registry_session,
     skipped_files,
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the tool result; 0 when it succeeded, 1 for an error result."""
     import asyncio  # noqa: PLC0415 - only this command runs an event loop
 
-    session = registry_session(args)
+    session = registry_session(Location.from_args(args))
     observed = _Observed(session.registry)
     with skipped_files() as skipped:
         result: SkillToolResult = asyncio.run(

@@ -15,9 +15,7 @@ import os
 from typing import Any
 
 from skilldeck.cli.errors import CliError
-from skilldeck.cli.provider_option import provider_factories
-from skilldeck.cli.settings import add_registry_options, build_config, lookup_cwd
-from skilldeck.engine.filesystem import IndexCache
+from skilldeck.cli.settings import Location, add_registry_options
 
 _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 
@@ -104,21 +102,21 @@ def run(args: argparse.Namespace) -> int:
     from skilldeck.mcp.deck_server import DeckServer  # noqa: PLC0415
     from skilldeck.remote import mcp_source_factory  # noqa: PLC0415
 
-    cwd = lookup_cwd(args)
-    config = build_config(
-        args,
+    location = Location.from_args(args)
+    cwd = location.cwd
+    config = location.config(
         cwd,
         catalog_max_description_length=args.max_description_length,
         mcp_require_safe=args.require_safe,
     )
-    cache = None if args.no_cache else IndexCache.default()
+    cache = location.cache()
     # The watches go live once the first answer is out (DeckServer opens the gate).
     gate = WatchGate()
     registry = default_registry(
         config,
         cache=cache,
         watch=True,
-        providers=provider_factories(args),
+        providers=location.providers,
         processes=usable_cpus(),  # a cold first read forks helpers, as check and the LSP do
         watch_gate=gate,
         mcp_sources=mcp_source_factory,

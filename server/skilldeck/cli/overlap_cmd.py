@@ -27,14 +27,8 @@ from typing import TYPE_CHECKING, Any
 from skilldeck.cli.display import display_path
 from skilldeck.cli.errors import CliError
 from skilldeck.cli.host_report import selected_hosts
-from skilldeck.cli.provider_option import provider_factories, read_provided
-from skilldeck.cli.settings import (
-    add_registry_options,
-    build_config,
-    lookup_cwd,
-    warn_if_incomplete,
-)
-from skilldeck.engine.filesystem import IndexCache
+from skilldeck.cli.provider_option import read_provided
+from skilldeck.cli.settings import Location, add_registry_options, warn_if_incomplete
 
 if TYPE_CHECKING:
     from skilldeck.engine.overlap import DeckOverlap, Family, OverlapPair, OverlapSkill
@@ -79,15 +73,16 @@ def run(args: argparse.Namespace) -> int:
         clusters,
     )
 
-    cwd = lookup_cwd(args)
-    config = build_config(args, cwd)
+    location = Location.from_args(args)
+    cwd = location.cwd
+    config = location.config(cwd)
     settings = config.rule_settings()
     if args.threshold is not None:
         try:
             settings = replace(settings, overlap_threshold=args.threshold)
         except ValueError as error:
             raise CliError(f"--threshold: {error}") from None
-    cache = None if args.no_cache else IndexCache.default()
+    cache = location.cache()
     host = selected_hosts(args.host, allow_all=False)[0] if args.host else None
     if host is not None and host.name != "dsh":
         view = build_view((host,), config, cwd, cache=cache)
@@ -95,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         complete = view.complete
     else:
         scan = scan_deck(config, cwd, cache=cache)
-        provided, provided_complete = read_provided(config, provider_factories(args), cwd)
+        provided, provided_complete = read_provided(config, location.providers, cwd)
         overlap = DeckOverlap((group[0] for group in name_groups(scan, provided)), settings)
         complete = bool(scan.complete) and provided_complete
     pairs = overlap.pairs()

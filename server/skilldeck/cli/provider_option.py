@@ -35,12 +35,6 @@ def add_provider_option(parser: argparse.ArgumentParser | argparse._ArgumentGrou
     )
 
 
-def provider_factories(args: argparse.Namespace) -> tuple[ProviderFactory, ...]:
-    """The factories named by ``--provider`` (none when the flag is absent)."""
-    specs: Sequence[str] = getattr(args, "providers", None) or ()
-    return tuple(load_provider_factory(spec) for spec in specs)
-
-
 def load_provider_factory(spec: str) -> ProviderFactory:
     """Import ``MODULE:ATTR`` and return the callable it names; a clear error otherwise."""
     module_name, sep, attribute = spec.partition(":")

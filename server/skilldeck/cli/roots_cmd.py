@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from skilldeck.cli.display import printable
-from skilldeck.cli.settings import add_location_options, build_config, lookup_cwd
+from skilldeck.cli.settings import Location, add_location_options
 from skilldeck.engine.filesystem import resolve_roots, root_state
 
 
@@ -31,8 +31,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the roots; always exits 0 (missing roots are a normal state)."""
-    cwd = lookup_cwd(args)
-    roots = resolve_roots(build_config(args, cwd), cwd)
+    location = Location.from_args(args)
+    cwd = location.cwd
+    roots = resolve_roots(location.config(cwd), cwd)
     states = [root_state(root) for root in roots]
     if args.json:
         payload = [

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from skilldeck.cli.errors import CliError
-from skilldeck.cli.settings import add_location_options, build_config, lookup_cwd
+from skilldeck.cli.settings import Location, add_location_options
 from skilldeck.engine.config import settings_json_schema
 from skilldeck.engine.frontmatter import frontmatter_schema
 
@@ -46,8 +46,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     profile = args.profile
     if profile is None:
-        cwd = lookup_cwd(args)
-        profile = build_config(args, cwd).profile
+        location = Location.from_args(args)
+        profile = location.config(location.cwd).profile
     try:
         schema = frontmatter_schema(profile)
     except ValueError as error:

@@ -7,8 +7,8 @@ import os
 from typing import Any
 
 from skilldeck.cli.errors import CliError
-from skilldeck.cli.provider_option import add_provider_option, provider_factories
-from skilldeck.cli.settings import add_cwd_option, lookup_cwd
+from skilldeck.cli.provider_option import add_provider_option
+from skilldeck.cli.settings import Location, add_cwd_option
 
 
 def register(subparsers: Any) -> None:
@@ -45,8 +45,9 @@ def run(args: argparse.Namespace) -> int:
     """Serve until the client disconnects or asks to exit."""
     if args.tcp is not None and args.stdio:
         raise CliError("serve: --tcp and --stdio exclude each other")
-    os.chdir(lookup_cwd(args))
-    providers = provider_factories(args)
+    location = Location.from_args(args)
+    os.chdir(location.cwd)
+    providers = location.providers
     try:
         from skilldeck.lsp.server import serve  # noqa: PLC0415
     except ImportError as error:

@@ -14,18 +14,19 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from skilldeck.cli.display import display_path, printable
 from skilldeck.cli.errors import CliError, os_reason
-from skilldeck.cli.provider_option import add_provider_option, provider_factories
+from skilldeck.cli.provider_option import add_provider_option, load_provider_factory
 from skilldeck.engine.config import ConfigLayer, SkilldeckConfig, find_config_file, load_config_file
 from skilldeck.engine.filesystem import IndexCache, find_project_root
 
 if TYPE_CHECKING:
     from skilldeck.engine.filesystem import SkippedFile
-    from skilldeck.engine.registry import SkillRegistry
+    from skilldeck.engine.registry import ProviderFactory, SkillRegistry
 
 #: Skipped skill files named one a line on stderr; past it, how many more.
 SKIPPED_SHOWN = 20
@@ -108,17 +109,19 @@ class RegistrySession:
 
 
 def registry_session(
-    args: argparse.Namespace, *, catalog_max_description_length: int | None = None
+    location: Location, *, catalog_max_description_length: int | None = None
 ) -> RegistrySession:
     """The lookup cwd, its configuration and the default registry (cache unless --no-cache)."""
-    cwd = lookup_cwd(args)
-    config = build_config(args, cwd, catalog_max_description_length=catalog_max_description_length)
-    cache = None if args.no_cache else IndexCache.default()
+    cwd = location.cwd
+    config = location.config(cwd, catalog_max_description_length=catalog_max_description_length)
     from skilldeck.engine.deck import default_registry  # noqa: PLC0415 - not for check
     from skilldeck.remote import mcp_source_factory  # noqa: PLC0415
 
     registry = default_registry(
-        config, cache=cache, providers=provider_factories(args), mcp_sources=mcp_source_factory
+        config,
+        cache=location.cache(),
+        providers=location.providers,
+        mcp_sources=mcp_source_factory,
     )
     return RegistrySession(cwd, config, registry)
 
@@ -194,6 +197,95 @@ def lookup_cwd(args: argparse.Namespace) -> str:
     return cwd
 
 
+@dataclass(frozen=True)
+class Location:
+    """Where a command looks and what its flags set, read once from the arguments (the
+    edge; nothing past it reads the argparse namespace): the lookup directory, the
+    config file ``--config`` names (``None``: each project's own), the flags as a
+    settings layer, the ``--provider`` factories and whether the cache is used."""
+
+    cwd: str
+    config_file: str | None = None
+    flags: ConfigLayer = field(default_factory=ConfigLayer)
+    provider_specs: tuple[str, ...] = ()
+    use_cache: bool = True
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Location:
+        """The location of a command's arguments (``--cwd``, ``--config``,
+        ``--custom-skill-dir``, ``--bundled-skill-dir``, ``--profile``, ``--host`` of
+        ``check``, ``--provider``, ``--no-cache``; each where the command has it)."""
+        cwd = lookup_cwd(args)
+        explicit = getattr(args, "config", None)
+        config_file = None
+        if explicit:
+            if not _is_kind(explicit, stat.S_ISREG, "--config", shown=explicit):
+                raise CliError(f"--config: no such file: {explicit}")
+            config_file = os.path.abspath(explicit)
+        custom = getattr(args, "custom_skill_dirs", None)
+        bundled = getattr(args, "bundled_skill_dir", None)
+        profile, hosts = getattr(args, "profile", None), None
+        raw_hosts = getattr(args, "check_hosts", None)
+        if raw_hosts is not None:
+            profile, hosts = _hosts_flag(raw_hosts, profile)
+        flags = ConfigLayer(
+            profile=profile,
+            hosts=hosts,
+            custom_skill_dirs=(
+                tuple(os.path.normpath(os.path.join(cwd, d)) for d in custom) if custom else None
+            ),
+            bundled_skill_dir=os.path.normpath(os.path.join(cwd, bundled)) if bundled else None,
+            origin=None,
+        )
+        return cls(
+            cwd=cwd,
+            config_file=config_file,
+            flags=flags,
+            provider_specs=tuple(getattr(args, "providers", None) or ()),
+            use_cache=not getattr(args, "no_cache", False),
+        )
+
+    @cached_property
+    def providers(self) -> tuple[ProviderFactory, ...]:
+        """The factories ``--provider`` names, imported on first use."""
+        return tuple(load_provider_factory(spec) for spec in self.provider_specs)
+
+    def cache(self) -> IndexCache | None:
+        """The index cache (``None`` with ``--no-cache``)."""
+        return IndexCache.default() if self.use_cache else None
+
+    def config(
+        self,
+        project_dir: str,
+        *,
+        include_user_roots: bool | None = None,
+        catalog_max_description_length: int | None = None,
+        mcp_require_safe: bool | None = None,
+    ) -> SkilldeckConfig:
+        """The configuration for the project at ``project_dir`` (a lookup directory).
+
+        The config file is ``--config FILE`` when given, else the one at ``project_dir``'s
+        project root (``skilldeck.toml``, else ``[tool.skilldeck]`` in ``pyproject.toml``).
+        Raises :class:`skilldeck.engine.config.ConfigError` for a bad file or value.
+        """
+        config = SkilldeckConfig.from_environment()
+        file = self.config_file
+        if file is None:
+            found = find_config_file(find_project_root(project_dir))
+            file = str(found) if found is not None else None
+        if file is not None:
+            config = replace(config.merged(load_config_file(file)), config_file=file)
+        flags = replace(
+            self.flags,
+            include_user_roots=include_user_roots,
+            catalog_max_description_length=catalog_max_description_length,
+            mcp_require_safe=mcp_require_safe,
+        )
+        merged = config.merged(flags)
+        _check_profile(merged.profile)
+        return merged
+
+
 def _is_kind(path: str, kind: Callable[[int], bool], option: str, *, shown: object) -> bool:
     """Whether ``path`` exists and ``kind`` (``stat.S_ISDIR``, ...) holds for it; a
     missing path is ``False``, any other reason (ENAMETOOLONG, ELOOP, EACCES) a usage
@@ -204,56 +296,6 @@ def _is_kind(path: str, kind: Callable[[int], bool], option: str, *, shown: obje
         return False
     except OSError as error:
         raise CliError(f"{option}: {os_reason(error)}: {shown}") from None
-
-
-def build_config(
-    args: argparse.Namespace,
-    project_dir: str,
-    *,
-    include_user_roots: bool | None = None,
-    catalog_max_description_length: int | None = None,
-    mcp_require_safe: bool | None = None,
-) -> SkilldeckConfig:
-    """The configuration for the project at ``project_dir`` (a lookup directory).
-
-    The config file is ``--config FILE`` when given, else the one at ``project_dir``'s
-    project root (``skilldeck.toml``, else ``[tool.skilldeck]`` in ``pyproject.toml``).
-    Raises :class:`skilldeck.engine.config.ConfigError` for a bad file or value.
-    """
-    config = SkilldeckConfig.from_environment()
-    explicit = getattr(args, "config", None)
-    file: str | None
-    if explicit:
-        if not _is_kind(explicit, stat.S_ISREG, "--config", shown=explicit):
-            raise CliError(f"--config: no such file: {explicit}")
-        file = os.path.abspath(explicit)
-    else:
-        found = find_config_file(find_project_root(project_dir))
-        file = str(found) if found is not None else None
-    if file is not None:
-        config = replace(config.merged(load_config_file(file)), config_file=file)
-    cwd = lookup_cwd(args)
-    custom = getattr(args, "custom_skill_dirs", None)
-    bundled = getattr(args, "bundled_skill_dir", None)
-    profile, hosts = getattr(args, "profile", None), None
-    raw_hosts = getattr(args, "check_hosts", None)
-    if raw_hosts is not None:
-        profile, hosts = _hosts_flag(raw_hosts, profile)
-    flags = ConfigLayer(
-        profile=profile,
-        hosts=hosts,
-        custom_skill_dirs=(
-            tuple(os.path.normpath(os.path.join(cwd, d)) for d in custom) if custom else None
-        ),
-        bundled_skill_dir=os.path.normpath(os.path.join(cwd, bundled)) if bundled else None,
-        include_user_roots=include_user_roots,
-        catalog_max_description_length=catalog_max_description_length,
-        mcp_require_safe=mcp_require_safe,
-        origin=None,
-    )
-    merged = config.merged(flags)
-    _check_profile(merged.profile)
-    return merged
 
 
 def _hosts_flag(raw: str, profile: str | None) -> tuple[str | None, tuple[str, ...]]:

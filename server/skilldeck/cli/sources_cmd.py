@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli.errors import CliError
-from skilldeck.cli.settings import add_location_options, build_config, lookup_cwd
+from skilldeck.cli.settings import Location, add_location_options
 from skilldeck.engine.filesystem import default_cache_dir
 
 if TYPE_CHECKING:
@@ -33,8 +33,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print each source; ``update`` exits 1 when a source could not be fetched."""
-    cwd = lookup_cwd(args)
-    config = build_config(args, cwd)
+    location = Location.from_args(args)
+    cwd = location.cwd
+    config = location.config(cwd)
     specs = config.remote_sources
     # Imported here: the git machinery (and asyncio) only for this command, not for
     # every command whose parser this module helps build.
