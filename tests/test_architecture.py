@@ -83,3 +83,47 @@ def test_importing_a_package_imports_none_of_its_modules() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "['skilldeck.engine.deck', 'skilldeck.engine.filesystem']"
+
+
+#: The packages outside the engine whose modules the map names, and its section's title.
+FRONT_ENDS = {
+    "": "### `server/skilldeck/` — ",
+    "cli": "### `server/skilldeck/cli/` — ",
+    "lsp": "### `server/skilldeck/lsp/` — ",
+    "mcp": "### `server/skilldeck/mcp/` — ",
+    "remote": "### `server/skilldeck/remote/` — ",
+}
+SERVER = ENGINE.parent
+
+
+def _modules(package: str) -> list[str]:
+    """Each module of ``package`` (relative to it: ``features/params.py``), its own
+    ``__init__.py`` files aside (the top level's: the public API, named in the map)."""
+    folder = SERVER / package if package else SERVER
+    if not package:
+        return sorted(p.name for p in folder.glob("*.py"))
+    return sorted(
+        str(p.relative_to(folder))
+        for p in folder.rglob("*.py")
+        if p.name != "__init__.py" and "__pycache__" not in p.parts
+    )
+
+
+@pytest.mark.parametrize("package", list(FRONT_ENDS))
+def test_the_map_names_every_module_of_the_front_ends(package: str) -> None:
+    start = ARCHITECTURE.index(FRONT_ENDS[package])
+    end = ARCHITECTURE.find("\n### ", start + 1)
+    section = ARCHITECTURE[start : end if end != -1 else None]
+    missing = []
+    for module in _modules(package):
+        folder, _, name = module.rpartition("/")
+        named = f"`{module}`" in section or any(
+            f"`{name}`" in line and f"`{folder}/`" in line
+            for line in section.splitlines()
+            if folder
+        )
+        if not named:
+            missing.append(module)
+    assert missing == [], (
+        f"ARCHITECTURE.md's {package or 'top-level'} section names none of {missing}"
+    )
