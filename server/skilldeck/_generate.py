@@ -4,10 +4,11 @@
 
 - ``docs/rules.md``: the rules table (``engine/rules``);
 - ``docs/settings.md``, ``docs/skilldeck.schema.json`` (the JSON Schema of
-  ``skilldeck.toml``, also ``skilldeck schema --config``),
+  ``skilldeck.toml``, also ``skilldeck schema --settings``),
   ``clients/vscode/package.json``'s ``contributes.configuration``,
-  ``clients/vscode/src/settingsSchema.ts`` and ``engine/config/_settings_fields.py`` (the
-  typed config objects' fields): the settings table (``engine/config/_settings_schema.py``).
+  ``clients/vscode/src/settingsSchema.ts`` and the typed config objects' fields (between
+  markers in ``engine/config/_skilldeck_config.py`` and ``_rule_settings.py``): the
+  settings table (``engine/config/_settings_schema.py``).
 
 ``python -m skilldeck._generate REPO [--check]``; only a source checkout has the files.
 """
@@ -87,60 +88,47 @@ def settings_ts() -> str:
     )
 
 
-def settings_fields_py() -> str:
-    """``engine/config/_settings_fields.py``: the fields of ``SkilldeckConfig``,
-    ``ConfigLayer`` and ``RuleSettings``."""
+#: The markers of a class's generated fields (inside the class body).
+FIELDS_BEGIN = (
+    "    # Generated from the settings table by scripts/generate: do not edit these fields.\n"
+)
+FIELDS_END = "    # End of the generated fields.\n"
+
+
+def _field_rows() -> dict[str, list[str]]:
+    """The generated field lines of ``SkilldeckConfig``, ``ConfigLayer`` and
+    ``RuleSettings`` (what reaches the analysis: the settings whose ``reach`` is ``file``
+    or ``deck``)."""
     fields: dict[str, Setting] = {}
     for setting in SETTINGS:
         if setting.field is not None:
             fields.setdefault(setting.field, setting)
-    analysis: dict[str, Setting] = {}
-    for setting in fields.values():
-        name = setting.analysis_name
-        if name is not None:
-            analysis[name] = setting
-    imports: dict[str, None] = {"from dataclasses import dataclass": None}
-    for setting in fields.values():
-        imports.update(dict.fromkeys(setting.kind.imports()))
-    lines = [
-        '"""The fields of the typed config objects.',
-        "",
-        f"{_HEADER};",
-        "do not edit.",
-        "",
-        "``SkilldeckConfig`` (every setting's value), ``ConfigLayer`` (a partial one: what one",
-        "file, flag set or editor sets) and ``RuleSettings`` (what reaches the analysis: the",
-        'settings whose ``reach`` is ``file`` or ``deck``) extend these."""',
-        "",
-        "from __future__ import annotations",
-        "",
-        *_sorted_imports(imports),
-        "",
-        "",
+    config = [
+        f"    {name}: {s.kind.python_type} = {s.kind.default_expr(s.default)}\n"
+        for name, s in fields.items()
     ]
+    layer = [
+        f"    {name}: {_optional(s.kind)} = {s.kind.layer_unset_expr()}\n"
+        for name, s in fields.items()
+    ]
+    analysis = [
+        f"    {s.analysis_name}: {s.kind.python_type} = {s.kind.default_expr(s.default)}\n"
+        for s in fields.values()
+        if s.analysis_name is not None
+    ]
+    return {"SkilldeckConfig": config, "ConfigLayer": layer, "RuleSettings": analysis}
 
-    def block(name: str, doc: str, rows: Iterable[tuple[str, str, str]]) -> list[str]:
-        out = ["@dataclass(frozen=True)", f"class {name}:", f'    """{doc}"""', ""]
-        for field_name, annotation, default in rows:
-            out.append(f"    {field_name}: {annotation} = {default}")
-        return [*out, "", ""]
 
-    lines += block(
-        "ConfigFields",
-        "Every setting's value; the defaults are the built-in ones.",
-        ((n, s.kind.python_type, s.kind.default_expr(s.default)) for n, s in fields.items()),
-    )
-    lines += block(
-        "LayerFields",
-        "What one layer sets: ``None`` (an empty mapping) is not set.",
-        ((n, _optional(s.kind), s.kind.layer_unset_expr()) for n, s in fields.items()),
-    )
-    lines += block(
-        "AnalysisFields",
-        "The settings that reach the analysis (the cache keys digest every one).",
-        ((n, s.kind.python_type, s.kind.default_expr(s.default)) for n, s in analysis.items()),
-    )
-    return "\n".join(lines).rstrip("\n") + "\n"
+def with_fields(current: str, *classes: str) -> str:
+    """``current`` (a module's text) with the generated fields of ``classes`` rewritten
+    between their markers."""
+    rows = _field_rows()
+    for name in classes:
+        start = current.index(f"class {name}")
+        begin = current.index(FIELDS_BEGIN, start) + len(FIELDS_BEGIN)
+        end = current.index(FIELDS_END, begin)
+        current = current[:begin] + "".join(rows[name]) + current[end:]
+    return current
 
 
 def _optional(kind: Kind) -> str:
@@ -148,17 +136,6 @@ def _optional(kind: Kind) -> str:
     if kind.layer_unset != "None" or annotation.endswith("| None"):
         return annotation
     return f"{annotation} | None"
-
-
-def _sorted_imports(imports: dict[str, None]) -> list[str]:
-    standard = sorted(line for line in imports if not line.startswith("from skilldeck"))
-    ours = sorted(line for line in imports if line.startswith("from skilldeck"))
-    merged: dict[str, list[str]] = {}
-    for line in standard:
-        module, name = line.removeprefix("from ").split(" import ")
-        merged.setdefault(module, []).append(name)
-    lines = [f"from {module} import {', '.join(sorted(names))}" for module, names in merged.items()]
-    return [*lines, "", *ours] if ours else lines
 
 
 def settings_markdown() -> str:
@@ -240,7 +217,12 @@ GENERATED: dict[str, Callable[[str], str]] = {
     "docs/skilldeck.schema.json": lambda _: _json(settings_json_schema()),
     "clients/vscode/package.json": package_json,
     "clients/vscode/src/settingsSchema.ts": lambda _: settings_ts(),
-    "server/skilldeck/engine/config/_settings_fields.py": lambda _: settings_fields_py(),
+    "server/skilldeck/engine/config/_skilldeck_config.py": lambda current: with_fields(
+        current, "ConfigLayer", "SkilldeckConfig"
+    ),
+    "server/skilldeck/engine/config/_rule_settings.py": lambda current: with_fields(
+        current, "RuleSettings"
+    ),
 }
 
 

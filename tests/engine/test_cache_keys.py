@@ -59,34 +59,44 @@ def test_the_inputs_and_the_purpose_are_in_the_key() -> None:
 
 def _package(tmp_path: Path) -> Path:
     package = tmp_path / "pkg"
-    (package / "engine").mkdir(parents=True)
-    (package / "__pycache__").mkdir()
+    (package / "engine" / "__pycache__").mkdir(parents=True)
+    (package / "cli").mkdir()
+    (package / "lsp").mkdir()
     (package / "bundled").mkdir()
     (package / "__init__.py").write_text("VERSION = 1\n")
     (package / "engine" / "rules.py").write_text("RULES = ('SD101',)\n")
-    (package / "__pycache__" / "x.py").write_text("not code\n")
-    (package / "bundled" / "skill.py").write_text("not code either\n")
+    (package / "cli" / "text.py").write_text("FORMAT = '{path}'\n")
+    (package / "engine" / "__pycache__" / "x.py").write_text("not code\n")
+    (package / "bundled" / "skill.py").write_text("a skill's script\n")
+    (package / "lsp" / "hover.py").write_text("caches nothing\n")
     old = time.time_ns() - 60 * 10**9  # settled files: the stamp is kept
     for path in package.rglob("*"):
         os.utime(path, ns=(old, old))
     return package
 
 
-def test_the_code_digest_follows_every_python_file_and_nothing_else(tmp_path: Path) -> None:
+def test_the_code_digest_follows_the_code_of_cached_answers(tmp_path: Path) -> None:
     package = _package(tmp_path)
     first = code_digest(None, package)
     assert code_digest(None, package) == first  # once per process
-    # another process (no memo) sees the same code
+    # Another process (no memo: another path) sees the same code; files whose code makes
+    # no cached answer (the language server's, bytecode, bundled skills) leave it alone.
     copy = tmp_path / "copy"
     os.rename(package, copy)
     assert code_digest(None, copy) == first
-    (copy / "__pycache__" / "x.py").write_text("changed\n")
+    (copy / "engine" / "__pycache__" / "x.py").write_text("changed\n")
     (copy / "bundled" / "skill.py").write_text("changed\n")
+    (copy / "lsp" / "hover.py").write_text("changed\n")
     os.rename(copy, tmp_path / "copy2")
     assert code_digest(None, tmp_path / "copy2") == first
+    # The engine's code and the CLI's (its memos hold the rendering) are in the digest.
     (tmp_path / "copy2" / "engine" / "rules.py").write_text("RULES = ('SD102',)\n")
     os.rename(tmp_path / "copy2", tmp_path / "copy3")
-    assert code_digest(None, tmp_path / "copy3") != first
+    second = code_digest(None, tmp_path / "copy3")
+    assert second != first
+    (tmp_path / "copy3" / "cli" / "text.py").write_text("FORMAT = '{path}:'\n")
+    os.rename(tmp_path / "copy3", tmp_path / "copy4")
+    assert code_digest(None, tmp_path / "copy4") not in (first, second)
 
 
 def test_a_warm_run_reads_the_digest_its_files_identities_stored(tmp_path: Path) -> None:

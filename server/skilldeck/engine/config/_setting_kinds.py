@@ -3,9 +3,13 @@ JSON or a flag layer), checked, typed, merged over a lower layer, spelt in JSON 
 and documents) and described as JSON Schema.
 
 Each :class:`~skilldeck.engine.config._settings_schema.Setting` names its kind; the
-config file's parser, the language server's settings, the typed config objects
-(``_settings_fields.py``, generated), the JSON Schemas and the settings reference are all
-made from the kinds and the table, so a setting of an existing kind is one row.
+config file's parser, the language server's settings, the typed config objects (the
+generated fields of ``SkilldeckConfig``, ``ConfigLayer`` and ``RuleSettings``), the JSON
+Schemas and the settings reference are all made from the kinds and the table, so a
+setting of an existing kind is one row.
+
+Kinds and readings are plain classes, not dataclasses: every run imports this module,
+and a dataclass costs a millisecond to make.
 
 A value is read at a :class:`Reading`: where it came from (a file, or ``None``), how its
 key is shown (``rules``, ``tool.skilldeck.rules``, ``skilldeck.rules``), the folder its
@@ -21,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from skilldeck.engine.config._distinct import validate_distinct
@@ -61,17 +64,27 @@ class SettingProblem(ValueError):
         self.key = key
 
 
-@dataclass
 class Reading:
     """Where a value is read (see the module doc). ``dropped`` collects the problems of
     the entries a lenient reading left out."""
 
-    key: str
-    base: str | None = None
-    lenient: bool = False
-    #: The config file's name (``skilldeck.toml``, ``pyproject.toml``); ``None`` elsewhere.
-    file_name: str | None = None
-    dropped: list[SettingProblem] = field(default_factory=list)
+    __slots__ = ("base", "dropped", "file_name", "key", "lenient")
+
+    def __init__(
+        self,
+        key: str,
+        base: str | None = None,
+        lenient: bool = False,
+        file_name: str | None = None,
+        dropped: list[SettingProblem] | None = None,
+    ) -> None:
+        self.key = key
+        self.base = base
+        self.lenient = lenient
+        #: The config file's name (``skilldeck.toml``, ``pyproject.toml``); ``None``: an
+        #: editor's settings.
+        self.file_name = file_name
+        self.dropped: list[SettingProblem] = [] if dropped is None else dropped
 
     @property
     def editor(self) -> bool:
@@ -93,7 +106,7 @@ class Kind:
     """A kind of setting (see the module doc). Subclasses set the class attributes and
     override what differs."""
 
-    #: The annotation of a config field of this kind (in ``_settings_fields.py``).
+    #: The annotation of a config field of this kind (in the generated fields).
     python_type: str = "object"
     #: A layer's "not set": ``None``, or an empty mapping for kinds merged key by key.
     layer_unset: str = "None"
@@ -136,10 +149,6 @@ class Kind:
     def layer_unset_expr(self) -> str:
         """The Python expression of a layer's "not set" in a generated declaration."""
         return "None" if self.layer_unset == "None" else "field(default_factory=dict)"
-
-    def imports(self) -> tuple[str, ...]:
-        """The import lines the annotation needs in the generated fields module."""
-        return ()
 
 
 def python_literal(value: object) -> str:
@@ -285,12 +294,13 @@ class ProjectRootKind(BooleanKind):
         return value
 
 
-@dataclass(frozen=True)
 class IntegerKind(Kind):
     """A whole number, at least ``minimum``."""
 
-    minimum: int | None = None
     python_type = "int"
+
+    def __init__(self, minimum: int | None = None) -> None:
+        self.minimum = minimum
 
     def read(self, value: object, at: Reading) -> object:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -316,7 +326,6 @@ class IntegerKind(Kind):
         return schema
 
 
-@dataclass(frozen=True)
 class ThresholdKind(Kind):
     """A score threshold: a number greater than 0 and at most 1."""
 
@@ -349,9 +358,6 @@ class DistinctKind(Kind):
     def json_schema(self, setting: Setting, *, editor: bool) -> dict[str, Any]:
         group = {"type": "array", "items": {"type": "string", "minLength": 1}, "minItems": 1}
         return {"type": "array", "items": group}
-
-    def imports(self) -> tuple[str, ...]:
-        return ("from skilldeck.engine.config._distinct import DistinctGroups",)
 
 
 def rule_code(key: str, *, shown: str) -> str:
@@ -387,13 +393,6 @@ class _OverridesKind(Kind):
 
     def default_expr(self, default: object) -> str:
         return "field(default_factory=dict)"
-
-    def imports(self) -> tuple[str, ...]:
-        return (
-            "from collections.abc import Mapping",
-            "from dataclasses import field",
-            "from skilldeck.engine.rules import Severity",
-        )
 
 
 class RulesKind(_OverridesKind):
@@ -514,9 +513,6 @@ class SourcesKind(Kind):
     def json_schema(self, setting: Setting, *, editor: bool) -> dict[str, Any]:
         return {"type": "array", "items": source_json_schema()}
 
-    def imports(self) -> tuple[str, ...]:
-        return ("from skilldeck.engine.config._source_spec import SourceSpec",)
-
 
 def _anchored_source(folder: str, spec: SourceSpec) -> SourceSpec:
     from dataclasses import replace  # noqa: PLC0415
@@ -526,12 +522,13 @@ def _anchored_source(folder: str, spec: SourceSpec) -> SourceSpec:
     return replace(spec, url=git_url(spec.url, "skilldeck.sources", folder))
 
 
-@dataclass(frozen=True)
 class ChoiceKind(Kind):
     """One of a few words (the editor's own settings), each with its description."""
 
-    choices: tuple[tuple[str, str], ...] = ()
     python_type = "str"
+
+    def __init__(self, choices: tuple[tuple[str, str], ...]) -> None:
+        self.choices = choices
 
     def read(self, value: object, at: Reading) -> object:
         words = [word for word, _ in self.choices]

@@ -7,7 +7,7 @@ Everything else is made from this table (``scripts/generate`` writes the generat
 - the config file's parser and the language server's settings read each key with its
   kind (:mod:`skilldeck.engine.config._setting_kinds`);
 - the typed config objects: the fields of ``ConfigLayer``, ``SkilldeckConfig`` and
-  ``RuleSettings`` (``_settings_fields.py``, generated);
+  ``RuleSettings`` (generated between markers in their classes);
 - ``RuleSettings`` is what reaches the analysis (:meth:`SkilldeckConfig.rule_settings`
   copies every setting whose ``reach`` is ``file`` or ``deck``), and the cache keys digest
   it (:mod:`skilldeck.engine.filesystem`), so a new setting that changes a verdict changes

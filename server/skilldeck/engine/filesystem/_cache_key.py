@@ -1,20 +1,23 @@
 """Every cache and memo key, derived by one function, :func:`cache_key`, from what can
 change an answer, so nothing is bumped by hand:
 
-- skilldeck's own code: :func:`code_digest`, a digest of every Python file of the
-  ``skilldeck`` package (the rules table, each check, the deck's passes, the CLI's
-  rendering), and its version;
+- skilldeck's own code: :func:`code_digest`, a digest of the Python files whose code
+  makes a cached answer (the engine: the rules table, each check, the deck's passes; the
+  CLI: check's memos hold its rendering; the package's top-level modules), and its
+  version. The language server, the MCP server and the remote clients keep nothing on
+  disk but through the engine's caches, so their files are left out (an edit of them
+  leaves every cache warm);
 - the settings that reach the analysis: the :class:`RuleSettings` fields the settings
   table declares with ``reach`` ``file`` (each file's analysis) or, for a key of deck-wide
   answers, ``deck`` too (``engine/config/_settings_schema.py``);
 - the inputs' identity, as the caller gives it (a root's path, a deck's roots, the
   arguments a printed output depends on).
 
-The code digest costs a warm run one ``stat`` per package file (about 190, well under a
-millisecond): the digest of the files' contents is stored beside the cache
-(``code-<package>.json``) under the digest of their identities (device, inode, size, mtime,
-ctime), and recomputed (a few milliseconds) only when a file changed, as in a source
-checkout being edited. A file modified within the racy window is digested but not stored.
+The code digest costs a warm run one ``stat`` per file (about 125, about a millisecond):
+the digest of the files' contents is stored beside the cache (``code-<package>.json``)
+under the digest of their identities (device, inode, size, mtime, ctime), and recomputed
+(a few milliseconds) only when a file changed, as in a source checkout being edited. A
+file modified within the racy window is digested but not stored.
 """
 
 from __future__ import annotations
@@ -36,8 +39,8 @@ if TYPE_CHECKING:
 
 #: The folder whose Python files are skilldeck's code.
 PACKAGE = Path(skilldeck.__file__).resolve().parent
-#: Folders of the package that hold no code (``bundled``: skills, read as files).
-_NOT_CODE = frozenset({"__pycache__", "bundled"})
+#: The package's folders whose code makes a cached answer (and the top-level modules).
+CODE_FOLDERS = ("engine", "cli")
 #: A file modified this recently is digested but its stamp not stored (its identity
 #: cannot prove a later same-size edit).
 _RACY_NS = 2_000_000_000
@@ -76,15 +79,16 @@ def code_digest(cache_dir: Path | None, package: Path = PACKAGE) -> str:
 
 
 def _code_files(package: Path) -> Iterator[tuple[str, os.stat_result]]:
-    """Each Python file below ``package`` (relative path, ``stat``), no symlink followed."""
-    stack = [(str(package), "")]
+    """Each Python file of ``package``'s top level and below its :data:`CODE_FOLDERS`
+    (relative path, ``stat``), no symlink followed."""
+    stack = [(str(package), "", False)]
     while stack:
-        folder, prefix = stack.pop()
+        folder, prefix, below = stack.pop()
         with os.scandir(folder) as entries:
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
-                    if entry.name not in _NOT_CODE:
-                        stack.append((entry.path, f"{prefix}{entry.name}/"))
+                    if entry.name != "__pycache__" and (below or entry.name in CODE_FOLDERS):
+                        stack.append((entry.path, f"{prefix}{entry.name}/", True))
                 elif entry.name.endswith(".py"):
                     yield f"{prefix}{entry.name}", entry.stat(follow_symlinks=False)
 
