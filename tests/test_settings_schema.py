@@ -289,3 +289,20 @@ def test_a_bad_editor_source_is_named_and_dropped(value: object, message: str) -
     assert parsed.warnings == (message,)
     assert parsed.layer.remote_sources is None
     assert parsed.layer.profile == "codex"  # the other settings still apply
+
+
+def test_every_default_is_valid_under_its_own_schema() -> None:
+    """A generated declaration says what the code does: each default (the editor's and
+    the file's) is a value its schema accepts (``rules`` once defaulted to a list)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    package = Path(__file__).resolve().parents[1] / "clients" / "vscode" / "package.json"
+    contributed = json.loads(package.read_text(encoding="utf-8"))["contributes"]
+    for key, declared in contributed["configuration"]["properties"].items():
+        schema = {k: v for k, v in declared.items() if k not in ("default", "scope")}
+        jsonschema.validate(declared["default"], schema), key  # type: ignore[func-returns-value]
+    toml = settings_json_schema()["properties"]
+    for key, declared in toml.items():  # type: ignore[union-attr]
+        inner = declared.get("properties", {key: declared})
+        for name, schema in inner.items():
+            if "default" in schema:  # an unset path has none (TOML has no null)
+                jsonschema.validate(schema["default"], schema), name

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from skilldeck.engine.config import SETTINGS, Kind, Setting, settings_json_schema
+from skilldeck.engine.config import SETTINGS, Kind, Setting, document_json, settings_json_schema
 from skilldeck.engine.hosts import HOSTS
 from skilldeck.engine.rules import PROFILES, render_rules_markdown
 
@@ -44,7 +44,7 @@ def _editor_property(setting: Setting) -> dict[str, object]:
 
 
 def _default_json(setting: Setting) -> object:
-    return setting.kind.to_json(setting.default)
+    return document_json(setting.default)
 
 
 def package_json(current: str) -> str:
@@ -151,7 +151,7 @@ def settings_markdown() -> str:
         "then the command line's flags or the editor's settings. An unknown key or a bad "
         "value in the file is an error naming the key and the file (the editor shows it at "
         "the key, SD008, and applies the rest). The JSON Schema of `skilldeck.toml` is "
-        "[skilldeck.schema.json](skilldeck.schema.json) (`skilldeck schema --config`), for "
+        "[skilldeck.schema.json](skilldeck.schema.json) (`skilldeck schema --settings`), for "
         "editors that complete TOML from a schema (taplo, Even Better TOML: "
         "`#:schema ./docs/skilldeck.schema.json` on the file's first line, or their "
         "settings).",
@@ -162,8 +162,9 @@ def settings_markdown() -> str:
         "settings in force (and the analysis code), so changing one never serves an answer "
         "made under another.",
         "",
-        "| `skilldeck.toml` | editor (`skilldeck.`) | flag / environment | default | reaches |",
-        "|---|---|---|---|---|",
+        "| `skilldeck.toml` | editor (`skilldeck.`) | flag / environment | Python "
+        "(`SkilldeckConfig`) | default | reaches |",
+        "|---|---|---|---|---|---|",
     ]
     for setting in SETTINGS:
         lines.append(
@@ -181,6 +182,7 @@ def settings_markdown() -> str:
                         if item
                     )
                     or "-",
+                    _code(setting.field),
                     _code(json.dumps(_default_json(setting), ensure_ascii=False)),
                     setting.reach,
                 ]
@@ -189,7 +191,9 @@ def settings_markdown() -> str:
         )
     lines.append("")
     for setting in SETTINGS:
-        title = setting.file_key or f"skilldeck.{setting.editor_key}"
+        title = setting.file_key or (
+            f"skilldeck.{setting.editor_key}" if setting.editor_key else setting.field
+        )
         lines += [f"## `{title}`", "", setting.doc, ""]
         facts = []
         if setting.file_key is not None and "." in setting.file_key:
@@ -199,8 +203,10 @@ def settings_markdown() -> str:
             facts.append(f"Editor: `skilldeck.{setting.editor_key}`.")
         if setting.client_only:
             facts.append("The VS Code extension's own setting; the server never reads it.")
-        if setting.field is not None:
-            facts.append(f"Config field: `{setting.field}`.")
+        if setting.field is not None and (setting.file_key or setting.editor_key):
+            facts.append(f"Python: `SkilldeckConfig.{setting.field}`.")
+        elif setting.field is not None:
+            facts.append(f"Python only: `SkilldeckConfig({setting.field}=...)`.")
         lines += [" ".join(facts), ""] if facts else []
     return "\n".join(lines).rstrip("\n") + "\n"
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.config._rule_settings import RuleSettings as RuleSettings
     from skilldeck.engine.config._setting_kinds import Kind as Kind
     from skilldeck.engine.config._setting_kinds import SettingProblem as SettingProblem
+    from skilldeck.engine.config._setting_kinds import document_json as document_json
     from skilldeck.engine.config._setting_kinds import path_problem as path_problem
     from skilldeck.engine.config._settings_schema import (
         DEFAULT_NEAR_DUPLICATE_THRESHOLD as DEFAULT_NEAR_DUPLICATE_THRESHOLD,
@@ -79,6 +80,7 @@ else:
             "_setting_kinds": (
                 "Kind",
                 "SettingProblem",
+                "document_json",
                 "path_problem",
             ),
             "_settings_schema": (

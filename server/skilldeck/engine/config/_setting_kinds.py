@@ -151,6 +151,15 @@ class Kind:
         return "None" if self.layer_unset == "None" else "field(default_factory=dict)"
 
 
+def document_json(value: object) -> object:
+    """A setting's default as the documents show it (JSON: tuples as lists)."""
+    if isinstance(value, tuple | list):
+        return [document_json(item) for item in value]
+    if isinstance(value, Mapping):
+        return {str(key): document_json(item) for key, item in value.items()}
+    return value
+
+
 def python_literal(value: object) -> str:
     """``value`` (``None``, a bool, number, string or tuple of them) as Python source, as
     ``ruff format`` writes it (double quotes)."""

@@ -43,6 +43,7 @@ from skilldeck.engine.config._setting_kinds import (
     SourcesKind,
     StringKind,
     ThresholdKind,
+    document_json,
 )
 from skilldeck.engine.text import (
     DEFAULT_CATALOG_DESCRIPTION_MAX_LENGTH,
@@ -439,8 +440,8 @@ def settings_json_schema() -> dict[str, object]:
             continue
         schema = setting.kind.json_schema(setting, editor=False)
         schema["description"] = setting.doc
-        if not isinstance(setting.kind, IgnoredRulesKind | RulesKind | SourcesKind):
-            schema["default"] = setting.kind.to_json(setting.default)
+        if setting.default is not None:  # TOML has no null: an unset path has no default
+            schema["default"] = document_json(setting.default)
         table, _, key = setting.file_key.partition(".")
         if key:
             tables.setdefault(table, {})[key] = schema
