@@ -33,7 +33,7 @@ from skilldeck.cli.check_options import CheckOptions
 from skilldeck.cli.color import Palette
 from skilldeck.cli.display import display_path
 from skilldeck.cli.errors import CliError
-from skilldeck.cli.formats import FORMATS
+from skilldeck.cli.formats import FORMAT_NAMES, renderer
 from skilldeck.cli.progress import Progress
 from skilldeck.cli.provider_option import add_provider_option, read_provided
 from skilldeck.cli.report import CheckReport, ReportedFinding
@@ -91,7 +91,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("paths", metavar="PATH", nargs="*", help="what to check")
     parser.add_argument(
         "--format",
-        choices=tuple(FORMATS),
+        choices=FORMAT_NAMES,
         default="text",
         help="output format (default: text)",
     )
@@ -301,7 +301,7 @@ def _report(options: CheckOptions, checker: _Checker, palette: Palette) -> _Rend
             rule_statistics(report, options.output_format, unsafe=options.unsafe_fixes),
         )
     else:
-        pieces = FORMATS[options.output_format](report, palette)
+        pieces = renderer(options.output_format)(report, palette)
     return _Rendering(tuple(collected.warnings), pieces, status)
 
 
@@ -429,7 +429,7 @@ class _Checker:
         #: The rules this run reports (``None``: all): the engine skips deck-wide passes
         #: whose rules are all unselected, and such a partial deck keeps no memo.
         self._select = options.select
-        self._factories = options.location.providers
+        self._factories = options.location.providers()
         #: Some deck checked had skills of other providers (bundled, sources, --provider).
         self.used_providers = False
         # Roots of the lookup directory's deck (user roots included) name a PATH's layout.

@@ -97,7 +97,7 @@ def host_output(
     provided: tuple[ProvidedSkill, ...] = ()
     provided_complete = True
     if any(host.engine_roots for host in hosts):
-        provided, provided_complete = read_provided(config, location.providers, cwd)
+        provided, provided_complete = read_provided(config, location.providers(), cwd)
     # The files deeper than the layout (hosts that search recursively): not in the
     # roots' listings the memo key is made of, so keyed here; so are the provided skills.
     levels = walk_levels(hosts)

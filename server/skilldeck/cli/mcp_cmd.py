@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         config,
         cache=cache,
         watch=True,
-        providers=location.providers,
+        providers=location.providers(),
         processes=usable_cpus(),  # a cold first read forks helpers, as check and the LSP do
         watch_gate=gate,
         mcp_sources=mcp_source_factory,

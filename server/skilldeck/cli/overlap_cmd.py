@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         complete = view.complete
     else:
         scan = scan_deck(config, cwd, cache=cache)
-        provided, provided_complete = read_provided(config, location.providers, cwd)
+        provided, provided_complete = read_provided(config, location.providers(), cwd)
         overlap = DeckOverlap((group[0] for group in name_groups(scan, provided)), settings)
         complete = bool(scan.complete) and provided_complete
     pairs = overlap.pairs()

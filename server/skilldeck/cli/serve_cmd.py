@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("serve: --tcp and --stdio exclude each other")
     location = Location.from_args(args)
     os.chdir(location.cwd)
-    providers = location.providers
+    providers = location.providers()
     try:
         from skilldeck.lsp.server import serve  # noqa: PLC0415
     except ImportError as error:

@@ -2,31 +2,34 @@
 
 Each module exposes ``render(report, palette)``: the text (``json``: the text in pieces
 that concatenate to it, made one at a time, so a large report is never held whole).
-:data:`FORMATS` gives every format as pieces; they are written to stdout as they are
-made (the text ends with a newline when it is not empty).
+:func:`renderer` gives a format as pieces; they are written to stdout as they are made
+(the text ends with a newline when it is not empty). A format's module is imported only
+when a run renders it: a warm ``check`` answered by its memo renders nothing.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, cast
 
-from skilldeck.cli.color import Palette
-from skilldeck.cli.formats import github, sarif, text
-from skilldeck.cli.formats import json as json_format
-from skilldeck.cli.report import CheckReport
+if TYPE_CHECKING:
+    from skilldeck.cli.color import Palette
+    from skilldeck.cli.report import CheckReport
 
-Renderer = Callable[[CheckReport, Palette], Iterable[str]]
+Renderer = Callable[["CheckReport", "Palette"], Iterable[str]]
 
-
-def _whole(render: Callable[[CheckReport, Palette], str]) -> Renderer:
-    """A renderer of one text as a renderer of pieces (the text is one piece)."""
-    return lambda report, palette: (render(report, palette),)
+#: The formats, in the order ``--help`` lists them; ``json`` renders pieces itself.
+FORMAT_NAMES: tuple[str, ...] = ("text", "json", "sarif", "github")
+_PIECES = frozenset({"json"})
 
 
-#: Format name -> renderer of the output's pieces, in the order ``--help`` lists them.
-FORMATS: dict[str, Renderer] = {
-    "text": _whole(text.render),
-    "json": json_format.render,
-    "sarif": _whole(sarif.render),
-    "github": _whole(github.render),
-}
+def renderer(name: str) -> Renderer:
+    """The renderer of format ``name`` (one of :data:`FORMAT_NAMES`) as pieces."""
+    if name not in FORMAT_NAMES:
+        raise KeyError(name)
+    module = importlib.import_module(f"skilldeck.cli.formats.{name}")
+    if name in _PIECES:
+        return cast("Renderer", module.render)
+    whole = cast("Callable[[CheckReport, Palette], str]", module.render)
+    return lambda report, palette: (whole(report, palette),)
