@@ -98,11 +98,14 @@ def _code_files(package: Path) -> dict[str, os.stat_result]:
 
 
 def _contents_digest(package: Path, files: list[str]) -> str:
-    digest = hashlib.sha256(f"skilldeck {skilldeck.__version__}\0".encode())
+    """BLAKE2b of every file's path and bytes (about 1.3 MB: ~2 ms; SHA-256 took ~10 ms
+    on these machines, which have no SHA instructions)."""
+    digest = hashlib.blake2b(f"skilldeck {skilldeck.__version__}\0".encode(), digest_size=32)
     for relative in files:
         digest.update(relative.encode("utf-8", "surrogateescape") + b"\0")
         with contextlib.suppress(OSError):
-            digest.update(hashlib.sha256((package / relative).read_bytes()).digest())
+            data = (package / relative).read_bytes()
+            digest.update(hashlib.blake2b(data, digest_size=32).digest())
     return digest.hexdigest()
 
 
