@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from skilldeck.cli.display import printable
 from skilldeck.cli.errors import CliError
-from skilldeck.cli.settings import add_location_options, build_config, lookup_cwd
+from skilldeck.cli.settings import Location, add_location_options
 
 if TYPE_CHECKING:
     from skilldeck.engine.hosts import Host
@@ -117,7 +117,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise CliError(f"--host: {error}") from None
     binary = _binary(args, wiring.command, wiring.label)
-    cwd = lookup_cwd(args)
+    location = Location.from_args(args)
+    cwd = location.cwd
     project = str(find_project_root(cwd))
     real_home = os.path.expanduser("~")
     with tempfile.TemporaryDirectory(prefix="skilldeck-observe-") as scratch:
@@ -168,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         }
         observed = [_shown(entry, home) for entry in listing.entries]
         shown_roots = [(alias, folder.replace(home, "~")) for alias, folder in listing.roots]
-    config = build_config(args, cwd)
+    config = location.config(cwd)
     view = build_view([host], config, cwd)
     predicted = [(line.name, line.text) for line in host_listing(view, host)]
     differences = _differences(host, [e for e in observed if e.name not in builtins], predicted)

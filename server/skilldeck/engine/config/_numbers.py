@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from skilldeck.engine.config._toml_values import toml_text
+
 
 def finite_number(value: object) -> float | None:
     """``value`` as a float when it is a finite number (an integer or a float, never a
@@ -24,5 +26,7 @@ def validate_threshold(value: object, what: str) -> float:
     """``value`` as a score threshold; ``ValueError`` unless a number in (0, 1]."""
     number = finite_number(value)
     if number is None or not 0 < number <= 1:
-        raise ValueError(f"{what} must be a number greater than 0 and at most 1, found {value!r}")
+        raise ValueError(
+            f"{what} must be a number greater than 0 and at most 1, found {toml_text(value)}"
+        )
     return number

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 from skilldeck.engine.config._distinct import validate_distinct
 from skilldeck.engine.config._numbers import validate_threshold
-from skilldeck.engine.config._toml_values import toml_text
 from skilldeck.engine.config._settings_schema import (
     DEFAULT_NEAR_DUPLICATE_THRESHOLD,
     DEFAULT_OVERLAP_THRESHOLD,
 )
+from skilldeck.engine.config._toml_values import toml_text
 from skilldeck.engine.rules import RULES, Severity, get_profile, rule
 from skilldeck.engine.text import validate_max_description_length
 

@@ -38,6 +38,7 @@ from skilldeck.engine.config._source_spec import (
     source_json_schema,
     source_to_json,
 )
+from skilldeck.engine.config._toml_values import toml_text
 from skilldeck.engine.hosts import HOSTS
 from skilldeck.engine.rules import PROFILES, Severity, rule
 
@@ -185,7 +186,8 @@ class ProfileKind(Kind):
             raise SettingProblem(f"{_where(at)} must be a profile name", at.key)
         if value not in PROFILES:
             raise SettingProblem(
-                f"unknown profile {value!r} in {_where(at)} (known: {', '.join(sorted(PROFILES))})",
+                f"unknown profile {toml_text(value)} in {_where(at)} "
+                f"(known: {', '.join(sorted(PROFILES))})",
                 at.key,
             )
         return value
@@ -420,7 +422,8 @@ class RulesKind(_OverridesKind):
                 if not isinstance(level, str) or level.lower() not in SEVERITY_WORDS:
                     raise SettingProblem(
                         f"'{shown}' must be one of "
-                        f"{', '.join(repr(w) for w in SEVERITY_WORDS)}, not {level!r}",
+                        f"{', '.join(toml_text(w) for w in SEVERITY_WORDS)}, "
+                        f"not {toml_text(level)}",
                         shown,
                     )
             except SettingProblem as problem:
@@ -470,7 +473,8 @@ class HostsKind(Kind):
         for item in value:
             if item not in HOSTS:
                 raise SettingProblem(
-                    f"unknown host {item!r} in {_where(at)} (known: {', '.join(HOSTS)})", at.key
+                    f"unknown host {toml_text(item)} in {_where(at)} (known: {', '.join(HOSTS)})",
+                    at.key,
                 )
         return tuple(dict.fromkeys(value))
 
@@ -496,7 +500,8 @@ class SourcesKind(Kind):
             value = [dict(item) if isinstance(item, Mapping) else item for item in value]
         elif at.editor:
             raise SettingProblem(
-                f"{at.key} must be a list of objects (one per source), got {value!r}", at.key
+                f"{at.key} must be a list of objects (one per source), got {toml_text(value)}",
+                at.key,
             )
         try:
             # An editor's local paths stay relative here (``anchored`` resolves them).
@@ -543,7 +548,8 @@ class ChoiceKind(Kind):
         words = [word for word, _ in self.choices]
         if value not in words:
             raise SettingProblem(
-                f"{_where(at)} must be one of {', '.join(map(repr, words))}, not {value!r}",
+                f"{_where(at)} must be one of {', '.join(map(toml_text, words))}, "
+                f"not {toml_text(value)}",
                 at.key,
             )
         return value
