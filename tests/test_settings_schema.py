@@ -191,8 +191,8 @@ def test_a_bad_rule_in_the_editor_costs_only_that_rule() -> None:
     assert dict(parsed.layer.rule_overrides) == {"SD501": None}
     assert parsed.warnings == (
         "unknown rule 'skilldeck.rules.SD999' (`skilldeck rules` lists them); ignored.",
-        "'skilldeck.rules.SD204' must be one of 'error', 'warning', 'information', 'hint', "
-        "'off', not 'loud'; ignored.",
+        "'skilldeck.rules.SD204' must be one of \"error\", \"warning\", \"information\", "
+        '"hint", "off", not "loud"; ignored.',
     )
     assert parse_settings({"rules": ["SD501"]}).warnings == (
         "'skilldeck.rules' must be an object; using the default.",
@@ -274,7 +274,7 @@ def test_an_editor_source_is_the_file_table_read_by_the_same_parser(tmp_path: Pa
     ("value", "message"),
     [
         ({"name": "team"}, "skilldeck.sources must be a list of objects (one per source), got "
-         "{'name': 'team'}; only the config file's sources are used."),
+         "{name = \"team\"}; only the config file's sources are used."),
         ([{"name": "team", "type": "git"}], "'skilldeck.sources[0].url' is required for a git "
          "source; only the config file's sources are used."),
         ([{"name": "team", "type": "git", "url": "ext::sh -c id"}], "'skilldeck.sources[0].url': "
