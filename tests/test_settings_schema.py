@@ -191,7 +191,7 @@ def test_a_bad_rule_in_the_editor_costs_only_that_rule() -> None:
     assert dict(parsed.layer.rule_overrides) == {"SD501": None}
     assert parsed.warnings == (
         "unknown rule 'skilldeck.rules.SD999' (`skilldeck rules` lists them); ignored.",
-        "'skilldeck.rules.SD204' must be one of \"error\", \"warning\", \"information\", "
+        '\'skilldeck.rules.SD204\' must be one of "error", "warning", "information", '
         '"hint", "off", not "loud"; ignored.',
     )
     assert parse_settings({"rules": ["SD501"]}).warnings == (
