@@ -19,11 +19,12 @@ if TYPE_CHECKING:
     from skilldeck.engine.disk._json_codec import dump_bytes as dump_bytes
     from skilldeck.engine.disk._json_codec import has_non_finite as has_non_finite
     from skilldeck.engine.disk._json_codec import load_bytes as load_bytes
+    from skilldeck.engine.disk._json_codec import load_text as load_text
 else:
     __getattr__, __dir__, __all__ = lazy_exports(
         __name__,
         {
             "_cache_file": ("file_sha256", "open_regular", "read_cache_bytes", "read_cache_text"),
-            "_json_codec": ("dump_bytes", "has_non_finite", "load_bytes"),
+            "_json_codec": ("dump_bytes", "has_non_finite", "load_bytes", "load_text"),
         },
     )

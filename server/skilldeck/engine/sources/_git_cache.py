@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import os
 import secrets
 import signal
@@ -44,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skilldeck.engine.config import GitSourceSpec, RuleSettings, redacted
-from skilldeck.engine.disk import file_sha256, read_cache_text
+from skilldeck.engine.disk import file_sha256, load_text, read_cache_text
 from skilldeck.engine.filesystem import folder_refusal, write_atomically
 from skilldeck.engine.sources._cache_tree import TreeTooDeep, remove_tree, walk_tree
 
@@ -100,7 +99,7 @@ def source_dir(spec: GitSourceSpec, cache_dir: Path) -> Path:
 def read_state(folder: Path) -> CopyState | None:
     """The state of the copy in ``folder``; ``None`` when missing or damaged."""
     try:
-        data = json.loads(read_cache_text(folder / _STATE, max_bytes=_SMALL_FILE))
+        data = load_text(read_cache_text(folder / _STATE, max_bytes=_SMALL_FILE))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict):
@@ -361,7 +360,7 @@ def _contents_of(rev: Path) -> str | None:
 def retired_at(folder: Path, commit: str) -> float | None:
     """When ``rev-<commit>`` stopped being served (``None``: no record)."""
     try:
-        data = json.loads(read_cache_text(folder / f"{_RETIRED}{commit}", max_bytes=_SMALL_FILE))
+        data = load_text(read_cache_text(folder / f"{_RETIRED}{commit}", max_bytes=_SMALL_FILE))
     except (OSError, ValueError):
         return None
     when = data.get("retired_at") if isinstance(data, dict) else None

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from skilldeck.engine.config import McpSourceSpec
-from skilldeck.engine.disk import read_cache_text
+from skilldeck.engine.disk import load_text, read_cache_text
 
 _FILE = "listing.json"
 
@@ -78,7 +78,7 @@ def note_failure(folder: Path, error: str) -> None:
 def load_listing(folder: Path) -> ListingCopy | None:
     """The stored listing, ``None`` when missing or damaged (bad entries are dropped)."""
     try:
-        data = json.loads(read_cache_text(folder / _FILE))
+        data = load_text(read_cache_text(folder / _FILE))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or not isinstance(data.get("skills"), list):
