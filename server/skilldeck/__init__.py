@@ -6,6 +6,15 @@ CLI command pay only for the modules they touch); see ARCHITECTURE.md for the ma
 
 from __future__ import annotations
 
+import sys as _sys
+
+# Being located by ``python -m``, which put the working directory first on sys.path:
+# dropped before anything is imported (skilldeck/_safe_path.py).
+if getattr(_sys, "argv", [""])[:1] == ["-m"]:
+    from skilldeck._safe_path import drop_working_directory as _drop
+
+    _drop()
+
 from typing import TYPE_CHECKING
 
 from skilldeck._lazy import lazy_exports
