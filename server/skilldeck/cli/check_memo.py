@@ -60,12 +60,14 @@ class DeckKey:
 
 @dataclass(frozen=True, slots=True)
 class MemoFile:
-    """One skill file of a deck memo: its findings (deck-level included) and verdict."""
+    """One skill file of a deck memo: its findings (deck-level included) and verdict; or
+    a file of a bundle with safety findings, ``owner`` naming its skill file."""
 
     path: str
     accepted: bool
     findings: tuple[Finding, ...]
     wide_lines: tuple[tuple[int, str], ...] = ()
+    owner: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,8 +205,9 @@ class CheckMemos:
                     json_bool(accepted),
                     tuple(finding_from_json(item) for item in findings),
                     tuple((json_int(number), json_str(text)) for number, text in wide),
+                    None if owner is None else json_str(owner),
                 )
-                for path, accepted, findings, wide in payload["files"]
+                for path, accepted, findings, wide, owner in payload["files"]
             )
             problems = tuple(json_str(problem) for problem in payload["problems"])
             complete = json_bool(payload["complete"])
@@ -225,6 +228,7 @@ class CheckMemos:
                 item.accepted,
                 [finding_to_json(f) for f in item.findings],
                 [[number, text] for number, text in item.wide_lines],
+                item.owner,
             ]
             for item in memo.files
         )

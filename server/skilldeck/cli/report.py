@@ -34,7 +34,9 @@ class CheckReport:
 
     ``findings`` are sorted by path, position and code. ``files_checked`` counts the
     skill files analysed; ``skills_dropped`` counts those the engine refused (a finding
-    with ``drops_skill``). ``cwd`` is the directory paths are shown relative to.
+    with ``drops_skill``); ``bundle_files`` the files of their bundles that have safety
+    findings (reported at those files). ``cwd`` is the directory paths are shown
+    relative to.
     ``wide_lines`` holds, per file, the non-ASCII lines findings can point into (from
     the analyses), so formats convert columns without reading any file.
     """
@@ -44,6 +46,7 @@ class CheckReport:
     files_checked: int
     skills_dropped: int
     wide_lines: Mapping[str, Mapping[int, str]] = field(default_factory=dict)
+    bundle_files: int = 0
 
     def line_text(self, path: str, line: int) -> str | None:
         """The text of a non-ASCII ``line`` of ``path`` that a finding points into;
@@ -59,6 +62,7 @@ class CheckReport:
         files_checked: int,
         skills_dropped: int,
         wide_lines: Mapping[str, Mapping[int, str]] | None = None,
+        bundle_files: int = 0,
     ) -> CheckReport:
         """Sort ``findings`` into a report."""
         ordered = tuple(
@@ -79,6 +83,7 @@ class CheckReport:
             files_checked=files_checked,
             skills_dropped=skills_dropped,
             wide_lines=wide_lines or {},
+            bundle_files=bundle_files,
         )
 
     def counts(self) -> Counter[Severity]:
@@ -92,6 +97,8 @@ class CheckReport:
     def summary(self) -> str:
         """One line, e.g. ``Found 3 problems (1 error, 2 warnings) in 12 skill files; ...``."""
         files = _plural(self.files_checked, "skill file", "skill files")
+        if self.bundle_files:
+            files += " and " + _plural(self.bundle_files, "bundle file", "bundle files")
         dropped = _plural(self.skills_dropped, "skill", "skills")
         if not self.findings:
             return f"No problems found in {files}."

@@ -25,7 +25,7 @@ from skilldeck.engine.filesystem import (
     relative_parts,
     stray_files,
 )
-from skilldeck.engine.rules import Finding
+from skilldeck.engine.safety import BundleFindings
 from skilldeck.lsp.index import FolderIndex
 
 if TYPE_CHECKING:
@@ -185,11 +185,11 @@ def _is_root_child(path: str, index: FolderIndex) -> bool:
     return any(os.path.normpath(root.path) == parent for root in index.roots)
 
 
-def _scan_bundles(index: FolderIndex, paths: Iterable[str]) -> dict[str, tuple[Finding, ...]]:
+def _scan_bundles(index: FolderIndex, paths: Iterable[str]) -> dict[str, BundleFindings]:
     """The bundle findings of the skill files ``paths`` of ``index``, read from disk now
     (blocking: runs in a worker thread)."""
     settings = index.config.rule_settings()
-    found: dict[str, tuple[Finding, ...]] = {}
+    found: dict[str, BundleFindings] = {}
     for path in paths:
         entry = index.entry(path)
         if entry is not None:

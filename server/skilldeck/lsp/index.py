@@ -54,6 +54,7 @@ from skilldeck.engine.model_view import CatalogEntry, CatalogMemo, tokens_for_le
 from skilldeck.engine.overlap import DeckOverlap, member_key
 from skilldeck.engine.registry import group_by_name
 from skilldeck.engine.rules import Finding
+from skilldeck.engine.safety import BundleFindings
 
 
 @dataclass(frozen=True)
@@ -257,6 +258,9 @@ class FolderIndex:
         self._hosted: Mapping[str, tuple[Finding, ...]] = {}
         self.hosts_view: HostsView | None = None
         self._wide: dict[str, Mapping[int, str]] = {}
+        #: Each file of a bundle with safety findings -> the skill file whose analysis
+        #: carries them (they are published at that file, as ``check`` reports them).
+        self._bundle_owner: dict[str, str] = {}
         #: Markdown files under the roots that are no skill where they sit (``SD007``).
         self._strays: set[str] = set()
         #: The buffer text each entry was last judged from (by identity: feature requests
@@ -306,6 +310,19 @@ class FolderIndex:
     def entries(self) -> list[SkillFileEntry]:
         """Every entry in scan order (roots by rank, then the provider's order)."""
         return sorted(self._entries.values(), key=lambda e: self._order[e.path])
+
+    def bundle_paths(self) -> Iterable[str]:
+        """Every file of a bundle that has safety findings (a live view)."""
+        return self._bundle_owner.keys()
+
+    def bundle_file_findings(self, path: str) -> tuple[Finding, ...] | None:
+        """The safety findings of ``path``, a file of a bundle (a script, a reference),
+        as its skill file's analysis located them; ``None`` when it is no such file."""
+        owner = self._bundle_owner.get(path)
+        entry = self._entries.get(owner) if owner is not None else None
+        if entry is None:
+            return None
+        return tuple(f for file, f in entry.analysis.bundle_located if file == path)
 
     def findings(self, path: str) -> tuple[Finding, ...]:
         """The engine's findings for one file: its own, shadowing and overlap."""
@@ -418,7 +435,8 @@ class FolderIndex:
         return entry.analysis
 
     def wide_lines(self, path: str) -> Mapping[int, str]:
-        """Non-ASCII head lines of a file on disk (for position conversion)."""
+        """Non-ASCII head lines of a file on disk (for position conversion); for a
+        bundle's file, those its safety findings point into."""
         return self._wide.get(path, {})
 
     def winner(self, name: str) -> str | None:
@@ -559,6 +577,8 @@ class FolderIndex:
         self._by_name = {}
         self._sorted_names = None
         self._shadow = {}
+        before |= self._bundle_owner.keys()
+        self._bundle_owner = {}
         self._wide = dict(scan.wide_lines)
         self._judged_text = {}
         before |= self._strays
@@ -585,7 +605,7 @@ class FolderIndex:
         self.ready = True
         # The strays found now are published too (SD007 reaches a push client for a
         # file nobody opened, as ``check`` reports it); those gone are cleared.
-        return before | set(self._entries) | self._strays
+        return before | set(self._entries) | self._strays | self._bundle_owner.keys()
 
     def update_text(self, path: str, text: str, *, defer_related: bool = False) -> set[str]:
         """Re-judge one skill file by ``text`` (a buffer or a fresh read); returns changed
@@ -644,6 +664,7 @@ class FolderIndex:
         if path not in self._entries:
             return set()
         entry = self._entries.pop(path)
+        bundle_changed = self._track_bundle(path, entry, None)
         self._mentioning.discard(path)
         names = {entry.analysis.name} - {None}
         self._order.pop(path, None)
@@ -651,7 +672,7 @@ class FolderIndex:
         self._shadow.pop(path, None)
         self._wide.pop(path, None)
         self._judged_text.pop(path, None)
-        changed = {path} | self._update_overlap(path, None)
+        changed = {path} | bundle_changed | self._update_overlap(path, None)
         changed |= self._recompute_shadowing(n for n in names if n is not None)
         return changed | self._retarget(n for n in names if n is not None)
 
@@ -687,7 +708,7 @@ class FolderIndex:
         self._judged_text.pop(entry.path, None)
         return self._replace(entry.path, entry)
 
-    def set_bundle_findings(self, path: str, bundle: Iterable[Finding]) -> set[str]:
+    def set_bundle_findings(self, path: str, bundle: BundleFindings) -> set[str]:
         """Give the skill file ``path`` ``bundle`` as the findings of its bundle's other
         files (fresh from disk after one of them changed), keeping the rest of its verdict
         (an open buffer's too); returns changed paths."""
@@ -716,6 +737,7 @@ class FolderIndex:
             position = self._position_for(entry)
         self._entries[path] = entry
         self._order[path] = position
+        bundle_changed = self._track_bundle(path, old, entry)
         if entry.analysis.name:
             names.add(entry.analysis.name)
             self._index_name(entry.analysis.name, path)
@@ -723,14 +745,43 @@ class FolderIndex:
             self._mentioning.add(path)
         else:
             self._mentioning.discard(path)
-        changed = {path} | self._recompute_shadowing(names) | self._sync_overlap(path)
+        changed = {path} | bundle_changed
+        changed |= self._recompute_shadowing(names) | self._sync_overlap(path)
         return changed | self._retarget(names) if reach else changed
 
     def _put(self, entry: SkillFileEntry, position: int) -> None:
         self._entries[entry.path] = entry
         self._order[entry.path] = (self._root_index(entry.root), position)
+        if entry.analysis.bundle_located:
+            self._track_bundle(entry.path, None, entry)
         if entry.analysis.name:
             self._index_name(entry.analysis.name, entry.path)
+
+    def _track_bundle(
+        self, path: str, old: SkillFileEntry | None, new: SkillFileEntry | None
+    ) -> set[str]:
+        """Follow the files of ``path``'s bundle with safety findings from ``old``'s
+        analysis to ``new``'s; returns those whose findings may differ (none when the
+        bundle's findings are the same: a keystroke in ``SKILL.md`` keeps them)."""
+        before = old.analysis.bundle_located if old is not None else ()
+        after = new.analysis.bundle_located if new is not None else ()
+        if before is after or before == after:
+            return set()
+        gone = {file for file, _f in before}
+        for file in gone:
+            if self._bundle_owner.get(file) == path:
+                del self._bundle_owner[file]
+                self._wide.pop(file, None)
+        lines: dict[str, dict[int, str]] = {}
+        if new is not None:
+            for file, number, text in new.analysis.bundle_lines:
+                lines.setdefault(file, {})[number] = text
+        now = {file for file, _f in after}
+        for file in now:
+            self._bundle_owner[file] = path
+            if file in lines:
+                self._wide[file] = lines[file]
+        return gone | now
 
     def _index_name(self, name: str, path: str) -> None:
         members = self._by_name.get(name)

@@ -24,6 +24,7 @@ from skilldeck.engine.files import (
 )
 from skilldeck.engine.filesystem import BUNDLE_FILE
 from skilldeck.engine.rules import Finding
+from skilldeck.engine.safety import BundleFindings
 from skilldeck.lsp.file_events import inside_or_equal
 
 if TYPE_CHECKING:
@@ -42,8 +43,8 @@ class LooseSkills:
         self.session = session
         #: path -> (the text judged, the config judged with, the analysis).
         self._judged: dict[str, tuple[str, SkilldeckConfig, SkillFileAnalysis]] = {}
-        #: path -> the findings of its bundle's other files, read from disk.
-        self._bundles: dict[str, tuple[Finding, ...]] = {}
+        #: path -> what its bundle's other files hold, read from disk.
+        self._bundles: dict[str, BundleFindings] = {}
         self._reading: set[str] = set()
 
     def is_loose(self, path: str) -> bool:
@@ -58,8 +59,25 @@ class LooseSkills:
         return session.not_a_skill(path) is None
 
     def paths(self) -> set[str]:
-        """Every open loose ``SKILL.md``."""
-        return {path for path, _ in self.session.documents.items() if self.is_loose(path)}
+        """Every open loose ``SKILL.md``, and the files of their bundles with safety
+        findings."""
+        loose = {path for path, _ in self.session.documents.items() if self.is_loose(path)}
+        return loose | {file for path in loose for file, _f in self._bundle_located(path)}
+
+    def bundle_file_findings(self, path: str) -> tuple[Finding, ...] | None:
+        """The safety findings of ``path``, a file of an open loose skill's bundle, at
+        that file; ``None`` when it is no such file."""
+        for skill in list(self._bundles):
+            if not self.is_loose(skill):
+                continue
+            found = tuple(f for file, f in self._bundle_located(skill) if file == path)
+            if found:
+                return found
+        return None
+
+    def _bundle_located(self, path: str) -> tuple[tuple[str, Finding], ...]:
+        bundle = self._bundles.get(path)
+        return bundle.located if bundle is not None else ()
 
     def config_of(self, path: str) -> SkilldeckConfig:
         """The configuration of the deepest folder holding ``path`` (defaults if none),
@@ -124,5 +142,6 @@ class LooseSkills:
         finally:
             self._reading.discard(path)
         if self.is_loose(path):
+            before = {file for file, _f in self._bundle_located(path)}
             self._bundles[path] = found
-            self.session.publisher.changed({path})
+            self.session.publisher.changed({path} | before | {file for file, _f in found.located})

@@ -530,6 +530,11 @@ class Session:
         for index in self.folders.values():
             if index.entry(path) is not None:
                 return index.findings(path)
+        for index in self.folders.values():
+            # A script or reference of a bundle: its safety findings, at its lines.
+            found = index.bundle_file_findings(path)
+            if found is not None:
+                return found
         is_open = self.documents.get(path) is not None
         for index in self.folders.values():
             # A stray is judged while the scan found it there (or its buffer is open):
@@ -543,6 +548,8 @@ class Session:
                 hosted = index.hosted_of(path) if path in index.strays() else ()
                 return (() if finding is None else (finding,)) + hosted
         loose = self.loose.findings(path)  # an open SKILL.md outside every root
+        if loose is None:
+            loose = self.loose.bundle_file_findings(path)  # or a file of its bundle
         return () if loose is None else loose
 
     def not_a_skill(self, path: str) -> NotASkill | None:
@@ -555,12 +562,13 @@ class Session:
         return None
 
     def all_paths(self) -> set[str]:
-        """Every indexed skill file path across folders, and every Markdown file that is
-        no skill where it sits (``SD007``)."""
+        """Every indexed skill file path across folders, every Markdown file that is no
+        skill where it sits (``SD007``), and every file of a bundle with safety findings."""
         paths: set[str] = set()
         for index in self.folders.values():
             paths.update(index.paths())
             paths.update(index.strays())
+            paths.update(index.bundle_paths())
         return paths | self.loose.paths()
 
     def lines(self, path: str) -> LineSource:

@@ -30,6 +30,7 @@ import base64
 import hashlib
 import logging
 import mimetypes
+import os
 import re
 import time
 import weakref
@@ -56,9 +57,17 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 import skilldeck
 from skilldeck.engine.config import RuleSettings
-from skilldeck.engine.filesystem import QuietCall, WatchGate
+from skilldeck.engine.filesystem import (
+    QuietCall,
+    Refusal,
+    WatchGate,
+    is_file_skill,
+    load_judged,
+)
 from skilldeck.engine.model_view import (
     SKILL_TOOL_NAME,
+    SkillLookup,
+    SkillSnapshot,
     execute_skill_tool,
     expand_user_message,
     shown_name,
@@ -70,6 +79,7 @@ from skilldeck.mcp.skill_entries import (
     EXTENSION_ID,
     PAGE_SIZE,
     EntryCache,
+    RefusedEntry,
     SkillEntry,
     provided_skill_bytes,
     served_skills,
@@ -149,7 +159,11 @@ class DeckServer:
             require_safe=require_safe,
             settings=settings,
         )
-        self._entries = EntryCache(self._definition, scanned_only=require_safe)
+        self._entries = EntryCache(
+            self._definition,
+            scanned_only=require_safe,
+            judge=self.state.settings if require_safe else None,
+        )
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
         self._bus = InMemorySubscriptionBus()
         self._listen = ListenHandler(self._bus)
@@ -282,15 +296,36 @@ class DeckServer:
     ) -> types.CallToolResult:
         if params.name != SKILL_TOOL_NAME:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {shown_name(params.name)!r}")
-        refused = await self._refused((params.arguments or {}).get("name"))
+        name = (params.arguments or {}).get("name")
+        refused = await self._refused_in_view(name)
+        if refused is None:
+            lookup = self._lookup()
+            result = await execute_skill_tool(lookup, params.arguments or {}, cwd=self.cwd)
+            refused = await self._refused_when_loaded(name, lookup)
         if refused is not None:
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=refused)], is_error=True
             )
-        result = await execute_skill_tool(self.registry, params.arguments or {}, cwd=self.cwd)
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=result.text)], is_error=not result.ok
         )
+
+    def _lookup(self) -> SkillLookup:
+        """What the tool and the prompts load skills through: the registry, or under
+        ``--require-safe`` a :class:`JudgingLookup` (each skill file read once, judged,
+        and served from that read)."""
+        if not self.state.require_safe:
+            return self.registry
+        return JudgingLookup(self.registry, self.state.settings)
+
+    async def _refused_when_loaded(self, name: object, lookup: SkillLookup) -> str | None:
+        """The refusal of the skill ``lookup`` judged unsafe as it loaded it (it leaves
+        the served view, the clients are told), as the tool answers it."""
+        if not isinstance(lookup, JudgingLookup) or lookup.refused is None:
+            return None
+        assert isinstance(name, str)
+        await self._refuse(name, lookup.refused)
+        return _refusal_text(name, lookup.refused)
 
     # ------------------------------------------------------------------ prompts
 
@@ -317,12 +352,13 @@ class DeckServer:
         if params.name == CATALOG_PROMPT:
             view = await self._view()
             return _user_prompt("The skills catalog", view.catalog_text)
-        refused = await self._refused(params.name)
-        injections = (
-            await expand_user_message(self.registry, f"/{params.name}", cwd=self.cwd)
-            if is_skill_name(params.name) and refused is None
-            else []
-        )
+        refused = await self._refused_in_view(params.name)
+        injections = []
+        if is_skill_name(params.name) and refused is None:
+            lookup = self._lookup()
+            injections = await expand_user_message(lookup, f"/{params.name}", cwd=self.cwd)
+            if await self._refused_when_loaded(params.name, lookup) is not None:
+                injections = []
         if not injections:
             raise MCPError(
                 types.INVALID_PARAMS,
@@ -340,9 +376,9 @@ class DeckServer:
         page, cursor = _page(served_skills(view), params)
         resources = []
         for skill in page:
-            # A skill with no entry (over the extension's limits, unreadable) is not
-            # served through skill:// either: listed by neither list.
-            if isinstance(await self._entries.entry(view, skill), SkillEntry):
+            # A skill with no entry (over the extension's limits, unreadable, unsafe) is
+            # not served through skill:// either: listed by neither list.
+            if isinstance(await self._listed_entry(view, skill), SkillEntry):
                 resources.append(
                     types.Resource(
                         uri=skill_uri(skill.name),
@@ -419,20 +455,30 @@ class DeckServer:
         page, cursor = _page(served_skills(view), params)
         skills: list[dict[str, Any]] = []
         for skill in page:
-            entry = await self._entries.entry(view, skill)
+            entry = await self._listed_entry(view, skill)
             if isinstance(entry, SkillEntry):
                 skills.append(entry.wire)
         result: dict[str, Any] = {"skills": skills}
         if cursor is not None:
             result["nextCursor"] = cursor
-        if view.refused:
+        refused = (await self.state.current()).refused  # with those refused just now
+        if refused:
             result["_meta"] = {
                 REFUSED_META: [
-                    {"name": name, "reason": reason}
-                    for name, reason in sorted(view.refused.items())
+                    _refused_meta(name, refusal) for name, refusal in sorted(refused.items())
                 ]
             }
         return _complete(result)
+
+    async def _listed_entry(
+        self, view: DeckView, skill: SkillCandidate
+    ) -> SkillEntry | RefusedEntry | str:
+        """``skill``'s entry for a list; a skill the gate refuses in the bytes the entry
+        read leaves the served view (the clients are told)."""
+        entry = await self._entries.entry(view, skill)
+        if isinstance(entry, RefusedEntry):
+            await self._refuse(skill.name, entry.refusal)
+        return entry
 
     async def _skills_get(self, ctx: Context, params: SkillsGetParams) -> dict[str, Any]:
         _require_modern(ctx, "skills/get")
@@ -463,6 +509,22 @@ class DeckServer:
         self.server.instructions = (await self.state.current()).catalog_text
         await self._announce()
 
+    async def _refused_in_view(self, name: object) -> str | None:
+        """Why the served view leaves the skill ``name`` out under ``--require-safe``
+        (found unsafe when the deck was read, or when used since, and not safe again);
+        ``None``: the view serves it, or does not know it."""
+        if not isinstance(name, str) or not self.state.require_safe:
+            return None
+        refusal = (await self._view()).refused.get(name)
+        return None if refusal is None else _refusal_text(name, refusal)
+
+    async def _refuse(self, name: str, refusal: Refusal) -> None:
+        """The skill ``name`` was found unsafe in the bytes read to serve it: it leaves
+        the served view, its entry is dropped and the clients are told."""
+        self._entries.forget(name)
+        if self.state.refuse(name, refusal):
+            await self._changed_view()
+
     async def _refused(self, name: object) -> str | None:
         """Why ``--require-safe`` does not serve the skill ``name`` (``None``: it may).
 
@@ -485,27 +547,93 @@ class DeckServer:
                 await self._changed_view()
         if reason is None:
             return None
-        return (
-            f"skill {shown_name(name)!r} is not served: it has error-level safety findings "
-            f"({reason})"
-        )
+        return _refusal_text(name, reason)
 
     async def _definition(self, name: str) -> SkillDefinition | None:
         return await self.registry.get(name, cwd=self.cwd)
 
     async def _entry(self, name: str, *, fresh: bool = False) -> SkillEntry | str:
-        refused = await self._refused(name)  # judged the refusals made at use again
+        """``name``'s entry (``fresh``: its files read again, judged and listed from that
+        one read), or why it has none. A read of a kept entry judges the skill's files
+        again as they are now first (a served file is still compared with its digest)."""
+        refused = await (self._refused_in_view(name) if fresh else self._refused(name))
         if refused is not None:
             return refused
         view = await self.state.current()
         skill = _served(view, name)
         if skill is None:
             return f"no skill named {shown_name(name)!r} is served"
-        return await self._entries.entry(view, skill, fresh=fresh)
+        entry = await self._entries.entry(view, skill, fresh=fresh)
+        if isinstance(entry, RefusedEntry):
+            await self._refuse(name, entry.refusal)
+            return _refusal_text(name, entry.refusal)
+        return entry
 
 
 #: The ``skills/list`` ``_meta`` key listing the skills ``--require-safe`` left out.
 REFUSED_META = "io.skilldeck/refused"
+
+
+def _refusal_text(name: str, refusal: Refusal) -> str:
+    """What the tool, a prompt or a read answers for a skill the gate refuses."""
+    return (
+        f"skill {shown_name(name)!r} is not served: it has error-level safety findings "
+        f"({refusal.reason})"
+    )
+
+
+def _refused_meta(name: str, refusal: Refusal) -> dict[str, Any]:
+    """One skill ``--require-safe`` left out, as ``skills/list``'s ``_meta`` names it:
+    the reason, and each error-level finding at its file (relative to the skill's
+    folder, ``/``-separated) and line (1-based), as ``check`` reports it."""
+    base = os.path.dirname(refusal.skill_path)
+    return {
+        "name": name,
+        "reason": refusal.reason,
+        "findings": [
+            {
+                "path": os.path.relpath(path, base).replace(os.sep, "/"),
+                "line": finding.span.start.line + 1,
+                "code": finding.code,
+                "severity": finding.severity.value,
+                "message": finding.message,
+            }
+            for path, finding in refusal.findings
+        ],
+    }
+
+
+class JudgingLookup:
+    """The registry as the tool and the prompts load from it under ``--require-safe``:
+    a skill file is read once, its bytes (and its bundle's other files as they are now)
+    judged, and the definition served comes from that same read. A skill found unsafe
+    is not loaded (:attr:`refused` says why); other providers' skills load as they do
+    without the gate (they pass their own gates)."""
+
+    def __init__(self, registry: SkillRegistry, settings: RuleSettings) -> None:
+        self._registry = registry
+        self._settings = settings
+        #: The refusal of the last skill found unsafe as it was loaded.
+        self.refused: Refusal | None = None
+
+    async def snapshot(self, *, cwd: str | None, scope: Any) -> SkillSnapshot:
+        return await self._registry.snapshot(cwd=cwd, scope=scope)
+
+    async def get(self, name: str, *, cwd: str | None, scope: Any) -> SkillDefinition | None:
+        if not is_skill_name(name):
+            return None
+        found = (await self._registry.resolve(cwd=cwd, scope=scope)).names.get(name)
+        if found is None:
+            return None
+        candidate = found.winner.candidate
+        if not is_file_skill(candidate):
+            return await self._registry.get(name, cwd=cwd, scope=scope)
+        judged = await anyio.to_thread.run_sync(load_judged, candidate, self._settings)
+        if judged.refusal is not None:
+            self.refused = judged.refusal
+            return None
+        definition = judged.definition
+        return definition if definition is not None and definition.name == name else None
 
 
 def _served(view: DeckView, name: str) -> SkillCandidate | None:

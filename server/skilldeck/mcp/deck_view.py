@@ -15,7 +15,7 @@ import anyio
 import anyio.to_thread
 
 from skilldeck.engine.config import RuleSettings
-from skilldeck.engine.filesystem import refusal_now, refusal_of
+from skilldeck.engine.filesystem import Refusal, refusal_now, refusal_of
 from skilldeck.engine.model_view import catalog_digest, catalog_entries, render_entries
 from skilldeck.engine.registry import SkillCandidate, SkillRegistry, is_skill_name
 
@@ -34,7 +34,7 @@ class DeckView:
     digest: str
     revision: int = 0
     #: Winners left out by ``--require-safe`` (``mcp-require-safe``), with the reason.
-    refused: Mapping[str, str] = field(default_factory=dict)
+    refused: Mapping[str, Refusal] = field(default_factory=dict)
 
     def model_visible(self) -> list[SkillCandidate]:
         """The skills the model may load (the catalog's skills), sorted by name."""
@@ -65,7 +65,7 @@ async def read_view(
     error-level safety findings (and notes why in ``refused``)."""
     resolution = await registry.resolve(cwd=cwd)
     skills = {name: found.winner.candidate for name, found in resolution.names.items()}
-    refused: dict[str, str] = {}
+    refused: dict[str, Refusal] = {}
     if require_safe:
         for name, skill in skills.items():
             reason = refusal_of(skill)
@@ -76,7 +76,7 @@ async def read_view(
 
 def _view_of(
     winners: Mapping[str, SkillCandidate],
-    refused: Mapping[str, str],
+    refused: Mapping[str, Refusal],
     complete: bool,
     revision: int,
     max_description_length: int,
@@ -117,7 +117,12 @@ class DeckState:
         #: own read still serves (its candidates can be older than the files: a root
         #: watcher does not see every depth of a bundle), with their candidate and why.
         #: Kept out of the served view until judged safe again (:meth:`recheck`).
-        self._refused_when_used: dict[str, tuple[SkillCandidate, str]] = {}
+        self._refused_when_used: dict[str, tuple[SkillCandidate, Refusal]] = {}
+
+    @property
+    def settings(self) -> RuleSettings:
+        """The rule settings the gate judges with."""
+        return self._settings
 
     async def current(self) -> DeckView:
         """The served view (read on first use)."""
@@ -147,7 +152,7 @@ class DeckState:
         self._view = view
         return True
 
-    async def refused_now(self, name: str) -> str | None:
+    async def refused_now(self, name: str) -> Refusal | None:
         """Why the skill ``name`` may not be served as its files are now
         (``refusal_now``: ``SKILL.md`` and its bundle judged again), or ``None``. A served
         skill found unsafe leaves the served view at once (a new revision: the caller
@@ -161,16 +166,25 @@ class DeckState:
         if skill is None:
             return await self._refused_unseen(name)
         reason = await self._judge(skill)
+        if reason is not None:
+            self.refuse(name, reason)
+        return reason
+
+    def refuse(self, name: str, reason: Refusal) -> bool:
+        """Leave the served skill ``name`` out of the view, found unsafe when it was used
+        (or its files read to be served); true when the view changed (a new revision:
+        the caller tells the clients). Judged again whenever the deck is listed."""
         # The view as it is now: a read of the deck may have replaced it meanwhile.
         now = self._view
-        if reason is not None and now is not None and name in now.skills:
-            self._refused_when_used[name] = (now.skills[name], reason)
-            self._revision += 1
-            refused = {**now.refused, name: reason}
-            self._view = _view_of(
-                now.skills, refused, now.complete, self._revision, self._max_description_length
-            )
-        return reason
+        if now is None or name not in now.skills:
+            return False
+        self._refused_when_used[name] = (now.skills[name], reason)
+        self._revision += 1
+        refused = {**now.refused, name: reason}
+        self._view = _view_of(
+            now.skills, refused, now.complete, self._revision, self._max_description_length
+        )
+        return True
 
     async def recheck(self) -> bool:
         """Judge the skills refused when used again; true when one is safe now and the
@@ -201,7 +215,7 @@ class DeckState:
         )
         return True
 
-    async def _refused_unseen(self, name: str) -> str | None:
+    async def _refused_unseen(self, name: str) -> Refusal | None:
         """Why the registry's winner ``name``, which the served view does not know, may
         not be served now, or ``None`` (no such winner, or a safe one). The tool and the
         prompts load a skill from the registry, which knows a skill added to a root as
@@ -215,7 +229,7 @@ class DeckState:
             return None
         return await self._judge(found.winner.candidate)
 
-    async def _judge(self, skill: SkillCandidate) -> str | None:
+    async def _judge(self, skill: SkillCandidate) -> Refusal | None:
         """``refusal_now`` of ``skill`` (its files read again), in a worker thread."""
         return await anyio.to_thread.run_sync(refusal_now, skill, self._settings)
 
@@ -223,7 +237,7 @@ class DeckState:
         """``view`` (a fresh read) without the skills refused when used that are still
         unsafe, each judged again with the read's candidate; one found safe, or gone,
         is served as the read says."""
-        still: dict[str, tuple[SkillCandidate, str]] = {}
+        still: dict[str, tuple[SkillCandidate, Refusal]] = {}
         for name in self._refused_when_used:
             skill = view.skills.get(name)
             if skill is None:

@@ -7,6 +7,12 @@ bytes). Entries are built on demand and kept for one deck view (:class:`EntryCac
 a warm ``skills/list`` re-reads nothing. Every model-visible skill may have one: a skill
 with a file serves its files; a skill without one (a provider's) serves one
 ``SKILL.md`` synthesized from its definition (:mod:`provided_skills`).
+
+Under a gate (``--require-safe``) an entry is built from one read of each file it lists:
+those bytes give the digests, the frontmatter and the safety verdict
+(:func:`skilldeck.engine.filesystem.judge_files`); an unsafe skill gets a
+:class:`RefusedEntry` instead, and a read later serves only bytes with the listed
+digests: exactly the bytes judged.
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ from typing import Any
 
 import anyio.to_thread
 
+from skilldeck.engine.config import RuleSettings
 from skilldeck.engine.files import SkillReadError, decode_skill_bytes
+from skilldeck.engine.filesystem import Refusal, judge_files, served_scanned_only
 from skilldeck.engine.registry import SkillCandidate, SkillDefinition
 from skilldeck.mcp.deck_view import DeckView
 from skilldeck.mcp.provided_skills import synthesized_skill_md
@@ -31,7 +39,6 @@ from skilldeck.mcp.skill_files import (
     SkillOverLimitError,
     SkillTreeTooLargeError,
     collect_skill_files,
-    read_served_file,
 )
 from skilldeck.mcp.skill_frontmatter import entry_problem, frontmatter_json
 from skilldeck.mcp.skill_uris import skill_uri
@@ -55,6 +62,13 @@ class SkillEntry:
     files: SkillFiles
 
 
+@dataclass(frozen=True)
+class RefusedEntry:
+    """A skill the gate found unsafe in the very bytes its entry was to serve."""
+
+    refusal: Refusal
+
+
 def served_skills(view: DeckView) -> list[SkillCandidate]:
     """The skills the extension and the ``skill://`` resources serve: the model-visible
     winners, with a file on disk or not, sorted by name."""
@@ -64,18 +78,23 @@ def served_skills(view: DeckView) -> list[SkillCandidate]:
 class EntryCache:
     """Entries built for one deck view; a new view (revision) starts afresh."""
 
-    def __init__(self, load: LoadDefinition, *, scanned_only: bool = False) -> None:
+    def __init__(
+        self, load: LoadDefinition, *, scanned_only: bool = False, judge: RuleSettings | None = None
+    ) -> None:
         self._load = load
         #: Serve only the bundle files the safety scan reads in full (``--require-safe``).
         self._scanned_only = scanned_only
+        #: Judge each entry's bytes under these rule settings (``--require-safe``).
+        self._judge = judge
         self._revision = -1
         self._entries: dict[str, SkillEntry | str] = {}
 
     async def entry(
         self, view: DeckView, skill: SkillCandidate, *, fresh: bool = False
-    ) -> SkillEntry | str:
+    ) -> SkillEntry | RefusedEntry | str:
         """``skill``'s entry, or why it has none (its ``SKILL.md`` is unreadable, over the
-        limits, or its frontmatter lacks the extension's ``name`` or ``description``).
+        limits, or its frontmatter lacks the extension's ``name`` or ``description``), or
+        the gate's refusal of the bytes it read (never kept: judged again next time).
 
         ``fresh`` reads the files (or the provider's definition) again and keeps the new
         entry: the root watcher reports changes to ``SKILL.md`` files, not to the files
@@ -87,9 +106,18 @@ class EntryCache:
         known = None if fresh else self._entries.get(skill.name)
         if known is None:
             if skill.path is None:
-                known = await provided_entry(skill.name, self._load)
+                built: SkillEntry | RefusedEntry | str = await provided_entry(
+                    skill.name, self._load
+                )
             else:
-                known = await anyio.to_thread.run_sync(build_entry, skill, self._scanned_only)
+                scanned_only = self._scanned_only or served_scanned_only(skill)
+                built = await anyio.to_thread.run_sync(
+                    build_entry, skill, scanned_only, self._judge
+                )
+            if isinstance(built, RefusedEntry):
+                self._entries.pop(skill.name, None)
+                return built
+            known = built
             if view.revision == self._revision:
                 self._entries[skill.name] = known
         return known
@@ -99,13 +127,25 @@ class EntryCache:
         self._entries.pop(name, None)
 
 
-def build_entry(skill: SkillCandidate, scanned_only: bool = False) -> SkillEntry | str:
-    """Read ``skill``'s files and build its entry (blocking: run it in a thread);
-    ``scanned_only`` lists only the files the bundle's safety scan reads in full."""
+def build_entry(
+    skill: SkillCandidate, scanned_only: bool = False, judge: RuleSettings | None = None
+) -> SkillEntry | RefusedEntry | str:
+    """Read ``skill``'s files once and build its entry from those bytes (blocking: run it
+    in a thread); ``scanned_only`` lists only the files the bundle's safety scan reads in
+    full; ``judge`` refuses the skill when those bytes have error-level safety findings
+    under these rule settings."""
     assert skill.path is not None
     try:
-        files = collect_skill_files(skill.path, scanned_only=scanned_only)
-        text = decode_skill_bytes(read_served_file(files, files.files[0]))
+        files = collect_skill_files(
+            skill.path, scanned_only=scanned_only, keep_contents=judge is not None
+        )
+        data = files.contents[SKILL_FILE]
+        if judge is not None:
+            served = {name: found for name, found in files.contents.items() if name != SKILL_FILE}
+            refusal = judge_files(skill, data, judge, coverage=files.coverage, served=served)
+            if refusal is not None:
+                return RefusedEntry(refusal)
+        text = decode_skill_bytes(data)
     except SkillOverLimitError as error:
         return f"skill {skill.name!r} exceeds the Skills extension's limit of {error}"
     except SkillTreeTooLargeError as error:

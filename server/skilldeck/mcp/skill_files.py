@@ -38,8 +38,8 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from skilldeck.engine.files import SkillReadError, file_kind, read_skill_bytes
 from skilldeck.engine.safety import ScanCoverage, scan_coverage
@@ -83,6 +83,11 @@ class SkillFiles:
     folder: str | None = None
     #: Only the files the bundle's safety scan reads in full (``--require-safe``).
     scanned_only: bool = False
+    #: The bytes each listed file was read as when its digest was taken (the one read a
+    #: gate judges, then serves): ``SKILL.md`` always, the others when asked for.
+    contents: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
+    #: The safety scan's coverage the files were listed by (``scanned_only``).
+    coverage: ScanCoverage | None = field(default=None, compare=False, repr=False)
 
     def find(self, relative: str) -> SkillFile | None:
         """The served file at ``relative`` (exact match), else ``None``."""
@@ -110,19 +115,26 @@ def skill_folder(skill_path: str) -> str | None:
     return os.path.dirname(skill_path)
 
 
-def collect_skill_files(skill_path: str, *, scanned_only: bool = False) -> SkillFiles:
+def collect_skill_files(
+    skill_path: str, *, scanned_only: bool = False, keep_contents: bool = False
+) -> SkillFiles:
     """Walk a skill's files (see the module docstring); raises :class:`SkillFileError`
     when its own ``SKILL.md`` cannot be read, :class:`SkillOverLimitError` when the
     skill exceeds the extension's limits, :class:`SkillTreeTooLargeError` when its tree
     exceeds the walk's bounds. ``scanned_only`` keeps only the files the bundle's
-    safety scan reads in full (and enters only the folders it reads files in)."""
-    main = _digest(skill_path, SKILL_FILE)
+    safety scan reads in full (and enters only the folders it reads files in). Each file
+    is read once, for its digest; ``SKILL.md``'s bytes are kept (:attr:`SkillFiles.
+    contents`), and with ``keep_contents`` every file's."""
+    data = _read_skill_file(skill_path, SKILL_FILE)
+    main = SkillFile(SKILL_FILE, skill_path, len(data), hashlib.sha256(data).hexdigest())
     folder = skill_folder(skill_path)
     if folder is None:
-        return SkillFiles((main,), scanned_only=scanned_only)
-    walker = _Walker(main.size, scan_coverage(folder) if scanned_only else None)
+        return SkillFiles((main,), scanned_only=scanned_only, contents={SKILL_FILE: data})
+    coverage = scan_coverage(folder) if scanned_only else None
+    walker = _Walker(main.size, coverage, keep_contents=keep_contents)
     walker.walk(folder)
-    return SkillFiles((main, *walker.files), folder, scanned_only)
+    contents = {SKILL_FILE: data, **walker.contents}
+    return SkillFiles((main, *walker.files), folder, scanned_only, contents, coverage)
 
 
 def read_served_file(files: SkillFiles, file: SkillFile) -> bytes:
@@ -140,7 +152,7 @@ def read_served_file(files: SkillFiles, file: SkillFile) -> bytes:
     data = _read_inside(files.folder, file.relative)
     if files.scanned_only:
         coverage = scan_coverage(files.folder)
-        if not coverage.covers(file.relative, len(data)):
+        if not coverage.covers_data(file.relative, data):
             raise SkillFileError(unscanned_text(file.relative, coverage))
     return data
 
@@ -179,12 +191,11 @@ def _hidden_path(parts: Iterable[str]) -> bool:
     return any(passed_over(part) for part in parts)
 
 
-def _digest(path: str, relative: str) -> SkillFile:
+def _read_skill_file(path: str, relative: str) -> bytes:
     try:
-        data = read_skill_bytes(path, max_bytes=MAX_FILE_BYTES)
+        return read_skill_bytes(path, max_bytes=MAX_FILE_BYTES)
     except SkillReadError as error:
         raise SkillFileError(f"{relative}: {error.finding.message}") from error
-    return SkillFile(relative, path, len(data), hashlib.sha256(data).hexdigest())
 
 
 @dataclass(slots=True)
@@ -201,9 +212,14 @@ class _Folder:
 class _Walker:
     """A depth-first walk in name order (the manifest's order), without recursion."""
 
-    def __init__(self, used_bytes: int, coverage: ScanCoverage | None = None) -> None:
+    def __init__(
+        self, used_bytes: int, coverage: ScanCoverage | None = None, *, keep_contents: bool = False
+    ) -> None:
         self.root = ""
         self.files: list[SkillFile] = []
+        #: The bytes each file was read as (``keep_contents``), by relative path.
+        self.contents: dict[str, bytes] = {}
+        self.keep_contents = keep_contents
         self.used_bytes = used_bytes
         self.listed = 0
         self.visited: set[str] = set()
@@ -283,13 +299,15 @@ class _Walker:
         if self.used_bytes + size > MAX_SKILL_BYTES:
             raise SkillOverLimitError(f"{MAX_SKILL_BYTES // (1024 * 1024)} MiB")
         try:
-            file = _digest(path, relative)
+            data = _read_skill_file(path, relative)
         except SkillFileError:
             return
-        if self.coverage is not None and not self.coverage.covers(relative, file.size):
+        if self.coverage is not None and not self.coverage.covers_data(relative, data):
             return  # changed since it was listed: not read in full by the scan either
-        self.used_bytes += file.size
-        self.files.append(file)
+        self.used_bytes += len(data)
+        self.files.append(SkillFile(relative, path, len(data), hashlib.sha256(data).hexdigest()))
+        if self.keep_contents:
+            self.contents[relative] = data
 
 
 def _read_inside(folder: str, relative: str) -> bytes:

@@ -196,7 +196,8 @@ def deck_report(
 ) -> DeckReport:
     """Per-file findings plus the cross-skill ones (SD701/SD702/SD703, SD704/SD705, and
     SD801/SD802 between the winners: :mod:`skilldeck.engine.overlap`; the scan's rule
-    settings applied), for every entry's path; ``provided`` skills take part. ``select``
+    settings applied), for every entry's path, and the safety findings of each bundle's
+    other files at those files' paths; ``provided`` skills take part. ``select``
     (rule codes; ``None``: all) are the rules the caller reports: a deck-wide pass whose
     rules are all off or unselected is not run."""
     from skilldeck.engine.overlap import DeckOverlap  # noqa: PLC0415
@@ -208,6 +209,9 @@ def deck_report(
     entries = scan.entries()
     project = project_of(scan.roots)
     result: dict[str, list[Finding]] = {e.path: list(e.analysis.findings) for e in entries}
+    for entry in entries:  # a bundle file's safety findings are reported at that file
+        for path, finding in entry.analysis.bundle_located:
+            result.setdefault(path, []).append(finding)
     groups = name_groups(scan, provided)
     lookups = 0
     if "shadowing" in passes:

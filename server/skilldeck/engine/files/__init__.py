@@ -29,11 +29,13 @@ if TYPE_CHECKING:
     from skilldeck.engine.files._skill_file import analyze_skill_file as analyze_skill_file
     from skilldeck.engine.files._skill_file import analyze_skill_text as analyze_skill_text
     from skilldeck.engine.files._skill_file import bundle_findings_of as bundle_findings_of
+    from skilldeck.engine.files._skill_file import bundle_verdict as bundle_verdict
     from skilldeck.engine.files._skill_file import keep_bundle_findings as keep_bundle_findings
     from skilldeck.engine.files._skill_file import wide_lines as wide_lines
     from skilldeck.engine.files._skill_file import with_bundle_findings as with_bundle_findings
     from skilldeck.engine.files._skill_names import name_problem as name_problem
     from skilldeck.engine.files._skill_read import SkillReadError as SkillReadError
+    from skilldeck.engine.files._skill_read import body_of as body_of
     from skilldeck.engine.files._skill_read import decode_skill_bytes as decode_skill_bytes
     from skilldeck.engine.files._skill_read import file_kind as file_kind
     from skilldeck.engine.files._skill_read import read_skill_body as read_skill_body
@@ -57,6 +59,7 @@ else:
                 "analyze_skill_file",
                 "analyze_skill_text",
                 "bundle_findings_of",
+                "bundle_verdict",
                 "keep_bundle_findings",
                 "wide_lines",
                 "with_bundle_findings",
@@ -64,6 +67,7 @@ else:
             "_skill_names": ("name_problem",),
             "_skill_read": (
                 "SkillReadError",
+                "body_of",
                 "decode_skill_bytes",
                 "file_kind",
                 "read_skill_body",

@@ -76,7 +76,13 @@ from skilldeck.engine.rules import (
     get_profile,
     rule,
 )
-from skilldeck.engine.safety import bundle_findings, is_bundle_finding, safety_findings
+from skilldeck.engine.safety import (
+    BundleFindings,
+    bundle_findings,
+    bundle_summary,
+    is_bundle_finding,
+    safety_findings,
+)
 from skilldeck.engine.text import (
     FILE_START,
     LINE_BREAK,
@@ -125,6 +131,12 @@ class SkillFileAnalysis:
     #: The body's ``/name`` mentions (the gesture's grammar): name and span of ``/name``.
     #: The deck judges them against the names it holds (SD704/SD705).
     mentions: tuple[tuple[str, Span], ...] = ()
+    #: The safety findings of the bundle's other files, each at its place: ``(path of
+    #: the file, finding)`` (settings applied; ``SKILL.md`` carries their SD1035 summary).
+    #: Set where the file is read from disk (:func:`with_bundle_findings`); never cached.
+    bundle_located: tuple[tuple[str, Finding], ...] = ()
+    #: The non-ASCII lines those findings point into: ``(path, line, text)``.
+    bundle_lines: tuple[tuple[str, int, str], ...] = ()
 
     @cached_property
     def accepted(self) -> bool:
@@ -203,27 +215,50 @@ def with_bundle_findings(analysis: SkillFileAnalysis, settings: RuleSettings) ->
     """``analysis`` with the safety findings of its bundle's other files, fresh
     (:func:`skilldeck.engine.safety.bundle_findings`, memoised by the files'
     identities). Idempotent: earlier bundle findings are replaced."""
-    extra, _ = _apply_settings(bundle_findings(analysis.path), settings, analysis.path)
-    return keep_bundle_findings(analysis, extra)
+    return keep_bundle_findings(
+        analysis, bundle_verdict(analysis.path, bundle_findings(analysis.path), settings)
+    )
 
 
-def keep_bundle_findings(
-    analysis: SkillFileAnalysis, bundle: Iterable[Finding]
-) -> SkillFileAnalysis:
-    """``analysis`` with ``bundle`` as its bundle findings (the editor keeps a file's
-    bundle findings across edits of its buffer: they come from the other files)."""
+def bundle_verdict(path: str, found: BundleFindings, settings: RuleSettings) -> BundleFindings:
+    """The bundle scan ``found`` of the skill file ``path`` under ``settings``: each
+    finding's severity as configured (a rule switched off is gone), and ``SKILL.md``'s
+    SD1035 summary of what is left."""
+    located: list[tuple[str, Finding]] = []
+    for file, finding in found.located:
+        kept, _ = _apply_settings((finding,), settings, file)
+        located += ((file, f) for f in kept)
+    own = list(_apply_settings(found.own, settings, path)[0])
+    summary = bundle_summary(path, located)
+    if summary is not None:
+        own += _apply_settings((summary,), settings, path)[0]
+    kept_lines = {file for file, _f in located}
+    lines = tuple(line for line in found.lines if line[0] in kept_lines)
+    return BundleFindings(tuple(located), tuple(own), lines)
+
+
+def keep_bundle_findings(analysis: SkillFileAnalysis, bundle: BundleFindings) -> SkillFileAnalysis:
+    """``analysis`` with ``bundle`` as what its bundle's other files found (the editor
+    keeps it across edits of its buffer: it comes from the other files)."""
+    if bundle == bundle_findings_of(analysis):
+        return analysis
     path = analysis.path
     own = [f for f in analysis.findings if not is_bundle_finding(f, path)]
-    added = [f for f in bundle if is_bundle_finding(f, path)]
-    if not added and len(own) == len(analysis.findings):
-        return analysis
+    added = [f for f in bundle.own if is_bundle_finding(f, path)]
     merged = sorted(own + added, key=lambda f: (f.span.start, f.span.end, f.code))
-    return replace(analysis, findings=tuple(merged))
+    return replace(
+        analysis,
+        findings=tuple(merged),
+        bundle_located=bundle.located,
+        bundle_lines=bundle.lines,
+    )
 
 
-def bundle_findings_of(analysis: SkillFileAnalysis) -> tuple[Finding, ...]:
-    """The bundle findings ``analysis`` carries."""
-    return tuple(f for f in analysis.findings if is_bundle_finding(f, analysis.path))
+def bundle_findings_of(analysis: SkillFileAnalysis) -> BundleFindings:
+    """What ``analysis`` holds from its bundle's other files: their findings at their
+    places, and those ``SKILL.md`` carries (SD1035, SD1016 about the whole bundle)."""
+    own = tuple(f for f in analysis.findings if is_bundle_finding(f, analysis.path))
+    return BundleFindings(analysis.bundle_located, own, analysis.bundle_lines)
 
 
 def analyze_skill_bytes(

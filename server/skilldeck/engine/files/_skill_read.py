@@ -137,7 +137,12 @@ def read_skill_body(path: str | os.PathLike[str]) -> str:
     Raises :class:`SkillReadError` when the file cannot be read or decoded or has no
     complete frontmatter any more.
     """
-    text = decode_skill_bytes(read_skill_bytes(path))
+    return body_of(decode_skill_bytes(read_skill_bytes(path)))
+
+
+def body_of(text: str) -> str:
+    """The text after the frontmatter's closing line of the decoded skill file ``text``
+    (not stripped); :class:`SkillReadError` when it has no complete frontmatter."""
     bounds = find_frontmatter(text)
     if bounds is None:
         raise SkillReadError(missing_frontmatter(text))

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.filesystem._fs_provider import SKIPPED_LOGGER as SKIPPED_LOGGER
     from skilldeck.engine.filesystem._fs_provider import DeckScan as DeckScan
     from skilldeck.engine.filesystem._fs_provider import FilesystemProvider as FilesystemProvider
+    from skilldeck.engine.filesystem._fs_provider import JudgedSkill as JudgedSkill
     from skilldeck.engine.filesystem._fs_provider import SkillFileEntry as SkillFileEntry
     from skilldeck.engine.filesystem._fs_provider import SkippedFile as SkippedFile
     from skilldeck.engine.filesystem._fs_provider import classify_path as classify_path
@@ -31,12 +32,18 @@ if TYPE_CHECKING:
     from skilldeck.engine.filesystem._fs_provider import (
         filesystem_provider_factory as filesystem_provider_factory,
     )
+    from skilldeck.engine.filesystem._fs_provider import is_file_skill as is_file_skill
+    from skilldeck.engine.filesystem._fs_provider import judge_files as judge_files
+    from skilldeck.engine.filesystem._fs_provider import load_judged as load_judged
     from skilldeck.engine.filesystem._fs_provider import name_span as name_span
     from skilldeck.engine.filesystem._fs_provider import refusal_now as refusal_now
     from skilldeck.engine.filesystem._fs_provider import refusal_of as refusal_of
     from skilldeck.engine.filesystem._fs_provider import root_state as root_state
     from skilldeck.engine.filesystem._fs_provider import scan_deck as scan_deck
     from skilldeck.engine.filesystem._fs_provider import scan_root as scan_root
+    from skilldeck.engine.filesystem._fs_provider import (
+        served_scanned_only as served_scanned_only,
+    )
     from skilldeck.engine.filesystem._fs_provider import skipped_file as skipped_file
     from skilldeck.engine.filesystem._fs_provider import to_candidate as to_candidate
     from skilldeck.engine.filesystem._index_cache import RACY_WINDOW_NS as RACY_WINDOW_NS
@@ -62,7 +69,10 @@ if TYPE_CHECKING:
     from skilldeck.engine.filesystem._roots import SkillRoot as SkillRoot
     from skilldeck.engine.filesystem._roots import find_project_root as find_project_root
     from skilldeck.engine.filesystem._roots import resolve_roots as resolve_roots
+    from skilldeck.engine.filesystem._safety_gate import Refusal as Refusal
+    from skilldeck.engine.filesystem._safety_gate import analysis_refusal as analysis_refusal
     from skilldeck.engine.filesystem._safety_gate import folder_refusal as folder_refusal
+    from skilldeck.engine.filesystem._safety_gate import judge_served as judge_served
     from skilldeck.engine.filesystem._scan_helpers import usable_cpus as usable_cpus
     from skilldeck.engine.filesystem._watch import RootWatcher as RootWatcher
     from skilldeck.engine.filesystem._watch_gate import QuietCall as QuietCall
@@ -76,6 +86,7 @@ else:
             "_fs_provider": (
                 "DeckScan",
                 "FilesystemProvider",
+                "JudgedSkill",
                 "PROVIDER_NAME",
                 "SKIPPED_LOGGER",
                 "SkillFileEntry",
@@ -83,12 +94,16 @@ else:
                 "classify_path",
                 "entry_name_and_rank",
                 "filesystem_provider_factory",
+                "is_file_skill",
+                "judge_files",
+                "load_judged",
                 "name_span",
                 "refusal_now",
                 "refusal_of",
                 "root_state",
                 "scan_deck",
                 "scan_root",
+                "served_scanned_only",
                 "skipped_file",
                 "to_candidate",
             ),
@@ -116,7 +131,7 @@ else:
                 "stray_files",
             ),
             "_roots": ("SkillRoot", "find_project_root", "resolve_roots"),
-            "_safety_gate": ("folder_refusal",),
+            "_safety_gate": ("Refusal", "analysis_refusal", "folder_refusal", "judge_served"),
             "_scan_helpers": ("usable_cpus",),
             "_watch": ("RootWatcher",),
             "_watch_gate": ("QuietCall", "QuietWindow", "WatchGate"),

@@ -53,7 +53,8 @@ from skilldeck.engine.files import (
     analyze_skill_bytes,
     analyze_skill_file,
     analyze_skill_text,
-    read_skill_body,
+    body_of,
+    decode_skill_bytes,
     read_skill_bytes,
     with_bundle_findings,
 )
@@ -72,7 +73,7 @@ from skilldeck.engine.filesystem._layout import FLAT_SUFFIX as FLAT_SUFFIX  # no
 from skilldeck.engine.filesystem._layout import Layout as Layout  # noqa: PLC0414
 from skilldeck.engine.filesystem._layout import listed_child_layout, skill_place, stray_files
 from skilldeck.engine.filesystem._roots import SkillRoot, resolve_roots
-from skilldeck.engine.filesystem._safety_gate import refusal_reason, safety_errors
+from skilldeck.engine.filesystem._safety_gate import Refusal, analysis_refusal, judge_served
 from skilldeck.engine.filesystem._scan_helpers import ScanHelpers
 from skilldeck.engine.registry import (
     DirectoryResourceBase,
@@ -86,6 +87,7 @@ from skilldeck.engine.registry import (
     group_by_name,
 )
 from skilldeck.engine.rules import Finding, Severity
+from skilldeck.engine.safety import ScanCoverage
 from skilldeck.engine.text import FILE_START, Span, trim_body
 
 if TYPE_CHECKING:  # the gate module imports asyncio, which `check` never needs
@@ -182,7 +184,11 @@ class FileLocator:
     resource_dir: str
     #: Why a gate that requires safe skills refuses this one (its error-level SD10xx
     #: findings, :mod:`skilldeck.engine.filesystem._safety_gate`); ``None`` when it has none.
-    refusal: str | None = None
+    refusal: Refusal | None = None
+    #: Serve only the files of its bundle the safety scan reads in full, whatever the
+    #: server's own gate: a skill of a source whose ``require`` gate vouched for what the
+    #: scan read, and nothing else (:func:`served_scanned_only`).
+    scanned_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -230,8 +236,11 @@ def entry_name_and_rank(entry: SkillFileEntry) -> tuple[str, int]:
     return entry.analysis.name, entry.root.rank
 
 
-def to_candidate(entry: SkillFileEntry, provider_name: str = PROVIDER_NAME) -> SkillCandidate:
-    """The registry candidate of an accepted entry."""
+def to_candidate(
+    entry: SkillFileEntry, provider_name: str = PROVIDER_NAME, *, scanned_only: bool = False
+) -> SkillCandidate:
+    """The registry candidate of an accepted entry (``scanned_only``: see
+    :attr:`FileLocator.scanned_only`)."""
     analysis = entry.analysis
     assert analysis.name is not None and analysis.description is not None
     metadata = analysis.metadata
@@ -245,39 +254,120 @@ def to_candidate(entry: SkillFileEntry, provider_name: str = PROVIDER_NAME) -> S
         resource_base=DirectoryResourceBase(entry.resource_dir),
         rank=entry.root.rank,
         locator=FileLocator(
-            entry.path, entry.expected_name, entry.resource_dir, _refusal(analysis)
+            entry.path,
+            entry.expected_name,
+            entry.resource_dir,
+            analysis_refusal(analysis),
+            scanned_only,
         ),
         path=entry.path,
         metadata=dict(metadata) if metadata is not None else None,
     )
 
 
-def _refusal(analysis: SkillFileAnalysis) -> str | None:
-    errors = safety_errors(analysis.findings)
-    return refusal_reason(errors) if errors else None
-
-
-def refusal_of(candidate: SkillCandidate) -> str | None:
-    """Why ``candidate`` has error-level safety findings (``None``: it has none, or it is
-    no skill file: other providers' skills pass their own gates, e.g. a source's
-    ``require``)."""
+def refusal_of(candidate: SkillCandidate) -> Refusal | None:
+    """Why ``candidate`` has error-level safety findings, as the deck read judged it
+    (``None``: it has none, or it is no skill file: other providers' skills pass their
+    own gates, e.g. a source's ``require``)."""
     locator = candidate.locator
     return locator.refusal if isinstance(locator, FileLocator) else None
 
 
-def refusal_now(candidate: SkillCandidate, settings: RuleSettings) -> str | None:
-    """:func:`refusal_of` ``candidate`` as its files are now: its skill file and every file
-    of its bundle judged again under ``settings`` (a script beside or below ``SKILL.md``
-    may have changed since the deck was read, and a root watcher does not see every
-    depth of a bundle). A gate that requires safe skills asks this when a skill is used.
-    ``None`` for other providers' skills (they pass their own gates)."""
+def served_scanned_only(candidate: SkillCandidate) -> bool:
+    """Whether only the bundle files the safety scan reads in full may be served of
+    ``candidate`` even without a gate of the server's own (a ``require`` source's)."""
+    locator = candidate.locator
+    return isinstance(locator, FileLocator) and locator.scanned_only
+
+
+def is_file_skill(candidate: SkillCandidate) -> bool:
+    """Whether ``candidate`` is a skill file this provider (or a git source's) found."""
+    return isinstance(candidate.locator, FileLocator)
+
+
+def judge_files(
+    candidate: SkillCandidate,
+    data: bytes,
+    settings: RuleSettings,
+    *,
+    coverage: ScanCoverage | None = None,
+    served: Mapping[str, bytes] | None = None,
+) -> Refusal | None:
+    """The gate's verdict on ``candidate`` as it is about to be served: its skill file as
+    ``data`` and its bundle files as ``served`` (the bytes read once; see
+    :func:`~skilldeck.engine.filesystem._safety_gate.judge_served`). ``None`` for other
+    providers' skills (they pass their own gates)."""
     locator = candidate.locator
     if not isinstance(locator, FileLocator):
         return None
-    analysis = analyze_skill_file(
-        locator.path, expected_name=locator.expected_name, settings=settings
+    return judge_served(
+        locator.path,
+        locator.expected_name,
+        data,
+        settings,
+        coverage=coverage,
+        served=served,
     )
-    return _refusal(analysis)
+
+
+def refusal_now(candidate: SkillCandidate, settings: RuleSettings) -> Refusal | None:
+    """:func:`refusal_of` ``candidate`` as its files are now: its skill file and every file
+    of its bundle judged again under ``settings`` (a script beside or below ``SKILL.md``
+    may have changed since the deck was read, and a root watcher does not see every
+    depth of a bundle). ``None`` for other providers' skills (they pass their own gates)."""
+    return load_judged(candidate, settings).refusal
+
+
+@dataclass(frozen=True)
+class JudgedSkill:
+    """A skill file read once: the definition its bytes give (``None`` when it is gone,
+    now rejected, or names another skill) and the safety verdict on those same bytes and
+    its bundle's other files (``None``: safe)."""
+
+    definition: SkillDefinition | None
+    refusal: Refusal | None = None
+
+
+def load_judged(
+    candidate: SkillCandidate, settings: RuleSettings, provider_name: str | None = None
+) -> JudgedSkill:
+    """Read ``candidate``'s skill file once and judge those bytes: what ``get`` serves
+    (its body from the same read as its verdict) and why a gate would refuse it
+    (blocking: run it in a thread). ``JudgedSkill(None)`` for a skill of another
+    provider."""
+    locator = candidate.locator
+    if not isinstance(locator, FileLocator):
+        return JudgedSkill(None)
+    try:
+        data = read_skill_bytes(locator.path)
+    except SkillReadError:
+        return JudgedSkill(None)  # gone or unreadable: nothing is served
+    analysis = with_bundle_findings(
+        analyze_skill_bytes(
+            data, path=locator.path, expected_name=locator.expected_name, settings=settings
+        ),
+        settings,
+    )
+    refusal = analysis_refusal(analysis)
+    if not analysis.accepted or analysis.name is None or analysis.description is None:
+        return JudgedSkill(None, refusal)
+    try:
+        body = body_of(decode_skill_bytes(data))
+    except SkillReadError:
+        return JudgedSkill(None, refusal)
+    definition = SkillDefinition(
+        name=analysis.name,
+        description=analysis.description,
+        source=candidate.source,
+        provider=provider_name or candidate.provider,
+        invocation=analysis.invocation,
+        when_to_use=analysis.when_to_use,
+        resource_base=DirectoryResourceBase(locator.resource_dir),
+        content=trim_body(body),
+        path=locator.path,
+        metadata=dict(analysis.metadata) if analysis.metadata is not None else None,
+    )
+    return JudgedSkill(definition, refusal)
 
 
 def name_span(analysis: SkillFileAnalysis) -> Span:
@@ -745,37 +835,15 @@ class FilesystemProvider:
     async def get(
         self, candidate: SkillCandidate, options: LookupOptions
     ) -> SkillDefinition | None:
-        """Reread ``candidate``'s file; ``None`` when it vanished or is now rejected."""
+        """Reread ``candidate``'s file once (its verdict and its body come from the same
+        bytes); ``None`` when it vanished or is now rejected."""
         import asyncio  # noqa: PLC0415 - scans for the CLI need no event loop
 
-        locator = candidate.locator
-        if not isinstance(locator, FileLocator):
+        if not isinstance(candidate.locator, FileLocator):
             return None
         settings = self._config.rule_settings()
-        analysis = await asyncio.to_thread(
-            analyze_skill_file,
-            locator.path,
-            expected_name=locator.expected_name,
-            settings=settings,
-        )
-        if not analysis.accepted or analysis.name is None or analysis.description is None:
-            return None
-        try:
-            body = trim_body(await asyncio.to_thread(read_skill_body, locator.path))
-        except SkillReadError:
-            return None
-        return SkillDefinition(
-            name=analysis.name,
-            description=analysis.description,
-            source=candidate.source,
-            provider=self._name,
-            invocation=analysis.invocation,
-            when_to_use=analysis.when_to_use,
-            resource_base=DirectoryResourceBase(locator.resource_dir),
-            content=body,
-            path=locator.path,
-            metadata=dict(analysis.metadata) if analysis.metadata is not None else None,
-        )
+        judged = await asyncio.to_thread(load_judged, candidate, settings, self._name)
+        return judged.definition
 
     def attach_watcher(self, hook: _WatchHook) -> None:
         """Used by :func:`filesystem_provider_factory` to watch the roots ``list`` sees."""

@@ -97,8 +97,10 @@ def deep_skill_files(root: str, max_levels: int) -> tuple[list[DeepFile], bool]:
 
 
 def deep_identity(root: str, max_levels: int) -> list[str]:
-    """What a memo of a view must key on below ``root``: each deep file's path, size and
-    modification time (a file that cannot be read is keyed by its path alone)."""
+    """What a memo of a view must key on below ``root``: each deep file's path and
+    identity (device, inode, size, mtime and ctime: a same-size rewrite whose mtime was
+    restored still has a new ctime); a file that cannot be read is keyed by its path
+    alone."""
     files, complete = deep_skill_files(root, max_levels)
     keys: list[str] = [] if complete else [f"{root}\0incomplete"]
     for item in files:
@@ -107,7 +109,10 @@ def deep_identity(root: str, max_levels: int) -> list[str]:
         except OSError:
             keys.append(item.path)
             continue
-        keys.append(f"{item.path}\0{stat.st_size}\0{stat.st_mtime_ns}")
+        keys.append(
+            f"{item.path}\0{stat.st_dev}\0{stat.st_ino}\0{stat.st_size}\0{stat.st_mtime_ns}"
+            f"\0{stat.st_ctime_ns}"
+        )
     return keys
 
 

