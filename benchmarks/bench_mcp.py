@@ -12,7 +12,9 @@
 
 Targets (issue #18): ``skills/list`` p95 <= 50 ms warm, ``tools/call skill`` p95 <= 10 ms,
 RSS <= 200 MB, first answer within 2 s. Run ``python benchmarks/bench_mcp.py DEST
-[--n 10000]`` (the corpus is generated in DEST when missing; see ``corpus.py``).
+[--n 10000] [--require-safe]`` (the corpus is generated in DEST when missing; see
+``corpus.py``; ``--require-safe`` serves behind the safety gate, which judges the bytes
+each entry and tool call serves).
 """
 
 from __future__ import annotations
@@ -81,13 +83,15 @@ def _ms(values: list[float]) -> dict[str, float]:
     }
 
 
-async def measure(corpus: Corpus, calls: int) -> dict[str, object]:
+async def measure(corpus: Corpus, calls: int, require_safe: bool = False) -> dict[str, object]:
     cache_dir = tempfile.mkdtemp(prefix="bench-mcp-cache-")
     env = corpus.process_env()
     env["SKILLDECK_CACHE_DIR"] = cache_dir
     args = ["-m", "skilldeck", "mcp", "--cwd", corpus.cwd]
     for folder in corpus.custom_dirs:
         args += ["--custom-skill-dir", folder]
+    if require_safe:
+        args.append("--require-safe")
     parameters = StdioServerParameters(command=sys.executable, args=args, env=env)
     started = time.perf_counter()
     async with Client(parameters, mode="auto", cache=None, read_timeout_seconds=120) as client:
@@ -127,6 +131,7 @@ async def measure(corpus: Corpus, calls: int) -> dict[str, object]:
         rss = rss_kb(pid) if pid else 0
     return {
         "skills": corpus.n,
+        "require_safe": require_safe,
         "served_entries": len(names),
         "first_answer_cold_cache_s": round(first_answer_cold, 3),
         "first_answer_warm_cache_s": round(first_answer, 3),
@@ -145,9 +150,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dest", help="corpus folder (generated when missing)")
     parser.add_argument("--n", type=int, default=10_000)
     parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument(
+        "--require-safe",
+        action="store_true",
+        help="serve with --require-safe (each entry and tool call judges the bytes it serves)",
+    )
     args = parser.parse_args(argv)
     corpus = ensure(args.dest, args.n)
-    print(json.dumps(anyio.run(measure, corpus, args.calls), indent=2))
+    print(json.dumps(anyio.run(measure, corpus, args.calls, args.require_safe), indent=2))
     return 0
 
 
