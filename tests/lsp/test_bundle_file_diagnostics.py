@@ -111,5 +111,6 @@ async def test_a_pull_client_gets_a_scripts_findings(deck: Deck, start_server: S
 
     assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
     assert _seen(list(report.items)) == sorted(expected[str(script)])
-    # `~/.ssh/id_rsa` is at code point 8; the rocket before it is two UTF-16 units
-    assert (report.items[0].range.start.line, report.items[0].range.start.character) == (1, 9)
+    # the finding is at `curl` (where the key leaves), code point 24; the rocket before
+    # it is two UTF-16 units
+    assert (report.items[0].range.start.line, report.items[0].range.start.character) == (1, 25)

