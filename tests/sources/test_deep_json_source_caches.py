@@ -70,7 +70,9 @@ def test_a_deep_mcp_listing_is_not_served(
     (hub / ".git").mkdir()
     command = [sys.executable, str(RELAY), "--cwd", str(hub)]
     (project / "skilldeck.toml").write_text(
-        f'[[sources]]\nname = "hub"\ntype = "mcp"\ncommand = {json.dumps(command)}\n',
+        # a generous timeout: the relay starts `skilldeck mcp`, slow on a loaded machine
+        f'[[sources]]\nname = "hub"\ntype = "mcp"\ncommand = {json.dumps(command)}\n'
+        "timeout = 120\n",
         encoding="utf-8",
     )
     first = run("list", "--json", env={"PROXY_MODE": "relay"})
