@@ -95,6 +95,59 @@ the buffer."
        (error "no key documentation: %S" hover))
      (replace-regexp-in-string "\n" " " (substring text 0 (min 60 (length text)))))))
 
+;; Issue #41.11: what eglot shows of a hover and of a completion item's documentation,
+;; made as eglot makes it (`eglot--hover-info', `eglot--format-markup': Markdown through
+;; markdown-mode's `gfm-view-mode', plain text as text) and read as a buffer shows it (the
+;; default `buffer-invisibility-spec' hides every invisible part): no Markdown marks (bold,
+;; fences, headings; a backtick inside a code block is the catalog line's own text).
+(defun skilldeck-visible (string)
+  "STRING as the echo area or a doc buffer shows it: without its invisible parts."
+  (let ((pos 0) (end (length string)) (parts nil))
+    (while (< pos end)
+      (let ((next (next-single-property-change pos 'invisible string end)))
+        (unless (get-text-property pos 'invisible string)
+          (push (substring-no-properties string pos next) parts))
+        (setq pos next)))
+    (apply #'concat (nreverse parts))))
+
+(defun skilldeck-no-marks (what shown)
+  "SHOWN, or an error naming WHAT when it still carries Markdown's marks."
+  (when (string-match "\\*\\*\\|^```\\|^#+ " shown)
+    (error "%s shows Markdown marks (%S at %d): %s" what (match-string 0 shown) (match-beginning 0) shown))
+  shown)
+
+(skilldeck-check
+ "hover and completion docs as eglot shows them carry no Markdown marks"
+ (lambda ()
+   (skilldeck-open ".dsh/skills/review/SKILL.md")
+   (skilldeck-goto 1 1)
+   (let* ((hover (jsonrpc-request (eglot--current-server-or-lose) :textDocument/hover
+                                  (eglot--TextDocumentPositionParams)))
+          (shown (skilldeck-visible (eglot--hover-info (plist-get hover :contents)))))
+     (unless (string-match-p "review" shown)
+       (error "the hover does not name the skill: %S" shown))
+     (skilldeck-no-marks "the hover" shown)
+     (skilldeck-goto 3 0)
+     (insert "us\n")
+     (backward-char 1)
+     (skilldeck-sync)
+     (let* ((result (jsonrpc-request (eglot--current-server-or-lose) :textDocument/completion
+                                     (eglot--CompletionParams)))
+            (items (if (vectorp result) result (plist-get result :items)))
+            (item (cl-find "user-invocable" items :key (lambda (i) (plist-get i :label)) :test #'equal))
+            (resolved (if (and item (not (plist-get item :documentation)))
+                          (jsonrpc-request (eglot--current-server-or-lose) :completionItem/resolve item)
+                        item))
+            (doc (and resolved (plist-get resolved :documentation))))
+       (delete-region (line-beginning-position) (1+ (line-end-position)))
+       (skilldeck-sync)
+       (unless doc
+         (error "no documentation for user-invocable: %S" item))
+       (let ((doc-shown (skilldeck-visible (eglot--format-markup doc))))
+         (skilldeck-no-marks "the completion documentation" doc-shown)
+         (format "%s | %s" (replace-regexp-in-string "\n" " " (substring shown 0 (min 60 (length shown))))
+                 (replace-regexp-in-string "\n" " " (substring doc-shown 0 (min 60 (length doc-shown))))))))))
+
 (skilldeck-check
  "completion of a frontmatter key, in an unsaved edit"
  (lambda ()

@@ -69,7 +69,14 @@ local function wait_for(what, probe)
 end
 
 local function open(path)
-  vim.cmd('edit ' .. vim.fn.fnameescape(path))
+  -- A buffer already loaded (say, with an unsaved edit) is switched to, as a user would:
+  -- `:edit` of a changed current buffer refuses (E37).
+  local loaded = vim.fn.bufnr(vim.fn.fnamemodify(path, ':p'))
+  if loaded > 0 and vim.api.nvim_buf_is_loaded(loaded) then
+    vim.cmd('buffer ' .. loaded)
+  else
+    vim.cmd('edit ' .. vim.fn.fnameescape(path))
+  end
   local buf = vim.api.nvim_get_current_buf()
   wait_for('the skilldeck client on ' .. path, function() return client_of(buf) end)
   return buf
@@ -154,6 +161,53 @@ local function run_checks()
       error('no user-invocable among ' .. table.concat(labels, ', '), 0)
     end
     return #labels .. ' keys'
+  end)
+
+  -- Issue #41.10: Neovim 0.11 shows an item that carries a text edit and no filterText
+  -- whatever was typed ("server took care of filtering", runtime/lua/vim/lsp/completion.lua
+  -- at v0.11.4): `al` listed every key. Typed as a user types it, <C-x><C-o> in insert mode
+  -- (the omnifunc of the config); what the menu holds is read back from complete_info().
+  check('completion in insert mode is narrowed to what was typed (`al`, <C-x><C-o>)', function()
+    local buf = open('.dsh/skills/review/SKILL.md')
+    wait_for('the LSP omnifunc', function()
+      return vim.api.nvim_buf_get_option(buf, 'omnifunc') == 'v:lua.vim.lsp.omnifunc'
+    end)
+    vim.api.nvim_buf_set_lines(buf, 3, 3, false, { 'al' })
+    vim.api.nvim_win_set_cursor(0, { 4, 2 })
+    local words, waited = nil, false
+    local uv = vim.uv or vim.loop
+    local deadline = uv.now() + TIMEOUT
+    local timer = uv.new_timer()
+    -- In insert mode until the menu is filled (the server's answer is asynchronous), then
+    -- <C-e><Esc> leaves it: feedkeys 'x!' runs the keys and stays in insert mode meanwhile.
+    timer:start(50, 50, vim.schedule_wrap(function()
+      if words ~= nil then
+        return
+      end
+      local info = vim.fn.complete_info({ 'items' })
+      if #info.items > 0 or uv.now() > deadline then
+        waited = #info.items == 0
+        words = {}
+        for _, item in ipairs(info.items) do
+          table.insert(words, item.word)
+        end
+        timer:stop()
+        timer:close()
+        vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<C-e><Esc>', true, false, true), 'n', false)
+      end
+    end))
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('A<C-x><C-o>', true, false, true), 'x!', false)
+    wait_for('the completion menu to be read', function() return words ~= nil end)
+    vim.api.nvim_buf_set_lines(buf, 3, 4, false, {})
+    if waited then
+      error('no completion menu opened', 0)
+    end
+    local others = vim.tbl_filter(function(word) return not vim.startswith(word, 'al') end, words)
+    local allowed = vim.tbl_filter(function(word) return vim.startswith(word, 'allowed-tools') end, words)
+    if #others > 0 or #allowed == 0 then
+      error('the menu for `al` holds ' .. table.concat(words, ', '), 0)
+    end
+    return table.concat(words, ', ')
   end)
 
   check('definition across layers (the .agents copy leads to the .dsh winner)', function()
