@@ -92,6 +92,26 @@ async def test_catalog_changed_follows_a_buffer(deck: Deck, start_server: StartS
     assert catalog_changes(client)[1]["skillCount"] == 0
 
 
+async def test_catalog_changed_when_only_the_counts_change(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """Issue #41.1, seen in VS Code: a copy of a skill created in a root that did not
+    exist (a shell's ``mkdir -p``) is shadowed, so the catalog stays the same; the Skills
+    view, refreshed on ``catalogChanged``, kept saying the root was missing. The counts
+    (``skillFiles``, ``shadowed``) changed, so the notification comes."""
+    deck.write(deck.project_dsh, "review")
+    client = await start_server()
+    await indexed(client)
+    first = catalog_changes(client)[0]
+    assert first["counts"]["skillFiles"] == 1 and first["counts"]["shadowed"] == 0
+
+    deck.write(deck.project_agents, "review")  # .agents/skills did not exist
+    await wait_for(lambda: len(catalog_changes(client)) == 2, what="a second catalogChanged")
+    second = catalog_changes(client)[1]
+    assert second["skillCount"] == first["skillCount"] == 1
+    assert second["counts"]["skillFiles"] == 2 and second["counts"]["shadowed"] == 1
+
+
 async def test_configuration_change_reindexes(deck: Deck, start_server: StartServer) -> None:
     custom = deck.base / "extra"
     path = deck.write(custom, "extra", "---\nname: extra\n---\n")

@@ -95,7 +95,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (update.kind === 'progress') {
         status.show(update.input);
       } else {
+        // An index (a root appeared, settings changed) may change the roots and skills the
+        // view lists without changing the catalog (an empty root created, issue #41.1).
         void status.refresh();
+        skills.refresh();
       }
     }),
     server.onDidChangeCatalog((params) => {

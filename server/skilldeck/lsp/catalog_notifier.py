@@ -1,4 +1,6 @@
-"""``skilldeck/catalogChanged``: tell the client when a folder's catalog changed.
+"""``skilldeck/catalogChanged``: tell the client when a folder's catalog changed, or the
+counts that explain it (:meth:`~skilldeck.lsp.index.FolderIndex.tally`: a shadowed copy
+added changes what the Skills view shows, not the catalog).
 
 Debounced: each change restarts the :data:`CATALOG_DELAY_S` wait, so the whole-deck
 rebuild stays off the keystroke path while the user types; a steady stream of changes
@@ -54,11 +56,19 @@ class CatalogNotifier:
             if not index.ready:
                 continue
             state = await current_catalog(index)
+            counts = index.tally(state.skill_count)
             told = index.notified_catalog
-            # Equal tuples of mostly identical entries: one identity test each, in C.
-            if told is not None and told[1] == state.complete and told[0] == state.entries:
+            # Equal tuples of mostly identical entries: one identity test each, in C. The
+            # counts too: a shadowed copy or a broken file leaves the catalog as it was but
+            # changes what the Skills view and the status item show (issue #41.1).
+            if (
+                told is not None
+                and told[1] == state.complete
+                and told[0] == state.entries
+                and told[2] == counts
+            ):
                 continue
-            index.notified_catalog = (state.entries, state.complete)
+            index.notified_catalog = (state.entries, state.complete, counts)
             session.server.protocol.notify(
                 CATALOG_CHANGED,
                 {
@@ -66,6 +76,6 @@ class CatalogNotifier:
                     "complete": state.complete,
                     "tokenEstimate": state.token_estimate,
                     "skillCount": state.skill_count,
-                    "counts": index.tally(state.skill_count),
+                    "counts": counts,
                 },
             )

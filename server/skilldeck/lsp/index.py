@@ -275,8 +275,10 @@ class FolderIndex:
         self._catalog_names: list[str] | None = None  # sorted keys of _lines
         self._catalog: CatalogState | None = None
         self._catalog_version = 0
-        #: What ``skilldeck/catalogChanged`` last told the client: entries, complete.
-        self.notified_catalog: tuple[tuple[CatalogEntry, ...], bool] | None = None
+        #: What ``skilldeck/catalogChanged`` last told the client: entries, complete, counts.
+        self.notified_catalog: tuple[tuple[CatalogEntry, ...], bool, Mapping[str, int]] | None = (
+            None
+        )
         #: Rendered catalog lines kept between renderings (:class:`CatalogMemo`).
         self.catalog_memo = CatalogMemo()
         #: What a ``/name`` mention reaches (the engine's ``mention_targets``), on demand.
