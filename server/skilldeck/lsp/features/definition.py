@@ -1,8 +1,11 @@
 """Go to definition / declaration / references across the deck's layers.
 
-- Anywhere in a skill's frontmatter: every other accepted skill of the same name in
-  every root and provider, in rank order, winner first (never the document itself), so
-  F12 from a shadowed copy lands on the skill the model sees.
+- Anywhere in a skill's frontmatter: from a shadowed copy, the winner alone (the skill
+  the model sees); from the winner, the copies it shadows in rank order (never the
+  document itself). The winner alone because VS Code sorts several locations by path
+  and previews the one whose path is most like the document's (its ``ReferencesModel``,
+  seen in code-server 4.100.3): with two or more other copies F12 landed on a shadowed
+  one. References list every copy.
 - On a ``/name`` mention: the winning skill's ``name``.
 - On a relative resource path in the body: that file (only inside the skill's folder,
   resolved by the engine's :func:`~skilldeck.engine.model_view.resolve_resource`).
@@ -84,15 +87,16 @@ async def definitions(
 
 
 def copies_in_rank_order(session: Session, doc: SkillDocument, name: str) -> list[types.Location]:
-    """The other skills named ``name`` (files and provided skills with a file), in rank
-    order, winner first: from a shadowed copy, F12 lands on the skill the model sees
-    (a client that jumps to the first location, and VS Code whenever this is the only
-    other copy); the document itself is left out (the user is there already) unless it
-    is the only one."""
+    """Where F12 on the name goes. From a shadowed copy: the winner alone (the skill the
+    model sees; a provided winner without a file: the best-ranked copy with one), so
+    every client lands there, VS Code too, which re-sorts several locations by path.
+    From the winner: the copies it shadows, in rank order. The document itself is left
+    out (the user is there already) unless nothing else carries the name."""
     assert doc.index is not None
     found: list[types.Location] = []
     own: list[types.Location] = []
-    for member in doc.index.members(name):
+    is_winner = False
+    for rank, member in enumerate(doc.index.members(name)):
         if isinstance(member, ProvidedSkill):
             location = provided_location(member)
             if location is not None:
@@ -100,7 +104,10 @@ def copies_in_rank_order(session: Session, doc: SkillDocument, name: str) -> lis
         elif member.path != doc.path:
             found.append(entry_location(session, member))
         else:
+            is_winner = rank == 0
             own.append(entry_location(session, member))
+    if found and not is_winner:
+        return found[:1]
     return found or own  # a name nothing else carries is its own definition
 
 
