@@ -27,21 +27,28 @@ def layered(deck: Deck) -> tuple[Path, Path, Path, Path]:
     return winner, flat, bundle, caller
 
 
-async def test_definition_in_frontmatter_lists_the_other_layers_winner_first(
+async def test_definition_in_frontmatter_is_the_winner_or_what_it_shadows(
     deck: Deck, start_server: StartServer
 ) -> None:
     winner, flat, bundle, _ = layered(deck)
     client = await start_editor(start_server)
 
+    # From a shadowed copy: the winner alone (test_shadowed_copies.py says why).
     found = await client.text_document_definition_async(
         types.DefinitionParams(text_document=doc_id(bundle), position=pos(2, 3))
     )
-    assert found == [loc(winner, NAME), loc(flat, NAME)]  # not the document itself
+    assert found == [loc(winner, NAME)]
 
     declared = await client.text_document_declaration_async(
         types.DeclarationParams(text_document=doc_id(flat), position=pos(0, 1))
     )
-    assert declared == [loc(winner, NAME), loc(bundle, NAME)]
+    assert declared == [loc(winner, NAME)]
+
+    # From the winner: the copies it shadows, in rank order, not the document itself.
+    shadowed = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc_id(winner), position=pos(2, 3))
+    )
+    assert shadowed == [loc(flat, NAME), loc(bundle, NAME)]
 
 
 async def test_definition_on_a_mention_is_the_winner(deck: Deck, start_server: StartServer) -> None:
