@@ -22,7 +22,8 @@
 #      and run the server bundled in the .vsix. Every browser check runs.
 #   2. fromEnvironment: `skilldeck.importStrategy` = fromEnvironment with
 #      $SKILLDECK_E2E_PYTHON's folder first on PATH: the installed skilldeck must run.
-#      The start-up checks and the Problems check run.
+#      The start-up checks, the Problems check and the check of a skill root created
+#      after the start run (this server watches the roots itself, with watchfiles).
 #
 # It never skips: if anything cannot be set up or the editor does not start, it exits non-zero
 # with the reason; screenshots and logs land in $SKILLDECK_E2E_DIR/run/.
@@ -127,10 +128,12 @@ run_editor() {
   rm -rf "$run" && mkdir -p "$run/user/User" "$run/ext"
   # The checks edit and rename skills: they work on a copy, never on the repository's files.
   cp -a "$WORKSPACE" "$run/workspace"
+  # The user roots are on (HOME is the run's own, without them: a check creates one);
+  # the window title is the active file's path, which the checks read.
   cat >"$run/user/User/settings.json" <<JSON
 {
   $extra
-  "skilldeck.includeUserRoots": false,
+  "skilldeck.includeUserRoots": true,
   "skilldeck.trace.server": "messages",
   "skilldeck.catalogTokenBudget": 50,
   "skilldeck.hosts": ["dsh", "codex"],
@@ -144,7 +147,8 @@ run_editor() {
   "telemetry.telemetryLevel": "off",
   "update.mode": "none",
   "editor.hover.delay": 100,
-  "window.restoreWindows": "none"
+  "window.restoreWindows": "none",
+  "window.title": "\${activeEditorLong}"
 }
 JSON
   "$CODE_SERVER" --user-data-dir "$run/user" --extensions-dir "$run/ext" --install-extension "$VSIX" >"$run/install-extension.log" 2>&1 ||
@@ -176,7 +180,7 @@ JSON
   local t=$SECONDS status=0
   SKILLDECK_E2E_URL="http://127.0.0.1:$port/?folder=$(node -e 'console.log(encodeURIComponent(process.argv[1]))' "$run/workspace")" \
     SKILLDECK_E2E_WORKSPACE="$run/workspace" SKILLDECK_E2E_OUT="$run" SKILLDECK_E2E_CHROMIUM="$CHROMIUM" \
-    SKILLDECK_E2E_USER_DIR="$run/user" SKILLDECK_E2E_EXPECT_SERVER="$expect_server" \
+    SKILLDECK_E2E_USER_DIR="$run/user" SKILLDECK_E2E_HOME="$run/home" SKILLDECK_E2E_EXPECT_SERVER="$expect_server" \
     SKILLDECK_E2E_EXPECT_PYTHON="$expect_python" SKILLDECK_E2E_ONLY="$only" \
     timeout --kill-after=10 "$CHECK_TIMEOUT" node "$EXT/e2e/run.mjs" || status=$?
   cleanup
@@ -198,6 +202,6 @@ fi
 # 7. As a developer: the installed skilldeck (importStrategy fromEnvironment).
 if [[ "$RUNS" == *" from-environment "* ]]; then
   run_editor from-environment "$ENV_REAL" environment "$ENV_REAL" '"skilldeck.importStrategy": "fromEnvironment",' \
-    "${SKILLDECK_E2E_ONLY:-^(diagnostic in Problems|the server runs)}"
+    "${SKILLDECK_E2E_ONLY:-^(diagnostic in Problems|the server runs|a skill root created)}"
 fi
 log "PASS"

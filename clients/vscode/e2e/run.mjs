@@ -1,7 +1,7 @@
 // Drives VS Code (code-server) in headless Chromium and checks what a user sees.
 // Started by scripts/e2e-vscode.sh, which passes everything in the environment.
 // Exits non-zero on the first infrastructure failure, or after all checks when any failed.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -187,8 +187,9 @@ await check(
   'language server ready (skill count in status bar)',
   async () =>
     until('a skill count in the status bar', 90000, async () => {
+      // The count, not the progress of indexing ("Indexing skills: 1/7 skill files").
       const text = await statusText();
-      return /\d+ skills?/.test(text) ? text : false;
+      return /\d+ skills?/.test(text) && !/^Indexing/.test(text) ? text : false;
     }),
   { fatal: true },
 );
@@ -587,6 +588,164 @@ await check("the agent picker previews an agent's listing with its budget (#19)"
   });
   await screenshot('host-listing');
   return bar.slice(0, 160);
+});
+
+/**
+ * The Problems panel's rows for the files matching `glob` (its filter box): the markers'
+ * texts, without the file rows. The filter is cleared by `clearProblemsFilter`.
+ */
+async function problemsOf(glob) {
+  await runCommand('View: Focus Problems');
+  const panel = page.locator('.markers-panel').first();
+  await panel.waitFor({ state: 'visible' });
+  const filter = page.locator('.viewpane-filter input').first();
+  if ((await filter.inputValue()) !== glob) {
+    await filter.fill(glob);
+  }
+  const rows = (await panel.locator('.monaco-list-row').allInnerTexts()).map(clean);
+  return rows.filter((row) => !/^\S+\.md\b/.test(row) && !/SKILL\.md \S/.test(row.slice(0, 12)));
+}
+
+async function clearProblemsFilter() {
+  const filter = page.locator('.viewpane-filter input').first();
+  if (await filter.isVisible().catch(() => false)) {
+    await filter.fill('');
+  }
+}
+
+/** The full path of the active editor (the window title: e2e-vscode.sh sets
+ * `window.title` to `${activeEditorLong}`). */
+async function activePath() {
+  return page.title();
+}
+
+await check('SD204 fixes: the rename of a misspelt key first, the placeholder selected, no SD207 before save (#41.4)', async () => {
+  const workspace = need('SKILLDECK_E2E_WORKSPACE');
+  const folder = join(workspace, '.dsh/skills/typo');
+  const file = join(folder, 'SKILL.md');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(file, '---\nname: typo\ndescripton: Formats the release notes.\n---\n\nBody.\n');
+  try {
+    await runCommand('View: Close All Editor Groups');
+    await openFile('.dsh/skills/typo/SKILL.md');
+    await until('SD204 on the new skill in Problems', 60000, async () => (await problemsOf('**/typo/**')).some((r) => /SD204/.test(r)));
+    await runCommand('View: Focus Active Editor Group');
+    await goTo(':1:1');
+    await page.keyboard.press('Control+.');
+    const rows = page.locator('.action-widget .monaco-list-row.action');
+    const titles = await until('the quick fixes of SD204', 20000, async () => {
+      const texts = (await rows.allInnerTexts()).map(clean).filter(Boolean);
+      return texts.length > 0 ? texts : false;
+    });
+    if (!/rename/i.test(titles[0]) || !/description/.test(titles[0])) {
+      throw new Error(`the first fix is not the rename to 'description': ${titles.join(' | ')}`);
+    }
+    const add = titles.findIndex((t) => /add a description/i.test(t));
+    if (add < 0) {
+      throw new Error(`no "Add a description" fix: ${titles.join(' | ')}`);
+    }
+    // The list has the first fix focused: Down to "Add a description", Enter applies it.
+    for (let i = 0; i < add; i += 1) {
+      await page.keyboard.press('ArrowDown');
+    }
+    await page.keyboard.press('Enter');
+    await page.locator('.action-widget').first().waitFor({ state: 'hidden' });
+    // The fix's own result, an event: SD204 leaves Problems. Then what is there is what
+    // the server says of the edited buffer: no SD207 on the placeholder before a save.
+    const after = await until('SD204 to leave Problems', 30000, async () => {
+      const texts = await problemsOf('**/typo/**');
+      return texts.some((r) => /SD204/.test(r)) ? false : texts;
+    });
+    if (after.some((r) => /SD207/.test(r))) {
+      throw new Error(`SD207 before the file was saved: ${after.join(' | ')}`);
+    }
+    // Saved with the placeholder, SD207 shows: it waited for the save.
+    await runCommand('View: Focus Active Editor Group');
+    await page.keyboard.press('Control+S');
+    const saved = await until('SD207 after the save', 30000, async () => {
+      const texts = await problemsOf('**/typo/**');
+      return texts.find((r) => /SD207/.test(r)) ?? false;
+    }).catch((error) => {
+      throw new Error(`${error.message}; on disk: ${JSON.stringify(readFileSync(file, 'utf8'))}`);
+    });
+    // The placeholder is still selected: what is typed replaces it.
+    await runCommand('View: Focus Active Editor Group');
+    await page.keyboard.type('Formats notes.');
+    const typed = await until('the typed description in the editor', 15000, async () => {
+      const text = (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+      // The whole of it (the line is read as the keys arrive); whatever else is on the
+      // line is what the typing did not replace.
+      return text.split('\n').find((l) => l.startsWith('description:') && l.includes('Formats notes.')) ?? false;
+    });
+    if (typed.trim() !== 'description: Formats notes.') {
+      throw new Error(`the placeholder was not selected: the line reads "${typed}"`);
+    }
+    return `fixes: ${titles.join(' | ')}; after the fix: ${after.join(' | ') || 'no problem'}; saved: ${saved.slice(0, 100)}`;
+  } finally {
+    // Unsaved after a failure: revert, or closing would ask whether to save.
+    await page.keyboard.press('Escape');
+    await clearProblemsFilter();
+    await runCommand('View: Focus Active Editor Group');
+    await runCommand('File: Revert File');
+    await runCommand('View: Close All Editor Groups');
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+await check('a skill root created from a shell after the start goes live: Skills view and shadowing (#41.1)', async () => {
+  // ~/.agents/skills does not exist when the editor starts (the run's own HOME); created
+  // here as a shell would (mkdir -p and the file in one go), with a copy of code-review,
+  // which the project's copies shadow.
+  const home = need('SKILLDECK_E2E_HOME');
+  const top = join(home, '.agents');
+  if (existsSync(top)) {
+    throw new Error(`${top} exists before the check`);
+  }
+  await runCommand('View: Close All Editor Groups');
+  await openFile('.dsh/skills/code-review/SKILL.md');
+  const pane = await skillsPane();
+  const rootRow = async () => (await pane.locator('.monaco-list-row').allInnerTexts()).map(clean).find((t) => t.includes('~/.agents/skills'));
+  const before = await until('the missing user root in the Skills view', 30000, rootRow);
+  mkdirSync(join(top, 'skills/code-review'), { recursive: true });
+  writeFileSync(join(top, 'skills/code-review/SKILL.md'), '---\nname: code-review\ndescription: My own review checklist, shadowed by the project.\n---\n\nReview it my way.\n');
+  try {
+    const row = await until('the user root to list its skill (no refresh, no restart)', 60000, async () => {
+      const text = await rootRow();
+      return text !== undefined && /1 skill/.test(text) ? text : false;
+    });
+    const shadow = await until('the shadowing diagnostic naming the user copy', 60000, async () => {
+      const texts = await problemsOf('**/.dsh/skills/code-review/**');
+      return texts.find((r) => /shadows the user-agents skill/.test(r)) ?? false;
+    });
+    return `before: ${before}; after: ${row}; ${shadow.slice(0, 160)}`;
+  } finally {
+    await clearProblemsFilter();
+  }
+});
+
+await check('F12 on a shadowed name lands on the winner (#41.5)', async () => {
+  // After the check above there are three copies of code-review: .dsh (the winner),
+  // .agents and ~/.agents. VS Code sorts several definitions by path and previews the one
+  // whose path is most like the document's, so the server answers a shadowed copy with the
+  // winner alone: F12 opens it, no peek.
+  await runCommand('View: Close All Editor Groups');
+  await openFile('.agents/skills/code-review/SKILL.md');
+  await goTo(':2:9');
+  await page.keyboard.press('F12');
+  const peek = page.locator('.reference-zone-widget').first();
+  const landed = await until('the winner opened, or a peek', 20000, async () => {
+    if (await peek.isVisible()) {
+      return `a peek: ${clean(await peek.innerText()).slice(0, 300)}`;
+    }
+    const path = await activePath();
+    return /\.dsh\/skills\/code-review\/SKILL\.md/.test(path) ? `the editor: ${path}` : false;
+  });
+  await page.keyboard.press('Escape');
+  if (!landed.startsWith('the editor:')) {
+    await screenshot('f12-shadowed');
+    throw new Error(`F12 did not open the winner: ${landed}`);
+  }
+  return landed;
 });
 
 // Last: it renames a skill of the (copied) workspace.
