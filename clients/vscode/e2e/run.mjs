@@ -539,6 +539,20 @@ await check('Show Server Status says the server runs, on which Python, which pro
   return text.slice(0, 200);
 });
 
+await check('the status item says why the Skills view lists more skill files than the catalog (#41.6)', async () => {
+  // examples/workspace: 7 skill files (the Skills view), 4 in the catalog: code-review in
+  // .agents is shadowed, legacy-helper is not loaded, deploy-checklist is kept from the model.
+  const label = await until('the counts in the status item', 30000, async () => {
+    const item = page.locator('.statusbar-item', { hasText: /\d+ skills? ·/ }).first();
+    const text = clean(await item.getAttribute('aria-label'));
+    return /skill files \(the Skills view\)/.test(text) ? text : false;
+  });
+  if (!/7 skill files \(the Skills view\): 4 in the catalog, 1 shadowed by a same-named skill, 1 not loaded \(an error drops them\), 1 kept from the model/.test(label)) {
+    throw new Error(`the status item does not explain 7 against 4: ${label}`);
+  }
+  return label.slice(0, 240);
+});
+
 await check('status bar warns above skilldeck.catalogTokenBudget (#16.8)', async () =>
   until('a warning status item with the skill count', 30000, async () => {
     const item = page.locator('.statusbar-item', { has: page.locator('.codicon-warning'), hasText: /\d+ skills? · ~[\d,]+ tokens/ }).first();

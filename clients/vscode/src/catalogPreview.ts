@@ -154,7 +154,10 @@ export class CatalogStatus implements vscode.Disposable {
     }
     try {
       const result = await this.server.request<CatalogResult>(CATALOG_REQUEST, { uri: target });
-      this.show({ state: 'ready', skillCount: result.skillCount, tokenEstimate: result.tokenEstimate, complete: result.complete }, previewTitle(result));
+      this.show(
+        { state: 'ready', skillCount: result.skillCount, tokenEstimate: result.tokenEstimate, complete: result.complete, counts: result.counts },
+        previewTitle(result),
+      );
     } catch (error) {
       // A request that failed is not a server that stopped (the controller reports that):
       // keep what the item shows, and say why in the output.
@@ -167,7 +170,7 @@ export class CatalogStatus implements vscode.Disposable {
     const target = currentTarget();
     if (target === undefined || sameUri(target, params.folderUri)) {
       this.show(
-        { state: 'ready', skillCount: params.skillCount, tokenEstimate: params.tokenEstimate, complete: params.complete },
+        { state: 'ready', skillCount: params.skillCount, tokenEstimate: params.tokenEstimate, complete: params.complete, counts: params.counts },
         previewTitle({ ...params }),
       );
     }

@@ -16,6 +16,21 @@ export interface CatalogEntry {
   description: string;
 }
 
+/**
+ * Why the skill files (the Skills view) and the catalog (the status item) differ in
+ * number, the server's `FolderIndex.tally`: `skillFiles == fromFiles + shadowed +
+ * notLoaded + notModelInvocable` and `inCatalog == fromFiles + provided`.
+ */
+export interface SkillCounts {
+  skillFiles: number;
+  inCatalog: number;
+  fromFiles: number;
+  provided: number;
+  shadowed: number;
+  notLoaded: number;
+  notModelInvocable: number;
+}
+
 /** Result of the `skilldeck/catalog` request. */
 export interface CatalogResult {
   text: string;
@@ -24,6 +39,8 @@ export interface CatalogResult {
   tokenEstimate: number;
   skillCount: number;
   folderUri: string;
+  /** Absent from servers before issue #41.6. */
+  counts?: SkillCounts;
 }
 
 /** One entry's state in an agent's listing (docs/hosts.md). */
@@ -53,6 +70,7 @@ export interface CatalogChangedParams {
   complete: boolean;
   tokenEstimate: number;
   skillCount: number;
+  counts?: SkillCounts;
 }
 
 /**

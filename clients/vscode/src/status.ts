@@ -3,13 +3,14 @@
  * indexing progress for it. No `vscode` import.
  */
 import { formatTokens } from './preview';
+import type { SkillCounts } from './protocol';
 
 /** What the status bar shows. */
 export type StatusInput =
   | { state: 'starting' }
   | { state: 'stopped'; reason: string }
   | { state: 'indexing'; done: number; total: number }
-  | { state: 'ready'; skillCount: number; tokenEstimate: number; complete: boolean };
+  | { state: 'ready'; skillCount: number; tokenEstimate: number; complete: boolean; counts?: SkillCounts };
 
 /** The rendered status: codicon syntax in `text`. */
 export interface StatusView {
@@ -27,6 +28,31 @@ export function formatCount(value: number): string {
 
 function skills(count: number): string {
   return `${formatCount(count)} skill${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * Why the Skills view lists more skill files than the catalog holds (issue #41.6: 500 in
+ * the view, 472 in the status item, and no reason given), or '' when they agree.
+ */
+export function countsSentence(counts: SkillCounts | undefined): string {
+  if (counts === undefined) {
+    return '';
+  }
+  const parts: string[] = [];
+  const add = (value: number, what: string): void => {
+    if (value > 0) {
+      parts.push(`${formatCount(value)} ${what}`);
+    }
+  };
+  add(counts.shadowed, 'shadowed by a same-named skill');
+  add(counts.notLoaded, 'not loaded (an error drops them)');
+  add(counts.notModelInvocable, 'kept from the model (disable-model-invocation)');
+  const provided = counts.provided > 0 ? `; ${formatCount(counts.provided)} more from other providers` : '';
+  if (parts.length === 0 && provided === '') {
+    return '';
+  }
+  const files = `${formatCount(counts.skillFiles)} skill file${counts.skillFiles === 1 ? '' : 's'}`;
+  return ` ${files} (the Skills view): ${formatCount(counts.fromFiles)} in the catalog${parts.length > 0 ? `, ${parts.join(', ')}` : ''}${provided}.`;
 }
 
 /**
@@ -50,10 +76,11 @@ export function statusView(input: StatusInput, tokenBudget = 0): StatusView {
     case 'ready': {
       const count = skills(input.skillCount);
       const tokens = formatTokens(input.tokenEstimate);
+      const why = countsSentence(input.counts);
       if (!input.complete) {
         return {
           text: `$(warning) ${count} (incomplete)`,
-          tooltip: `Skilldeck: ${count} in the catalog, ${tokens}. Discovery is incomplete: some roots could not be read. Click to preview the catalog.`,
+          tooltip: `Skilldeck: ${count} in the catalog, ${tokens}.${why} Discovery is incomplete: some roots could not be read. Click to preview the catalog.`,
           level: 'warning',
         };
       }
@@ -62,14 +89,16 @@ export function statusView(input: StatusInput, tokenBudget = 0): StatusView {
           text: `$(warning) ${count} · ${tokens}`,
           tooltip:
             `Skilldeck: ${count} in the catalog, ${tokens}: above the budget of ${formatTokens(tokenBudget)} ` +
-            '(setting skilldeck.catalogTokenBudget). The model reads the whole catalog in every session; ' +
+            '(setting skilldeck.catalogTokenBudget).' +
+            why +
+            ' The model reads the whole catalog in every session; ' +
             'consider fewer or shorter skill descriptions. Click to preview the catalog.',
           level: 'warning',
         };
       }
       return {
         text: `$(book) ${count} · ${tokens}`,
-        tooltip: `Skilldeck: ${count} in the catalog, ${tokens}. Click to preview the catalog.`,
+        tooltip: `Skilldeck: ${count} in the catalog, ${tokens}.${why} Click to preview the catalog.`,
         level: 'normal',
       };
     }

@@ -22,6 +22,25 @@ describe('statusView at scale', () => {
     assert.equal(statusView(big).text, '$(book) 2,006 skills · ~61,311 tokens');
   });
 
+  it('says why the Skills view lists more skill files than the catalog holds (#41.6)', () => {
+    // What code-server showed on 500 real skills: 500 in the Skills view, 471 in the
+    // status item, and no reason given.
+    const counts = { skillFiles: 500, inCatalog: 471, fromFiles: 471, provided: 0, shadowed: 3, notLoaded: 26, notModelInvocable: 0 };
+    const view = statusView({ state: 'ready', skillCount: 471, tokenEstimate: 30283, complete: true, counts });
+    assert.equal(
+      view.tooltip,
+      'Skilldeck: 471 skills in the catalog, ~30,283 tokens. 500 skill files (the Skills view): 471 in the catalog, ' +
+        '3 shadowed by a same-named skill, 26 not loaded (an error drops them). Click to preview the catalog.',
+    );
+    const over = statusView({ state: 'ready', skillCount: 471, tokenEstimate: 30283, complete: true, counts }, 10000);
+    assert.match(over.tooltip, /catalogTokenBudget\)\. 500 skill files \(the Skills view\)/);
+    // Nothing to explain: no sentence; provided skills are named.
+    const same = { skillFiles: 2, inCatalog: 2, fromFiles: 2, provided: 0, shadowed: 0, notLoaded: 0, notModelInvocable: 0 };
+    assert.equal(statusView({ state: 'ready', skillCount: 2, tokenEstimate: 40, complete: true, counts: same }).tooltip, 'Skilldeck: 2 skills in the catalog, ~40 tokens. Click to preview the catalog.');
+    const provided = { ...same, inCatalog: 3, provided: 1 };
+    assert.match(statusView({ state: 'ready', skillCount: 3, tokenEstimate: 60, complete: true, counts: provided }).tooltip, /2 skill files \(the Skills view\): 2 in the catalog; 1 more from other providers\./);
+  });
+
   it('formats counts', () => {
     assert.equal(formatCount(0), '0');
     assert.equal(formatCount(1234567), '1,234,567');
