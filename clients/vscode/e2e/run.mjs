@@ -450,7 +450,10 @@ await check('Enter after a typed value ends the line: no word completions, no em
       if (offered !== undefined) {
         await until(`the suggest box offering ${offered} at "${head}"`, 15000, async () =>
           (await widget.isVisible()) && clean(await widget.innerText()).includes(offered),
-        );
+        ).catch((error) => {
+          // What the box showed as the keys went in (seen once under load: no box at "Re").
+          throw new Error(`${error.message}; the box showed: ${seen.join(' | ') || 'nothing'}`);
+        });
       }
       await typeSampling(rest);
       await page.keyboard.press('Enter');
