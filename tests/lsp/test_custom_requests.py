@@ -139,7 +139,7 @@ async def test_an_unknown_profile_is_a_warning_and_the_default_applies(
     client = await start_server(settings={"profile": "default"})
     await wait_for(lambda: client.messages, what="a settings warning")
     assert client.messages[0].message == (
-        "unknown profile 'default' in 'skilldeck.profile' (known: agentskills, claude-code, "
+        "unknown profile \"default\" in 'skilldeck.profile' (known: agentskills, claude-code, "
         "codex, dsh); using the default."
     )
     await indexed(client)
