@@ -1,0 +1,137 @@
+"""SD2xx: the name and the description.
+
+Checked by ``checks/_sd2_name_description.py``.
+"""
+
+from __future__ import annotations
+
+from skilldeck.engine.rules._findings import Severity
+from skilldeck.engine.rules._rule import Rule
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        code="SD201",
+        name="missing-name",
+        severity=Severity.ERROR,
+        drops_skill=True,
+        fixable=True,
+        message="missing required key 'name'",
+        summary="The frontmatter has no `name`.",
+        why=(
+            "Every skill needs a `name`: it is the identifier the model passes to the `skill` "
+            "tool and the `/name` a user types. The skill is skipped."
+        ),
+        fix="add `name: <folder-name>` to the frontmatter.",
+    ),
+    Rule(
+        code="SD202",
+        name="empty-name",
+        severity=Severity.ERROR,
+        drops_skill=True,
+        fixable=True,
+        message="'name' must be a non-empty string, found {found}{hint}",
+        summary="The `name` is empty or not a string.",
+        why=(
+            "`name` must be a non-empty string. Values YAML reads as numbers, booleans, null, "
+            "lists or mappings are refused. The skill is skipped. An unquoted `2024`, `true` or "
+            "`null` is such a value: YAML reads it as a number, a boolean or null, not as text."
+        ),
+        fix=(
+            "write a kebab-case name, e.g. `name: release-notes`. When YAML misread an unquoted "
+            'value, the quick fix quotes it as written (`name: 2024` → `name: "2024"`).'
+        ),
+    ),
+    Rule(
+        code="SD203",
+        name="invalid-name",
+        severity=Severity.ERROR,
+        drops_skill=True,
+        fixable=True,
+        message="name '{name}' is not kebab-case (lowercase a-z, digits, single hyphens): {reason}",
+        summary="The `name` is not kebab-case.",
+        why=(
+            "A skill name must match `^[a-z0-9]+(?:-[a-z0-9]+)*$`: lowercase ASCII letters and "
+            "digits in words joined by single hyphens. This keeps names unambiguous: Unicode "
+            "look-alikes (a Cyrillic `\u0430` for a Latin `a`), invisible or control characters "
+            "and case variants could otherwise impersonate another skill. The skill is skipped."
+        ),
+        example="`name: PDF_Forms` → `name: pdf-forms`.",
+        fix="the quick fix rewrites the name in kebab-case.",
+    ),
+    Rule(
+        code="SD204",
+        name="missing-description",
+        severity=Severity.ERROR,
+        drops_skill=True,
+        fixable=True,
+        message="missing required key 'description'",
+        summary="The frontmatter has no `description`.",
+        why=(
+            "The description is the only thing the model sees of a skill until it loads it: the "
+            "catalog lists each skill as its name and description. Without one the skill is "
+            "skipped."
+        ),
+        fix=(
+            "add one sentence saying what the skill does and when to use it. When a key spelt "
+            "like it is present (`descripton:`, SD404), the first quick fix renames that key; "
+            "the other adds a placeholder for you to replace (in an editor that takes snippets, "
+            "selected)."
+        ),
+    ),
+    Rule(
+        code="SD205",
+        name="empty-description",
+        severity=Severity.ERROR,
+        drops_skill=True,
+        fixable=True,
+        message="'description' must be a non-empty string, found {found}{hint}",
+        summary="The `description` is empty, blank or not a string.",
+        why=(
+            "`description` must be a string with visible text; a blank description would publish "
+            "an empty catalog line. The skill is skipped. An unquoted value such as `3.10`, "
+            "`true` or `null` is not text to YAML: it reads a number, a boolean or null."
+        ),
+        fix=(
+            "write one sentence saying what the skill does and when to use it. When YAML misread "
+            "an unquoted value, the quick fix quotes it as written (`description: 3.10` → "
+            '`description: "3.10"`).'
+        ),
+    ),
+    Rule(
+        code="SD206",
+        name="name-mismatch",
+        severity=Severity.WARNING,
+        fixable=True,
+        message="name '{name}' differs from its {container} '{expected}'",
+        summary="The `name` differs from the skill's folder or file name.",
+        why=(
+            "A bundle `<root>/<folder>/SKILL.md` or a flat file `<root>/<stem>.md` is expected "
+            "to carry the name of its folder or stem. The skill still loads under the "
+            "frontmatter name, but people look for it by its file name, and the Agent Skills "
+            "standard requires the two to be equal: under the `agentskills` profile the finding "
+            "is an error (names compared after NFKC normalisation, as the standard's reference "
+            "validator compares them)."
+        ),
+        fix="the quick fix sets `name` to the folder name; or rename the folder.",
+    ),
+    Rule(
+        code="SD207",
+        name="placeholder-description",
+        severity=Severity.WARNING,
+        message=(
+            "description is a placeholder ('{shown}'); the model picks skills by their "
+            "description: say what this skill does and when to use it"
+        ),
+        summary="The description is placeholder text.",
+        why=(
+            "The new-skill snippet inserts *Describe what this skill does and when to use it.* "
+            "for the author to replace; `TODO`, `TBD`, `description` and similar stand-ins are "
+            "placeholders too. The skill still loads, but the catalog would publish the "
+            "placeholder and the model could never tell when to use the skill. In the editor, "
+            "the new-skill placeholder the snippet or the SD204 quick fix just inserted is "
+            "reported once the file is saved with it: until then it is text handed to you to "
+            "type over (selected, in an editor that takes snippets)."
+        ),
+        fix="write one sentence saying what the skill does and when to use it.",
+    ),
+)
