@@ -34,25 +34,29 @@ def _rule_logic(copy) -> None:  # type: ignore[no-untyped-def]
 
 
 def _new_rule(copy) -> None:  # type: ignore[no-untyped-def]
-    """A new per-file rule (its row in the table, and its check)."""
+    """A new per-file rule, as CONTRIBUTING.md adds one: its declaration in the family's
+    module of ``engine/rules`` and its check in the family's module of ``engine/checks``."""
     copy.edit(
-        "RULES: tuple[Rule, ...] = (\n",
-        "RULES: tuple[Rule, ...] = (\n"
+        '        fix="write one sentence saying what the skill does and when to use it.",\n'
+        "    ),\n)\n",
+        '        fix="write one sentence saying what the skill does and when to use it.",\n'
+        "    ),\n"
         "    Rule(\n"
         '        code="SD299",\n'
         '        name="added-by-a-test",\n'
         "        severity=Severity.WARNING,\n"
-        "        drops_skill=False,\n"
         '        message="a rule added after the cache was warm",\n'
         '        summary="A rule the derived-keys test adds.",\n'
-        '        docs="Added by tests/cli/test_derived_keys.py in a copy of the package: '
+        '        why="Added by tests/cli/test_derived_keys.py in a copy of the package: '
         'every skill file gets it, so a warm answer without it is stale.",\n'
-        "    ),\n",
+        "    ),\n)\n",
     )
     copy.edit(
-        "        self.check_name(fm)\n",
-        "        self.check_name(fm)\n"
-        '        self.findings.append(rule("SD299").finding(first_line_span(self.text)))\n',
+        "CHECKS: tuple[Check, ...] = (check_name, check_description)\n",
+        "def check_added(ctx: CheckContext, fm: Frontmatter) -> None:\n"
+        '    ctx.findings.append(rule("SD299").finding(first_line_span(ctx.text)))\n'
+        "\n\n"
+        "CHECKS: tuple[Check, ...] = (check_name, check_description, check_added)\n",
     )
 
 

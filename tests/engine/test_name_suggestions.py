@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skilldeck.engine.files._near_misses import NameSuggestions, nearest_names
+from skilldeck.engine.checks._near_misses import NameSuggestions, nearest_names
 from skilldeck.engine.files._skill_file import analyze_skill_file
 
 #: Names with every kind of neighbour nearest_names knows: same shape (case,

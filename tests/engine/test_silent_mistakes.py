@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from skilldeck.engine.checks._near_misses import near_miss_key, nearest_names
 from skilldeck.engine.config._rule_settings import RuleSettings
 from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
 from skilldeck.engine.deck._deck import (
@@ -16,7 +17,6 @@ from skilldeck.engine.deck._deck import (
     mention_targets,
     mentions_affected,
 )
-from skilldeck.engine.files._near_misses import near_miss_key, nearest_names
 from skilldeck.engine.files._skill_file import analyze_skill_text
 from skilldeck.engine.filesystem._fs_provider import scan_deck
 from skilldeck.engine.filesystem._roots import SkillRoot

@@ -14,7 +14,7 @@ from editing_fixtures import doc_id, open_doc, replace_doc, rng
 from lsp_harness import Deck, StartServer, codes, indexed, seen_diagnostics, uri
 from lsprotocol import types
 
-from skilldeck.engine.files import DESCRIPTION_PLACEHOLDER
+from skilldeck.engine.checks import DESCRIPTION_PLACEHOLDER
 from skilldeck.engine.text._positions import Encoding
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
+from skilldeck.engine.checks import NameSuggestions
 from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.deck import (
     DeckMember,
@@ -29,7 +30,6 @@ from skilldeck.engine.deck import (
     view_findings,
 )
 from skilldeck.engine.files import (
-    NameSuggestions,
     SkillFileAnalysis,
     analyze_skill_text,
     bundle_findings_of,

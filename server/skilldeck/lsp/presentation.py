@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from skilldeck.engine.files import DESCRIPTION_PLACEHOLDER
+from skilldeck.engine.checks import DESCRIPTION_PLACEHOLDER
 from skilldeck.engine.rules import Finding, Severity
 from skilldeck.engine.text import split_lines
 

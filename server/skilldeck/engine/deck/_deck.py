@@ -27,9 +27,9 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeAlias
 
+from skilldeck.engine.checks import NameSuggestions, nearest_names
 from skilldeck.engine.config import RuleSettings
 from skilldeck.engine.deck._shown_paths import project_of, shown_path
-from skilldeck.engine.files import NameSuggestions, nearest_names
 from skilldeck.engine.filesystem import DeckScan, SkillFileEntry
 from skilldeck.engine.model_view import CatalogEntry, catalog_entry
 from skilldeck.engine.registry import SkillCandidate, group_by_name

@@ -1,6 +1,6 @@
 """One skill file in, one :class:`SkillFileAnalysis` out: reading and decoding (size cap,
-no FIFOs or devices), names, placeholders, the key or name an author meant, every per-file
-rule, and the analysis's validated JSON form (the index cache's format).
+no FIFOs or devices), the per-file checks run over its frontmatter (``engine/checks``),
+and the analysis's validated JSON form (the index cache's format).
 
 Invariant: one bad file yields findings, never an exception, and never hides its siblings;
 an analysis holds no body and no frontmatter tree once it is scanned.
@@ -18,12 +18,6 @@ if TYPE_CHECKING:
     from skilldeck.engine.files._analysis_json import json_bool as json_bool
     from skilldeck.engine.files._analysis_json import json_int as json_int
     from skilldeck.engine.files._analysis_json import json_str as json_str
-    from skilldeck.engine.files._near_misses import NameSuggestions as NameSuggestions
-    from skilldeck.engine.files._near_misses import could_mean as could_mean
-    from skilldeck.engine.files._near_misses import nearest_names as nearest_names
-    from skilldeck.engine.files._placeholders import (
-        DESCRIPTION_PLACEHOLDER as DESCRIPTION_PLACEHOLDER,
-    )
     from skilldeck.engine.files._skill_file import SkillFileAnalysis as SkillFileAnalysis
     from skilldeck.engine.files._skill_file import analyze_skill_bytes as analyze_skill_bytes
     from skilldeck.engine.files._skill_file import analyze_skill_file as analyze_skill_file
@@ -33,7 +27,6 @@ if TYPE_CHECKING:
     from skilldeck.engine.files._skill_file import keep_bundle_findings as keep_bundle_findings
     from skilldeck.engine.files._skill_file import wide_lines as wide_lines
     from skilldeck.engine.files._skill_file import with_bundle_findings as with_bundle_findings
-    from skilldeck.engine.files._skill_names import name_problem as name_problem
     from skilldeck.engine.files._skill_read import SkillReadError as SkillReadError
     from skilldeck.engine.files._skill_read import body_of as body_of
     from skilldeck.engine.files._skill_read import decode_skill_bytes as decode_skill_bytes
@@ -51,8 +44,6 @@ else:
                 "json_int",
                 "json_str",
             ),
-            "_near_misses": ("NameSuggestions", "could_mean", "nearest_names"),
-            "_placeholders": ("DESCRIPTION_PLACEHOLDER",),
             "_skill_file": (
                 "SkillFileAnalysis",
                 "analyze_skill_bytes",
@@ -64,7 +55,6 @@ else:
                 "wide_lines",
                 "with_bundle_findings",
             ),
-            "_skill_names": ("name_problem",),
             "_skill_read": (
                 "SkillReadError",
                 "body_of",

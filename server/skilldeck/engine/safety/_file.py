@@ -42,7 +42,7 @@ from skilldeck.engine.safety._scripts import STRUCTURAL, Analysed, markdown_scri
 from skilldeck.engine.text import Position, Span
 
 #: ``offer(title, edits, changes)``: the fix when the edits make exactly ``changes`` to
-#: the frontmatter mapping (:meth:`skilldeck.engine.files._Checker.offer`).
+#: the frontmatter mapping (:meth:`skilldeck.engine.checks.CheckContext.offer`).
 Offer = Callable[[str, tuple[TextEdit, ...], Mapping[str, object]], tuple[Fix, ...]]
 
 #: The keys a host lists in the catalog the model routes by (Claude Code appends

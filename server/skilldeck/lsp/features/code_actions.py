@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.files import DESCRIPTION_PLACEHOLDER
+from skilldeck.engine.checks import DESCRIPTION_PLACEHOLDER
 from skilldeck.engine.frontmatter import fix_all
 from skilldeck.engine.rules import Finding, TextEdit
 from skilldeck.engine.text import Position, Span

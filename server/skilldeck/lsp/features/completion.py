@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.files import DESCRIPTION_PLACEHOLDER, could_mean
+from skilldeck.engine.checks import DESCRIPTION_PLACEHOLDER, could_mean
 from skilldeck.engine.filesystem import BUNDLE_FILE
 from skilldeck.engine.model_view import resolve_resource
 from skilldeck.engine.registry import is_skill_name

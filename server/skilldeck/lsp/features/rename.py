@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from skilldeck.engine.files import name_problem
+from skilldeck.engine.checks import name_problem
 from skilldeck.engine.filesystem import FLAT_SUFFIX, SkillFileEntry
 from skilldeck.engine.registry import SOURCE_USER_AGENTS, SOURCE_USER_DSH, is_skill_name
 from skilldeck.engine.text import Span
