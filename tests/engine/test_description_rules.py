@@ -16,7 +16,7 @@ from skilldeck.engine.files._skill_file import (
     analyze_skill_text,
 )
 from skilldeck.engine.rules._findings import Finding, Severity
-from skilldeck.engine.text._positions import Span
+from skilldeck.engine.text._positions import Position, Span
 
 
 def analyze(tmp_path: Path, frontmatter: str, **settings: object) -> SkillFileAnalysis:
@@ -79,6 +79,26 @@ def test_truncation_of_a_quoted_description_skips_the_quote(tmp_path: Path) -> N
     finding = only(analysis, "SD501")
     assert finding.message == "description is 11/8 characters; the catalog cuts it after 'abc d'"
     assert finding.span == Span.at(2, 19, 26)  # from "ef ghi" through the closing quote
+
+
+def test_truncation_of_a_description_with_escapes_starts_at_the_hidden_word(
+    tmp_path: Path,
+) -> None:
+    # The escapes spell one character each (\u00e9 is "é", \t white space, and an
+    # escaped line break joins two lines): the underline starts at the first word the
+    # catalog drops, as its source spells it.
+    written = '"R\\u00e9sum\\u00e9s\\tand caf\\u00e9 menus\\\n  , then the rest"'
+    analysis = analyze(tmp_path, f"description: {written}\n", catalog_max_description_length=24)
+    finding = only(analysis, "SD501")
+    assert finding.message == (
+        "description is 37/24 characters; the catalog cuts it after "
+        "'R\u00e9sum\u00e9s and caf\u00e9 menu'"
+    )
+    line = f"description: {written}".split("\n")[0]
+    # From the "s" of "menus" (the catalog keeps "menu") to the closing quote.
+    assert finding.span == Span(
+        Position(2, line.rindex("s\\")), Position(3, len('  , then the rest"'))
+    )
 
 
 @pytest.mark.parametrize(

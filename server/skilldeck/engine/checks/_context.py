@@ -22,14 +22,16 @@ from skilldeck.engine.frontmatter import (
     Frontmatter,
     FrontmatterEntry,
     FrontmatterParse,
+    LineIndex,
     display_text,
     has_properties,
     replace_scalar,
     resolve_plain,
+    scalar_source,
 )
 from skilldeck.engine.registry import InvocationPolicy
 from skilldeck.engine.rules import Finding, Fix, TextEdit, get_profile
-from skilldeck.engine.text import LINE_BREAK, Position, Span
+from skilldeck.engine.text import LINE_BREAK, Position, Span, collapse_whitespace
 
 #: The keys DSH reads itself (never moved under ``metadata`` by a fix).
 _DSH_INTERPRETED = frozenset({"disable-model-invocation", "user-invocable", "whenToUse"})
@@ -100,31 +102,20 @@ class CheckContext:
 
     def past_visible(self, entry: FrontmatterEntry, visible: int) -> Span:
         """From the source of the value's character after its first ``visible``
-        non-whitespace characters to the value's end (the whole value when the source
-        runs out first). A quote's escape (``\\x``, ``''``) counts as one character."""
+        characters that are not white space (as the catalog collapses it) to the value's
+        end; the whole value when it has no such character or is not a scalar the
+        source spells (:func:`~skilldeck.engine.frontmatter.scalar_source`)."""
         span = entry.value_span
-        line, start = span.start.line, span.start.character
-        if entry.style in ("literal", "folded"):
-            line, start = line + 1, 0  # past the block header (`>`, `|-`, a comment)
-        elif entry.style in ("single", "double"):
-            start += 1
-        seen = 0
-        for number in range(line, span.end.line + 1):
-            text = self.line(number)
-            index = start if number == line else 0
-            end = span.end.character if number == span.end.line else len(text)
-            while index < end:
-                char = text[index]
-                if not char.isspace():
-                    if seen == visible:
-                        return Span(Position(number, index), span.end)
-                    seen += 1
-                    if (entry.style == "double" and char == "\\") or (
-                        entry.style == "single" and text[index : index + 2] == "''"
-                    ):
-                        index += 1
-                index += 1
-        return span
+        value = entry.value
+        at = _nth_visible(value, visible) if isinstance(value, str) else None
+        if at is None:
+            return span
+        index = LineIndex(self.text, self.parsed.body_start)
+        start, end = index.offset(span.start), index.offset(span.end)
+        mapped = scalar_source(self.text, start, end, entry.style, str(value))
+        if mapped is None:
+            return span
+        return Span(index.position(mapped.starts[at]), span.end)
 
     def insert_line_after(self, entry: FrontmatterEntry | None) -> Position:
         assert self.frontmatter is not None
@@ -293,3 +284,16 @@ class CheckContext:
 
 #: A per-file check: reads ``ctx`` and the frontmatter, appends findings to ``ctx.findings``.
 Check = Callable[[CheckContext, Frontmatter], None]
+
+
+def _nth_visible(value: str, visible: int) -> int | None:
+    """The index in ``value`` of the character after its first ``visible`` characters
+    that are not white space by :func:`collapse_whitespace`'s measure; ``None`` when
+    there is none."""
+    seen = 0
+    for at, char in enumerate(value):
+        if collapse_whitespace(char):
+            if seen == visible:
+                return at
+            seen += 1
+    return None
