@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from functools import lru_cache
 
-from skilldeck.engine.frontmatter import Frontmatter, FrontmatterEntry, LineIndex
+from skilldeck.engine.frontmatter import Frontmatter, FrontmatterEntry, LineIndex, scalar_source
 from skilldeck.engine.rules import Finding, Fix, TextEdit, rule
 from skilldeck.engine.safety._chars import (
     InvisibleRun,
@@ -390,8 +390,9 @@ def _strings(value: object, key: str = "") -> Iterator[str]:
 def _frontmatter_text(text: str, fm: Frontmatter, spans: _Spans) -> list[Finding]:
     """Instructions in every frontmatter value the model may read (the description
     every session): SD1007-SD1009, SD1018, SD1019, and SD1010 where the catalog routes
-    by the text. Reported at the phrase when the file spells it as the value does,
-    else at the value."""
+    by the text. Reported at the phrase: where the source spells it (a top-level value,
+    :func:`~skilldeck.engine.frontmatter.scalar_source`), else where the file spells it
+    as the value does, else at the value."""
     findings: list[Finding] = []
     for entry in fm.entries:
         only = CATALOG_INTENTS if entry.key in _ROUTING_KEYS else BODY_INTENTS
@@ -401,9 +402,17 @@ def _frontmatter_text(text: str, fm: Frontmatter, spans: _Spans) -> list[Finding
             for hit in _value_hits(value, only):
                 start = spans.offset(entry.value_span.start)
                 end = spans.offset(entry.value_span.end)
-                phrase = value[hit.start : hit.end]
-                at = text.find(phrase, start, end)
-                span = spans.span(at, at + len(phrase)) if at >= 0 else entry.value_span
+                mapped = (
+                    scalar_source(text, start, end, entry.style, value)
+                    if value is entry.value
+                    else None
+                )
+                if mapped is not None:
+                    span = spans.span(*mapped.source_range(hit.start, hit.end))
+                else:  # a nested value: where the file spells the phrase as the value does
+                    phrase = value[hit.start : hit.end]
+                    at = text.find(phrase, start, end)
+                    span = spans.span(at, at + len(phrase)) if at >= 0 else entry.value_span
                 findings.append(rule(hit.code).finding(span, **hit.values()))
     return findings
 
