@@ -1,0 +1,53 @@
+"""CONTRIBUTING.md stays true: every command it names exists, every path it names is in
+the tree, and its table of rule codes names every family module."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+ENGINE = ROOT / "server" / "skilldeck" / "engine"
+#: Where the tools of the running environment are (``.venv/bin`` in a checkout).
+BIN = Path(sys.executable).parent
+
+
+def _commands() -> list[str]:
+    blocks = re.findall(r"^```\n(.*?)^```", PAGE, re.M | re.S)
+    lines = [line.split("#")[0].strip() for block in blocks for line in block.splitlines()]
+    return [line for line in lines if line]
+
+
+def test_every_command_it_names_exists() -> None:
+    commands = _commands()
+    assert len(commands) >= 6
+    for command in commands:
+        program = command.split()[0]
+        if program.startswith(".venv/bin/"):
+            assert (BIN / program.removeprefix(".venv/bin/")).exists(), command
+        else:
+            path = ROOT / program
+            assert path.is_file() and os.access(path, os.X_OK), command
+    for script in sorted(set(re.findall(r"`(scripts/[a-z_-]+)", PAGE))):
+        assert os.access(ROOT / script, os.X_OK), script
+
+
+def test_every_path_it_names_is_in_the_tree() -> None:
+    named = set(re.findall(r"`((?:server|tests|docs|clients)/[^`\s]+)`", PAGE))
+    named |= set(re.findall(r"`([a-z_]+/_[a-z0-9_]+\.py)`", PAGE))  # checks/_sd2_... etc.
+    assert named
+    for path in sorted(named):
+        relative = path.rstrip("/")
+        candidates = [ROOT / relative, ENGINE / relative]
+        assert any(c.exists() for c in candidates), path
+
+
+def test_the_rule_code_table_names_every_family_module() -> None:
+    families = {p.name for p in (ENGINE / "rules").glob("_sd*.py")}
+    listed = set(re.findall(r"^\| SD[0-9x]+ \| [^|]+\| `(_sd[a-z0-9_]+\.py)`", PAGE, re.M))
+    assert listed == families
+    checks = {p.name for p in (ENGINE / "checks").glob("_sd*.py")}
+    assert checks <= families  # a per-file family checks in the module of the same name
