@@ -29,6 +29,28 @@ _FALSE_SPELLINGS = frozenset({"false", "no", "off", "0"})
 
 
 def check_invocation(ctx: CheckContext, fm: Frontmatter) -> None:
+    """SD301 (a legacy spelling of an invocation key), SD302 (not a boolean), SD303 (a
+    boolean not spelt ``true``/``false``); sets ``ctx.invocation``."""
+    _legacy_keys(ctx, fm)
+    values: dict[str, bool] = {}
+    for key in _INVOCATION_KEYS:
+        option = fm.get(key)
+        if option is None:
+            continue
+        flag = invocation_boolean(option.value)
+        if flag is None:
+            _not_a_boolean(ctx, key, option)
+        else:
+            values[key] = flag
+            check_canonical_boolean(ctx, option, flag)
+    ctx.invocation = InvocationPolicy(
+        model_invocable=not values.get("disable-model-invocation", False),
+        user_invocable=values.get("user-invocable", True),
+    )
+
+
+def _legacy_keys(ctx: CheckContext, fm: Frontmatter) -> None:
+    """SD301, with the rename (or, for the inverted ``modelInvocable``, the rewrite)."""
     for entry in fm.entries:
         canonical = LEGACY_KEYS.get(entry.key)
         if canonical is None:
@@ -60,39 +82,29 @@ def check_invocation(ctx: CheckContext, fm: Frontmatter) -> None:
                 entry.key_span, fixes=fixes, key=entry.key, canonical=canonical, note=note
             )
         )
-    values: dict[str, bool] = {}
-    for key in _INVOCATION_KEYS:
-        option = fm.get(key)
-        if option is None:
-            continue
-        flag = invocation_boolean(option.value)
-        if flag is None:
-            choices: tuple[Fix, ...] = ()
-            if ctx.one_line_scalar(option):
-                choices = tuple(
-                    fix
-                    for word in ("true", "false")
-                    for fix in ctx.offer(
-                        f"Replace with '{word}'",
-                        ctx.replace_value(option, word),
-                        {key: word == "true"},
-                        unsafe=True,  # the author's intent is a guess
-                    )
-                )
-            ctx.findings.append(
-                rule("SD302").finding(
-                    ctx.value_or_key_span(option),
-                    fixes=choices,
-                    key=key,
-                    found=describe_value(option.value),
-                )
+
+
+def _not_a_boolean(ctx: CheckContext, key: str, option: FrontmatterEntry) -> None:
+    """SD302, with a fix for each boolean (the author's intent is a guess)."""
+    choices: tuple[Fix, ...] = ()
+    if ctx.one_line_scalar(option):
+        choices = tuple(
+            fix
+            for word in ("true", "false")
+            for fix in ctx.offer(
+                f"Replace with '{word}'",
+                ctx.replace_value(option, word),
+                {key: word == "true"},
+                unsafe=True,  # the author's intent is a guess
             )
-        else:
-            values[key] = flag
-            check_canonical_boolean(ctx, option, flag)
-    ctx.invocation = InvocationPolicy(
-        model_invocable=not values.get("disable-model-invocation", False),
-        user_invocable=values.get("user-invocable", True),
+        )
+    ctx.findings.append(
+        rule("SD302").finding(
+            ctx.value_or_key_span(option),
+            fixes=choices,
+            key=key,
+            found=describe_value(option.value),
+        )
     )
 
 
