@@ -1,8 +1,10 @@
-"""What a check can report: findings (code, severity, message, span, fixes), the rules table
-(one :class:`Rule` per check; ``docs/rules.md`` is generated from it) and the profiles
-(the keys each dialect knows, with docs and limits).
+"""What a check can report: findings (code, severity, message, span, fixes), the rules
+(one :class:`Rule` per check, declared in its family's module, ``_sd2_name_description.py``
+...; :data:`RULES` gathers them and ``docs/rules.md`` is generated from them) and the
+profiles (the keys each dialect knows, with docs and limits).
 
-Invariant: a rule exists once, here, with a stable code.
+Invariant: a rule is declared once, here, with a stable code in its family's range; the
+lowest layer holds the declarations because every layer above names rules by code.
 """
 
 from __future__ import annotations
