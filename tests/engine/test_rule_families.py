@@ -26,10 +26,15 @@ def test_a_check_module_reports_what_its_family_declares(family: str) -> None:
     codes = {item.code for item in declared.RULES}
     source = (ENGINE / "checks" / f"{family}.py").read_text(encoding="utf-8")
     reported = set(re.findall(r'rule\("(SD[0-9]+)"\)', source))
-    if family == "_sd10_safety":
-        assert reported == set()  # safety's own modules report these
-    else:
-        assert reported == codes
+    assert reported <= codes  # a check reports only what its family declares
+    if family in (
+        "_sd2_name_description",
+        "_sd3_invocation",
+        "_sd4_keys",
+        "_sd5_catalog",
+        "_sd6_agentskills",
+    ):
+        assert reported == codes  # and these families are checked here alone
 
 
 def test_the_registry_is_the_families_in_code_order() -> None:
