@@ -166,8 +166,10 @@ def test_a_stopped_helper_is_killed_at_its_deadline(monkeypatch: pytest.MonkeyPa
     helpers = ScanHelpers.start(work, 2, stop_halfway)
     assert helpers is not None
     pid = helpers._helpers[0].pid
+    # Every record comes back at all (a stopped helper waited for never answers), and
+    # not before the deadline (a lower bound: a loaded machine only makes it later).
     assert all(helpers.record(path) is None for path, _ in work)
-    assert 0.9 < time.monotonic() - started < 5
+    assert time.monotonic() - started > 0.9
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # killed and reaped: no zombie, no stopped process
 

@@ -7,14 +7,13 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+from watch_harness import WAIT, FakeClock
+
 from skilldeck import SkilldeckConfig
 from skilldeck.engine.filesystem._fs_provider import filesystem_provider_factory
-from skilldeck.engine.filesystem._watch_gate import QuietCall, QuietWindow, WatchGate
+from skilldeck.engine.filesystem._watch_gate import QUIET_S, QuietCall, QuietWindow, WatchGate
 from skilldeck.engine.registry._registry import SkillRegistry
-
-#: Seconds any single expectation may take before the test calls it a hang (the waits
-#: return as soon as it is met; generous for a loaded machine).
-WAIT = 30.0
 
 
 def _skill(root: Path, name: str, description: str) -> Path:
@@ -25,13 +24,15 @@ def _skill(root: Path, name: str, description: str) -> Path:
     return path
 
 
-def _registry(tmp_path: Path, gate: WatchGate) -> tuple[SkillRegistry, object, asyncio.Event]:
+def _registry(
+    tmp_path: Path, gate: WatchGate | None, debounce_ms: int = 200
+) -> tuple[SkillRegistry, object, asyncio.Event]:
     config = SkilldeckConfig(
         dsh_home=str(tmp_path / "home-dsh"), agents_home=str(tmp_path / "home-agents")
     )
     registry = SkillRegistry()
     dispose = registry.register_provider(
-        filesystem_provider_factory(config, watch=True, watch_gate=gate)
+        filesystem_provider_factory(config, watch=True, watch_gate=gate, debounce_ms=debounce_ms)
     )
     changed = asyncio.Event()
     registry.on_change(changed.set)
@@ -55,18 +56,25 @@ async def test_changes_before_the_gate_opens_are_reported_once_it_does(tmp_path:
     alpha = _skill(skills, "alpha", "First.")
     gate = WatchGate()
     registry, dispose, changed = _registry(tmp_path, gate)
+    told_open: list[bool] = []  # at each change told: whether the gate was open then
+    registry.on_change(lambda: told_open.append(gate.is_open))
+    # The same deck without a gate, slower to tell (a longer debounce): what the gated
+    # deck would have done by the time it has told.
+    control, control_dispose, control_changed = _registry(tmp_path, None, debounce_ms=1000)
     try:
         first = await registry.list(cwd=str(project))
         assert [(s.name, s.description) for s in first] == [("alpha", "First.")]
+        assert [s.name for s in await control.list(cwd=str(project))] == ["alpha"]
 
         # Between the first read and the watches going live: an edit and a new bundle.
         alpha.write_text("---\nname: alpha\ndescription: Second.\n---\nBody.\n")
         _skill(skills, "beta", "New.")
-        await asyncio.sleep(0.8)
-        assert not changed.is_set()  # the gate is closed: no watch is live yet
+        await asyncio.wait_for(control_changed.wait(), WAIT)
+        assert told_open == []  # the gate is closed: no watch is live yet
 
         gate.open()
         await asyncio.wait_for(changed.wait(), WAIT)
+        assert told_open and all(told_open)
         after = await registry.list(cwd=str(project))
         assert [(s.name, s.description) for s in after] == [("alpha", "Second."), ("beta", "New.")]
 
@@ -80,6 +88,7 @@ async def test_changes_before_the_gate_opens_are_reported_once_it_does(tmp_path:
             "gamma",
         ]
     finally:
+        control_dispose()  # type: ignore[operator]
         await _closed(dispose)
 
 
@@ -119,48 +128,78 @@ def test_when_open_runs_now_or_on_opening_once_and_a_failing_callback_is_contain
 
 
 async def test_a_quiet_call_runs_after_a_pause_from_the_call_or_the_last_activity() -> None:
-    calls: list[float] = []
-    asked = time.monotonic()
-    QuietCall(
-        lambda: calls.append(time.monotonic()), QuietWindow.from_now(lambda: 0.0, quiet_s=0.2)
-    )
-    assert calls == []  # the call itself counts as activity
-    await asyncio.sleep(0.3)
-    assert len(calls) == 1 and calls[0] - asked >= 0.19
+    clock = FakeClock()
+    calls: list[float] = []  # the clock's time at each call
+    called = asyncio.Event()
 
-    last = time.monotonic()
-    start = last
+    def call() -> None:
+        calls.append(clock.now)
+        called.set()
+
+    asked = clock.now
+    QuietCall(call, QuietWindow.from_now(lambda: 0.0, quiet_s=0.2, clock=clock))
+    assert calls == []  # the call itself counts as activity
+    clock.advance(0.1)
+    await clock.read_again()  # checked again, 0.1 s of quiet: not yet
+    assert calls == []
+    clock.advance(0.1)
+    await asyncio.wait_for(called.wait(), WAIT)
+    assert calls == [pytest.approx(asked + 0.2)]
+
+    called.clear()
+    last = clock.now
     waiting = QuietCall(
-        lambda: calls.append(time.monotonic()),
-        QuietWindow.from_now(lambda: last, quiet_s=0.2, within_s=5.0),
+        call, QuietWindow.from_now(lambda: last, quiet_s=0.2, within_s=5.0, clock=clock)
     )
     for _ in range(4):  # activity every 0.1 s keeps it waiting
-        await asyncio.sleep(0.1)
-        last = time.monotonic()
+        clock.advance(0.1)
+        last = clock.now
+        await clock.read_again()
         assert len(calls) == 1 and waiting.pending
-    await asyncio.sleep(0.35)
-    assert len(calls) == 2 and not waiting.pending
-    assert calls[1] - last >= 0.19 and calls[1] - start >= 0.59
+    clock.advance(0.1)
+    await clock.read_again()
+    assert len(calls) == 1 and waiting.pending  # 0.1 s of quiet
+    clock.advance(0.1)
+    await asyncio.wait_for(called.wait(), WAIT)
+    assert calls[1] == pytest.approx(last + 0.2) and not waiting.pending
 
 
-async def test_a_quiet_call_runs_by_its_bound_under_endless_activity_and_cancel_drops_it() -> None:
+async def test_a_quiet_call_runs_by_its_bound_under_endless_activity() -> None:
+    clock = FakeClock()  # the last activity is always now
+    calls: list[float] = []
+    called = asyncio.Event()
+
+    def call() -> None:
+        calls.append(clock.now)
+        called.set()
+
+    asked = clock.now
+    bound = QuietCall(call, QuietWindow.from_now(clock, quiet_s=0.2, within_s=0.4, clock=clock))
+    for _ in range(4):
+        await clock.read_again()
+        assert calls == [] and bound.pending
+        clock.advance(0.1)
+    await asyncio.wait_for(called.wait(), WAIT)
+    assert calls == [pytest.approx(asked + 0.4)]
+
+
+async def test_a_cancelled_quiet_call_never_runs() -> None:
+    clock = FakeClock()
     calls: list[str] = []
-    started = time.monotonic()
-    QuietCall(
-        lambda: calls.append("bound"),
-        QuietWindow.from_now(time.monotonic, quiet_s=0.2, within_s=0.4),
-    )
+    marked = asyncio.Event()
     dropped = QuietCall(
         lambda: calls.append("cancelled"),
-        QuietWindow.from_now(time.monotonic, quiet_s=0.2, within_s=0.4),
+        QuietWindow.from_now(lambda: 0.0, quiet_s=0.2, clock=clock),
     )
     dropped.cancel()
-    while not calls and time.monotonic() - started < WAIT:
-        await asyncio.sleep(0.02)
-    assert calls == ["bound"]
-    assert 0.35 <= time.monotonic() - started < 1.0
-    await asyncio.sleep(0.2)
-    assert calls == ["bound"]
+    assert not dropped.pending
+    # Checked later than the dropped call would have been (its first check is due
+    # 0.2 s on, this one's 0.3 s on), and quiet by then: when it has run, the dropped
+    # call would have run before it.
+    QuietCall(marked.set, QuietWindow.from_now(lambda: 0.0, quiet_s=0.3, clock=clock))
+    clock.advance(1.0)
+    await asyncio.wait_for(marked.wait(), WAIT)
+    assert calls == []
 
 
 async def test_a_gate_opens_when_quiet() -> None:
@@ -168,5 +207,7 @@ async def test_a_gate_opens_when_quiet() -> None:
     last = time.monotonic()
     gate.open_when_quiet(lambda: last)
     assert not gate.is_open
-    await asyncio.sleep(0.7)  # QUIET_S is 0.5
-    assert gate.is_open
+    opened = asyncio.Event()
+    gate.when_open(opened.set)
+    await asyncio.wait_for(opened.wait(), WAIT)
+    assert gate.is_open and time.monotonic() - last >= QUIET_S

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from watchfiles import awatch
+from watch_harness import WAIT, Opens, Recorder
 
 from skilldeck import SkilldeckConfig
 from skilldeck.engine.filesystem._fs_provider import filesystem_provider_factory
@@ -21,10 +21,6 @@ from skilldeck.engine.filesystem._watch import RootWatcher
 from skilldeck.engine.filesystem._watch_links import resolve
 from skilldeck.engine.model_view import catalog_entries
 from skilldeck.engine.registry import SkillRegistry
-
-#: Seconds any single expectation may take before the test calls it a hang (the waits
-#: return as soon as it is met; generous for a loaded machine).
-WAIT = 30.0
 
 
 def _root(path: Path) -> SkillRoot:
@@ -45,75 +41,6 @@ def _link(path: Path, target: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     os.symlink(target, path)
     return path
-
-
-class Recorder:
-    """``on_change`` that keeps every batch and wakes whoever waits for one."""
-
-    def __init__(self) -> None:
-        self.batches: list[set[str]] = []
-        self.event = asyncio.Event()
-
-    def __call__(self, paths: set[str]) -> None:
-        self.batches.append(paths)
-        self.event.set()
-
-    def since(self, start: int) -> set[str]:
-        """Every path reported in the batches from index ``start`` on."""
-        return set().union(*self.batches[start:])
-
-    async def seen(self, paths: set[str], start: int = 0) -> None:
-        """Wait until every one of ``paths`` was reported since batch ``start``."""
-
-        async def reported() -> None:
-            while not paths <= self.since(start):
-                self.event.clear()
-                if paths <= self.since(start):
-                    break
-                await self.event.wait()
-
-        await asyncio.wait_for(reported(), WAIT)
-
-
-class Opens:
-    """``awatch`` that records the folders of each watch it opens and counts the watches
-    that went live (yielded their first batch: the native watch exists by then)."""
-
-    def __init__(self) -> None:
-        self.folders: list[tuple[str, ...]] = []
-        self.live_count = 0
-        self._changed = asyncio.Event()
-
-    def __call__(self, *paths: str, **kwargs: Any) -> AsyncGenerator[set[tuple[Any, str]], None]:
-        self.folders.append(paths)
-
-        async def watch() -> AsyncGenerator[set[tuple[Any, str]], None]:
-            first = True
-            async with contextlib.aclosing(awatch(*paths, **kwargs)) as batches:
-                async for batch in batches:
-                    if first:
-                        first = False
-                        self.live_count += 1
-                        self._changed.set()
-                    yield batch
-
-        return watch()
-
-    async def live(self, count: int) -> None:
-        """Wait until ``count`` watches went live."""
-
-        async def gone_live() -> None:
-            while self.live_count < count:
-                self._changed.clear()
-                if self.live_count >= count:
-                    break
-                await self._changed.wait()
-
-        await asyncio.wait_for(gone_live(), WAIT)
-
-    async def reopened(self, opened: int) -> None:
-        """Wait until a watch opened after the first ``opened`` is live."""
-        await self.live(opened + 1)
 
 
 async def test_an_edit_of_a_symlinked_skill_files_target_is_an_edit_of_the_skill(
@@ -378,8 +305,7 @@ async def test_the_registry_follows_an_edit_of_a_symlinked_skill_files_target(
 
         await asyncio.wait_for(live(), WAIT)
         await registry.snapshot(cwd=cwd)
-        await asyncio.sleep(0.3)  # let the probe's burst settle (not an outcome)
-        changed.clear()
+        changed.clear()  # a late report of the probe only makes both_read look once more
 
         flat.write_text(_text("lf", "linked flat v2", "disable-model-invocation: true\n"))
         skill_file.write_text(_text("lsk", "linked SKILL.md v2"))

@@ -30,6 +30,9 @@
 - A watcher that fails is retried; until it runs again :attr:`RootWatcher.healthy` is
   False (observations become incomplete) and ``on_error`` is told.
 - :meth:`RootWatcher.aclose` stops every task and its worker thread.
+- ``on_live`` (optional) is told each time a root's watch is live (its native watch
+  built): the root, the folder it is anchored at (the root, or its nearest existing
+  ancestor while it is missing) and how many folders it watches.
 - :meth:`RootWatcher.hold` keeps the watches from going live (the first listing is
   still taken) until :meth:`RootWatcher.release`: a consumer scanning the roots does
   not pay for inotify events on every file it opens. Changes made meanwhile are found
@@ -308,7 +311,8 @@ class RootWatcher:
     Use ``async with RootWatcher(...)`` or :meth:`start` / :meth:`aclose` inside a
     running event loop. ``on_error(exc)`` (optional) is told when a watcher fails;
     :attr:`healthy` is False until it runs again (then ``on_change`` is called with the
-    root, so consumers re-read a now complete view). ``watch_impl`` is
+    root, so consumers re-read a now complete view). ``on_live(root, anchor, folders)``
+    (optional) is told each time a root's watch is live. ``watch_impl`` is
     ``watchfiles.awatch`` (replaceable to inject faults in tests).
     """
 
@@ -320,12 +324,14 @@ class RootWatcher:
         debounce_ms: int = 200,
         step_ms: int = 50,
         on_error: Callable[[BaseException], None] | None = None,
+        on_live: Callable[[str, str, int], None] | None = None,
         watch_impl: Callable[..., AsyncGenerator[set[tuple[Any, str]], None]] = awatch,
     ) -> None:
         self._watch_impl = watch_impl
         self._roots: dict[str, SkillRoot] = {}
         self._on_change = on_change
         self._on_error = on_error
+        self._on_live = on_live
         self._debounce_ms = debounce_ms
         self._step_ms = step_ms
         self._stop = asyncio.Event()
@@ -468,12 +474,16 @@ class RootWatcher:
                 return
             if not await self._take_turn():
                 return
+            folders = (anchor, *listing.bundles, *followed.folders)
+            # Runs once this step has gone on into the watch's first ``__anext__``, which
+            # builds the native watch before it first suspends (cancelled if that fails).
+            live = asyncio.get_running_loop().call_soon(
+                self._went_live, root.path, anchor, len(folders)
+            )
             try:
                 async with contextlib.aclosing(
                     self._watch_impl(
-                        anchor,
-                        *listing.bundles,
-                        *followed.folders,
+                        *folders,
                         watch_filter=None,
                         debounce=self._debounce_ms,
                         step=self._step_ms,
@@ -521,6 +531,7 @@ class RootWatcher:
                         if reopen:
                             break
             except Exception as error:  # watcher failures must not escape the task
+                live.cancel()  # a watch that failed to build never went live
                 if self._stop.is_set():
                     return
                 if _watch_mode(root.path) != mode:
@@ -583,6 +594,14 @@ class RootWatcher:
         assert self._loop is not None
         built_for = time.monotonic() - began
         self._loop.call_later(max(LIVE_GAP_S, built_for), self._turn.release)
+
+    def _went_live(self, path: str, anchor: str, folders: int) -> None:
+        if self._on_live is None or self._stop.is_set():
+            return
+        try:
+            self._on_live(path, anchor, folders)
+        except Exception:  # a failing listener is contained
+            _log.exception("skilldeck: watcher live callback failed")
 
     def _listed(self, path: str) -> None:
         self._unlisted.discard(path)

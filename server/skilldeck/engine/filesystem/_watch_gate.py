@@ -28,7 +28,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _log = logging.getLogger(__name__)
 
@@ -41,15 +41,17 @@ QUIET_WITHIN_S = 3.0
 
 @dataclass(frozen=True)
 class QuietWindow:
-    """When held watches may go live: once ``last_activity()`` (``time.monotonic()``, 0
+    """When held watches may go live: once ``last_activity()`` (a time of ``clock``, 0
     for none) and ``asked_at`` are both ``quiet_s`` old, and at ``deadline`` at the
     latest. The request counts as activity: it is made when work ends (an index, a
-    first answer), which is when a user who waited for it starts again."""
+    first answer), which is when a user who waited for it starts again. ``clock`` is
+    ``time.monotonic`` (a test drives its own)."""
 
     last_activity: Callable[[], float]
     asked_at: float
     deadline: float
     quiet_s: float = QUIET_S
+    clock: Callable[[], float] = field(default=time.monotonic)
 
     @classmethod
     def from_now(
@@ -58,15 +60,16 @@ class QuietWindow:
         *,
         quiet_s: float = QUIET_S,
         within_s: float = QUIET_WITHIN_S,
+        clock: Callable[[], float] = time.monotonic,
     ) -> QuietWindow:
         """A window asked for now, ending ``within_s`` from now at the latest."""
-        now = time.monotonic()
-        return cls(last_activity, now, now + within_s, quiet_s)
+        now = clock()
+        return cls(last_activity, now, now + within_s, quiet_s, clock)
 
     def wait_s(self) -> float:
         """Seconds until it is quiet (0 or less: now)."""
         active = max(self.last_activity(), self.asked_at)
-        return min(active + self.quiet_s, self.deadline) - time.monotonic()
+        return min(active + self.quiet_s, self.deadline) - self.clock()
 
 
 class QuietCall:
