@@ -138,6 +138,22 @@ async def wait_for(
         await asyncio.sleep(0.02)
 
 
+async def wait_until(
+    check: Callable[[], Awaitable[Any]], *, timeout: float = HANG_S, what: str = "condition"
+) -> Any:
+    """Await ``check`` (requests to the server, answered as it is now) until it returns
+    something truthy (then return it); fail after ``timeout`` (a hang, not a clock: a
+    loaded machine only makes it slower)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = await check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}; last: {value!r}")
+        await asyncio.sleep(0.02)
+
+
 async def diagnostics_of(
     client: LanguageClient,
     path: Path,
@@ -204,6 +220,22 @@ def codes(diagnostics: list[types.Diagnostic]) -> list[str]:
 async def indexed(client: LanguageClient, *, timeout: float = HANG_S) -> None:
     """Wait for the first ``skilldeck/catalogChanged`` (sent once the first index is applied)."""
     await wait_for(lambda: catalog_changes(client), timeout=timeout, what="the first index")
+
+
+def overlap_builds(client: LanguageClient) -> list[str]:
+    """The log lines of the routing-overlap builds the server finished. Each follows the
+    build's diagnostics: after the first one, a server whose disk and buffers stay as
+    they are publishes nothing more."""
+    return [
+        m.message for m in client.log_messages if m.message.startswith("skilldeck: routing overlap")
+    ]
+
+
+def watching(client: LanguageClient, root: Path) -> bool:
+    """Whether the server said its own watch of ``root`` is live (``window/logMessage``;
+    from then on a change in ``root`` or directly in a bundle folder of it is seen)."""
+    said = f"skilldeck: watching {root} ("
+    return any(m.message.startswith(said) for m in client.log_messages)
 
 
 def plain(value: Any) -> Any:

@@ -19,7 +19,6 @@ from lsprotocol import types
         ({"bundledSkillDir": "b\u0000"}, "skilldeck.bundledSkillDir"),
     ],
 )
-@pytest.mark.timeout(40)
 async def test_a_nul_in_a_path_setting_is_named_and_ignored(
     deck: Deck, start_server: StartServer, settings: dict[str, Any], setting: str
 ) -> None:
@@ -48,7 +47,6 @@ async def test_a_nul_in_a_path_setting_is_named_and_ignored(
     assert not [m for m in client.log_messages if m.type == types.MessageType.Error]
 
 
-@pytest.mark.timeout(40)
 async def test_a_nul_in_the_config_file_is_named_and_the_file_ignored(
     deck: Deck, start_server: StartServer
 ) -> None:
@@ -71,7 +69,6 @@ async def test_a_nul_in_the_config_file_is_named_and_the_file_ignored(
     ), warnings
 
 
-@pytest.mark.timeout(40)
 async def test_a_workspace_folder_uri_with_a_nul_is_ignored(
     deck: Deck, start_server: StartServer
 ) -> None:

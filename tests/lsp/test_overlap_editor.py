@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
 from editing_fixtures import doc_id, editing_capabilities, open_doc, pos, start_editor
-from lsp_harness import Deck, StartServer, codes, diagnostics_of, indexed, skill_text, uri
+from lsp_harness import (
+    Deck,
+    StartServer,
+    codes,
+    diagnostics_of,
+    indexed,
+    overlap_builds,
+    skill_text,
+    uri,
+    wait_for,
+)
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -156,10 +165,11 @@ async def test_an_edit_right_after_indexing_outlasts_the_overlap_rebuild(
     )
     await diagnostics_of(client, workflow, lambda d: d == [])
     await diagnostics_of(client, guide, lambda d: d == [])
-    # Still true once everything has settled (the rebuilt index agrees with the buffer).
-    await asyncio.sleep(0.5)
-    await diagnostics_of(client, guide, lambda d: d == [], timeout=1.0)
-    await diagnostics_of(client, workflow, lambda d: d == [], timeout=1.0)
+    # Still true once the overlap index is built (the built index agrees with the buffer):
+    # the build's log line follows its diagnostics.
+    await wait_for(lambda: overlap_builds(client), what="the overlap build's log line")
+    assert list(client.diagnostics[uri(guide)]) == []
+    assert list(client.diagnostics[uri(workflow)]) == []
 
 
 async def test_a_pair_declared_distinct_is_not_reported_and_hover_marks_it(

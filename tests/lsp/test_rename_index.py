@@ -14,7 +14,16 @@ from typing import Any
 import pytest
 from client_text import Editor
 from editing_fixtures import doc_id, pos, start_editor
-from lsp_harness import HANG_S, Deck, StartServer, request, skill_text, uri
+from lsp_harness import (
+    HANG_S,
+    Deck,
+    StartServer,
+    overlap_builds,
+    request,
+    skill_text,
+    uri,
+    wait_for,
+)
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -30,21 +39,22 @@ async def _view(client: LanguageClient, deck: Deck) -> dict[str, Any]:
     return {"skills": skills, "catalog": catalog, "diagnostics": diagnostics}
 
 
-async def _settled(
-    client: LanguageClient, deck: Deck, want: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """The client's view once it equals ``want`` (without one: once it stops changing for
-    half a second), or the last one after ``HANG_S`` (a loaded machine may take long)."""
+async def _settled(client: LanguageClient, deck: Deck, want: dict[str, Any]) -> dict[str, Any]:
+    """The client's view once it equals ``want``, or the last one after ``HANG_S`` (a
+    loaded machine may take long)."""
     deadline = time.monotonic() + HANG_S
-    last: dict[str, Any] | None = None
-    steady = 0
     while True:
         view = await _view(client, deck)
-        steady = steady + 1 if view == last else 0
-        last = view
-        if view == want or (want is None and steady >= 5) or time.monotonic() > deadline:
+        if view == want or time.monotonic() > deadline:
             return view
         await asyncio.sleep(0.1)
+
+
+async def _final(client: LanguageClient, deck: Deck) -> dict[str, Any]:
+    """A fresh server's view once its first index and overlap build are out: nothing
+    changes on disk, so nothing more is published."""
+    await wait_for(lambda: overlap_builds(client), what="the fresh server's overlap build")
+    return await _view(client, deck)
 
 
 @pytest.mark.parametrize("from_mention", [False, True], ids=["on-name", "on-mention"])
@@ -71,7 +81,7 @@ async def test_f2_rename_keeps_the_skill_in_the_index(
     editor.close_all()
 
     fresh = await start_editor(start_server)
-    want = await _settled(fresh, deck)
+    want = await _final(fresh, deck)
     assert "gamma" in want["catalog"]["text"]
     got = await _settled(client, deck, want)
     assert got == want

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from editing_fixtures import doc_id, edits_of, open_doc, pos, replace_doc, rng, start_editor
 from hostile_skills import HOSTILE, LOOK_ALIKES, skill, tags
-from lsp_harness import Deck, StartServer, codes, diagnostics_of, indexed
+from lsp_harness import Deck, StartServer, codes, diagnostics_of, indexed, wait_for, watching
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
@@ -212,18 +212,11 @@ async def test_the_servers_own_watcher_sees_a_script_beside_the_skill_file(
     path, script = _script_bundle(deck, "setup.sh")
     client = await start_server()
     await indexed(client)
-    # The watch goes live once indexing is done and the client is quiet: until then a
-    # write may go unseen, so write again until the finding shows (each wait is on the
-    # diagnostics, never a settle time).
-    for attempt in range(40):
-        script.write_text(_steal_keys() + f"# {attempt}\n", encoding="utf-8")
-        try:
-            await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1035"], timeout=0.5)
-            break
-        except AssertionError:
-            continue
-    else:
-        raise AssertionError("the hostile script beside SKILL.md never marked it")
+    # The watch goes live once indexing is done and the client is quiet (the server logs
+    # it): a script written before that is not compared, only skill files are.
+    await wait_for(lambda: watching(client, path.parent.parent), what="the root's watch")
+    script.write_text(_steal_keys(), encoding="utf-8")
+    await diagnostics_of(client, path, lambda d: _safety(d) == ["SD1035"])
     await diagnostics_of(client, script, lambda d: _safety(d) == ["SD1013"])
     script.write_text(_BENIGN_SCRIPT, encoding="utf-8")
     await diagnostics_of(client, path, lambda d: _safety(d) == [])

@@ -41,7 +41,6 @@ def change_buffer(client: LanguageClient, path: Path, text: str, version: int) -
 
 
 @pytest.mark.parametrize("opened_by", ["link", "real"])
-@pytest.mark.timeout(40)
 async def test_a_file_opened_by_its_other_path_is_the_indexed_file(
     deck: Deck, start_server: StartServer, opened_by: str
 ) -> None:
@@ -89,7 +88,6 @@ async def wait_for_async(check: Callable[[], Awaitable[bool]], *, timeout: float
         await asyncio.sleep(0.05)
 
 
-@pytest.mark.timeout(40)
 async def test_pulled_reports_follow_the_buffer_uri(deck: Deck, start_server: StartServer) -> None:
     link = deck.base / "link"
     link.symlink_to(deck.project, target_is_directory=True)

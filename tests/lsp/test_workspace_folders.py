@@ -21,7 +21,7 @@ from lsp_harness import (
     request,
     skill_text,
     uri,
-    wait_for,
+    wait_until,
 )
 from lsprotocol import types
 from pytest_lsp import LanguageClient
@@ -157,10 +157,7 @@ async def test_the_folder_made_up_without_folders_goes_when_a_real_one_comes(
 
 
 async def wait_for_folders(client: LanguageClient, expected: list[str]) -> None:
-    last: list[list[str]] = [[]]
-    for _ in range(500):  # each request is answered by the server: no clock involved
-        last[0] = await folders_listed(client)
-        if last[0] == sorted(expected):
-            return
-        await wait_for(lambda: True)
-    assert last[0] == sorted(expected)
+    async def listed() -> bool:
+        return await folders_listed(client) == sorted(expected)
+
+    await wait_until(listed, what=f"the folders {sorted(expected)}")

@@ -8,7 +8,8 @@ rare its words are for every skill that uses them, and ``check`` weighs them as 
 is now. So once the disk has been quiet for :data:`OVERLAP_SETTLE_S`, the folder's
 overlap is built again from the whole deck and the files whose findings moved are
 published; the editor then says what ``check`` says (``tests/parity``). Unsaved buffers
-count once saved (``check`` cannot see them either). Tests:
+count once saved (``check`` cannot see them either). Each build ends with a line in the
+client's log (``window/logMessage``, after its diagnostics). Tests:
 ``tests/lsp/test_overlap_editor.py``, ``tests/parity/test_parity.py``.
 """
 
@@ -95,6 +96,10 @@ class OverlapBuilds:
         if not every_file:
             changed = await self._differing(index, before, changed)
         await session.publish_in_batches(changed, batch=PUBLISH_BATCH)
+        session.server.log(
+            f"skilldeck: routing overlap of {index.folder} built "
+            f"({len(winners)} skills, {len(changed)} files published)"
+        )
         # Dropping the old overlap at once would stall the loop (~40 ms at 10,000 skills).
         for _ in before.dismantle():
             await asyncio.sleep(SLICE_PAUSE_SECONDS)

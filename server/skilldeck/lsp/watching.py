@@ -16,6 +16,9 @@ keystrokes right after an index should not meet. The folders' config files
 (``skilldeck.toml``, ``pyproject.toml`` at each project root) are watched by
 :class:`ConfigWatcher` (each project folder non-recursively, only those file names).
 
+The client's log (``window/logMessage``) says when each of our root watches is live, and
+again when it moves (a missing root followed from an ancestor, then the root itself).
+
 watchfiles is compiled (Rust). The server bundled in the VS Code extension is pure Python
 and runs without it: there the client, when it can register ``workspace/
 didChangeWatchedFiles`` dynamically, watches every root and the config files. A root whose
@@ -79,6 +82,8 @@ class Watching:
         self.config_folders: frozenset[str] = frozenset()
         self._watcher: RootWatcher | None = None
         self._watched: frozenset[str] = frozenset()
+        #: Where each root's live watch is anchored, as last logged.
+        self._anchors: dict[str, str] = {}
         #: Our watch of the config files, when the client watches none.
         self._config_watcher: ConfigWatcher | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -190,10 +195,21 @@ class Watching:
             debounce_ms=DEBOUNCE_MS,
             step_ms=20,
             on_error=lambda error: self.server.log(f"skilldeck: watching failed: {error}"),
+            on_live=self._went_live,
         )
         if hold:
             self._watcher.hold()
         self._watcher.start()
+
+    def _went_live(self, root: str, anchor: str, folders: int) -> None:
+        """Log a root's watch going live, the first time and when its anchor moved."""
+        if self._anchors.get(root) == anchor:
+            return
+        self._anchors[root] = anchor
+        if anchor == root:
+            self.server.log(f"skilldeck: watching {root} ({folders} folders)")
+        else:
+            self.server.log(f"skilldeck: watching {anchor} until {root} appears")
 
     def _watch_config(self, folders: frozenset[str]) -> None:
         """Watch the config files of ``folders`` ourselves (none: stop watching them)."""
