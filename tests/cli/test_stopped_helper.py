@@ -37,8 +37,9 @@ def _state(pid: int) -> str:
 
 
 def _settled_state(pid: int) -> str:
-    """The state of ``pid`` once a signal sent to it has taken effect."""
-    deadline = time.monotonic() + 2
+    """The state of ``pid`` once a signal sent to it has taken effect (it returns as soon
+    as it has; the bound is for a loaded machine)."""
+    deadline = time.monotonic() + 30
     state = _state(pid)
     while state in ("R", "S", "D") and time.monotonic() < deadline:
         time.sleep(0.001)
@@ -74,17 +75,17 @@ def test_check_finishes_when_its_helper_is_stopped(run: Run, tmp_path: Path, hom
             break
     else:
         pytest.skip("the helper always finished before it could be stopped")
-    code, stdout, stderr, elapsed, stopped = outcome
+    code, stdout, stderr, stopped = outcome
+    # The run ended at all (a helper waited for would hold it past communicate's
+    # timeout), with the findings of a run alone.
     assert (code, stdout, stderr) == (1, alone.stdout, "")
-    assert elapsed < 30, elapsed
     assert _state(stopped) == "gone"  # killed and reaped by the run
 
 
 def _run_stopping_the_helper(
     project: Path, environ: dict[str, str]
-) -> tuple[int, str, str, float, int] | None:
+) -> tuple[int, str, str, int] | None:
     """Run ``check -j 2``, SIGSTOP its helper; ``None`` if it was done before the stop."""
-    started = time.monotonic()
     process = subprocess.Popen(
         [sys.executable, "-m", "skilldeck", "check", "-j", "2", "--no-cache"],
         cwd=project,
@@ -111,4 +112,4 @@ def _run_stopping_the_helper(
             process.communicate()
     if not caught:
         return None
-    return process.returncode, stdout, stderr, time.monotonic() - started, stopped
+    return process.returncode, stdout, stderr, stopped

@@ -280,7 +280,7 @@ async def test_a_skill_the_view_does_not_know_yet_is_judged_when_used(
     async with connect("auto", *flags) as client:
         assert not (await client.call_tool("skill", {"name": "code-review"})).is_error
         os.rename(staging, project / ".dsh" / "skills" / "evil")
-        with anyio.fail_after(30):
+        with anyio.fail_after(60):
             while True:  # until the root watcher has reported the new skill
                 tool = await client.call_tool("skill", {"name": "evil"})
                 if "is unknown or no longer available" not in tool.content[0].text:

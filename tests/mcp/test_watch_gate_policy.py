@@ -45,7 +45,7 @@ async def test_the_watches_wait_for_the_first_answer_and_then_follow_the_deck(
                 await opened.wait()
             # live now: an edit reaches the served view
             write(skill, skill_text("alpha", "Second."))
-            with anyio.fail_after(10):
+            with anyio.fail_after(60):  # a hang bound: it ends once the change is read
                 while "Second." not in (await deck.state.current()).catalog_text:
                     await anyio.sleep(0.05)  # the lifespan re-reads after the change
     finally:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from lsp_harness import Deck, skill_text, uri, wait_for
+from lsp_harness import HANG_S, Deck, skill_text, uri, wait_for
 from lsprotocol import types
 from raw_lsp import RawServer, frame, processes_marked
 from reliability_harness import check_json
@@ -46,7 +46,7 @@ def edit(line: int, char: int, end_line: int, end_char: int, text: str):
     )
 
 
-async def published(client, path: Path, predicate, timeout: float = 10.0):
+async def published(client, path: Path, predicate, timeout: float = HANG_S):
     """The pushed diagnostics of ``path`` once ``predicate(list)`` holds."""
     target = uri(path)
 
@@ -58,7 +58,6 @@ async def published(client, path: Path, predicate, timeout: float = 10.0):
     return (await wait_for(check, timeout=timeout, what=f"diagnostics of {path.name}"))[0]
 
 
-@pytest.mark.timeout(60)
 async def test_wrong_versions_and_out_of_range_edits_never_stop_the_server(
     deck: Deck, start_server
 ):
@@ -82,7 +81,6 @@ async def test_wrong_versions_and_out_of_range_edits_never_stop_the_server(
     assert await published(client, path, lambda d: d == []) == []
 
 
-@pytest.mark.timeout(60)
 async def test_a_stale_out_of_order_change_is_ignored_and_logged(deck: Deck, start_server):
     path = deck.write(deck.project_dsh, "alpha")
     client = await start_server()
@@ -105,7 +103,6 @@ async def test_a_stale_out_of_order_change_is_ignored_and_logged(deck: Deck, sta
     ]
 
 
-@pytest.mark.timeout(30)
 def test_cancel_request_gets_an_answer_and_the_server_keeps_serving(deck: Deck, raw_server):
     deck.write(deck.project_dsh, "alpha")
     server: RawServer = raw_server()
@@ -123,8 +120,13 @@ def test_cancel_request_gets_an_answer_and_the_server_keeps_serving(deck: Deck, 
     assert response["error"]["code"] == -32601
 
 
-def _churn(root: Path, stop: threading.Event, seed: int) -> int:
-    """Create, rewrite and delete skills under ``root`` until ``stop``; returns the count."""
+#: Disk changes the churn makes at least, edits sent or not.
+CHURNED = 100
+
+
+def _churn(root: Path, stop: threading.Event, enough: threading.Event, seed: int) -> int:
+    """Create, rewrite and delete skills under ``root`` until ``stop``, setting ``enough``
+    after :data:`CHURNED` of them; returns the count."""
     rng = random.Random(seed)
     count = 0
     while not stop.is_set():
@@ -142,6 +144,8 @@ def _churn(root: Path, stop: threading.Event, seed: int) -> int:
         except OSError:
             pass
         count += 1
+        if count >= CHURNED:
+            enough.set()
         time.sleep(0.001)
     return count
 
@@ -197,9 +201,8 @@ async def test_ten_thousand_edits_with_disk_churn_end_equal_to_a_fresh_check(
             types.TextDocumentItem(uri(path), "markdown", 0, skill_text("typed"))
         )
     )
-    stop = threading.Event()
-    churner = asyncio.get_running_loop().run_in_executor(None, _churn, root, stop, 7)
-    started = time.monotonic()
+    stop, enough = threading.Event(), threading.Event()
+    churner = asyncio.get_running_loop().run_in_executor(None, _churn, root, stop, enough, 7)
     # Line 2 is "description: Does a thing."; type and erase one character 5,000 times.
     version = 0
     for _ in range(5000):
@@ -209,28 +212,24 @@ async def test_ten_thousand_edits_with_disk_churn_end_equal_to_a_fresh_check(
         did_change(client, path, version, [edit(2, 26, 2, 27, "")])
         if version % 500 == 0:
             await asyncio.sleep(0)
-    sent = time.monotonic() - started
     # The last edit breaks the name, on disk too, so the buffer equals the file.
     version += 1
     did_change(client, path, version, [whole(OTHER_BAD)])
     path.write_text(OTHER_BAD, encoding="utf-8")
-    await asyncio.sleep(0.5)
+    # The churn goes on while the edits are sent, and for CHURNED changes at least.
+    await asyncio.get_running_loop().run_in_executor(None, enough.wait, HANG_S)
     stop.set()
     churned = await churner
-    assert churned > 50
+    assert churned >= CHURNED
     expected = _check_items(check_json(deck, "--no-cache"))
     assert any(item[1] == "SD203" and "Other_Bad" in item[6] for item in expected)
-    settle = time.monotonic()
     try:
         await wait_for(
             lambda: _as_check_items(client, deck.project) == expected,
-            timeout=20,
             what="server diagnostics equal to skilldeck check",
         )
     except AssertionError:
         assert _as_check_items(client, deck.project) == expected
-    assert time.monotonic() - settle < 20
-    assert sent < 30, f"10,000 edits took {sent:.1f} s to send"
     [pid] = processes_marked(mark)
     with open(f"/proc/{pid}/status") as status:
         peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))

@@ -8,11 +8,10 @@ promptly and leaves nothing running.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
-from lsp_harness import Deck, skill_text, uri
+from lsp_harness import HANG_S, Deck, skill_text, uri
 from raw_lsp import RawServer, frame, processes_marked
 
 METHOD_NOT_FOUND = -32601
@@ -50,7 +49,6 @@ def open_and_expect_bad_name(server: RawServer, path: Path) -> None:
             and m["params"]["uri"] == uri(path)
             and m["params"]["diagnostics"]
         ),
-        timeout=10,
         what="diagnostics after the faults",
     )
     [diagnostic] = published["params"]["diagnostics"]
@@ -99,7 +97,6 @@ GARBAGE = {
 }
 
 
-@pytest.mark.timeout(30)
 def test_garbage_on_the_wire_is_skipped_and_the_server_keeps_serving(started):
     server, path = started
     for name, garbage in GARBAGE.items():
@@ -112,7 +109,6 @@ def test_garbage_on_the_wire_is_skipped_and_the_server_keeps_serving(started):
     assert server.process.poll() is None
 
 
-@pytest.mark.timeout(30)
 def test_a_request_with_wrong_param_types_gets_invalid_params(started):
     server, path = started
     response = server.request("textDocument/hover", {"textDocument": 5, "position": "x"})
@@ -126,7 +122,6 @@ def test_a_request_with_wrong_param_types_gets_invalid_params(started):
     open_and_expect_bad_name(server, path)
 
 
-@pytest.mark.timeout(30)
 def test_unknown_methods_get_method_not_found(started):
     server, _ = started
     ping(server)
@@ -134,7 +129,6 @@ def test_unknown_methods_get_method_not_found(started):
     assert response["error"]["code"] == METHOD_NOT_FOUND
 
 
-@pytest.mark.timeout(30)
 def test_an_unknown_method_is_logged_as_one_quiet_line_without_a_traceback(started):
     server, path = started
     ping(server)
@@ -148,47 +142,38 @@ def test_an_unknown_method_is_logged_as_one_quiet_line_without_a_traceback(start
     assert not [log for log in logs if log["type"] == 1 or "Traceback" in log["message"]]
 
 
-@pytest.mark.timeout(30)
 def test_an_unknown_method_without_params_gets_method_not_found(started):
     server, _ = started
     response = server.request("skilldeck/noParams", None)
     assert response["error"]["code"] == METHOD_NOT_FOUND
 
 
-@pytest.mark.timeout(30)
 def test_closing_stdin_without_shutdown_ends_the_server_and_leaves_nothing(started, mark):
     server, _ = started
     ping(server)
     assert processes_marked(mark) == [server.process.pid]
     server.close_stdin()
-    closed = time.monotonic()
-    server.process.wait(timeout=5)
-    assert time.monotonic() - closed < 5
+    server.process.wait(timeout=HANG_S)  # a hang bound: it ends on its own
     assert server.process.returncode == 0, server.stderr_text()
     assert processes_marked(mark) == []
 
 
-@pytest.mark.timeout(30)
 def test_a_length_larger_than_the_stream_then_eof_ends_the_server(started, mark):
     server, _ = started
     server.write(b'Content-Length: 99999999999\r\n\r\n{"jsonrpc": ')
     server.close_stdin()
-    closed = time.monotonic()
-    server.process.wait(timeout=5)
-    assert time.monotonic() - closed < 5
+    server.process.wait(timeout=HANG_S)  # a hang bound: it ends on its own
     assert processes_marked(mark) == []
 
 
-@pytest.mark.timeout(30)
 def test_exit_without_shutdown_ends_the_server_with_status_1(started, mark):
     server, _ = started
     server.notify("exit")
-    server.process.wait(timeout=5)
+    server.process.wait(timeout=HANG_S)  # a hang bound: it ends on its own
     assert processes_marked(mark) == []
     assert server.process.returncode == 1  # LSP: exit before shutdown is status 1
 
 
-@pytest.mark.timeout(60)
 def test_a_request_before_initialized_is_refused_not_left_waiting(deck: Deck, raw_server):
     deck.write(deck.project_dsh, "good")
     server = raw_server()
@@ -202,12 +187,11 @@ def test_a_request_before_initialized_is_refused_not_left_waiting(deck: Deck, ra
             "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
         },
     )
-    # No `initialized`: indexing never starts, so the request must not wait forever.
-    started = time.monotonic()
-    answer = server.request("skilldeck/catalog", {"uri": root.as_uri()}, timeout=20)
+    # No `initialized`: indexing never starts, so the request must not wait forever: it
+    # is refused (an answer at all: a request left waiting would never get one).
+    answer = server.request("skilldeck/catalog", {"uri": root.as_uri()})
     assert answer["error"]["code"] == -32002  # ServerNotInitialized
     assert "'initialized'" in answer["error"]["message"]
-    assert time.monotonic() - started < 15
     # Once `initialized` arrives, the same request is answered.
     server.notify("initialized", {})
     assert server.request("skilldeck/catalog", {"uri": root.as_uri()})["result"]["skillCount"] == 1

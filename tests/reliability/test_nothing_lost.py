@@ -41,7 +41,6 @@ def build(deck: Deck) -> None:
             os.utime(os.path.join(directory, name), (OLD, OLD))
 
 
-@pytest.mark.timeout(60)
 def test_cli_commands_never_write_inside_the_workspace(deck: Deck):
     build(deck)
     before = snapshot(deck.project)
@@ -67,7 +66,6 @@ def test_cli_commands_never_write_inside_the_workspace(deck: Deck):
     assert sorted(p.name.startswith("root-") for p in (deck.base / "cache").iterdir())
 
 
-@pytest.mark.timeout(60)
 async def test_a_server_session_never_writes_inside_the_workspace(deck: Deck, start_server):
     build(deck)
     before = snapshot(deck.project)
@@ -184,7 +182,6 @@ CORRUPTIONS = (
 )
 
 
-@pytest.mark.timeout(60)
 def test_a_corrupt_or_missing_cache_never_changes_a_verdict(deck: Deck):
     build(deck)
     expected = fresh(deck)
@@ -204,7 +201,6 @@ def test_a_corrupt_or_missing_cache_never_changes_a_verdict(deck: Deck):
                 shutil.rmtree(file)
 
 
-@pytest.mark.timeout(60)
 def test_the_cache_dir_being_a_file_is_a_miss_not_an_error(deck: Deck):
     build(deck)
     expected = fresh(deck)

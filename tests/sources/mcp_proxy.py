@@ -1,7 +1,8 @@
 """A stdio relay between an MCP client and ``python -m skilldeck mcp ARGS`` that misbehaves
 on purpose (``PROXY_MODE``): ``digest`` rewrites every listed sha256, ``die-on-list`` exits
 when ``skills/list`` is asked, ``slow`` holds ``skills/list`` for a minute, ``relay`` is
-honest. ``PROXY_PID_FILE`` receives the relay's pid."""
+honest. ``PROXY_PID_FILE`` receives the relay's pid; ``slow`` writes ``holding`` to it
+once it holds ``skills/list`` (after the pid, so a reader waits for that word)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,9 @@ def main() -> None:
                 child.kill()
                 os._exit(1)
             if MODE == "slow":
+                if pid_file:
+                    with open(pid_file, "a", encoding="utf-8") as handle:
+                        handle.write(" holding")
                 time.sleep(60)
         child.stdin.write(line)
         child.stdin.flush()

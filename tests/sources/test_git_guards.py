@@ -9,7 +9,6 @@ import json
 import os
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +21,13 @@ from skilldeck.engine.config._source_spec import GitSourceSpec
 from skilldeck.engine.deck._defaults import provider_registry
 from skilldeck.engine.registry._registry import SkillRegistry
 from skilldeck.engine.sources._git_provider import git_source_factory
+
+#: Seconds a test waits for an event before it calls it a hang (the waits return as soon
+#: as it happens; generous for a loaded machine).
+HANG_S = 60.0
+#: A source's own timeout, far beyond ``HANG_S``: whatever ends a fetch within ``HANG_S``
+#: is not that timeout.
+NEVER_S = 3600
 
 
 class SilentServer:
@@ -62,14 +68,11 @@ def test_a_silent_server_costs_no_more_than_the_timeout(
     run: Run, project: Path, silent: SilentServer
 ) -> None:
     source_config(project, f"git://127.0.0.1:{silent.port}/repo.git", timeout=1)
-    started = time.monotonic()
-    result = run("list", "--json")
-    elapsed = time.monotonic() - started
-    assert elapsed < 5
+    result = run("list", "--json")  # the server never answers: only the timeout ends it
     assert json.loads(result.stdout) == {"complete": False, "skills": []}
     assert 'skill source "team": never fetched: no answer within 1 s' in result.stderr
     # The fetch was killed, not left behind: the server saw its connection close.
-    assert silent.closed.wait(5)
+    assert silent.closed.wait(HANG_S)
     status = json.loads(run("sources", "--json").stdout)
     assert status[0]["error"] == "no answer within 1 s"
 
@@ -78,31 +81,29 @@ async def test_cancelling_a_lookup_kills_the_fetch(
     silent: SilentServer, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SKILLDECK_CACHE_DIR", str(cache_dir))
-    spec = GitSourceSpec(name="team", url=f"git://127.0.0.1:{silent.port}/r.git", timeout=60)
+    spec = GitSourceSpec(name="team", url=f"git://127.0.0.1:{silent.port}/r.git", timeout=NEVER_S)
     registry = provider_registry(SkilldeckConfig(remote_sources=(spec,)))
     lookup = asyncio.ensure_future(registry.snapshot())
-    assert await asyncio.to_thread(silent.accepted.wait, 10)
-    started = time.monotonic()
+    assert await asyncio.to_thread(silent.accepted.wait, HANG_S)
     lookup.cancel()
     with pytest.raises(asyncio.CancelledError):
         await lookup
-    assert await asyncio.to_thread(silent.closed.wait, 5)
-    assert time.monotonic() - started < 5
+    assert await asyncio.to_thread(silent.closed.wait, HANG_S)  # killed, not timed out
 
 
 async def test_disposing_the_source_aborts_its_fetch(
     silent: SilentServer, cache_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SKILLDECK_CACHE_DIR", str(cache_dir))
-    spec = GitSourceSpec(name="team", url=f"git://127.0.0.1:{silent.port}/r.git", timeout=60)
+    spec = GitSourceSpec(name="team", url=f"git://127.0.0.1:{silent.port}/r.git", timeout=NEVER_S)
     registry = SkillRegistry()
     dispose = registry.register_provider(git_source_factory(spec, SkilldeckConfig()))
     lookup = asyncio.ensure_future(registry.snapshot())
-    assert await asyncio.to_thread(silent.accepted.wait, 10)
+    assert await asyncio.to_thread(silent.accepted.wait, HANG_S)
     dispose()
-    snapshot = await asyncio.wait_for(lookup, 5)
+    snapshot = await asyncio.wait_for(lookup, HANG_S)
     assert snapshot.skills == ()  # the source is gone from the registry's view
-    assert await asyncio.to_thread(silent.closed.wait, 5)
+    assert await asyncio.to_thread(silent.closed.wait, HANG_S)
 
 
 TOKEN = "tok-9f8e7d6c5b4a-never-shown"
