@@ -2,9 +2,10 @@
 
 ``skills/list`` keeps the manifest it built; a file of it replaced afterwards (a pulled
 hostile commit) is read through :func:`read_served_file`, which refuses what now leads
-outside the skill's folder or into a hidden path. The end-to-end MCP tests cannot hold
-the watcher back, so they accept either refusal; these tests hold the stale-manifest
-path itself on real files, with no watcher running.
+outside the skill's folder or into a hidden path, or (``--require-safe``) what the
+safety scan no longer reads. The end-to-end MCP tests cannot hold the watcher back, so
+they accept either refusal; these tests hold the stale-manifest path itself on real
+files, with no watcher running.
 """
 
 from __future__ import annotations
@@ -67,3 +68,23 @@ def test_a_listed_file_still_in_place_is_served(tmp_path: Path) -> None:
     listed = files.find("scripts/run.sh")
     assert listed is not None
     assert read_served_file(files, listed) == b"#!/bin/sh\necho review\n"
+
+
+def test_a_listed_file_the_safety_scan_no_longer_reads_is_refused(tmp_path: Path) -> None:
+    """Under ``--require-safe`` a listed file pushed past the scan's 200 files (new files
+    sorted before it) keeps its bytes but is no longer judged: refused when read."""
+    folder = _bundle(tmp_path)
+    files = collect_skill_files(str(folder / "SKILL.md"), scanned_only=True)
+    listed = files.find("checklist.md")
+    assert listed is not None
+    assert read_served_file(files, listed) == b"# Checklist\n"
+
+    for index in range(200):
+        (folder / f"a{index:03}.txt").write_text("x\n", encoding="utf-8")
+
+    with pytest.raises(SkillFileError) as refused:
+        read_served_file(files, listed)
+    assert str(refused.value) == (
+        "checklist.md: not served under --require-safe: the safety scan did not read it "
+        "(the scan stopped early: it has more than 200 files)"
+    )
