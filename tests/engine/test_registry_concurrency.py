@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 
 import pytest
+from watch_harness import WAIT
 
 from skilldeck import (
     LookupOptions,
@@ -231,7 +232,7 @@ async def test_cancelling_the_caller_stops_an_uncooperative_discovery() -> None:
     caller = asyncio.create_task(registry.list())
     await stubborn.started.wait()
     caller.cancel()
-    done, _ = await asyncio.wait({caller}, timeout=2)
+    done, _ = await asyncio.wait({caller}, timeout=WAIT)
     assert caller in done
     assert caller.cancelled()
     assert stubborn.cancellations == 1  # the provider's work was cancelled too
@@ -256,7 +257,7 @@ async def test_cancelling_the_caller_stops_an_uncooperative_load() -> None:
     caller = asyncio.create_task(registry.get("stubborn-skill"))
     await stubborn.started.wait()
     caller.cancel()
-    done, _ = await asyncio.wait({caller}, timeout=2)
+    done, _ = await asyncio.wait({caller}, timeout=WAIT)
     assert caller in done and caller.cancelled()
     assert stubborn.cancellations == 1
     stubborn.release.set()

@@ -101,8 +101,10 @@ async def test_a_deck_closed_before_its_gate_opens_stops_cleanly(tmp_path: Path)
     registry, dispose, _changed = _registry(tmp_path, gate)
     assert [s.name for s in await registry.list(cwd=str(project))] == ["alpha"]
     await _closed(dispose)  # never waits for a gate that stays shut
-    gate.open()  # opening afterwards starts nothing
-    await asyncio.sleep(0.1)
+    gate.open()  # opening afterwards starts nothing: no task (each watch is one) ...
+    await asyncio.sleep(0)  # (one loop turn: whatever the opening scheduled has started)
+    assert [t for t in asyncio.all_tasks() if t is not asyncio.current_task()] == []
+    # ... and no thread
     extra = [t for t in threading.enumerate() if t not in before and t.is_alive()]
     # idle pool threads (anyio's, the loop's executor that ran the scan) may remain
     assert all(t.name.startswith(("AnyIO worker thread", "asyncio_")) for t in extra), extra

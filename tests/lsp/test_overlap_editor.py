@@ -266,8 +266,8 @@ async def test_declare_distinct_quick_fix_edits_the_config_file_and_the_finding_
     def pairs_with(other: str) -> Callable[[list[types.Diagnostic]], bool]:
         return lambda found: not any(f"`{other}`" in d.message for d in found)
 
-    await diagnostics_of(client, guide, pairs_with("tdd-workflow"), timeout=20)
-    await diagnostics_of(client, workflow, pairs_with("tdd-guide"), timeout=20)
+    await diagnostics_of(client, guide, pairs_with("tdd-workflow"))
+    await diagnostics_of(client, workflow, pairs_with("tdd-guide"))
     assert await _declare_with(client, guide, "tdd-workflow") is None
 
 

@@ -15,6 +15,12 @@ from mcp import Client
 
 ANY_RESULT: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
+#: Seconds a test waits for an event (a notification, a change served) before it calls it a
+#: hang. The waits end as soon as the event comes, so this only bounds a failure: generous,
+#: because on a loaded machine starting a server, the watches going live (after the first
+#: answer and a quiet window) and a re-read take tens of seconds at worst.
+HANG_S = 60.0
+
 
 def write(path: Path, text: str | bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,7 @@ import httpx2
 import pytest
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_client_helpers import skill_text, skills_list, write
+from mcp_client_helpers import HANG_S, skill_text, skills_list, write
 
 try:
     import resource
@@ -170,7 +170,7 @@ async def test_a_server_nobody_has_asked_yet_still_follows_its_deck(project, env
         # A client that comes later sees the new description once the watcher's debounce
         # and the re-read are done: ask until it does (the old deck would be served forever).
         seen = ""
-        with anyio.move_on_after(60):  # a hang bound: it ends once the change is served
+        with anyio.move_on_after(HANG_S):  # a hang bound: it ends once the change is served
             while "- `code-review`: Review a change, tests first." not in seen:
                 async with Client(url, mode="legacy") as client:
                     seen = client.instructions or ""
@@ -274,11 +274,11 @@ async def test_a_signal_ends_the_server_while_an_event_stream_is_open(
             if mode == "auto":
                 async with client.listen(resources_list_changed=True):  # entered: acked
                     server.send_signal(signal_number)
-                    returncode = await anyio.to_thread.run_sync(lambda: server.wait(15))
+                    returncode = await anyio.to_thread.run_sync(lambda: server.wait(HANG_S))
             else:
                 await client.list_tools()
                 server.send_signal(signal_number)
-                returncode = await anyio.to_thread.run_sync(lambda: server.wait(15))
+                returncode = await anyio.to_thread.run_sync(lambda: server.wait(HANG_S))
         stderr = server.stderr.read()
     assert returncode == status, stderr
     assert "Traceback" not in stderr

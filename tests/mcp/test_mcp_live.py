@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 
 import anyio
-from mcp_client_helpers import refused_read, skill_text, skills_get, skills_list, write
+from mcp_client_helpers import HANG_S, refused_read, skill_text, skills_get, skills_list, write
 
 
 async def test_list_changed_notifications_follow_a_file_edit(connect, project):
@@ -31,7 +31,7 @@ async def test_list_changed_notifications_follow_a_file_edit(connect, project):
             skill_text("code-review", "Review a change, tests first."),
         )
         write(project / ".dsh" / "skills" / "triage" / "SKILL.md", skill_text("triage"))
-        with anyio.fail_after(20):
+        with anyio.fail_after(HANG_S):
             await arrived.wait()
         assert sorted(set(methods)) == [
             "notifications/prompts/list_changed",
@@ -67,7 +67,7 @@ async def test_an_edit_right_after_the_first_answer_is_announced(connect, projec
             project / ".dsh" / "skills" / "code-review" / "SKILL.md",
             skill_text("code-review", "Review a change, tests first."),
         )
-        with anyio.fail_after(20):
+        with anyio.fail_after(HANG_S):
             await arrived.wait()
         prompts = {
             prompt.name: prompt.description for prompt in (await client.list_prompts()).prompts
@@ -87,7 +87,7 @@ async def test_the_discover_era_hears_of_changes_on_subscriptions_listen(connect
                 skill_text("code-review", "Review a change, tests first."),
             )
             kinds: set[str] = set()
-            with anyio.fail_after(20):
+            with anyio.fail_after(HANG_S):
                 async for event in subscription:
                     kinds.add(type(event).__name__)
                     if len(kinds) == 3:
@@ -120,7 +120,7 @@ async def test_an_edited_resource_file_gets_a_new_digest(connect, project):
                 f"Resource changed: {uri}: its bytes no longer match the digest its skill "
                 "listed; read the skill's entry again (skills/get)"
             )
-            with anyio.fail_after(20):
+            with anyio.fail_after(HANG_S):
                 event = await subscription.__anext__()  # the read found the manifest stale
             assert type(event).__name__ == "ResourcesListChanged"
         fresh = "sha256:" + hashlib.sha256(checklist.read_bytes()).hexdigest()

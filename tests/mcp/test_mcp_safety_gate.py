@@ -11,7 +11,7 @@ import anyio
 import pytest
 from hostile_skills import tags
 from mcp.shared.exceptions import MCPError
-from mcp_client_helpers import refused_read, skill_text, skills_get, skills_list, write
+from mcp_client_helpers import HANG_S, refused_read, skill_text, skills_get, skills_list, write
 
 _REASON = (
     "SD1001 at line 3: 5 invisible Unicode tag characters in the description spell out "
@@ -106,7 +106,7 @@ async def test_a_script_that_turns_hostile_while_served_is_refused_when_used(
             tool = await client.call_tool("skill", {"name": "code-review"})
             assert tool.is_error
             assert tool.content[0].text == refused
-            with anyio.fail_after(20):
+            with anyio.fail_after(HANG_S):
                 event = await subscription.__anext__()  # the deck was read again
             assert type(event).__name__ == "ToolsListChanged"
         uri = "skill://code-review/scripts/run.sh"
@@ -287,7 +287,7 @@ async def test_a_skill_the_view_does_not_know_yet_is_judged_when_used(
     async with connect("auto", *flags) as client:
         assert not (await client.call_tool("skill", {"name": "code-review"})).is_error
         os.rename(staging, project / ".dsh" / "skills" / "evil")
-        with anyio.fail_after(60):
+        with anyio.fail_after(HANG_S):
             while True:  # until the root watcher has reported the new skill
                 tool = await client.call_tool("skill", {"name": "evil"})
                 if "is unknown or no longer available" not in tool.content[0].text:

@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 
 import anyio
-from mcp_client_helpers import skill_text, write
+from mcp_client_helpers import HANG_S, skill_text, write
 
 from mcp import Client
 from skilldeck import SkilldeckConfig
@@ -45,12 +45,12 @@ async def test_the_watches_wait_for_the_first_answer_and_then_follow_the_deck(
                 await opened.wait()
             # live now: an edit reaches the served view
             write(skill, skill_text("alpha", "Second."))
-            with anyio.fail_after(60):  # a hang bound: it ends once the change is read
+            with anyio.fail_after(HANG_S):  # a hang bound: it ends once the change is read
                 while "Second." not in (await deck.state.current()).catalog_text:
                     await anyio.sleep(0.05)  # the lifespan re-reads after the change
     finally:
         dispose()
         others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
         if others:
-            _done, pending = await asyncio.wait(others, timeout=5)
+            _done, pending = await asyncio.wait(others, timeout=HANG_S)
             assert not pending, pending

@@ -120,7 +120,7 @@ class Daemon:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60  # a hang bound: it returns once the port answers
         while time.monotonic() < deadline:
             with socket.socket(_family(self.host)) as probe:
                 if probe.connect_ex((self.host, self.port)) == 0:
