@@ -179,6 +179,7 @@ class Watching:
             return
         self._close_roots()
         self._watched = paths
+        self._anchors = {}  # a new watcher: each of its watches is logged when live
         if not roots:
             return
         if not self.own_watcher:
