@@ -21,11 +21,11 @@ from skilldeck.engine.hosts._budget import (
     BudgetReport,
     CatalogState,
     Offer,
-    budget_from_lengths,
-    listed_chars,
+    budget_from_offers,
 )
+from skilldeck.engine.hosts._listing import Written, cut, entry_text, shape
 from skilldeck.engine.hosts._table import HOSTS, Host, get_host, parse_hosts
-from skilldeck.engine.text._catalog_text import collapse_whitespace
+from skilldeck.engine.text import catalog_description
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "hosts.md"
 
@@ -147,7 +147,7 @@ def test_copilot(deck: tuple[Path, Path]) -> None:
         "project/.agents/skills/linked/SKILL.md": (True, "full"),
         "project/.agents/skills/quick.md": (
             False,
-            "flat file: GitHub Copilot reads bundles only (.agents/skills/<name>/SKILL.md)",
+            "flat file: GitHub Copilot CLI reads bundles only (.agents/skills/<name>/SKILL.md)",
         ),
         "project/.agents/skills/release-notes/SKILL.md": (True, "full"),
         "project/.agents/skills/renamed/SKILL.md": (True, "full"),
@@ -257,7 +257,10 @@ def test_codex_lists_same_named_skills_from_the_project_and_the_user(
     home_file = str(home / ".agents/skills/deploy/SKILL.md")
     loads = {v.path: (v.loads, v.same_name) for v in view.loads_of("codex")}
     assert loads == {project_file: (True, (home_file,)), home_file: (True, (project_file,))}
-    assert [e.name for e in view.catalogs["codex"].entries] == ["deploy", "deploy"]
+    # observed (scripts/host-lab, Codex 0.171.0, l-collide-user): the project's copy, then
+    # the personal one, after Codex's own skills
+    entries = [e for e in view.catalogs["codex"].entries if not e.builtin]
+    assert [(e.name, e.key) for e in entries] == [("deploy", project_file), ("deploy", home_file)]
 
 
 def test_codex_searches_six_folders_deep_and_skips_hidden_folders(
@@ -321,14 +324,22 @@ def test_a_name_longer_than_the_host_allows_is_not_loaded(
     _skill(tmp_path / ".agents/skills/wordy/SKILL.md", "wordy", "w" * 1025)
     view = build_view([get_host("codex")], SkilldeckConfig(include_user_roots=False), str(tmp_path))
     reasons = {os.path.basename(os.path.dirname(v.path)): v.reason for v in view.loads_of("codex")}
-    # hosts.md: codex, name, description (64 / 1024)
-    assert reasons == {
-        long: "name is 65 characters; Codex allows 64",
-        "wordy": "description is 1025 characters; Codex allows 1024",
-    }
+    # hosts.md: codex, name (64; observed: y-long-name not listed); description: a longer
+    # one is cut to 1,024 characters with "..." (observed: y-desc-1100), not refused
+    assert reasons == {long: "name is 65 characters; Codex allows 64", "wordy": None}
+    (line,) = [line for line in host_listing(view, get_host("codex")) if line.name == "wordy"]
+    assert line.text == "w" * 1021 + "..."
 
 
 # --- budgets ---------------------------------------------------------------------------
+
+
+def shaped_text(host: Host, text: str, cap: int | None = None) -> str:
+    """``text`` as an entry of ``host``'s listing shows it whole: its whitespace and the
+    per-entry cut (``cap``: DSH's configured length)."""
+    if host.engine_roots:
+        return catalog_description(text, max(cap, 3)) if cap is not None else shape(host, text)
+    return cut(host, shape(host, text), cap)
 
 
 def host_budget(
@@ -338,28 +349,39 @@ def host_budget(
     context_tokens: int | None = None,
     entry_cap: int | None = None,
 ) -> tuple[BudgetReport, dict[str, CatalogState]]:
-    """The catalog ``host`` builds from ``entries`` (name, text): each name's text
-    measured whitespace-collapsed, as the listings show it."""
+    """The listing ``host`` builds from ``entries`` (name, text) in name order, each text
+    shaped and cut as the host does (the name stands for the path), without the host's
+    own skills. ``entry_cap`` is DSH's configured description length."""
+    texts = dict(entries)  # one entry per name: the last text given
+    cap = entry_cap if host.engine_roots else None
     offers = [
-        Offer(name, name, len(collapse_whitespace(text))) for name, text in dict(entries).items()
+        Offer(
+            name,
+            name,
+            shaped_text(host, text, cap),
+            name,
+            whole=len(shaped_text(host, text, 10**9)),
+        )
+        for name, text in sorted(texts.items())
     ]
-    return budget_from_lengths(host, offers, context_tokens=context_tokens, entry_cap=entry_cap)
+    return budget_from_offers(host, offers, context_tokens=context_tokens)
 
 
-def test_claude_code_cuts_an_entry_at_1536_characters() -> None:
-    # hosts.md: claude-code, catalog entry (cut at 1,536) and total budget (1 %)
+def test_claude_code_cuts_an_entry_at_1536_characters_with_an_ellipsis() -> None:
+    # hosts.md: claude-code, catalog entry (observed: y-desc-1600 cut to 1,535 characters
+    # and "…") and total budget (observed: 30,000 characters for the lab's session)
     report, _ = host_budget(HOSTS["claude-code"], [("alpha", "x" * 2000), ("beta", "y" * 10)])
-    assert report.budget_chars == 8000  # 1 % of 200,000 tokens, 4 characters a token
+    assert report.budget_chars == 30_000
     assert [(e.name, e.state, e.shown_chars) for e in report.entries] == [
         ("alpha", "cut", 1536),
         ("beta", "full", 10),
     ]
-    assert report.total_chars == 5 + 1536 + 4 + 10
-    assert report.token_estimate == 389
+    assert report.total_chars == len("- alpha: ") + 1536 + 1 + len("- beta: ") + 10 + 1
 
 
-def test_claude_code_past_its_budget_shows_the_last_by_name_only() -> None:
-    # hosts.md: claude-code, past the budget (name only)
+def test_claude_code_past_its_budget_shows_the_later_entries_by_name_only() -> None:
+    # hosts.md: claude-code, past the budget (observed: b-many-long, the first 46 of 300
+    # keep their text, in listing order; Claude Code's own skills stay whole)
     report, _ = host_budget(
         HOSTS["claude-code"],
         [("a", "x" * 900), ("b", "x" * 900), ("c", "x" * 900)],
@@ -367,44 +389,57 @@ def test_claude_code_past_its_budget_shows_the_last_by_name_only() -> None:
     )
     assert report.budget_chars == 2000
     assert [e.state for e in report.entries] == ["full", "full", "name-only"]
-    assert report.total_chars == 1 + 900 + 1 + 900 + 1
+    assert report.total_chars == 2 * len("- a: " + "x" * 900 + "\n") + len("- c\n")
 
 
 def test_codex_shortens_descriptions_then_leaves_skills_out() -> None:
-    # hosts.md: codex, total budget (8,000 characters when the window is unknown) and
-    # catalog entry (each line "- name: description (file: path)" counts, render.rs)
+    # hosts.md: codex, total budget (2 % of the context window, in tokens: a line's UTF-8
+    # bytes / 4; observed: b-many-long, every description shortened to share the room)
     entries = [(f"skill-{i:02d}", "d" * 1000) for i in range(10)]
-    report, _ = host_budget(HOSTS["codex"], entries)  # the path stands as the name here
-    assert report.context_tokens is None and report.budget_chars == 8000
-    bare = len("- skill-00: (file: skill-00)\n")
-    # past the budget: the room beyond the bare lines is shared a character at a time
-    share = (8000 - 10 * bare - 20) // 10 + 1
-    assert {(e.state, e.shown_chars) for e in report.entries} == {("cut", share)}
-    assert report.total_chars == 10 * bare + 10 * (share + 1) == 8000
-    # hosts.md: codex, past the budget (short texts stay whole, long ones share the rest)
+    report, _ = host_budget(HOSTS["codex"], entries, context_tokens=50_000)
+    assert report.unit == "tokens" and report.budget == 1000
+    assert {e.state for e in report.entries} == {"cut"}
+    assert report.total <= 1000
+    # short texts stay whole, long ones share the rest
     mixed, _ = host_budget(
         HOSTS["codex"], [("a", "x" * 10), ("b", "y" * 5000)], context_tokens=10_000
     )
-    assert mixed.budget_chars == 800
-    assert [(e.state, e.shown_chars) for e in mixed.entries] == [
-        ("full", 10),
-        ("cut", 800 - 2 * len("- a: (file: a)\n") - 11 - 1),
-    ]
-    # hosts.md: codex, past the budget (the bare lines do not fit: the rest left out)
+    assert [(e.name, e.state) for e in mixed.entries] == [("a", "full"), ("b", "cut")]
+    assert mixed.total <= 200
+    # the bare lines do not fit: the rest are left out
     tight, _ = host_budget(HOSTS["codex"], [("alpha", "a"), ("beta", "b")], context_tokens=400)
-    assert tight.budget_chars == 32
+    assert tight.budget == 8
     assert [(e.name, e.state) for e in tight.entries] == [
         ("alpha", "name-only"),
         ("beta", "left-out"),
     ]
 
 
-def test_hosts_without_a_documented_budget_keep_every_entry() -> None:
-    # hosts.md: copilot / opencode / gemini-cli / kimi-code / agentskills: no budget
-    for name in ("copilot", "opencode", "gemini-cli", "kimi-code", "agentskills"):
+def test_copilot_keeps_entries_while_they_fit_in_15000_characters() -> None:
+    # hosts.md: copilot, total budget (observed: b-many-short 97 of 150, b-crowded 49 of
+    # 60, b-many-long 29 of 300 listed, in listing order)
+    entries = [(f"skill-{i:03d}", "d" * 400) for i in range(100)]
+    report, _ = host_budget(HOSTS["copilot"], entries)
+    kept = [e for e in report.entries if e.state == "full"]
+    assert report.budget_chars == 15_000
+    assert [e.name for e in kept] == [f"skill-{i:03d}" for i in range(len(kept))]
+    assert (
+        report.total_chars
+        <= 15_000
+        < report.total_chars + len("<skill>\n  <name>skill-000</name>\n  <description>" + "d" * 400)
+    )
+    assert {e.state for e in report.entries[len(kept) :]} == {"left-out"}
+
+
+def test_hosts_without_a_budget_keep_every_entry() -> None:
+    # hosts.md: opencode / gemini-cli / kimi-code / agentskills: no budget (observed for
+    # the first three: b-many-long listed whole)
+    for name in ("opencode", "gemini-cli", "kimi-code", "agentskills"):
         report, _ = host_budget(HOSTS[name], [("a", "x" * 5000)])
         assert report.budget_chars is None
-        assert [(e.state, e.shown_chars) for e in report.entries] == [("full", 5000)]
+        # Kimi Code cuts an entry at 250 characters (observed: y-desc-300)
+        expected = ("cut", 250) if name == "kimi-code" else ("full", 5000)
+        assert [(e.state, e.shown_chars) for e in report.entries] == [expected]
 
 
 def test_dsh_cuts_at_the_configured_catalog_length() -> None:
@@ -459,28 +494,47 @@ _ENTRIES = st.lists(st.tuples(_NAMES, st.text(max_size=3000)), max_size=25)
 def test_a_budget_keeps_one_entry_per_name_and_never_shows_more_than_the_text(
     host: str, entries: list[tuple[str, str]], context: int | None
 ) -> None:
-    report, states = host_budget(HOSTS[host], entries, context_tokens=context, entry_cap=500)
+    agent = HOSTS[host]
+    report, states = host_budget(agent, entries, context_tokens=context, entry_cap=500)
     texts = dict(entries)
     assert [e.name for e in report.entries] == sorted(texts)
     assert states == {e.name: e.state for e in report.entries}
     for entry in report.entries:
-        full = len(collapse_whitespace(texts[entry.name]))  # the catalog's whitespace
-        assert entry.shown_chars <= max(full, 3)
+        shown = shaped_text(agent, texts[entry.name], 500)
+        whole = shaped_text(agent, texts[entry.name], 10**9)
+        assert entry.shown_chars <= len(shown)
         if entry.state == "full":
-            assert entry.shown_chars == full
+            assert entry.shown_chars == len(shown) == len(whole)
         if entry.state == "cut":
-            assert entry.shown_chars < full
+            assert entry.shown_chars < len(whole)
         if entry.state in ("name-only", "left-out"):
             assert entry.shown_chars == 0
-    shown = [e for e in report.entries if e.state != "left-out"]
-    rules = HOSTS[host].catalog
-    assert report.total_chars == sum(listed_chars(rules, e, e.shown_chars) for e in shown)
+    listed = [e for e in report.entries if e.state != "left-out"]
+    written = [
+        entry_text(
+            agent,
+            Written(
+                e.name,
+                None
+                if e.state == "name-only"
+                else shaped_text(agent, texts[e.name], 500)[: e.shown_chars],
+                e.path,
+            ),
+        )
+        for e in listed
+    ]
+    assert report.total_chars == sum(len(line) + 1 for line in written)
     assert report.token_estimate == -(-report.total_chars // 4)
-    if report.budget_chars is not None:
-        names = sum(listed_chars(rules, e, 0) for e in report.entries)
-        if HOSTS[host].catalog.overflow == "shorten-then-omit" or names <= report.budget_chars:
-            # Codex keeps within its budget; Claude Code does whenever the names fit.
-            assert report.total_chars <= report.budget_chars
+    if report.budget is not None:
+        rules = agent.catalog
+        bare = sum(
+            len(entry_text(agent, Written(e.name, None, e.path))) + 1 for e in report.entries
+        )
+        if rules.overflow in ("shorten-then-omit", "omit") or bare <= report.budget:
+            # Codex and GitHub Copilot CLI keep within their budget; Claude Code does
+            # whenever the names fit, counting the line breaks between its entries only.
+            between = 1 if rules.overflow == "name-only" and listed else 0
+            assert report.total - between <= report.budget
 
 
 def test_kimi_code_compares_names_without_case(
@@ -510,6 +564,13 @@ def test_claude_code_counts_when_to_use_and_ignores_dsh_spelling(
     _skill(root / "snake/SKILL.md", "snake", "d" * 1000, extra=f"when_to_use: {'w' * 1000}\n")
     _skill(root / "camel/SKILL.md", "camel", "d" * 1000, extra=f"whenToUse: {'w' * 1000}\n")
     view = build_view([get_host("claude-code")], SkilldeckConfig(), str(tmp_path))
-    # hosts.md: claude-code, catalog entry (description + when_to_use, cut at 1,536)
-    entries = {e.name: (e.state, e.shown_chars) for e in view.catalogs["claude-code"].entries}
+    # hosts.md: claude-code, catalog entry (description " - " when_to_use, cut at 1,536;
+    # observed: k-when-to-use, and whenToUse not read: k-when-to-use-camel)
+    entries = {
+        e.name: (e.state, e.shown_chars)
+        for e in view.catalogs["claude-code"].entries
+        if not e.builtin
+    }
     assert entries == {"snake": ("cut", 1536), "camel": ("full", 1000)}
+    lines = {line.name: line.text for line in host_listing(view, get_host("claude-code"))}
+    assert lines["snake"] == "d" * 1000 + " - " + "w" * 532 + "\u2026"

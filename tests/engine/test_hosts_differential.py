@@ -15,6 +15,7 @@ import pytest
 from skilldeck.engine.config._skilldeck_config import SkilldeckConfig
 from skilldeck.engine.host_views._view import build_view, host_listing
 from skilldeck.engine.hosts._table import get_host
+from skilldeck.engine.text import collapse_whitespace
 
 _SPEC = importlib.util.spec_from_file_location(
     "host_trees", Path(__file__).with_name("host_trees.py")
@@ -36,7 +37,10 @@ def _loaded(tree: Path, cwd: Path, host: str) -> list[list[str]]:
         dsh_home=str(tree / "home/.dsh"), agents_home=str(tree / "home/.agents")
     )
     view = build_view([get_host(host)], config, str(cwd))
-    listed = {line.name: line.text or "" for line in host_listing(view, get_host(host))}
+    listed = {
+        line.name: collapse_whitespace(line.text or "")
+        for line in host_listing(view, get_host(host))
+    }
     return sorted(
         [load.name, os.path.relpath(load.path, tree), listed.get(load.name, "")]
         for load in view.loads_of(host)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.host_views._view import HostsView as HostsView
     from skilldeck.engine.host_views._view import build_view as build_view
     from skilldeck.engine.host_views._view import host_listing as host_listing
+    from skilldeck.engine.host_views._view import host_listing_text as host_listing_text
     from skilldeck.engine.host_views._view import host_summary as host_summary
     from skilldeck.engine.host_views._view import scanned_roots as scanned_roots
     from skilldeck.engine.host_views._view import walk_levels as walk_levels
@@ -33,6 +34,7 @@ else:
                 "HostsView",
                 "build_view",
                 "host_listing",
+                "host_listing_text",
                 "host_summary",
                 "scanned_roots",
                 "walk_levels",

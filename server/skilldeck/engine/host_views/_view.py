@@ -16,20 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 from skilldeck.engine.config import RuleSettings, SkilldeckConfig
-from skilldeck.engine.files import (
-    SkillFileAnalysis,
-    SkillReadError,
-    analyze_skill_file,
-    decode_skill_bytes,
-    read_skill_bytes,
-)
+from skilldeck.engine.files import SkillFileAnalysis, analyze_skill_file
 from skilldeck.engine.filesystem import (
     BUNDLE_FILE,
     DeckScan,
@@ -43,7 +36,7 @@ from skilldeck.engine.filesystem import (
     resolve_roots,
     scan_deck,
 )
-from skilldeck.engine.frontmatter import parse_frontmatter
+from skilldeck.engine.host_views._read import HostRead, read_skill, read_text
 from skilldeck.engine.host_views._walk import MAX_LEVELS, DeepFile, deep_skill_files
 from skilldeck.engine.hosts import (
     BudgetReport,
@@ -51,10 +44,17 @@ from skilldeck.engine.hosts import (
     Host,
     HostRoot,
     Offer,
-    budget_from_lengths,
-    listed_line,
+    WalkOrder,
+    Written,
+    budget_from_offers,
+    claude_label,
+    codex_roots_text,
+    cut,
+    entry_text,
+    listing_text,
+    shape,
 )
-from skilldeck.engine.registry import RANK_CUSTOM, group_by_name, is_skill_name
+from skilldeck.engine.registry import RANK_CUSTOM, group_by_name
 from skilldeck.engine.text import FILE_START, Span, catalog_description, collapse_whitespace
 
 if TYPE_CHECKING:
@@ -106,6 +106,9 @@ class HostLoad:
     #: Where the host keeps every same-named skill (Codex): the other loaded files with
     #: this name, so the model sees two or more entries with one name (SD903).
     same_name: tuple[str, ...] = ()
+    #: Why a loaded skill is not offered to the model (``disable-model-invocation``,
+    #: Claude Code's ``paths``, ...): it is ``left-out`` of the catalog for that reason.
+    unlisted: str | None = None
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,7 @@ class HostsView:
     catalogs: Mapping[str, BudgetReport]
     complete: bool
     provided: Mapping[str, ProvidedSkill] = dataclasses.field(default_factory=dict)
+    listings: Mapping[str, _Listing] = dataclasses.field(default_factory=dict)
 
     def rows(self) -> list[tuple[str, str]]:
         """Each skill of the view as ``(name, key)``: the files, then the provided skills
@@ -146,23 +150,21 @@ class HostsView:
 
     def competing_entries(self, host: str) -> list[SkillFileEntry]:
         """The skill files ``host`` lists to its model (its folders, name rules,
-        precedence and ``disable-model-invocation`` as it reads them), each carrying the
-        name and entry text that host shows (:attr:`SkillFileEntry.listed`, cut at its
-        own per-entry cap), in file order: what competes for its model's choice
-        (SD801/SD802 "for H", ``overlap --host H``)."""
-        agent = next(item for item in self.hosts if item.name == host)
+        precedence and the keys that keep a skill from its model, as it reads them), each
+        carrying the name and entry text that host shows (:attr:`SkillFileEntry.listed`,
+        cut at its own per-entry cap), in file order: what competes for its model's
+        choice (SD801/SD802 "for H", ``overlap --host H``)."""
         table = self.verdicts.get(host, {})
-        cap = agent.catalog.entry_cap
+        listing = self.listings.get(host)
+        offers = {o.key: o for o in listing.offers} if listing is not None else {}
         listed: list[SkillFileEntry] = []
         for found in self.files:
             verdict = table.get(found.path)
-            if verdict is None or not verdict.loads or found.analysis is None:
+            offer = offers.get(found.path)
+            if verdict is None or not verdict.loads or found.analysis is None or offer is None:
                 continue
-            if found.layout == "nested" or not _listed(agent, found):
+            if found.layout == "nested":
                 continue
-            text = _entry_text(agent, found)
-            if cap is not None:
-                text = catalog_description(text, max(cap, 3))
             listed.append(
                 SkillFileEntry(
                     found.root,
@@ -172,7 +174,7 @@ class HostsView:
                     found.expected_name,
                     found.analysis,
                     found.name_span,
-                    (verdict.name, text),
+                    (verdict.name, offer.text),
                 )
             )
         return listed
@@ -283,46 +285,27 @@ def build_view(
     for found in files:
         by_root.setdefault(found.root.path, []).append(found)
     by_path = {found.path: found for found in files}
-    lengths: dict[tuple[str, tuple[str, ...]], int] = {}  # entry text length per fields
     links: dict[str, bool] = {}  # which paths are symlinks
     reals = _RealPaths(links)
+    texts = _Texts()
     others = {provided_key(skill): skill for skill in provided}
     verdicts: dict[str, dict[str, HostLoad]] = {}
     catalogs: dict[str, BudgetReport] = {}
+    listings: dict[str, _Listing] = {}
     for host in hosts:
         placed = placements[host.name]
         if host.engine_roots:
             table = _judge_engine(host, placed, by_root, others)
+            listing = _engine_listing(host, table, by_path, others, config)
         else:
-            table = _judge_host(host, placed, by_root, links, reals)
-        offered: list[Offer] = []
-        unlisted: list[Offer] = []
-        fields = host.catalog.fields
-        for path, verdict in table.items():
-            if not verdict.loads:
-                continue
-            other = others.get(path) if path not in by_path else None
-            if other is not None:
-                candidate = other.candidate
-                length = len(collapse_whitespace(candidate.description))
-                offer = Offer(path, verdict.name, length)
-                listed = candidate.invocation.model_invocable
-            else:
-                found = by_path[path]
-                listed = _listed(host, found)
-                measured = lengths.get((path, fields)) if listed else 0
-                if measured is None:
-                    measured = lengths[path, fields] = len(_entry_text(host, found))
-                length = measured
-                shown = reals.of(found) if host.catalog.listed_line is not None else None
-                offer = Offer(path, verdict.name, length, shown)
-            (offered if listed else unlisted).append(offer)
-        report, states = budget_from_lengths(
+            table, reads = _judge_host(host, placed, by_root, links, reals, texts)
+            listing = _host_listing(host, placed, table, reads, by_path, reals)
+        report, states = budget_from_offers(
             host,
-            offered,
+            listing.offers,
             context_tokens=context_tokens,
-            entry_cap=config.catalog_max_description_length,
-            unlisted=unlisted,
+            unlisted=listing.unlisted,
+            overhead=listing.overhead,
         )
         final: dict[str, HostLoad] = {}
         for path, verdict in table.items():
@@ -332,8 +315,15 @@ def build_view(
                 final[path] = verdict
         verdicts[host.name] = final
         catalogs[host.name] = report
+        listings[host.name] = listing
     return HostsView(
-        tuple(hosts), tuple(files), verdicts, catalogs, scan.complete and complete, others
+        tuple(hosts),
+        tuple(files),
+        verdicts,
+        catalogs,
+        scan.complete and complete,
+        others,
+        listings,
     )
 
 
@@ -476,15 +466,18 @@ def _judge_engine(
     return table
 
 
-def _judge_host(
+def _judge_host(  # noqa: PLR0917 - the view's state for one host
     host: Host,
     placed: Sequence[_Placed],
     by_root: Mapping[str, Sequence[FoundFile]],
     links: dict[str, bool],
     reals: _RealPaths,
-) -> dict[str, HostLoad]:
-    """Another host's verdicts by its data (``None``: loads, catalog state to come)."""
+    texts: _Texts,
+) -> tuple[dict[str, HostLoad], dict[str, HostRead]]:
+    """Another host's verdicts by its data (``None``: loads, catalog state to come),
+    and its reading of each file it loads."""
     table: dict[str, HostLoad] = {}
+    reads: dict[str, HostRead] = {}
     candidates: list[_Candidate] = []
     for order, item in enumerate(placed):
         spec = item.spec
@@ -492,34 +485,79 @@ def _judge_host(
         for found in by_root.get(item.root.path, ()):
             if found.path in table:
                 continue
-            keys: tuple[str, str] | None = None
             reason = _where_refusal(host, spec, found, links)
+            read: HostRead | None = None
             if reason is None:
-                keys = _keys_by_line(found) if host.reads_keys_by_line else None
-                reason = _content_refusal(host, found, keys)
-            if reason is not None:
-                table[found.path] = _no(host, found, reason)
+                reason = _file_refusal(found)
+            if reason is None:
+                read = read_skill(
+                    host, found.path, found.layout, found.expected_name, texts.of(found.path)
+                )
+                reason = read.refusal
+            if reason is not None or read is None:
+                table[found.path] = _no(host, found, reason or "not loaded")
                 continue
-            name = keys[0] if keys is not None else found.name
-            table[found.path] = _yes(host, found, name)
-            candidates.append(_Candidate(found, (order, *_order_in_root(found)), name))
+            reads[found.path] = read
+            table[found.path] = _yes(host, found, read.name, read.unlisted)
+            key = (order, *_order_in_root(found, host.walk_order))
+            candidates.append(_Candidate(found, key, read.name))
     if host.duplicates == "keep-all":
         _keep_all(host, candidates, table, reals)
     else:
+        if host.dedupes_real_paths:
+            candidates = _one_per_file(host, candidates, table, reals)
         _shadow(host, candidates, table)
-    return table
+    return table, reads
 
 
-def _order_in_root(found: FoundFile) -> tuple[int, ...]:
-    """Where ``found`` comes in its root's walk: folder by folder in path order, each
-    folder's skill folders before its flat files (the order Kimi Code registers them in),
-    as a key of code points."""
+def _one_per_file(
+    host: Host, candidates: Sequence[_Candidate], table: dict[str, HostLoad], reals: _RealPaths
+) -> list[_Candidate]:
+    """The candidates but a second way to a file already found (a symlinked folder
+    beside its target): that one is not listed again."""
+    first: dict[str, str] = {}
+    kept: list[_Candidate] = []
+    for candidate in sorted(candidates, key=_by_order):
+        path = candidate.found.path
+        target = reals.of(candidate.found)
+        known = first.get(target)
+        if known is not None:
+            reason = f"the same file as {known}: {host.label} lists it once"
+            table[path] = HostLoad(host.name, path, candidate.name, False, reason, None, known)
+            continue
+        first[target] = path
+        kept.append(candidate)
+    return kept
+
+
+def _file_refusal(found: FoundFile) -> str | None:
+    """Why no host reads the file at all (not readable, not UTF-8, ...: SD0xx)."""
+    analysis = found.analysis
+    if analysis is None:
+        return found.nested or "not a skill file"
+    for finding in analysis.findings:
+        if finding.drops_skill and finding.code[:3] == "SD0":
+            return finding.message
+    return None
+
+
+def _order_in_root(found: FoundFile, walk: WalkOrder = "breadth") -> tuple[int, ...]:
+    """Where ``found`` comes in its root's walk, as a key of code points: ``breadth``:
+    folder by folder in path order, each folder's skill folders before its flat files
+    (the order Kimi Code registers them in); ``path``: depth first by path (``group/x``
+    before ``x``)."""
     relative = os.path.relpath(found.path, found.root.path).split(os.sep)
+    if walk == "path":
+        parts = relative[:-1] if found.layout == "bundle" else relative
+        key: list[int] = []
+        for part in parts:
+            key.extend((*map(ord, part), 0))
+        return tuple(key)
     if found.layout == "bundle":
         parents, kind, leaf = relative[:-2], 0, relative[-2]
     else:
         parents, kind, leaf = relative[:-1], 1, relative[-1]
-    key: list[int] = []
+    key = []
     for part in parents:
         key.extend((1, *map(ord, part), 0))
     key.extend((0, kind, *map(ord, leaf)))
@@ -539,119 +577,6 @@ def _where_refusal(
     return _place_refusal(host, shown, found, links)
 
 
-def _content_refusal(host: Host, found: FoundFile, keys: tuple[str, str] | None) -> str | None:
-    """Why ``host`` does not load the file it reaches (``None``: it loads it, shadowing
-    aside). ``keys``: the name and description a host that reads them line by line found
-    (:attr:`Host.reads_keys_by_line`)."""
-    analysis = found.analysis
-    assert analysis is not None
-    fallbacks = found.layout == "flat" and host.flat_fallbacks
-    for finding in analysis.findings:
-        if finding.drops_skill and finding.code[:3] in {"SD0", "SD1"}:
-            if fallbacks and finding.code == "SD101":
-                continue  # no frontmatter: the file name and first line stand in
-            if keys is not None and finding.code[:3] == "SD1":
-                continue  # the host read its two keys line by line
-            return finding.message
-    if host.reads_keys_by_line:
-        if keys is None:
-            return (
-                f"no name and description {host.label} can read (it needs both as text, "
-                "from the YAML or from 'name:' and 'description:' lines)"
-            )
-        name: str | None
-        description: str | None
-        name, description = keys
-    else:
-        name, description = analysis.name, analysis.description
-        if name is None and host.requires_name and not fallbacks:
-            return f"no name: {host.label} requires a name"
-        if description is None and host.requires_description and not fallbacks:
-            return f"no description: {host.label} requires a description"
-    name = name if name is not None else found.expected_name
-    if host.name_is_kebab and not is_skill_name(name):
-        return (
-            f"name '{name}' is not lowercase letters, digits and single hyphens "
-            f"({host.label}'s rule)"
-        )
-    if host.name_ascii_only and not name.isascii():
-        odd = next(char for char in name if not char.isascii())
-        return f"name '{name}' has the non-ASCII character '{odd}'; {host.label} allows ASCII only"
-    if host.name_max is not None and len(name) > host.name_max:
-        return f"name is {len(name)} characters; {host.label} allows {host.name_max}"
-    if host.name_equals_folder and name != found.expected_name:
-        return f"name differs from folder: '{name}' in '{found.expected_name}'"
-    if (
-        description is not None
-        and host.description_max is not None
-        and len(description) > host.description_max
-    ):
-        return (
-            f"description is {len(description)} characters; {host.label} allows "
-            f"{host.description_max}"
-        )
-    return None
-
-
-_FRONTMATTER = re.compile(r"^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)")
-_NAME_LINE = re.compile(r"^\s*name:\s*(.*)$")
-_DESCRIPTION_LINE = re.compile(r"^\s*description:\s*(.*)$")
-_CONTINUATION = re.compile(r"^[ \t]+\S")
-_UNSAFE_IN_NAME = re.compile(r'[:\\/<>*?"|]')
-
-
-def _keys_by_line(found: FoundFile) -> tuple[str, str] | None:
-    """Gemini CLI's reading of a skill file (``skillLoader.ts``): ``name`` and
-    ``description`` from the YAML when both are text, else from ``name:`` and
-    ``description:`` lines (a description goes on over indented lines); the name with
-    ``: \\ / < > * ? " |`` turned into ``-``. ``None`` when it finds no pair."""
-    if found.analysis is None:
-        return None
-    try:
-        text = decode_skill_bytes(read_skill_bytes(found.path))
-    except (SkillReadError, ValueError):
-        return None
-    match = _FRONTMATTER.match(text)
-    if match is None:
-        return None
-    parsed = parse_frontmatter(text)
-    frontmatter = parsed.frontmatter
-    keys: tuple[str | None, str | None] = (None, None)
-    if frontmatter is not None and not any(f.drops_skill for f in parsed.findings):
-        name, description = frontmatter.get("name"), frontmatter.get("description")
-        keys = (
-            name.value if name is not None and isinstance(name.value, str) else None,
-            description.value
-            if description is not None and isinstance(description.value, str)
-            else None,
-        )
-    if keys[0] is None or keys[1] is None:
-        keys = _lines(match.group(1))
-    if keys[0] is None or keys[1] is None:
-        return None
-    return _UNSAFE_IN_NAME.sub("-", keys[0]), keys[1]
-
-
-def _lines(yaml_text: str) -> tuple[str | None, str | None]:
-    """``parseSimpleFrontmatter``: the last ``name:`` and ``description:`` lines."""
-    lines = yaml_text.splitlines()
-    name: str | None = None
-    description: str | None = None
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        if match := _NAME_LINE.match(line):
-            name = match.group(1).strip()
-        elif match := _DESCRIPTION_LINE.match(line):
-            parts = [match.group(1).strip()]
-            while index + 1 < len(lines) and _CONTINUATION.match(lines[index + 1]):
-                parts.append(lines[index + 1].strip())
-                index += 1
-            description = " ".join(part for part in parts if part)
-        index += 1
-    return name, description
-
-
 def _place_refusal(host: Host, shown: str, found: FoundFile, links: dict[str, bool]) -> str | None:
     """Why ``host`` does not reach ``found`` where it sits (depth, hidden or symlinked
     folders, a skill folder it does not search, a flat file beside a skill folder)."""
@@ -667,6 +592,11 @@ def _place_refusal(host: Host, shown: str, found: FoundFile, links: dict[str, bo
     if host.hidden == "not-below" and any(_passed_over(host, name) for name in above):
         return (
             f"below a hidden folder: {host.label} does not search inside {_passed_over_text(host)}"
+        )
+    if host.skips_linked_files and found.layout == "bundle" and _is_link(found.path, links):
+        return (
+            f"the SKILL.md is a symlink: {host.label} does not follow a symlinked skill "
+            "file (it follows symlinked folders)"
         )
     if deep is not None:
         if deep.inside_skill is not None and not host.searches_inside_skills:
@@ -766,9 +696,9 @@ def _no(host: Host, found: FoundFile, reason: str) -> HostLoad:
     return HostLoad(host.name, found.path, found.name, False, reason, None)
 
 
-def _yes(host: Host, found: FoundFile, name: str) -> HostLoad:
+def _yes(host: Host, found: FoundFile, name: str, unlisted: str | None = None) -> HostLoad:
     """Loads (its catalog state comes once the host's listing is measured)."""
-    return HostLoad(host.name, found.path, name, True, None, None)
+    return HostLoad(host.name, found.path, name, True, None, None, unlisted=unlisted)
 
 
 @dataclass(frozen=True)
@@ -833,103 +763,307 @@ def _keep_all(
             table[path] = replace(table[path], same_name=others)
 
 
-def _listed(host: Host, found: FoundFile) -> bool:
-    """Whether a loaded skill is offered to the model at all (disable-model-invocation
-    is honoured only by hosts whose documentation has the key)."""
-    if found.analysis is None:
-        return False
-    if host.honors_disable_model_invocation:
-        return found.analysis.invocation.model_invocable
-    return True
+class _Texts:
+    """Each file's text, read once for every host of a view."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, tuple[str, bool] | str] = {}
+
+    def of(self, path: str) -> tuple[str, bool] | str:
+        known = self._texts.get(path)
+        if known is None:
+            known = self._texts[path] = read_text(path)
+        return known
 
 
-def _entry_text(host: Host, found: FoundFile) -> str:
-    """What ``host``'s listing shows for ``found``: its catalog fields, collapsed.
-    ``when_to_use`` is Claude Code's own key, read from the file (the engine keeps DSH's
-    ``whenToUse``, which Claude Code ignores)."""
-    analysis = found.analysis
-    if analysis is None:
-        return ""
-    parts: list[str] = []
-    for field in host.catalog.fields:
-        value = analysis.description if field == "description" else _raw_string(found, field)
-        if field == "description" and host.reads_keys_by_line:
-            keys = _keys_by_line(found)
-            value = keys[1] if keys is not None else value
-        elif field == "description" and value is None and host.flat_fallbacks:
-            value = _first_body_line(found)
-        if value:
-            parts.append(value)
-    return collapse_whitespace(" ".join(parts))
+@dataclass(frozen=True)
+class _Listing:
+    """What a host lists, before its budget: the entries it offers (in listing order,
+    its own skills included), the skills it loads but keeps from its model, Codex's
+    skill roots table and what that table costs."""
+
+    offers: tuple[Offer, ...] = ()
+    unlisted: tuple[Offer, ...] = ()
+    roots: tuple[tuple[str, str], ...] = ()
+    overhead: int = 0
 
 
-def _first_body_line(found: FoundFile) -> str | None:
-    """Kimi Code's description of a flat file without one (``parser.ts``,
-    ``descriptionFromBody``): the first non-blank line of the body, cut at 240
-    characters with an ellipsis."""
-    if found.layout != "flat":
-        return None
-    try:
-        text = decode_skill_bytes(read_skill_bytes(found.path))
-    except (SkillReadError, ValueError):
-        return None
-    parsed = parse_frontmatter(text)
-    body = text[parsed.body_start :] if parsed.body_start is not None else text
-    for raw in body.splitlines():
-        line = raw.strip()
-        if line:
-            return line if len(line) <= 240 else line[:239] + "\u2026"
-    return "No description provided."
+def _engine_listing(
+    host: Host,
+    table: Mapping[str, HostLoad],
+    by_path: Mapping[str, FoundFile],
+    provided: Mapping[str, ProvidedSkill],
+    config: SkilldeckConfig,
+) -> _Listing:
+    """DSH's catalog: the engine's winners, in name order, each description collapsed
+    and cut at the configured length."""
+    cap = max(config.catalog_max_description_length, 3)
+    offers: list[Offer] = []
+    unlisted: list[Offer] = []
+    for path, verdict in table.items():
+        if not verdict.loads:
+            continue
+        found = by_path.get(path)
+        if found is not None and found.analysis is not None:
+            description = found.analysis.description or ""
+            listed = found.analysis.invocation.model_invocable
+        elif path in provided:
+            candidate = provided[path].candidate
+            description = candidate.description
+            listed = candidate.invocation.model_invocable
+        else:
+            continue
+        whole = len(collapse_whitespace(description))
+        text = catalog_description(description, cap)
+        offer = Offer(path, verdict.name, text, path, whole=whole)
+        (offers if listed else unlisted).append(offer)
+    offers.sort(key=lambda offer: (offer.name, offer.key))
+    return _Listing(tuple(offers), tuple(unlisted))
 
 
-def _raw_string(found: FoundFile, key: str) -> str | None:
-    """The string value of frontmatter ``key`` in the file on disk, if it has one."""
-    try:
-        text = decode_skill_bytes(read_skill_bytes(found.path))
-    except (SkillReadError, ValueError):
-        return None
-    frontmatter = parse_frontmatter(text).frontmatter
-    entry = frontmatter.get(key) if frontmatter is not None else None
-    return entry.value if entry is not None and isinstance(entry.value, str) else None
+def _host_listing(  # noqa: PLR0917 - the view's state for one host
+    host: Host,
+    placed: Sequence[_Placed],
+    table: Mapping[str, HostLoad],
+    reads: Mapping[str, HostRead],
+    by_path: Mapping[str, FoundFile],
+    reals: _RealPaths,
+) -> _Listing:
+    """What ``host`` lists of the files it loads (and its own skills), in its order,
+    each entry named, described and located as the host writes it."""
+    rules = host.catalog
+    root_of = {item.root.path: index for index, item in enumerate(placed)}
+    project_folders = {
+        os.path.dirname(os.path.dirname(item.root.path))
+        for item in placed
+        if item.spec is not None and item.spec.scope == "project"
+    }
+    one_folder = len(project_folders) <= 1
+    listed: list[tuple[tuple[object, ...], FoundFile, HostRead]] = []
+    unlisted: list[Offer] = []
+    for path, verdict in table.items():
+        if not verdict.loads:
+            continue
+        found, read = by_path[path], reads[path]
+        if read.unlisted is not None:
+            unlisted.append(Offer(path, read.name, "", path))
+            continue
+        listed.append((_listing_key(host, found, read, root_of, one_folder), found, read))
+    listed.sort(key=lambda item: item[0])
+    roots: tuple[tuple[str, str], ...] = ()
+    aliases: dict[str, str] = {}
+    if rules.format == "codex":
+        roots, aliases = _codex_roots(host, placed, [found for _key, found, _read in listed])
+    labels = _labels(host, [(found, read) for _key, found, read in listed])
+    offers: list[Offer] = []
+    for (_key, found, read), label in zip(listed, labels, strict=True):
+        if rules.whitespace == "collapse":
+            label = shape(host, label)  # noqa: PLW2901 - Codex collapses names too
+        whole, shown = _entry_texts(host, read)
+        location, section = _location(host, found, aliases, reals)
+        offers.append(Offer(found.path, label, shown, location, section, whole=whole))
+    builtins = [
+        Offer(
+            f"builtin:{builtin.name}",
+            builtin.name,
+            "x" * builtin.chars,
+            f"r0/{builtin.path}" if roots else "builtin",
+            "Built-in",
+            builtin=True,
+        )
+        for builtin in rules.builtins
+    ]
+    offers = builtins + offers if rules.order == "codex" else offers + builtins
+    overhead = 0
+    if roots:
+        overhead = _codex_overhead(host, roots)
+    return _Listing(tuple(offers), tuple(unlisted), roots, overhead)
+
+
+def _entry_texts(host: Host, read: HostRead) -> tuple[int, str]:
+    """(the characters of an entry's whole text, the text it shows: shaped and cut as
+    the host does)."""
+    join = host.reading.join
+    if read.extra is None:
+        whole = shape(host, read.description)
+        return len(whole), cut(host, whole)
+    if host.reading.cut_before_join:
+        description = shape(host, read.description)
+        extra = shape(host, read.extra)
+        return len(description) + len(join) + len(extra), (f"{cut(host, description)}{join}{extra}")
+    whole = shape(host, f"{read.description}{join}{read.extra}")
+    return len(whole), cut(host, whole)
+
+
+def _listing_key(
+    host: Host,
+    found: FoundFile,
+    read: HostRead,
+    root_of: Mapping[str, int],
+    one_folder: bool,
+) -> tuple[object, ...]:
+    """Where an entry comes in ``host``'s listing (:data:`~skilldeck.engine.hosts.Order`).
+    ``one_folder``: the project's roots are all in one folder (the start folder is the
+    project root)."""
+    order = host.catalog.order
+    index = root_of.get(found.root.path, 0)
+    scope = 1 if _is_user(found) else 0
+    if order == "codex":
+        return (scope, read.name, found.path)
+    if order == "roots":
+        return (index, found.expected_name, found.path)
+    if order == "scopes":
+        # GitHub Copilot CLI (observed): started at the project root, its project skills
+        # by name; started below it, root by root (.github, .agents, .claude, each from
+        # the start folder up), each by name; then the personal roots in order.
+        grouped = index if scope or not one_folder else 0
+        return (scope, grouped, read.name, found.path)
+    if order == "sections":
+        return (scope, read.name, found.path)
+    return (read.name, found.path)
+
+
+def _is_user(found: FoundFile) -> bool:
+    home = os.path.expanduser("~")
+    return found.root.path.startswith(home + os.sep) and not _in_project(found.root.path)
+
+
+def _in_project(path: str) -> bool:
+    """Whether ``path`` is inside a git project below home (a project root under home
+    is still the project)."""
+    current = os.path.dirname(path)
+    home = os.path.expanduser("~")
+    while current.startswith(home + os.sep):
+        if os.path.exists(os.path.join(current, ".git")):
+            return True
+        current = os.path.dirname(current)
+    return False
+
+
+def _labels(host: Host, entries: Sequence[tuple[FoundFile, HostRead]]) -> list[str]:
+    """Each entry's name as ``host`` shows it (Claude Code: ``folder (name)``)."""
+    if not host.reading.display_name:
+        return [read.name for _found, read in entries]
+    first_folder: dict[str, int] = {}
+    first_display: dict[str, int] = {}
+    for index, (_found, read) in enumerate(entries):
+        first_folder.setdefault(read.name, index)
+        if read.display is not None:
+            first_display.setdefault(read.display, index)
+    labels: list[str] = []
+    for index, (_found, read) in enumerate(entries):
+        display = read.display
+        owner = None
+        if display is not None:
+            owner = first_folder.get(display, first_display.get(display))
+        labels.append(claude_label(read.name, display, owner == index))
+    return labels
+
+
+def _location(
+    host: Host, found: FoundFile, aliases: Mapping[str, str], reals: _RealPaths
+) -> tuple[str | None, str | None]:
+    """(what an entry shows as its location, its section)."""
+    rules = host.catalog
+    user = _is_user(found)
+    if rules.format == "codex":
+        alias = aliases.get(found.root.path)
+        if alias is None:
+            return found.path, None
+        return f"{alias}/{os.path.relpath(found.path, found.root.path)}", None
+    if rules.format == "xml":
+        if rules.escape == "xml":
+            return ("user" if user else "project"), None
+        return found.path, None
+    if rules.format == "kimi":
+        return found.path, ("User" if user else "Project")
+    return None, None
+
+
+def _codex_roots(
+    host: Host, placed: Sequence[_Placed], listed: Sequence[FoundFile]
+) -> tuple[tuple[tuple[str, str], ...], dict[str, str]]:
+    """Codex's skill roots table: each root that holds a listed skill (and its own
+    skills' root), in its order: the config layers' folders (the project's
+    ``.codex/skills``, ``~/.codex/skills``, ``~/.agents/skills``), its own skills, then
+    the project's ``.agents/skills`` from the repository root down."""
+    used = {found.root.path for found in listed}
+    layers = [
+        item.root.path
+        for item in placed
+        if item.spec is not None
+        and not (item.spec.scope == "project" and item.spec.path == ".agents/skills")
+    ]
+    repo = [
+        item.root.path
+        for item in placed
+        if item.spec is not None
+        and item.spec.scope == "project"
+        and item.spec.path == ".agents/skills"
+    ]
+    ordered = [path for path in layers if path in used]
+    if host.catalog.builtins and host.catalog.builtin_root is not None:
+        ordered.append(os.path.join(os.path.expanduser("~"), host.catalog.builtin_root))
+    ordered.extend(path for path in reversed(repo) if path in used)
+    table = tuple((f"r{index}", path) for index, path in enumerate(ordered))
+    return table, {path: alias for alias, path in table}
+
+
+def _codex_overhead(host: Host, roots: Sequence[tuple[str, str]]) -> int:
+    """What Codex's skill roots table costs (tokens), beyond the lines: the table's
+    text, less what the short paths' intro and rules save (observed)."""
+    text = codex_roots_text(roots)
+    return (len(text.encode("utf-8", "surrogatepass")) + 3) // 4 + host.catalog.budget_overhead
 
 
 @dataclass(frozen=True)
 class ListingLine:
-    """One line of a host's listing: the skill, its state and the text shown after the
+    """One entry of a host's listing: the skill, its state and the text shown after the
     name (``None``: the name alone)."""
 
     name: str
     state: CatalogState
     text: str | None
-    #: The whole line as the host writes it, newline included (Codex adds the skill
-    #: file's path: ``- name: text (file: path)``): what its budget counts.
+    #: The entry exactly as the host writes it, line break included (Codex adds the
+    #: short path: ``- name: text (file: r1/name/SKILL.md)``).
     line: str = ""
+    #: The location the entry shows (a path, a short path, a scope), if any.
+    location: str | None = None
 
     def to_json(self) -> dict[str, str | None]:
         return {"name": self.name, "state": self.state, "text": self.text}
 
 
 def host_listing(view: HostsView, host: Host) -> list[ListingLine]:
-    """``host``'s listing in order, as far as its documentation describes it: each entry
-    not left out, its fields whitespace-collapsed and cut to the shown length with
-    ``...``."""
-    files = {found.path: found for found in view.files}
+    """``host``'s listing in order, as the host writes it: each entry not left out
+    (the host's own skills aside), its text shaped, cut and escaped as the host does."""
+    listing = view.listings.get(host.name, _Listing())
+    offers = {offer.key: offer for offer in listing.offers}
     lines: list[ListingLine] = []
     for entry in view.catalogs[host.name].entries:
-        if entry.state == "left-out":
+        if entry.state == "left-out" or entry.builtin:
             continue
-        text: str | None = None
-        if entry.state != "name-only":
-            found = files.get(entry.key)
-            if found is not None:
-                text = _entry_text(host, found)
-            else:
-                text = collapse_whitespace(view.provided[entry.key].candidate.description)
-            if entry.state == "cut":
-                text = catalog_description(text, max(entry.shown_chars, 3))
-        line = listed_line(host.catalog, entry.name, entry.path, text)
-        lines.append(ListingLine(entry.name, entry.state, text, line))
+        offer = offers[entry.key]
+        shown = None if entry.state == "name-only" else entry.shown_chars
+        written = offer.written(shown)
+        line = entry_text(host, written) + "\n"
+        lines.append(ListingLine(entry.name, entry.state, written.text, line, offer.location))
     return lines
+
+
+def host_listing_text(view: HostsView, host: Host) -> str:
+    """``host``'s whole listing as it sends it (:func:`~skilldeck.engine.hosts.listing_text`):
+    the entries of :func:`host_listing`, Codex's skill roots table, Kimi Code's sections;
+    the host's own skills are not written (their text is the host's)."""
+    listing = view.listings.get(host.name, _Listing())
+    offers = {offer.key: offer for offer in listing.offers}
+    written: list[Written] = []
+    for entry in view.catalogs[host.name].entries:
+        if entry.state == "left-out" or entry.builtin:
+            continue
+        shown = None if entry.state == "name-only" else entry.shown_chars
+        written.append(offers[entry.key].written(shown))
+    return listing_text(host, written, listing.roots)
 
 
 def host_summary(view: HostsView, path: str) -> list[tuple[Host, str]]:

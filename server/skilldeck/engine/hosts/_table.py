@@ -1,17 +1,21 @@
-"""The agents that read skill files (*hosts*), as data: where each looks, what it accepts,
-and what its catalog keeps.
+"""The agents that read skill files (*hosts*), as data: where each looks, how it reads a
+file, and what its listing shows and keeps.
 
-Every value here is read from the host's own source code where it is public (Codex,
-Gemini CLI, Kimi Code, OpenCode), from its first-party changelog (GitHub Copilot CLI) or
-from its first-party documentation (Claude Code, the Agent Skills standard); each host
-names the version it models (:attr:`Host.version`). ``docs/hosts.md`` cites the source
-(``repo:path@commit``, changelog version or page and date) for each field; a test holds
-the two together (every host has its section, every documented number appears there),
-and ``tests/engine/hosts_observed.py`` holds the verdicts observed by running Gemini CLI's
-and Kimi Code's own discovery code on fixture trees.
+Every host of the host lab models the release the lab observed (``tools/host_lab/lock.toml``;
+:attr:`Host.version` names it and :attr:`Host.observed` the lab command that recorded it):
+what the release did on the case matrix is the source, kept as data in
+``tests/hosts/observed/``. What the matrix does not reach is read from the host's own code
+where it is public (Codex, Gemini CLI, OpenCode, Kimi Code), its changelog (GitHub Copilot
+CLI) or its documentation (Claude Code, the Agent Skills standard). ``docs/hosts.md``
+gives the source of each field; a test holds the two together, and
+``tests/hosts/test_hosts_observed.py`` holds the verdicts to the records.
 
-A host is judged by :mod:`skilldeck.engine.host_views._view`; this module holds no logic beyond
+A host is judged by :mod:`skilldeck.engine.host_views`; this module holds no logic beyond
 looking hosts up.
+
+The facts another part of skilldeck needs about how a host *reads* one file (the rule
+profiles: "Claude Code repairs an unquoted ``: `` and loads the skill") are
+:attr:`Host.reading` (:class:`Reading`, :class:`ValueRules`); they are declared here once.
 """
 
 from __future__ import annotations
@@ -27,8 +31,11 @@ Scope = Literal["project", "user"]
 #: ``cwd-to-root``: ``<dir>/<path>`` for every directory from the lookup cwd up to the
 #: project root (nearest first); ``cwd``: only ``<cwd>/<path>``.
 Walk = Literal["project-root", "cwd-to-root", "cwd"]
-#: What happens to catalog entries past the host's total budget.
-Overflow = Literal["none", "name-only", "shorten-then-omit"]
+#: What happens to listing entries past the host's total budget: ``name-only`` (Claude
+#: Code: entries lose their text, the host's own keep theirs), ``shorten-then-omit``
+#: (Codex: descriptions share the room a character at a time, then whole entries go),
+#: ``omit`` (GitHub Copilot CLI: entries past the budget are left out).
+Overflow = Literal["none", "name-only", "shorten-then-omit", "omit"]
 #: Same-named skills: ``first`` (the first by precedence wins, the others are shadowed) or
 #: ``keep-all`` (every one is listed: the model sees two entries with one name).
 Duplicates = Literal["first", "keep-all"]
@@ -36,6 +43,35 @@ Duplicates = Literal["first", "keep-all"]
 #: (never read, at any level); ``not-below`` (a hidden skill folder loads, but the host
 #: does not search inside a hidden folder for more).
 Hidden = Literal["read", "skip", "not-below"]
+#: What a host does with a ``name`` or ``description`` value of one kind: ``use`` it (a
+#: number or boolean as its text as written), take the ``folder`` name instead (names),
+#: make one from the body (``fallback``, descriptions), load the skill but keep it out of
+#: the listing (``unlisted``), or ``drop`` the skill.
+Action = Literal["use", "folder", "fallback", "unlisted", "drop"]
+#: How a listing shows a description's whitespace: ``collapse`` every run to one space
+#: and trim (Codex, in names too); ``breaks``: runs of tabs and line breaks become one
+#: space, runs of spaces stay, then trim (Claude Code); ``raw`` as the YAML gave it
+#: (Gemini CLI, OpenCode, GitHub Copilot CLI); ``trim`` the ends only (Kimi Code).
+Whitespace = Literal["collapse", "breaks", "raw", "trim"]
+#: What a listing escapes: nothing, ``<`` and ``>`` (Claude Code), or every XML special
+#: character (GitHub Copilot CLI).
+Escape = Literal["none", "angle", "xml"]
+#: How a listing is written: ``plain`` (``- name: text``, skilldeck's own rendering for a
+#: host whose listing is not observed), ``codex`` (a skill roots table and
+#: ``- name: text (file: r1/<folder>/SKILL.md)``), ``claude`` (``- folder (name): text``),
+#: ``xml`` (``<skill>`` elements with a ``<location>``), ``kimi`` (``### Project`` /
+#: ``### User`` sections of ``- name: text`` and ``  Path: /abs/SKILL.md``).
+Format = Literal["plain", "codex", "claude", "xml", "kimi"]
+#: The order of a listing: ``name``; ``codex``: the host's own skills, then by scope
+#: (project, user), name and path; ``roots``: root by root in precedence order, each
+#: root's skills by folder name (Claude Code: personal before project); ``scopes``: the
+#: project's skills by name, then the personal roots in order, each by name (GitHub
+#: Copilot CLI); ``sections``: the project's skills, then the personal ones, each by name
+#: (Kimi Code); ``none``: no stable order (Gemini CLI, OpenCode).
+Order = Literal["name", "codex", "roots", "scopes", "sections", "none"]
+#: The order a host walks one root in: ``breadth`` (a folder's own skills before those of
+#: its subfolders) or ``path`` (depth first, by path: ``group/x`` before ``x``).
+WalkOrder = Literal["breadth", "path"]
 
 #: The documented conversion skilldeck uses between characters and tokens (one token per
 #: four characters, :func:`skilldeck.engine.model_view.tokens_for_length`).
@@ -56,28 +92,141 @@ class HostRoot:
 
 
 @dataclass(frozen=True)
+class ValueRules:
+    """What a host does with a ``name`` or ``description`` of each kind: absent
+    (``missing``), ``null`` (``key:`` with no value), ``empty`` (``""``), ``blank``
+    (spaces only), a number or boolean (``scalar``), a list or mapping
+    (``collection``)."""
+
+    missing: Action = "drop"
+    null: Action = "drop"
+    empty: Action = "drop"
+    blank: Action = "use"
+    scalar: Action = "use"
+    collection: Action = "drop"
+
+
+_STRICT = ValueRules()
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a host reads one skill file: the frontmatter it finds, the YAML it accepts or
+    repairs, and the name and description it takes (observed on the case matrix,
+    ``docs/hosts.md``).
+
+    ``bom``: a UTF-8 byte order mark before ``---`` is skipped, or the host finds no
+    frontmatter (``drop``). ``tab_before_key``: a tab before a top-level key reads as
+    separation, as js-yaml reads it. ``duplicate_keys``: a key given twice drops the
+    skill, or the ``last`` one counts. ``repair``: YAML that does not parse is read again
+    with each top-level plain value quoted (``quote``: Codex, Claude Code; an unquoted
+    ``: `` or an unclosed ``[`` loads) or with each value holding a ``:`` turned into a
+    block (``block``: OpenCode); ``repair_keys``: the keys it quotes (empty: every key),
+    ``repair_strips_comments``: a `` #...`` comment is dropped before (Codex).
+    ``final_break``: the YAML is read with a line break after its last line (js-yaml adds
+    one, so a block scalar at the end keeps its final line break; GitHub Copilot CLI's
+    reader does not). ``unreadable``: no frontmatter, or YAML no repair saves,
+    drops the skill or leaves a skill with no keys, described from its ``body`` (Claude
+    Code). ``by_line``: where ``name`` and ``description`` are not both text, the host
+    reads ``name:`` and ``description:`` lines by hand (Gemini CLI's
+    ``parseSimpleFrontmatter``).
+
+    ``name`` / ``description``: :class:`ValueRules`. ``fallback``: how a description is
+    made from the body: its ``first-line`` (a heading's text without its ``#``; cut at
+    ``fallback_cap`` with ``...``; ``fallback_empty`` for an empty body: Claude Code) or its
+    first ``fallback_lines`` lines that are not headings, joined by spaces and cut at
+    ``fallback_cap`` (``lines``: GitHub Copilot CLI). ``display_name``: the skill is
+    keyed and listed by its folder, with its ``name`` shown beside it (Claude Code).
+    ``name_spaces``: what a space in a name becomes. ``name_pattern``: the
+    characters a name may hold (after that). ``name_unsafe``: characters turned into
+    ``-`` (Gemini CLI).
+
+    ``invocation_keys`` and ``invocation_true``: the keys that keep a skill from the
+    model, and the values that count: ``bool`` (YAML ``true``), ``text`` (``true``, ``1``,
+    and the texts ``true``, ``yes``, ``1`` in any case), ``truthy`` (any value JavaScript
+    counts as true: a quoted ``"false"`` too). ``conditional_paths``: a skill whose
+    ``paths:`` names files is offered only once such a file is touched (not in the first
+    listing). ``flow_type``:
+    ``type: flow`` keeps the skill out of the listing (Kimi Code). ``policy_file``: the
+    skill folder's ``agents/openai.yaml`` ``policy.allow_implicit_invocation: false``
+    keeps it out (Codex). ``when_to_use``: the keys read for the text after the
+    description, first found first (``join`` goes between them).
+    """
+
+    bom: Literal["skip", "drop"] = "skip"
+    tab_before_key: bool = False
+    duplicate_keys: Literal["drop", "last"] = "drop"
+    repair: Literal["none", "quote", "block"] = "none"
+    repair_keys: tuple[str, ...] = ()
+    repair_strips_comments: bool = False
+    final_break: bool = True
+    unreadable: Literal["drop", "body"] = "drop"
+    by_line: bool = False
+    name: ValueRules = _STRICT
+    description: ValueRules = _STRICT
+    fallback: Literal["none", "first-line", "lines"] = "none"
+    fallback_cap: int | None = None
+    fallback_lines: int = 0
+    fallback_empty: str = ""
+    display_name: bool = False
+    name_spaces: str | None = None
+    name_pattern: str | None = None
+    name_unsafe: str | None = None
+    invocation_keys: tuple[str, ...] = ()
+    invocation_true: Literal["bool", "text", "truthy"] = "bool"
+    conditional_paths: bool = False
+    flow_type: bool = False
+    policy_file: bool = False
+    when_to_use: tuple[str, ...] = ()
+    join: str = " "
+    #: The per-entry cut applies to the description alone, before the ``when_to_use``
+    #: text is added (Kimi Code); else to the whole entry text (Claude Code).
+    cut_before_join: bool = False
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """One of the host's own skills, listed beside the user's: its name, its file below
+    the host's own root, and the length of its description (observed; the text itself is
+    the host's and is not kept)."""
+
+    name: str
+    chars: int
+    path: str = ""
+
+
+@dataclass(frozen=True)
 class CatalogRules:
     """What a host's skill listing shows and keeps.
 
-    ``fields``: what one entry shows after the name (``description``, ``when_to_use``).
-    ``entry_cap``: the characters of those fields kept per entry (``None``: no cap).
-    ``budget_fraction``: the listing's share of the context window (``None``: no total
-    budget). ``budget_chars_unknown_context``: the budget when the context window is not
-    known. ``default_context_tokens``: the context window assumed when ``--context`` is
-    not given (``None``: unknown). ``listed_line``: the line the host writes for an entry,
-    when it counts whole lines against its budget (``{name}``, ``{path}``: the skill
-    file's absolute path, ``{text}``: the shown text with one space before it, or nothing
-    for an entry without text; Codex, ``render.rs``). ``None``: an entry costs its name
-    plus its text.
+    ``entry_cap``: the characters of an entry's text kept (``ellipsis`` included; ``None``:
+    no cap). ``budget_fraction``: the listing's share of the context window (``None``: no
+    total budget), counted in ``budget_unit`` (``tokens``: a line's UTF-8 bytes / 4,
+    rounded up, as Codex counts them; ``chars``). ``budget_chars``: a fixed budget in
+    characters (GitHub Copilot CLI), or the budget observed when ``--context`` is not
+    given (Claude Code). ``default_context_tokens``: the context window assumed when
+    ``--context`` is not given (``None``: unknown). ``budget_overhead``: tokens Codex's
+    skill roots table costs beyond its lines (observed). ``builtins``: the host's own
+    skills, listed with the user's and counted in its budget. ``builtin_root``: where
+    they are (Codex: ``.codex/skills/.system`` below home, a root of the listing's table).
     """
 
     fields: tuple[str, ...] = ("description",)
     entry_cap: int | None = None
+    ellipsis: str = "..."
     budget_fraction: float | None = None
+    budget_unit: Literal["chars", "tokens"] = "chars"
+    budget_chars: int | None = None
     budget_chars_unknown_context: int | None = None
     default_context_tokens: int | None = None
+    budget_overhead: int = 0
     overflow: Overflow = "none"
-    listed_line: str | None = None
+    format: Format = "plain"
+    whitespace: Whitespace = "collapse"
+    escape: Escape = "none"
+    order: Order = "name"
+    builtins: tuple[Builtin, ...] = ()
+    builtin_root: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +236,9 @@ class Host:
     ``engine_roots``: the host is skilldeck's own (DSH): its roots, ranks and verdicts
     are the engine's, exactly as ``check`` and ``list`` report them, and ``roots`` is
     empty. ``dialect`` is the rule profile its frontmatter is judged by (``--profile``).
-    ``version`` names the release or commit of the host these rules were read from.
+    ``version`` names the release or commit of the host these rules were read from;
+    ``observed``, the host lab's command that recorded that release (``None``: not
+    observed, the rules are read from ``docs``).
     """
 
     name: str
@@ -97,22 +248,22 @@ class Host:
     version: str
     roots: tuple[HostRoot, ...] = ()
     engine_roots: bool = False
+    observed: str | None = None
     reads_flat_files: bool = False
     #: A flat file without ``name`` / ``description`` takes its file name and its first
     #: body line (Kimi Code); a flat file beside a same-named skill folder is not read.
     flat_fallbacks: bool = False
-    follows_symlinks: bool = False
+    follows_symlinks: bool = True
+    #: A ``SKILL.md`` that is itself a symlink is not read (Codex), where folders are.
+    skips_linked_files: bool = False
     honors_disable_model_invocation: bool = False
-    requires_name: bool = True
-    requires_description: bool = True
     name_is_kebab: bool = False
     name_equals_folder: bool = False
     #: Same-named skills are compared without case (``Deploy`` shadows ``deploy``).
     names_ignore_case: bool = False
     name_max: int | None = None
     description_max: int | None = None
-    #: Names with a character outside ASCII are not loaded (GitHub Copilot, changelog
-    #: 1.0.70).
+    #: Names with a character outside ASCII are not loaded (GitHub Copilot CLI).
     name_ascii_only: bool = False
     #: How many folders below a root a ``SKILL.md`` may sit: 1 is ``<root>/<name>/SKILL.md``
     #: only; ``None``: no limit.
@@ -122,18 +273,29 @@ class Host:
     hidden: Hidden = "read"
     #: Folder names the host passes over as it does hidden folders (by :attr:`hidden`).
     ignored_folders: tuple[str, ...] = ()
-    #: Where ``name`` and ``description`` are not both strings in the YAML (or the YAML
-    #: does not parse), the host reads ``name:`` and ``description:`` lines by hand
-    #: (Gemini CLI's ``parseSimpleFrontmatter``).
-    reads_keys_by_line: bool = False
     duplicates: Duplicates = "first"
+    #: Two ways to one file (a symlinked folder beside its target) are one skill: the
+    #: first found is kept, whatever its name (Claude Code, Codex).
+    dedupes_real_paths: bool = False
+    walk_order: WalkOrder = "breadth"
     #: Which of two same-named skills in one folder wins is not stable (the host's loader
     #: has no order: a glob's or a concurrent parse's).
     unstable_within_root: bool = False
     #: Project folders are read only in a folder the user trusts (skilldeck assumes the
     #: project is trusted).
     project_needs_trust: bool = False
+    reading: Reading = Reading()
     catalog: CatalogRules = CatalogRules()
+
+    @property
+    def requires_name(self) -> bool:
+        """Whether a skill without a ``name`` is not loaded."""
+        return self.reading.name.missing == "drop"
+
+    @property
+    def requires_description(self) -> bool:
+        """Whether a skill without a ``description`` is not loaded."""
+        return self.reading.description.missing == "drop"
 
     def root_display(self, root: HostRoot) -> str:
         """The root as the host's documentation writes it."""
@@ -153,7 +315,6 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             "skilldeck's engine (SPEC.md)",
             engine_roots=True,
             reads_flat_files=True,
-            follows_symlinks=True,
             honors_disable_model_invocation=True,
             name_is_kebab=True,
         ),
@@ -162,21 +323,58 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             "Claude Code",
             "claude-code",
             "https://code.claude.com/docs/en/skills",
-            "Claude Code docs, read 2026-12-01",
+            "Claude Code 2.1.332",
+            observed="scripts/host-lab record --host claude-code",
             roots=(
                 HostRoot("user", ".claude/skills"),
                 HostRoot("project", ".claude/skills", walk="cwd-to-root"),
             ),
-            follows_symlinks=True,
             honors_disable_model_invocation=True,
-            requires_name=False,
-            requires_description=False,
+            dedupes_real_paths=True,
+            reading=Reading(
+                duplicate_keys="last",
+                repair="quote",
+                unreadable="body",
+                name=ValueRules("folder", "folder", "folder", "use", "use", "folder"),
+                description=ValueRules(
+                    "fallback", "fallback", "fallback", "fallback", "use", "fallback"
+                ),
+                fallback="first-line",
+                fallback_cap=100,
+                fallback_empty="Skill",
+                display_name=True,
+                invocation_keys=("disable-model-invocation",),
+                invocation_true="text",
+                conditional_paths=True,
+                when_to_use=("when_to_use",),
+                join=" - ",
+            ),
             catalog=CatalogRules(
                 fields=("description", "when_to_use"),
                 entry_cap=1536,
+                ellipsis="\u2026",
                 budget_fraction=0.01,
-                default_context_tokens=200_000,
+                budget_chars=30_000,
                 overflow="name-only",
+                format="claude",
+                whitespace="breaks",
+                escape="angle",
+                order="roots",
+                builtins=(
+                    Builtin("dataviz", 1436),
+                    Builtin("update-config", 690),
+                    Builtin("keybindings-help", 228),
+                    Builtin("code-review", 835),
+                    Builtin("simplify", 176),
+                    Builtin("fewer-permission-prompts", 163),
+                    Builtin("loop", 336),
+                    Builtin("claude-api", 1157),
+                    Builtin("workflow-authoring", 230),
+                    Builtin("run", 361),
+                    Builtin("plugin-authoring", 255),
+                    Builtin("init", 59),
+                    Builtin("security-review", 71),
+                ),
             ),
         ),
         "codex": Host(
@@ -184,59 +382,101 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             "Codex",
             "codex",
             "openai/codex:codex-rs/core-skills/src/loader.rs@033d1d07",
-            "Codex at 033d1d07",
+            "Codex 0.171.0",
+            observed="scripts/host-lab record --host codex",
             roots=(
-                HostRoot("project", ".agents/skills", walk="cwd-to-root"),
                 HostRoot("project", ".codex/skills", walk="cwd-to-root"),
                 HostRoot("user", ".codex/skills"),
                 _USER_AGENTS,
+                HostRoot("project", ".agents/skills", walk="cwd-to-root"),
             ),
-            follows_symlinks=True,
-            requires_name=False,
-            requires_description=False,
+            skips_linked_files=True,
             name_max=64,
-            description_max=1024,
             nesting=6,
             hidden="skip",
             duplicates="keep-all",
+            dedupes_real_paths=True,
             project_needs_trust=True,
+            reading=Reading(
+                bom="drop",
+                repair="quote",
+                repair_keys=("name", "description"),
+                repair_strips_comments=True,
+                name=ValueRules("folder", "folder", "folder", "folder", "use", "drop"),
+                description=ValueRules("drop", "drop", "drop", "drop", "use", "drop"),
+                policy_file=True,
+            ),
             catalog=CatalogRules(
+                entry_cap=1024,
                 budget_fraction=0.02,
+                budget_unit="tokens",
                 budget_chars_unknown_context=8000,
+                default_context_tokens=272_000,
+                budget_overhead=-39,
                 overflow="shorten-then-omit",
-                listed_line="- {name}:{text} (file: {path})\n",
+                format="codex",
+                whitespace="collapse",
+                order="codex",
+                builtins=(
+                    Builtin("imagegen", 570, "imagegen/SKILL.md"),
+                    Builtin("openai-docs", 624, "openai-docs/SKILL.md"),
+                    Builtin("skill-creator", 106, "skill-creator/SKILL.md"),
+                    Builtin("skill-installer", 225, "skill-installer/SKILL.md"),
+                ),
+                builtin_root=".codex/skills/.system",
             ),
         ),
         "copilot": Host(
             "copilot",
-            "GitHub Copilot",
+            "GitHub Copilot CLI",
             "dsh",
             "github/copilot-cli:changelog.md (1.0.78)",
-            "Copilot CLI 1.0.78",
+            "Copilot CLI 1.0.102",
+            observed="scripts/host-lab record --host copilot",
             roots=(
                 HostRoot("project", ".github/skills", walk="cwd-to-root"),
-                HostRoot("project", ".claude/skills", walk="cwd-to-root"),
                 HostRoot("project", ".agents/skills", walk="cwd-to-root"),
+                HostRoot("project", ".claude/skills", walk="cwd-to-root"),
                 HostRoot("user", ".copilot/skills"),
                 _USER_AGENTS,
             ),
-            follows_symlinks=True,
             honors_disable_model_invocation=True,
-            requires_name=False,
-            requires_description=False,
             name_max=64,
             description_max=1024,
-            # Names may hold uppercase letters, underscores, dots and spaces (0.0.396,
-            # 0.0.410) but not non-ASCII characters (changelog 1.0.70; docs/hosts.md).
             name_ascii_only=True,
             nesting=None,
+            searches_inside_skills=False,
+            hidden="skip",
+            walk_order="path",
+            reading=Reading(
+                name=ValueRules("folder", "drop", "drop", "drop", "drop", "drop"),
+                description=ValueRules("fallback", "drop", "use", "use", "drop", "drop"),
+                fallback="lines",
+                fallback_cap=1024,
+                fallback_lines=3,
+                final_break=False,
+                name_spaces="-",
+                name_pattern=r"[A-Za-z0-9._:-]+",
+                invocation_keys=("disable-model-invocation",),
+                invocation_true="truthy",
+            ),
+            catalog=CatalogRules(
+                budget_chars=15_000,
+                overflow="omit",
+                format="xml",
+                whitespace="raw",
+                escape="xml",
+                order="scopes",
+                builtins=(Builtin("customize-cloud-agent", 0), Builtin("github-pr-media", 0)),
+            ),
         ),
         "opencode": Host(
             "opencode",
             "OpenCode",
             "agentskills",
             "anomalyco/opencode:packages/opencode/src/skill/index.ts@048f74f4",
-            "OpenCode at 048f74f4",
+            "OpenCode 1.18.33",
+            observed="scripts/host-lab record --host opencode",
             roots=(
                 HostRoot("project", ".opencode/skills", walk="cwd-to-root"),
                 HostRoot("project", ".opencode/skill", walk="cwd-to-root"),
@@ -247,28 +487,50 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
                 _USER_AGENTS,
                 HostRoot("user", ".claude/skills"),
             ),
-            follows_symlinks=True,
             nesting=None,
             unstable_within_root=True,
+            reading=Reading(
+                tab_before_key=True,
+                repair="block",
+                name=ValueRules("drop", "drop", "use", "use", "drop", "drop"),
+                description=ValueRules("unlisted", "drop", "use", "use", "drop", "drop"),
+            ),
+            catalog=CatalogRules(
+                format="xml",
+                whitespace="raw",
+                order="none",
+                builtins=(Builtin("customize-opencode", 0),),
+            ),
         ),
         "gemini-cli": Host(
             "gemini-cli",
             "Gemini CLI",
             "agentskills",
             "google-gemini/gemini-cli:packages/core/src/skills/skillLoader.ts@5411f113",
-            "Gemini CLI at 5411f113",
+            "Gemini CLI 0.61.0",
+            observed="scripts/host-lab record --host gemini-cli",
             roots=(
                 HostRoot("project", ".agents/skills", walk="cwd"),
                 HostRoot("project", ".gemini/skills", walk="cwd"),
                 _USER_AGENTS,
                 HostRoot("user", ".gemini/skills"),
             ),
-            follows_symlinks=True,
             hidden="skip",
             ignored_folders=("node_modules",),
-            reads_keys_by_line=True,
             unstable_within_root=True,
             project_needs_trust=True,
+            reading=Reading(
+                bom="drop",
+                tab_before_key=True,
+                by_line=True,
+                name_unsafe=':\\/<>*?"|',
+            ),
+            catalog=CatalogRules(
+                format="xml",
+                whitespace="raw",
+                order="none",
+                builtins=(Builtin("antigravity-support", 0), Builtin("skill-creator", 0)),
+            ),
         ),
         "kimi-code": Host(
             "kimi-code",
@@ -276,7 +538,8 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             "dsh",
             "MoonshotAI/kimi-code:packages/agent-core-v2/src/app/skillCatalog/"
             "fileSkillDiscovery.ts@d723cc47",
-            "Kimi Code 0.38.0 at d723cc47",
+            "Kimi Code 2.1.0",
+            observed="scripts/host-lab record --host kimi-code",
             roots=(
                 HostRoot("project", ".kimi-code/skills"),
                 HostRoot("project", ".agents/skills"),
@@ -285,13 +548,32 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             ),
             reads_flat_files=True,
             flat_fallbacks=True,
-            follows_symlinks=True,
             honors_disable_model_invocation=True,
             names_ignore_case=True,
             nesting=9,
             searches_inside_skills=False,
             hidden="not-below",
             ignored_folders=("node_modules",),
+            reading=Reading(
+                name=ValueRules("drop", "drop", "drop", "drop", "drop", "drop"),
+                description=ValueRules("drop", "drop", "drop", "drop", "drop", "drop"),
+                invocation_keys=("disable-model-invocation", "disableModelInvocation"),
+                flow_type=True,
+                when_to_use=("whenToUse", "when_to_use"),
+                join="\n  When to use: ",
+                cut_before_join=True,
+            ),
+            catalog=CatalogRules(
+                entry_cap=250,
+                format="kimi",
+                whitespace="trim",
+                order="sections",
+                builtins=(
+                    Builtin("check-kimi-code-docs", 0),
+                    Builtin("update-config", 0),
+                    Builtin("write-goal", 0),
+                ),
+            ),
         ),
         "agentskills": Host(
             "agentskills",
@@ -300,6 +582,7 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             "https://agentskills.io/specification",
             "agentskills.io specification, read 2026-12-01",
             roots=(_AGENTS, _USER_AGENTS),
+            follows_symlinks=False,
             name_is_kebab=True,
             name_equals_folder=True,
             name_max=64,
