@@ -32,8 +32,7 @@ def test_list_host_explains_each_file(run: Run, deck: Path, home: Path) -> None:
     assert result.code == 0, result.stderr
     personal = home / ".claude/skills/pdf-forms/SKILL.md"
     assert result.stdout.splitlines() == [
-        "Claude Code (claude-code, as of Claude Code docs, read 2026-12-01): 3 skill files "
-        "found, 1 loaded",
+        "Claude Code (claude-code, as of Claude Code 2.1.332): 3 skill files found, 1 loaded",
         "  no     deep       .claude/skills/tools/deep/SKILL.md  nested two levels below "
         ".claude/skills; Claude Code reads .claude/skills/<name>/SKILL.md only",
         f"  no     pdf-forms  .claude/skills/pdf-forms/SKILL.md  shadowed by {personal}",
@@ -49,8 +48,8 @@ def test_list_host_all_json_has_the_documented_shape(run: Run, deck: Path) -> No
     assert set(document) == {"hosts", "versions", "skills"}
     # every host names the version it models
     assert document["versions"] == {name: host.version for name, host in HOSTS.items()}
-    assert document["versions"]["gemini-cli"] == "Gemini CLI at 5411f113"
-    assert document["versions"]["copilot"] == "Copilot CLI 1.0.78"
+    assert document["versions"]["gemini-cli"] == "Gemini CLI 0.61.0"
+    assert document["versions"]["copilot"] == "Copilot CLI 1.0.102"
     for entry in document["skills"]:
         assert set(entry) == {"name", "path", "hosts"}
         assert set(entry["hosts"]) == set(HOSTS)
@@ -96,26 +95,29 @@ def test_list_host_all_text_is_a_matrix_with_reasons(run: Run, deck: Path) -> No
         "  codex: .agents/skills/quick.md: flat file: Codex reads bundles only "
         "(.agents/skills/<name>/SKILL.md)",
         "",
-        "as of: dsh = skilldeck's engine (SPEC.md); codex = Codex at 033d1d07",
+        "as of: dsh = skilldeck's engine (SPEC.md); codex = Codex 0.171.0",
     ]
 
 
 def test_budget_json_has_the_documented_shape(run: Run, deck: Path) -> None:
     result = run("budget", "--host", "codex", "--json", cwd=deck)
     assert result.code == 0, result.stderr
-    # each line counts whole, with the skill file's real path (render.rs)
-    linked = os.path.realpath(deck / ".agents/skills/linked/SKILL.md")
-    notes = os.path.realpath(deck / ".agents/skills/release-notes/SKILL.md")
+    # each entry counts as Codex writes it, with its short path into the skill roots
+    # table (observed, Codex 0.171.0), after Codex's own four skills
     lines = (
-        f"- linked: Does a thing when asked. (file: {linked})\n"
-        f"- release-notes: Notes. (file: {notes})\n"
+        "- linked: Does a thing when asked. (file: r1/linked/SKILL.md)\n"
+        "- release-notes: Notes. (file: r1/release-notes/SKILL.md)\n"
     )
-    assert json.loads(result.stdout) == {
+    document = json.loads(result.stdout)
+    own = document.pop("hostOwnChars")
+    assert own > 0
+    assert document == {
         "host": "codex",
-        "contextTokens": None,
-        "budgetChars": 8000,
-        "totalChars": len(lines),
-        "tokenEstimate": -(-len(lines) // 4),
+        "contextTokens": 272_000,
+        "budgetChars": None,
+        "budgetTokens": 5440,  # 2 % of the 272,000-token window, in tokens
+        "totalChars": len(lines) + own,
+        "tokenEstimate": -(-(len(lines) + own) // 4),
         "entries": [
             {"name": "linked", "state": "full", "shownChars": 24},
             {"name": "release-notes", "state": "full", "shownChars": 6},
@@ -126,15 +128,15 @@ def test_budget_json_has_the_documented_shape(run: Run, deck: Path) -> None:
 def test_budget_text_past_the_budget(run: Run, deck: Path) -> None:
     result = run("budget", "--host", "codex", "--context", "400", cwd=deck)
     assert result.code == 0, result.stderr
-    # 2 % of 400 tokens = 8 tokens = 32 characters: not even a bare line with its
-    # path fits, so both are left out (render.rs)
-    assert result.stdout.splitlines() == [
+    # 2 % of 400 tokens = 8 tokens; the skill roots table (its paths) takes them: no
+    # entry fits, and the lines the listing keeps are Codex's own
+    lines = result.stdout.splitlines()
+    assert lines[:3] == [
         "Codex (codex) catalog",
         "  linked         left out",
         "  release-notes  left out",
-        "total 0 characters, about 0 tokens (one token per 4 characters); budget 32 "
-        "characters (400 tokens of context)",
     ]
+    assert "; budget 8 tokens (400 tokens of context)" in lines[-1]
 
 
 @pytest.mark.parametrize(
@@ -167,14 +169,29 @@ def test_catalog_host_dsh_is_the_catalog_byte_for_byte(run: Run, deck: Path) -> 
 def test_catalog_host_renders_that_hosts_listing(run: Run, deck: Path) -> None:
     result = run("catalog", "--host", "claude-code", cwd=deck)
     assert result.code == 0, result.stderr
-    assert result.stdout == "- pdf-forms: Personal.\n"
+    # as Claude Code 2.1.332 sends it (observed), its own skills left out (their text is
+    # Claude Code's)
+    assert result.stdout == (
+        "The following skills are available for use with the Skill tool:\n\n"
+        "- pdf-forms: Personal.\n"
+    )
     cut = run("catalog", "--host", "codex", "--json", cwd=deck)
     assert json.loads(cut.stdout) == {
         "complete": True,
         "host": "codex",
         "entries": [
-            {"name": "linked", "state": "full", "text": "Does a thing when asked."},
-            {"name": "release-notes", "state": "full", "text": "Notes."},
+            {
+                "name": "linked",
+                "state": "full",
+                "text": "Does a thing when asked.",
+                "location": "r1/linked/SKILL.md",
+            },
+            {
+                "name": "release-notes",
+                "state": "full",
+                "text": "Notes.",
+                "location": "r1/release-notes/SKILL.md",
+            },
         ],
     }
 
@@ -233,7 +250,7 @@ def test_check_reports_what_the_configured_hosts_do(run: Run, tmp_path: Path) ->
     (root / ".git").mkdir(parents=True)
     for number in range(10):
         name = f"skill-{number}"
-        write(root / f".agents/skills/{name}/SKILL.md", skill(name, "d" * 1000))
+        write(root / f".agents/skills/{name}/SKILL.md", skill(name, "d" * 1100))
     write(root / ".agents/skills/flat.md", skill("flat"))
     # (the ten identical descriptions would also be near duplicates: SD802, not asked here)
     write(root / "skilldeck.toml", 'ignore = ["SD501", "SD801", "SD802"]\n')
@@ -245,23 +262,16 @@ def test_check_reports_what_the_configured_hosts_do(run: Run, tmp_path: Path) ->
     result = run("check", cwd=root)
     assert result.code == 0, result.stderr
     lines = result.stdout.splitlines()
-    # Codex does not load the flat file; each of the ten lines counts whole with its path,
-    # and the room left is shared a character at a time, the first ones one more
-    # (render.rs)
-    bare = sum(
-        len(f"- skill-{n}: (file: {os.path.realpath(root)}/.agents/skills/skill-{n}/SKILL.md)\n")
-        for n in range(10)
-    )
-    room = 8000 - bare - 2 * 10
-    share = 1 + room // 10 + (1 if room % 10 else 0)
-    source = "openai/codex:codex-rs/core-skills/src/loader.rs@033d1d07"
+    # Codex does not load the flat file, and cuts each description of more than 1,024
+    # characters to 1,024 with "..." (observed: y-desc-1100)
+    source = "Codex 0.171.0, observed by scripts/host-lab"
     assert lines[0] == (
         ".agents/skills/flat.md:2:7: SD901 information Codex does not load this skill: flat "
         f"file: Codex reads bundles only (.agents/skills/<name>/SKILL.md) (source: {source})"
     )
     assert lines[1] == (
-        f".agents/skills/skill-0/SKILL.md:2:7: SD902 information Codex's skill listing cuts "
-        f"this skill's entry to {share} characters (source: {source})"
+        ".agents/skills/skill-0/SKILL.md:2:7: SD902 information Codex's skill listing cuts "
+        f"this skill's entry to 1024 characters (source: {source})"
     )
     assert len(lines) == 1 + 10 + 1
 

@@ -175,15 +175,21 @@ def test_catalog_host_codex_prints_the_lines_budget_counts(run: Run, tmp_path: P
     root = _project(tmp_path, "lines")
     write(root / ".agents/skills/alpha/SKILL.md", skill("alpha", "Alpha does alpha things."))
     write(root / ".agents/skills/beta/SKILL.md", skill("beta", "Beta."))
-    real = os.path.realpath(root)
     catalog = run("catalog", "--host", "codex", cwd=root)
     assert catalog.code == 0, catalog.stderr
-    assert catalog.stdout == (
-        f"- alpha: Alpha does alpha things. (file: {real}/.agents/skills/alpha/SKILL.md)\n"
-        f"- beta: Beta. (file: {real}/.agents/skills/beta/SKILL.md)\n"
+    # as Codex 0.171.0 sends it (observed): a skill roots table (r0: its own skills,
+    # whose entries are its text and are not written) and short paths into it
+    lines = (
+        "- alpha: Alpha does alpha things. (file: r1/alpha/SKILL.md)\n"
+        "- beta: Beta. (file: r1/beta/SKILL.md)\n"
     )
+    text = catalog.stdout
+    assert text.startswith("<skills_instructions>\n## Skills\n")
+    assert "### Skill roots\n- `r0` = `" in text
+    assert f"- `r1` = `{root}/.agents/skills`\n### Available skills\n" + lines in text
+    assert text.endswith(lines + "</skills_instructions>\n")
     budget = json.loads(run("budget", "--host", "codex", "--json", cwd=root).stdout)
-    assert budget["totalChars"] == len(catalog.stdout)
+    assert budget["totalChars"] - budget["hostOwnChars"] == len(lines)
 
 
 def test_both_same_named_codex_skills_get_sd903_when_one_is_nested(
@@ -245,9 +251,16 @@ def test_budget_lists_a_disabled_skill_as_left_out(run: Run, tmp_path: Path, hos
         {"name": "lint-a", "state": "full", "shownChars": len("Lint it.")},
         {"name": "lint-b", "state": "left-out", "shownChars": 0},
     ]
-    assert report["totalChars"] == len("lint-a") + len("Lint it.")
+    # the entry as the host writes it, a line break each, and the host's own skills
+    written = {
+        "dsh": "- lint-a: Lint it.\n",
+        "copilot": "<skill>\n  <name>lint-a</name>\n  <description>Lint it.</description>\n"
+        "  <location>project</location>\n</skill>\n",
+        "claude-code": "- lint-a: Lint it.\n",
+    }[host]
+    assert report["totalChars"] == len(written) + report["hostOwnChars"]
     text = run("budget", "--host", host, cwd=root).stdout.splitlines()
-    assert "  lint-b  left out (disable-model-invocation)" in text
+    assert "  lint-b  left out (not offered to the model)" in text
     # left out because the host lists no such skill, not for its budget: no SD902
     checked = run("check", "--host", host, cwd=root).stdout
     assert "SD902" not in checked

@@ -114,9 +114,14 @@ def test_observe_shows_the_hosts_listing_beside_the_prediction(
         f"  - deploy: from the stand-in host (file: {project}/.agents/skills/deploy/SKILL.md)"
         in lines
     )
-    assert "skilldeck predicts 2 (catalog --host codex):" in lines
+    # Codex 0.171.0 repairs the unquoted ': ' (observed): skilldeck predicts it too
+    assert "skilldeck predicts 3 (catalog --host codex):" in lines
     assert "  - lint: Lints code." in lines
-    assert "  deploy: listed by Codex only" in lines
+    assert "  - deploy: Use when: deploying" in lines
+    assert (
+        "  deploy: Codex sends 'from the stand-in host', skilldeck says 'Use when: deploying'"
+        in lines
+    )
     assert "  lint: Codex sends 'from the stand-in host', skilldeck says 'Lints code.'" in lines
     # the sandbox: nothing written to the project or the skill folders, none of the
     # caller's variables, no network but loopback

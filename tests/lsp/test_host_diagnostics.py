@@ -51,7 +51,7 @@ async def test_host_diagnostics_are_the_checks_and_hover_has_a_line_per_agent(
                 "severity": "information",
                 "message": "OpenCode does not load this skill: flat file: OpenCode reads "
                 "bundles only (.agents/skills/<name>/SKILL.md) (source: "
-                "anomalyco/opencode:packages/opencode/src/skill/index.ts@048f74f4)",
+                "OpenCode 1.18.33, observed by scripts/host-lab)",
                 "range": findings[0]["range"],
             },
         ],
@@ -60,7 +60,7 @@ async def test_host_diagnostics_are_the_checks_and_hover_has_a_line_per_agent(
     assert findings[0]["message"] == (
         "Codex does not load this skill: flat file: Codex reads bundles only "
         "(.agents/skills/<name>/SKILL.md) (source: "
-        "openai/codex:codex-rs/core-skills/src/loader.rs@033d1d07)"
+        "Codex 0.171.0, observed by scripts/host-lab)"
     )
     by_code: dict[str, Any] = {d.code: d for d in shown}
     assert by_code["SD901"].code_description.href.endswith("docs/rules.md#sd901-host-does-not-load")
@@ -72,9 +72,9 @@ async def test_host_diagnostics_are_the_checks_and_hover_has_a_line_per_agent(
     assert hover.contents.value.endswith(
         "Agents (`skilldeck.hosts`, docs/hosts.md):\n\n"
         "- **DeepSeek Harness** (skilldeck's engine (SPEC.md)): loads (catalog: full)\n"
-        "- **Codex** (Codex at 033d1d07): does not load: flat file: Codex reads bundles "
+        "- **Codex** (Codex 0.171.0): does not load: flat file: Codex reads bundles "
         "only (.agents/skills/<name>/SKILL.md)\n"
-        "- **OpenCode** (OpenCode at 048f74f4): does not load: flat file: OpenCode reads "
+        "- **OpenCode** (OpenCode 1.18.33): does not load: flat file: OpenCode reads "
         "bundles only (.agents/skills/<name>/SKILL.md)"
     )
 
@@ -91,7 +91,7 @@ async def test_codex_listing_one_name_twice_is_reported_on_both_files(
     twice = [d for d in shown if d.code == "SD903"]
     assert [d.message for d in twice] == [
         f"Codex lists 2 skills named `deploy`; its model sees each as an entry of its own: "
-        f"{personal} (source: openai/codex:codex-rs/core-skills/src/loader.rs@033d1d07)"
+        f"{personal} (source: Codex 0.171.0, observed by scripts/host-lab)"
     ]
     assert twice[0].range.start == types.Position(1, 6)
     related = twice[0].related_information or []
@@ -120,7 +120,7 @@ async def test_codex_listing_one_name_twice_is_reported_on_both_files(
     )
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert (
-        "- **Codex** (Codex at 033d1d07): loads (catalog: full); the model also sees "
+        "- **Codex** (Codex 0.171.0): loads (catalog: full); the model also sees "
         f"another entry named 'deploy': {personal}" in hover.contents.value
     )
 
@@ -151,10 +151,11 @@ async def test_a_file_changed_on_disk_gets_the_hosts_verdict(
     first.write_text(f"---\nname: first\ndescription: {long}\n---\n", encoding="utf-8")
     # The file's own findings come at once (SD501: too long for DSH's catalog); the
     # hosts' verdict follows when the burst of disk events is over.
-    shown = await diagnostics_of(client, first, lambda found: "SD901" in codes(found))
-    assert [d.message for d in shown if d.code == "SD901"] == [
-        "Codex does not load this skill: description is 1100 characters; Codex allows 1024 "
-        "(source: openai/codex:codex-rs/core-skills/src/loader.rs@033d1d07)"
+    shown = await diagnostics_of(client, first, lambda found: "SD902" in codes(found))
+    # Codex 0.171.0 cuts a description past 1,024 characters (observed: y-desc-1100)
+    assert [d.message for d in shown if d.code == "SD902"] == [
+        "Codex's skill listing cuts this skill's entry to 1024 characters "
+        "(source: Codex 0.171.0, observed by scripts/host-lab)"
     ]
 
 
@@ -175,8 +176,10 @@ async def test_host_catalog_request_is_the_clis_budget_and_listing(
     assert answer["budget"] == json.loads(cli(deck, "budget", "--host", "codex", "--json"))
     listing = json.loads(cli(deck, "catalog", "--host", "codex", "--json"))
     assert answer["entries"] == listing["entries"]
-    assert answer["budget"]["budgetChars"] == 8000
-    assert {e["state"] for e in answer["budget"]["entries"]} == {"cut"}
+    # 2 % of Codex's 272,000-token window, counted in tokens; ten entries of 1,000
+    # characters fit whole
+    assert answer["budget"]["budgetTokens"] == 5440
+    assert {e["state"] for e in answer["budget"]["entries"]} == {"full"}
     assert (answer["host"], answer["label"], answer["complete"]) == ("codex", "Codex", True)
 
     small = await request(

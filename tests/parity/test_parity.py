@@ -429,7 +429,7 @@ async def test_cli_and_editor_agree_before_and_after_changes(
             "information",
             "Codex does not load this skill: flat file: Codex "
             "reads bundles only (.agents/skills/<name>/SKILL.md) (source: "
-            "openai/codex:codex-rs/core-skills/src/loader.rs@033d1d07)",
+            "Codex 0.171.0, observed by scripts/host-lab)",
         ) in codes
         assert any(
             code == "SD801" and " overlapping tasks for GitHub Copilot (score " in message

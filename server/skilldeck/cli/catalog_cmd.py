@@ -5,13 +5,16 @@ stderr) when no skill is offered to the model, as a session then sends none. JSO
 ``{"complete": bool, "entries": [{"name", "description"}]}`` with descriptions shaped as
 in the message (collapsed and capped, not yet XML-escaped).
 
-``--host H`` renders H's listing as far as H documents it: one line per entry
-(``- name: text``, text cut at H's per-entry cap with ``...``, ``- name`` for a name-only
-entry; left-out entries are not shown). The hosts' own wrapper prose is not documented, so
-none is invented. ``--host dsh`` is the exact message above. Codex's lines carry the
-skill file's path (``- name: text (file: /path/SKILL.md)``), as its listing writes them and
-``budget --host codex`` counts them. ``--max-description-length`` sets DSH's cap: with another
-``--host`` it is refused (that host keeps its own per-entry cap).
+``--host H`` renders H's listing as the host lab observed H's release sending it
+(``docs/hosts.md``): Codex's ``<skills_instructions>`` with its skill roots table and
+``- name: text (file: r1/<folder>/SKILL.md)``, Claude Code's ``- folder (name): text``,
+the ``<available_skills>`` XML of Gemini CLI, OpenCode and GitHub Copilot CLI, Kimi
+Code's sections and ``Path:`` lines; each text shaped and cut as that host does (``- name``
+for a name-only entry; left-out entries are not shown). The host's own skills and the prose
+around the listing are the host's text and are not written. ``--host dsh`` is the exact
+message above. JSON: ``{"complete", "host", "entries": [{"name", "state", "text",
+"location"}]}``. ``--max-description-length`` sets DSH's cap: with another ``--host`` it is
+refused (that host keeps its own per-entry cap).
 """
 
 from __future__ import annotations
@@ -106,15 +109,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_host(args: argparse.Namespace, host: Host) -> int:
-    from skilldeck.engine.host_views import host_listing  # noqa: PLC0415
+    from skilldeck.engine.host_views import host_listing, host_listing_text  # noqa: PLC0415
 
     def render(view: HostsView, _cwd: str) -> str:
-        lines = host_listing(view, host)
         if args.json:
-            entries = [line.to_json() for line in lines]
+            entries = [line.to_json() for line in host_listing(view, host)]
             payload = {"complete": view.complete, "host": host.name, "entries": entries}
             return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
-        return "".join(line.line for line in lines)
+        return host_listing_text(view, host)
 
     return host_report.host_output(
         Location.from_args(args), (host,), render, tag=f"catalog json={args.json}"

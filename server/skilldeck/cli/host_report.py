@@ -4,7 +4,7 @@
 ``list --host all --json``::
 
     {"hosts": ["dsh", ...],
-     "versions": {"<host>": "Codex at 033d1d07", ...},
+     "versions": {"<host>": "Codex 0.171.0", ...},
      "skills": [{"name", "path",
                  "hosts": {"<host>": {"loads": bool, "reason": str | null,
                                       "catalog": "full" | "cut" | "name-only" | "left-out"
@@ -265,26 +265,37 @@ def matrix_lines(view: HostsView, cwd: str) -> list[str]:
 
 
 def budget_lines(report: BudgetReport, host: Host) -> list[str]:
-    """``budget --host H``: each entry's state and the totals against H's budget."""
+    """``budget --host H``: each entry's state and the totals against H's budget (H's
+    own skills, whose text is H's, are counted in one line)."""
     lines = [f"{host.label} ({host.name}) catalog"]
-    width = max((len(e.name) for e in report.entries), default=0)
-    for entry in report.entries:
+    entries = [e for e in report.entries if not e.builtin]
+    own = [e for e in report.entries if e.builtin]
+    width = max((len(e.name) for e in entries), default=0)
+    for entry in entries:
         detail = {
             "full": f"full ({entry.shown_chars} characters)",
             "cut": f"cut at {entry.shown_chars} characters",
             "name-only": "name only",
-            "left-out": "left out (disable-model-invocation)" if entry.unlisted else "left out",
+            "left-out": "left out (not offered to the model)" if entry.unlisted else "left out",
         }[entry.state]
         lines.append(f"  {entry.name:<{width}}  {detail}")
-    if report.budget_chars is None:
-        budget = "no total budget documented"
+    if own:
+        kept = [e for e in own if e.state != "left-out"]
+        lines.append(
+            f"  (and {len(kept)} of {host.label}'s own skills: {report.own_chars} characters)"
+        )
+    if report.budget is None:
+        budget = "no total budget"
     else:
         context = (
             f"{report.context_tokens} tokens of context"
             if report.context_tokens is not None
             else "context window unknown"
         )
-        budget = f"budget {report.budget_chars} characters ({context})"
+        unit = "tokens" if report.unit == "tokens" else "characters"
+        budget = f"budget {report.budget} {unit} ({context})"
+        if report.unit == "tokens":
+            budget += f"; the listing counts {report.total} tokens as {host.label} counts them"
     lines.append(
         f"total {report.total_chars} characters, about {report.token_estimate} tokens "
         f"(one token per 4 characters); {budget}"

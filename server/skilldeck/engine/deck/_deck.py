@@ -530,7 +530,7 @@ def view_findings(
             finding: Finding | None = None
             if not load.loads:
                 finding = rule("SD901").finding(
-                    span, host=host.label, reason=load.reason, source=host.docs
+                    span, host=host.label, reason=load.reason, source=host.cited
                 )
             elif (
                 load.catalog in ("cut", "name-only", "left-out")
@@ -544,7 +544,7 @@ def view_findings(
                     "left-out": "leaves this skill out (over its budget)",
                 }[load.catalog]
                 finding = rule("SD902").finding(
-                    span, host=host.label, effect=effect, source=host.docs
+                    span, host=host.label, effect=effect, source=host.cited
                 )
             twice: Finding | None = None
             if load.loads and load.same_name:
@@ -554,7 +554,7 @@ def view_findings(
                     count=len(load.same_name) + 1,
                     name=load.name,
                     others=", ".join(load.same_name),
-                    source=host.docs,
+                    source=host.cited,
                     related=[
                         RelatedLocation(
                             other,

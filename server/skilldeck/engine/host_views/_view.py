@@ -1031,7 +1031,12 @@ class ListingLine:
     location: str | None = None
 
     def to_json(self) -> dict[str, str | None]:
-        return {"name": self.name, "state": self.state, "text": self.text}
+        return {
+            "name": self.name,
+            "state": self.state,
+            "text": self.text,
+            "location": self.location,
+        }
 
 
 def host_listing(view: HostsView, host: Host) -> list[ListingLine]:

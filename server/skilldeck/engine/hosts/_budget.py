@@ -84,6 +84,9 @@ class BudgetReport:
     total_chars: int
     token_estimate: int
     entries: tuple[BudgetEntry, ...]
+    #: The characters of the host's own skills' entries, in ``total_chars`` (their text
+    #: is the host's: only its length is known, observed).
+    own_chars: int = 0
 
     @property
     def budget_chars(self) -> int | None:
@@ -99,6 +102,7 @@ class BudgetReport:
             "budgetTokens": self.budget if self.unit == "tokens" else None,
             "totalChars": self.total_chars,
             "tokenEstimate": self.token_estimate,
+            "hostOwnChars": self.own_chars,
             "entries": [
                 {"name": e.name, "state": e.state, "shownChars": e.shown_chars}
                 for e in self.entries
@@ -151,6 +155,7 @@ def budget_from_offers(
             shown = _omit(host, offers, budget)
     entries: list[BudgetEntry] = []
     total_chars = 0
+    own_chars = 0
     total_tokens = overhead
     for offer, given in zip(offers, shown, strict=True):
         state: CatalogState
@@ -179,6 +184,8 @@ def budget_from_offers(
             line = entry_text(host, offer.written(None if state == "name-only" else count))
             total_chars += len(line) + 1
             total_tokens += _tokens(line)
+            if offer.builtin:
+                own_chars += len(line) + 1
     entries.extend(
         BudgetEntry(o.name, "left-out", 0, o.key, o.location or "", True, o.builtin, o.section)
         for o in unlisted
@@ -193,6 +200,7 @@ def budget_from_offers(
         total_chars,
         -(-total_chars // CHARS_PER_TOKEN),
         tuple(entries),
+        own_chars,
     )
     return report, {entry.key: entry.state for entry in entries}
 

@@ -288,6 +288,14 @@ class Host:
     catalog: CatalogRules = CatalogRules()
 
     @property
+    def cited(self) -> str:
+        """The source a finding about this host names: the release the host lab
+        observed, else the code or page the rules were read from."""
+        if self.observed is not None:
+            return f"{self.version}, observed by scripts/host-lab"
+        return self.docs
+
+    @property
     def requires_name(self) -> bool:
         """Whether a skill without a ``name`` is not loaded."""
         return self.reading.name.missing == "drop"
@@ -428,7 +436,7 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
         ),
         "copilot": Host(
             "copilot",
-            "GitHub Copilot CLI",
+            "GitHub Copilot",
             "dsh",
             "github/copilot-cli:changelog.md (1.0.78)",
             "Copilot CLI 1.0.102",
