@@ -161,6 +161,14 @@ def hosts_deck(base: Path) -> Path:
         _skill("pdf-forms", "Fill PDF forms and extract the fields of a PDF form."),
     )
     _write(agents / "flat.md", _skill("flat", "A flat file Codex does not read."))
+    # Observed host rules (scripts/host-lab): Codex 0.171.0 cuts a description past
+    # 1,024 characters (y-desc-1100) where GitHub Copilot CLI 1.0.102 does not load the
+    # skill; Codex drops a file that starts with a UTF-8 BOM (y-bom).
+    _write(agents / "long-form" / "SKILL.md", _skill("long-form", "Long form text. " * 70))
+    (agents / "bom-skill").mkdir(parents=True)
+    (agents / "bom-skill" / "SKILL.md").write_bytes(
+        b"\xef\xbb\xbf" + _skill("bom-skill", "Starts with a byte order mark.").encode()
+    )
     # A generalist and a specialist of its task (SD801 at 0.30 from the names; their texts
     # alone score below the threshold).
     _write(agents / "code-reviewer" / "SKILL.md", _skill("code-reviewer", CODE_REVIEWER))
@@ -431,6 +439,29 @@ async def test_cli_and_editor_agree_before_and_after_changes(
             "reads bundles only (.agents/skills/<name>/SKILL.md) (source: "
             "Codex 0.171.0, observed by scripts/host-lab)",
         ) in codes
+        # the rules the host lab observed, the same in the CLI and the editor
+        assert {
+            (
+                "SD902",
+                "information",
+                "Codex's skill listing cuts this skill's entry to 1024 characters (source: "
+                "Codex 0.171.0, observed by scripts/host-lab)",
+            ),
+            (
+                "SD901",
+                "information",
+                "GitHub Copilot does not load this skill: description is 1119 characters; "
+                "GitHub Copilot allows 1024 (source: Copilot CLI 1.0.102, observed by "
+                "scripts/host-lab)",
+            ),
+            (
+                "SD901",
+                "information",
+                "Codex does not load this skill: the file starts with a UTF-8 byte order "
+                "mark: Codex finds no frontmatter after it (save the file without the BOM) "
+                "(source: Codex 0.171.0, observed by scripts/host-lab)",
+            ),
+        } <= codes
         assert any(
             code == "SD801" and " overlapping tasks for GitHub Copilot (score " in message
             for code, _severity, message in codes
