@@ -147,7 +147,7 @@ def test_copilot(deck: tuple[Path, Path]) -> None:
         "project/.agents/skills/linked/SKILL.md": (True, "full"),
         "project/.agents/skills/quick.md": (
             False,
-            "flat file: GitHub Copilot CLI reads bundles only (.agents/skills/<name>/SKILL.md)",
+            "flat file: GitHub Copilot reads bundles only (.agents/skills/<name>/SKILL.md)",
         ),
         "project/.agents/skills/release-notes/SKILL.md": (True, "full"),
         "project/.agents/skills/renamed/SKILL.md": (True, "full"),
@@ -574,3 +574,44 @@ def test_claude_code_counts_when_to_use_and_ignores_dsh_spelling(
     assert entries == {"snake": ("cut", 1536), "camel": ("full", 1000)}
     lines = {line.name: line.text for line in host_listing(view, get_host("claude-code"))}
     assert lines["snake"] == "d" * 1000 + " - " + "w" * 532 + "\u2026"
+
+
+# --- what the host lab observed, on the issue's own examples (issue #39) ----------------
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_codex_and_claude_code_as_their_releases_read_a_skill(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / ".git").mkdir()
+    for folder in (".agents/skills", ".claude/skills"):
+        base = tmp_path / folder
+        # no description; the body's first line, then a second line in the same paragraph
+        _write(base / "bare/SKILL.md", "---\nname: bare\n---\n\nFirst line.\nSecond line.\n")
+        # an unquoted ': ' (invalid YAML)
+        _write(base / "colon/SKILL.md", "---\nname: colon\ndescription: Use when: deploying\n---\n")
+        # a frontmatter name that differs from the folder
+        _write(base / "folder/SKILL.md", "---\nname: other\ndescription: Named apart.\n---\n")
+    config = SkilldeckConfig(include_user_roots=False)
+    codex, claude = get_host("codex"), get_host("claude-code")
+    view = build_view([codex, claude], config, str(tmp_path))
+    # Codex 0.171.0 (observed: y-missing-description, y-colon, l-name-differs)
+    reasons = {os.path.basename(os.path.dirname(v.path)): v.reason for v in view.loads_of("codex")}
+    assert reasons["bare"] == "no description: Codex does not load the skill"
+    assert reasons["colon"] is None and reasons["folder"] is None
+    assert [(line.name, line.text, line.location) for line in host_listing(view, codex)] == [
+        ("colon", "Use when: deploying", "r1/colon/SKILL.md"),
+        ("other", "Named apart.", "r1/folder/SKILL.md"),
+    ]
+    # Claude Code 2.1.332 (observed: y-missing-description, y-colon, l-name-differs): the
+    # first *line* of the body, the folder as the command with the name beside it
+    assert [line.line for line in host_listing(view, claude)] == [
+        "- bare: First line.\n",
+        "- colon: Use when: deploying\n",
+        "- folder (other): Named apart.\n",
+    ]
