@@ -615,3 +615,25 @@ def test_codex_and_claude_code_as_their_releases_read_a_skill(
         "- colon: Use when: deploying\n",
         "- folder (other): Named apart.\n",
     ]
+
+
+def test_claude_code_shows_no_name_beside_a_folder_when_its_own_skill_has_that_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found by running Claude Code 2.1.332 on 200 skills of the real corpus (skilldeck
+    # hosts observe): `cc-skill-security-review` named `security-review`, the name of one
+    # of Claude Code's own skills, is listed by its folder alone.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / ".git").mkdir()
+    base = tmp_path / ".claude/skills"
+    _write(
+        base / "cc-skill-security-review/SKILL.md",
+        "---\nname: security-review\ndescription: Review security.\n---\n",
+    )
+    _write(base / "cc-skill-lint/SKILL.md", "---\nname: lint\ndescription: Lint.\n---\n")
+    claude = get_host("claude-code")
+    view = build_view([claude], SkilldeckConfig(include_user_roots=False), str(tmp_path))
+    assert [line.line for line in host_listing(view, claude)] == [
+        "- cc-skill-lint (lint): Lint.\n",
+        "- cc-skill-security-review: Review security.\n",
+    ]

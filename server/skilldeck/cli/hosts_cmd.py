@@ -105,7 +105,7 @@ def user_skill_folders() -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Observe the host; see the module doc."""
     from skilldeck.engine.filesystem import find_project_root  # noqa: PLC0415
-    from skilldeck.engine.host_views import build_view, host_listing  # noqa: PLC0415
+    from skilldeck.engine.host_views import build_view, host_listing_text  # noqa: PLC0415
     from skilldeck.engine.hosts import get_host  # noqa: PLC0415
     from skilldeck.observe.listing import NoListing, read_listing  # noqa: PLC0415
     from skilldeck.observe.sandbox import PORT, SandboxUnavailable, run_in_sandbox  # noqa: PLC0415
@@ -171,7 +171,14 @@ def run(args: argparse.Namespace) -> int:
         shown_roots = [(alias, folder.replace(home, "~")) for alias, folder in listing.roots]
     config = location.config(cwd)
     view = build_view([host], config, cwd)
-    predicted = [(line.name, line.text) for line in host_listing(view, host)]
+    # The prediction is read back by the reader of the host's own listing, so both sides
+    # are compared as sent (escaped, cut and named as the host writes them).
+    try:
+        written = read_listing(host_listing_text(view, host), wiring.fmt).entries
+    except NoListing:
+        written = ()
+    predicted = [(entry.name, entry.description) for entry in written]
+    builtins |= {own.name for own in host.catalog.builtins} & {e.name for e in observed}
     differences = _differences(host, [e for e in observed if e.name not in builtins], predicted)
     if args.json:
         payload = {

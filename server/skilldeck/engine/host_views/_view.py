@@ -944,7 +944,9 @@ def _labels(host: Host, entries: Sequence[tuple[FoundFile, HostRead]]) -> list[s
     """Each entry's name as ``host`` shows it (Claude Code: ``folder (name)``)."""
     if not host.reading.display_name:
         return [read.name for _found, read in entries]
-    first_folder: dict[str, int] = {}
+    # The host's own skills hold their names first (Claude Code 2.1.332: a skill named
+    # `security-review` is shown by its folder alone beside its own `security-review`).
+    first_folder: dict[str, int] = {own.name: -1 for own in host.catalog.builtins}
     first_display: dict[str, int] = {}
     for index, (_found, read) in enumerate(entries):
         first_folder.setdefault(read.name, index)
