@@ -82,12 +82,12 @@ export function previewError(folderUri: string, message: string): string {
 }
 
 /** A text budget bar: `[#######-------------] 35% of 8,000 characters`. */
-export function budgetBar(total: number, budget: number, width = 20): string {
+export function budgetBar(total: number, budget: number, width = 20, unit = 'characters'): string {
   const share = budget > 0 ? total / budget : 1;
   const filled = Math.min(width, Math.round(Math.min(share, 1) * width));
   const over = share > 1 ? ' (over budget)' : '';
   const percent = Math.round(share * 100);
-  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${percent}% of ${thousands(budget)} characters${over}`;
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${percent}% of ${thousands(budget)} ${unit}${over}`;
 }
 
 function thousands(value: number): string {
@@ -110,11 +110,14 @@ export function hostPreviewContent(result: HostCatalogResult): string {
   if (!result.complete) {
     lines.push('# Warning: discovery is incomplete; the listing may be missing skills.');
   }
-  if (budget.budgetChars === null) {
-    lines.push(`# Budget: none documented; ${thousands(budget.totalChars)} characters`);
-  } else {
-    const context = budget.contextTokens === null ? 'context window unknown' : `${thousands(budget.contextTokens)} tokens of context`;
+  const context = budget.contextTokens === null ? 'context window unknown' : `${thousands(budget.contextTokens)} tokens of context`;
+  if (budget.budgetChars !== null) {
     lines.push(`# Budget: ${budgetBar(budget.totalChars, budget.budgetChars)} (${context})`);
+  } else if (budget.budgetTokens != null && budget.totalTokens != null) {
+    // Codex counts its budget in tokens, as it counts them (docs/hosts.md).
+    lines.push(`# Budget: ${budgetBar(budget.totalTokens, budget.budgetTokens, 20, 'tokens')} (${context})`);
+  } else {
+    lines.push(`# Budget: none documented; ${thousands(budget.totalChars)} characters`);
   }
   lines.push(`# ${counts.full} full, ${counts.cut} cut, ${counts['name-only']} name only, ${counts['left-out']} left out`);
   lines.push(`# Rules: ${result.docs} (docs/hosts.md)`);

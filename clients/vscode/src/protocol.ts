@@ -57,6 +57,9 @@ export interface HostCatalogResult {
     host: string;
     contextTokens: number | null;
     budgetChars: number | null;
+    /** The budget and the listing's size where the host counts in tokens (Codex). */
+    budgetTokens?: number | null;
+    totalTokens?: number | null;
     totalChars: number;
     tokenEstimate: number;
     entries: { name: string; state: HostEntryState; shownChars: number }[];

@@ -135,6 +135,14 @@ describe('host listing preview', () => {
     );
   });
 
+  it('draws a budget counted in tokens (Codex) as tokens', () => {
+    const tokens: HostCatalogResult = {
+      ...codexListing(),
+      budget: { ...codexListing().budget, budgetChars: null, budgetTokens: 5440, totalTokens: 1360 },
+    };
+    assert.match(hostPreviewContent(tokens), /# Budget: \[#####-+\] 25% of 5,440 tokens \(context window unknown\)\n/);
+  });
+
   it('says when no budget is documented and when nothing is listed', () => {
     const none: HostCatalogResult = {
       ...codexListing(),

@@ -100,6 +100,7 @@ class BudgetReport:
             "contextTokens": self.context_tokens,
             "budgetChars": self.budget_chars,
             "budgetTokens": self.budget if self.unit == "tokens" else None,
+            "totalTokens": self.total if self.unit == "tokens" else None,
             "totalChars": self.total_chars,
             "tokenEstimate": self.token_estimate,
             "hostOwnChars": self.own_chars,
