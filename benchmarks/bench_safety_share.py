@@ -1,0 +1,114 @@
+"""The SD10xx safety rules' share of a cold ``skilldeck check`` on a deck (issue #40's
+target: under a fifth on the real-derived 10,000-skill deck).
+
+Runs, alternating, the cold ``check`` of ``bench_check.py`` (a fresh, empty
+``$SKILLDECK_CACHE_DIR``: the first run a user sees) as shipped and with the safety
+rules stubbed out (the per-file rules, ``_Checker.check_safety``, and the bundle scan,
+``bundle_findings``, replaced by no-ops before the command starts, so the safety modules
+are never imported either; the scan's forked helpers inherit the stubs). The share is
+``(with - without) / with`` of the median CPU time (user + system, the process and its
+helpers, from ``wait4``); wall times are printed beside it. With ``--no-cache`` the runs
+neither read nor write the cache.
+
+Numbers, not pass/fail; the machine is shared, so compare within one run (the load
+average is printed before and after).
+
+    .venv/bin/python benchmarks/real_corpus.py benchmarks/corpus/real-10000 --n 10000
+    .venv/bin/python benchmarks/bench_safety_share.py benchmarks/corpus/real-10000 [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_check import check_argv
+from corpus import load
+from measure import run_timed
+
+#: ``python -c`` program: ``skilldeck`` with the safety rules stubbed out.
+_WITHOUT_SAFETY = (
+    "import sys\n"
+    "from skilldeck.engine.files import _skill_file\n"
+    "_skill_file._Checker.check_safety = lambda self, fm: None\n"
+    "_skill_file.bundle_findings = lambda path: ()\n"
+    "from skilldeck.cli.main import main\n"
+    "sys.argv[0] = 'skilldeck'\n"
+    "raise SystemExit(main())\n"
+)
+
+
+def _argv(argv: list[str], *, safety: bool) -> list[str]:
+    """``argv`` (``python -m skilldeck ...``) as shipped, or with the rules stubbed."""
+    assert argv[1:3] == ["-m", "skilldeck"], argv
+    if safety:
+        return argv
+    return [argv[0], "-c", _WITHOUT_SAFETY, *argv[3:]]
+
+
+def _load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", help="a folder made by real_corpus.py or corpus.py")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each, alternating")
+    parser.add_argument("--no-cache", action="store_true", help="check --no-cache")
+    args = parser.parse_args(argv)
+    corpus = load(args.corpus)
+    if corpus is None:
+        parser.error(f"no corpus manifest in {args.corpus}")
+    env = corpus.process_env()
+    base = check_argv(corpus, no_cache=args.no_cache)
+    samples: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+    outputs: dict[bool, set[int]] = {True: set(), False: set()}
+    print(f"load average before: {_load()}")
+    scratch = tempfile.mkdtemp(prefix="skilldeck-bench-share-")
+    try:
+        for attempt in range(args.repeats):
+            for safety in (True, False) if attempt % 2 == 0 else (False, True):
+                cache = os.path.join(scratch, f"cache-{attempt}-{safety}")
+                run = run_timed(
+                    _argv(base, safety=safety),
+                    env={**env, "SKILLDECK_CACHE_DIR": cache},
+                    cwd=corpus.cwd,
+                )
+                if run.returncode not in (0, 1):
+                    raise RuntimeError(run.stderr.decode(errors="replace")[-2000:])
+                samples[safety].append((run.cpu, run.wall))
+                outputs[safety].add(run.stdout.count(b'"code": "SD10'))
+                shutil.rmtree(cache, ignore_errors=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"load average after:  {_load()}")
+    kind = "check --no-cache" if args.no_cache else "cold check (empty cache dir)"
+    print(f"{kind} of {corpus.n:,} skills ({args.corpus}), median of {args.repeats} runs each:")
+    medians = {}
+    for safety in (True, False):
+        cpu = statistics.median(s[0] for s in samples[safety])
+        wall = statistics.median(s[1] for s in samples[safety])
+        medians[safety] = cpu
+        runs = ", ".join(f"{s[0]:.2f}" for s in samples[safety])
+        label = "with the safety rules" if safety else "safety rules stubbed"
+        print(f"  {label:24} CPU {cpu:6.2f} s  wall {wall:6.2f} s  (CPU runs: {runs})")
+    share = (medians[True] - medians[False]) / medians[True]
+    print(
+        f"  safety share of the CPU time: {share:.1%} "
+        f"({medians[True] - medians[False]:.2f} s of {medians[True]:.2f} s)"
+    )
+    print(f"  SD10xx findings printed: {sorted(outputs[True])} (stubbed: {sorted(outputs[False])})")
+    print(f"command: {' '.join(base)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
