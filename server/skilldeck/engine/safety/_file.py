@@ -239,7 +239,7 @@ def _chunk_hits(chunk: str) -> tuple[tuple[Hit, ...], tuple[int, ...]]:
     hits = list(instruction_hits(chunk, 0, len(chunk), only=BODY_INTENTS, present=present))
     if present:
         hits += command_hits(chunk, 0, len(chunk), present, lowered=lowered)
-    return tuple(hits), chunk_candidates(chunk, present)
+    return tuple(hits), chunk_candidates(chunk, present, lowered)
 
 
 @lru_cache(maxsize=_CHUNK_MEMO)

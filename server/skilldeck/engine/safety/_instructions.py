@@ -25,7 +25,7 @@ from functools import lru_cache
 from skilldeck.engine.safety._hits import Gate, Hit, present_marks, shorten
 from skilldeck.engine.safety._intent import INTENTS, IntentMatch, intent_matches
 from skilldeck.engine.safety._markdown import Structure, in_code, structure
-from skilldeck.engine.safety._normalise import normalise
+from skilldeck.engine.safety._normalise import Normalised, normalise
 from skilldeck.engine.safety._prose import forbidden_by_intro, quoted, teaching, words
 
 #: Chat-template role markers: read as a new conversation turn by some models.
@@ -84,7 +84,13 @@ def find_intents(
 ) -> list[Found]:
     """The intents of ``only`` in ``text[start:end]`` (normalised first), not negated,
     with their source ranges; and chat-template role markers. ``present``: the marks of
-    the text lowered, when it is plain ASCII (then it is its normalised form)."""
+    the text lowered, when it is plain ASCII (then it is its normalised form).
+
+    A blank line is a clause break, which no intent's grammar crosses, and a grammar's
+    gate holds words of its match: so a text whose gates open is judged a paragraph at
+    a time, each paragraph only when its own gates open (the words of an opened text
+    are mostly in paragraphs that open none: about a twentieth of the collection's
+    text is read word by word, against half when a chunk of 1-4 KB was the unit)."""
     norm = normalise(text, start, end, entities=True)
     if present is None or norm.starts is not None or norm.text != text[start:end].lower():
         present = present_marks(norm.text)
@@ -94,9 +100,51 @@ def find_intents(
             Found("SD1007", "read chat-template role markers", m.start(), m.end())
             for m in _ROLE_MARKERS.finditer(text, start, end)
         )
-    if not present or not any(i.opens(present) for i in INTENTS if i.name in only):
+    if not _opens(present, only):
         return found
+    paragraphs = _paragraphs(text, start, end)
+    if len(paragraphs) == 1:
+        found += _intents(norm, present, only)
+    else:
+        for first, last in paragraphs:
+            piece = normalise(text, first, last, entities=True)
+            marks = present_marks(piece.text)
+            if _opens(marks, only):
+                found += _intents(piece, marks, only)
+    found.sort(key=lambda f: f.start)
+    return found
+
+
+#: A blank line (a clause break for :func:`~skilldeck.engine.safety._prose.words`).
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+#: Shorter texts are judged whole.
+_PARAGRAPH_SPLIT = 512
+
+
+def _paragraphs(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """``text[start:end]`` cut after each blank line (the blank line stays with the
+    paragraph before it, so its clause break does too)."""
+    if end - start < _PARAGRAPH_SPLIT:
+        return [(start, end)]
+    pieces: list[tuple[int, int]] = []
+    at = start
+    for blank in _BLANK_LINE.finditer(text, start, end):
+        pieces.append((at, blank.end()))
+        at = blank.end()
+    if at < end:
+        pieces.append((at, end))
+    return pieces or [(start, end)]
+
+
+def _opens(present: frozenset[str], only: frozenset[str]) -> bool:
+    return bool(present) and any(i.opens(present) for i in INTENTS if i.name in only)
+
+
+def _intents(norm: Normalised, present: frozenset[str], only: frozenset[str]) -> list[Found]:
+    """The intents of ``only`` in the normalised text ``norm`` whose marks are
+    ``present``."""
     line = words(norm)
+    found: list[Found] = []
     match: IntentMatch
     for match in intent_matches(line, present, only=only):
         first, last = line.normalised_span(match.start, match.end)
@@ -104,7 +152,6 @@ def find_intents(
         found.append(
             Found(match.intent.code, match.intent.kind, source_start, source_end, match.what)
         )
-    found.sort(key=lambda f: f.start)
     return found
 
 
