@@ -4,22 +4,30 @@ target: under a fifth on the real-derived 10,000-skill deck).
 Runs, alternating, the cold ``check`` of ``bench_check.py`` (a fresh, empty
 ``$SKILLDECK_CACHE_DIR``: the first run a user sees) as shipped and with the safety
 rules stubbed out (the per-file rules, ``_Checker.check_safety``, and the bundle scan,
-``bundle_findings``, replaced by no-ops before the command starts, so the safety modules
-are never imported either; the scan's forked helpers inherit the stubs). The share is
+``bundle_findings``, replaced by no-ops before the command starts; the modules are still
+imported, and the scan's forked helpers inherit the stubs). The share is
 ``(with - without) / with`` of the median CPU time (user + system, the process and its
 helpers, from ``wait4``); wall times are printed beside it. With ``--no-cache`` the runs
 neither read nor write the cache.
+
+With ``--keystroke`` it measures the editor instead: the language server on the deck,
+driven by ``bench_server.py`` (``didChange`` in the probe skill's description and body, one
+keystroke every 50 ms, to the ``publishDiagnostics`` of that version), as shipped and
+with the same stubs, alternating; it prints p50 and p95 of each run and the server's CPU
+time a keystroke.
 
 Numbers, not pass/fail; the machine is shared, so compare within one run (the load
 average is printed before and after).
 
     .venv/bin/python benchmarks/real_corpus.py benchmarks/corpus/real-10000 --n 10000
     .venv/bin/python benchmarks/bench_safety_share.py benchmarks/corpus/real-10000 [--repeats 3]
+    .venv/bin/python benchmarks/bench_safety_share.py benchmarks/corpus/real-10000 --keystroke
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import shutil
 import statistics
@@ -31,7 +39,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_check import check_argv
-from corpus import load
+from bench_server import bench_server
+from corpus import Corpus, load
 from measure import run_timed
 
 #: ``python -c`` program: ``skilldeck`` with the safety rules stubbed out.
@@ -58,15 +67,47 @@ def _load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
+def keystroke(corpus: Corpus, *, repeats: int, edits: int) -> None:
+    """``didChange`` to diagnostics in the language server, with and without the rules."""
+    serve = [sys.executable, "-m", "skilldeck", "serve", "--cwd", corpus.cwd]
+    runs: dict[bool, list[dict[str, float]]] = {True: [], False: []}
+    for attempt in range(repeats):
+        for safety in (True, False) if attempt % 2 == 0 else (False, True):
+            result = asyncio.run(
+                bench_server(
+                    corpus, edits=edits, queries=0, server_argv=_argv(serve, safety=safety)
+                )
+            )
+            runs[safety].append(result["did_change"])  # type: ignore[arg-type]
+    print(
+        f"keystroke (didChange -> publishDiagnostics) on {corpus.n:,} skills, {edits} edits a run:"
+    )
+    for safety in (True, False):
+        label = "with the safety rules" if safety else "safety rules stubbed"
+        cells = ", ".join(
+            f"p50 {r['p50_ms']:.1f} / p95 {r['p95_ms']:.1f} ms "
+            f"(server CPU {r['server_cpu_ms']:.1f} ms)"
+            for r in runs[safety]
+        )
+        print(f"  {label:24} {cells}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", help="a folder made by real_corpus.py or corpus.py")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each, alternating")
     parser.add_argument("--no-cache", action="store_true", help="check --no-cache")
+    parser.add_argument("--keystroke", action="store_true", help="the language server instead")
+    parser.add_argument("--edits", type=int, default=100, help="keystrokes a server run")
     args = parser.parse_args(argv)
     corpus = load(args.corpus)
     if corpus is None:
         parser.error(f"no corpus manifest in {args.corpus}")
+    if args.keystroke:
+        print(f"load average before: {_load()}")
+        keystroke(corpus, repeats=args.repeats, edits=args.edits)
+        print(f"load average after:  {_load()}")
+        return 0
     env = corpus.process_env()
     base = check_argv(corpus, no_cache=args.no_cache)
     samples: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
