@@ -106,7 +106,7 @@ def bundle_findings(skill_path: str) -> BundleFindings:
     folder = os.path.dirname(os.path.abspath(skill_path))
     walk = walk_bundle(folder)
     if not walk.files and walk.stopped is None:
-        return ()  # nothing beside SKILL.md (most skills): no scan, no memo entry
+        return _NONE  # nothing beside SKILL.md (most skills): no scan, no memo entry
     key = (folder, walk)
     cached = _memo.get(key)
     if cached is not None:
