@@ -74,6 +74,14 @@ def _gap(most: int) -> _Part:
     return _Part(f"(?: [^ |]+){{0,{most}}}", None)
 
 
+def _unnegated_gap(most: int) -> _Part:
+    """Up to ``most`` tokens, none a clause break or a negation ("read X and never
+    send it": the negation sits inside the match, where no look back finds it)."""
+    no = r"(?!(?:not|never|don't|dont|avoid|cannot|can't|won't|mustn't|shouldn't)(?![^ ]))"
+    # begins as _gap does, so _seq joins it without a space
+    return _Part(f"(?: [^ |]+){{0}}(?: {no}[^ |]+){{0,{most}}}", None)
+
+
 def _raw(regex: str) -> _Part:
     """A regular expression over whole tokens that no match begins with."""
     return _Part(regex, None)
@@ -478,6 +486,13 @@ _ORDER_NOUNS = ("instructions", "system prompt", "rules", "directives", "orders"
                 "guidelines")  # fmt: skip
 
 
+#: Verbs that read what a later verb sends on (a flow within one sentence).
+_READS = ("read", "reads", "cat", "open", "load", "grab", "take", "collect", "copy", "get",
+          "fetch", "extract", "look up")  # fmt: skip
+_READ_MARKS = ("read", "cat", "open", "load", "grab", "take", "collect", "copy", "get",
+               "fetch", "extract", "look up")  # fmt: skip
+
+
 def _intent(name: str, code: str, kind: str, *alternatives: Alternative) -> Intent:
     marks = frozenset().union(*(a.needs[0] for a in alternatives))
     return Intent(name, code, kind, alternatives, marks)
@@ -533,6 +548,13 @@ INTENTS: tuple[Intent, ...] = (
         "SD1007",
         "ignore earlier instructions",
         _alt(_seq(_IGNORE, _gap(4), _PRIOR, _gap(2), _ORDERS), _M_IGNORE, _M_PRIOR, _M_ORDERS),
+        _alt(
+            # the place after the noun: "ignore the testing instructions above"
+            _seq(_IGNORE, _gap(3), _ORDERS, _w("above", "before", "before this",
+                                               "given before", "given earlier", "so far",
+                                               "until now", "up to now")),
+            _M_IGNORE, _M_ORDERS, ("above", "before", "so far", "until now", "up to now"),
+        ),
         _alt(
             _seq(_IGNORE, _gap(1), _w("your", "your own", "your current", "your core"),
                  _gap(1), _ORDERS),
@@ -747,6 +769,16 @@ INTENTS: tuple[Intent, ...] = (
                  _w("it", "them", "this", "that", "its value", "the value"), _gap(1), _TO,
                  _gap(2), _named("dest", _DEST)),
             _M_SECRET, _M_SEND, _M_DEST,
+        ),
+        _alt(
+            # a flow in one sentence: a secret read, then sent on by a pronoun ("read
+            # ~/.npmrc and post it to https://..."); the secret file's token can begin no
+            # match (no start word names it), so the reading verb begins this one
+            _seq(_w(*_READS), _gap(2), _named("what", _SECRET), _unnegated_gap(6),
+                 _named("verb", _SEND), _w("it", "them", "its contents", "the contents",
+                                           "their contents", "the file", "the files"),
+                 _gap(1), _TO, _gap(2), _named("dest", _DEST)),
+            _READ_MARKS, _M_SECRET, _M_SEND, _M_DEST,
         ),
     ),
     _intent(

@@ -176,7 +176,9 @@ _TEACHING = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
-_ITEM = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,3}[.)])(?:[ \t]|$)|\|)")
+#: A line of a list item, a table row or a block quote: a block whose introducing line
+#: (the last line before it that is none of these) says what the block is.
+_ITEM = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,3}[.)])(?:[ \t]|$)|\||>)")
 
 
 def _sentence_start(text: str, start: int, floor: int) -> int:
@@ -195,8 +197,9 @@ def _line_bounds(text: str, at: int) -> tuple[int, int]:
 
 def teaching(text: str, start: int, floor: int = 0) -> bool:
     """Whether the sentence before ``start`` presents it as an example, an attack or
-    something to detect, or ``start`` is in a list item or table row whose introducing
-    line (the last line before the list that is not an item) does."""
+    something to detect, or ``start`` is in a list item, table row or block quote whose
+    introducing line (the last line before the block that is not part of one) does
+    ("Typical payloads look like this:" over a quoted payload)."""
     sentence = _sentence_start(text, start, floor)
     if _TEACHING.search(text, sentence, start) is not None:
         return True
