@@ -48,7 +48,8 @@ _WITHOUT_SAFETY = (
     "import sys\n"
     "from skilldeck.engine.files import _skill_file\n"
     "_skill_file._Checker.check_safety = lambda self, fm: None\n"
-    "_skill_file.bundle_findings = lambda path: ()\n"
+    "from skilldeck.engine.safety._bundle import BundleFindings\n"
+    "_skill_file.bundle_findings = lambda path: BundleFindings()\n"
     "from skilldeck.cli.main import main\n"
     "sys.argv[0] = 'skilldeck'\n"
     "raise SystemExit(main())\n"
@@ -97,6 +98,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("corpus", help="a folder made by real_corpus.py or corpus.py")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each, alternating")
     parser.add_argument("--no-cache", action="store_true", help="check --no-cache")
+    parser.add_argument(
+        "--jobs",
+        default=None,
+        help="check -j N (1: no helper processes, whose deadline a loaded machine can pass)",
+    )
     parser.add_argument("--keystroke", action="store_true", help="the language server instead")
     parser.add_argument("--edits", type=int, default=100, help="keystrokes a server run")
     args = parser.parse_args(argv)
@@ -110,6 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     env = corpus.process_env()
     base = check_argv(corpus, no_cache=args.no_cache)
+    if args.jobs is not None:
+        base += ["-j", str(args.jobs)]
     samples: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
     outputs: dict[bool, set[int]] = {True: set(), False: set()}
     print(f"load average before: {_load()}")
