@@ -357,7 +357,9 @@ def test_every_command_gate_opens_wherever_its_pattern_matches() -> None:
             if match is not None:
                 matched += 1
                 assert gate.opens(marks), (pattern.pattern[:40], match.group())
-    assert matched > 100
+    # the phrases alone match 91 times; the collection, where it is beside the repository,
+    # adds more
+    assert matched > (100 if CORPUS is not None else 80)
 
 
 @pytest.mark.parametrize(
