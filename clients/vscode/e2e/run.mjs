@@ -600,7 +600,8 @@ await check("the agent picker previews an agent's listing with its budget (#19)"
   const bar = await until("Codex's listing with a budget bar", 30000, async () => {
     const texts = (await page.locator('.editor-instance .view-lines').allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' '));
     const all = texts.join('\n');
-    const line = all.split('\n').find((l) => /\[[#-]+\] \d+% of [\d,]+ characters/.test(l));
+    // Codex counts its budget in tokens (observed, Codex 0.171.0: docs/hosts.md)
+    const line = all.split('\n').find((l) => /\[[#-]+\] \d+% of [\d,]+ tokens/.test(l));
     return line !== undefined && /Codex/.test(all) ? line : false;
   });
   await screenshot('host-listing');
