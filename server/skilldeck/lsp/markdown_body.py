@@ -24,6 +24,7 @@ from typing import Literal
 
 from skilldeck.engine.model_view import code_regions, fenced_blocks, find_skill_mentions
 from skilldeck.engine.text import Position, Span
+from skilldeck.engine.text import leading_columns as _indent
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT_UNDERLINE = re.compile(r" {0,3}(=+|-+)[ \t]*$")
@@ -168,19 +169,6 @@ def headings(lines: Sequence[str], start: int) -> list[Heading]:
             else:
                 paragraph = number
     return found
-
-
-def _indent(line: str) -> int:
-    """The columns of ``line``'s leading spaces and tabs (tab stops of 4)."""
-    width = 0
-    for char in line:
-        if char == " ":
-            width += 1
-        elif char == "\t":
-            width += 4 - width % 4
-        else:
-            break
-    return width
 
 
 def _interrupts(line: str) -> bool:

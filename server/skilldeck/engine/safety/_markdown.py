@@ -41,6 +41,7 @@ from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
 from skilldeck.engine.safety._hits import Gate, folded, present_marks, word_matches
 from skilldeck.engine.safety._html import Hidden, SourceMap, Visibility
+from skilldeck.engine.text import leading_columns as _indent
 
 # --- lines -----------------------------------------------------------------------------
 
@@ -173,18 +174,6 @@ _FENCE = re.compile(r"(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>[^\r\n]*)
 _HTML_STARTS: tuple[tuple[re.Pattern[str], re.Pattern[str], bool], ...] = tuple(
     (start, end, interrupts) for start, end, interrupts in HTML_SEQUENCES
 )
-
-
-def _indent(line: str) -> int:
-    width = 0
-    for char in line:
-        if char == " ":
-            width += 1
-        elif char == "\t":
-            width += 4 - width % 4
-        else:
-            break
-    return width
 
 
 def _html_start(stripped: str) -> int:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.text._positions import Position as Position
     from skilldeck.engine.text._positions import Span as Span
     from skilldeck.engine.text._positions import from_client_character as from_client_character
+    from skilldeck.engine.text._positions import leading_columns as leading_columns
     from skilldeck.engine.text._positions import line_starts as line_starts
     from skilldeck.engine.text._positions import split_lines as split_lines
     from skilldeck.engine.text._positions import to_client_character as to_client_character
@@ -62,6 +63,7 @@ else:
                 "Position",
                 "Span",
                 "from_client_character",
+                "leading_columns",
                 "line_starts",
                 "split_lines",
                 "to_client_character",

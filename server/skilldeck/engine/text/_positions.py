@@ -105,3 +105,17 @@ def from_client_character(line: str | None, character: int, encoding: Encoding) 
         if units > character:
             return index
     return len(line)
+
+
+def leading_columns(line: str) -> int:
+    """The columns of ``line``'s leading spaces and tabs, tab stops of 4 (CommonMark's
+    indentation)."""
+    width = 0
+    for char in line:
+        if char == " ":
+            width += 1
+        elif char == "\t":
+            width += 4 - width % 4
+        else:
+            break
+    return width
