@@ -21,7 +21,10 @@ read costs it nothing).
 No test depends on this script or on the peers. Numbers, not pass/fail::
 
     .venv/bin/python benchmarks/bench_safety_eval.py [--install] [--skip-collection-peers]
-        [--peers-cache DIR] [--corpus DIR] [--repeats N] [--json OUT]
+        [--peers-cache DIR] [--corpus DIR] [--repeats N] [--json OUT] [--set holdout]
+
+``--set holdout`` measures the held-out set (``tests/safety/holdout/``, same layout) instead
+of the evaluation set; ``--skip-collection`` leaves the real collection out.
 """
 
 from __future__ import annotations
@@ -519,6 +522,7 @@ def report(
     collection: Mapping[str, Run],
     collection_size: int,
     set_files: int,
+    set_root: Path = safety_eval.EVAL,
 ) -> dict[str, object]:
     hostile = [c for c in cases if c.expect == "hostile"]
     benign = [c for c in cases if c.expect == "benign"]
@@ -589,8 +593,9 @@ def report(
         if run.flags.get(folders[case.id].resolve())
     }
     print(f"\nall peers together caught {len(union)}/{len(hostile)}")
-    _per_technique(hostile, folders, good)
+    _per_technique(hostile, folders, good, set_root)
     _look_alikes(benign, folders, good)
+    _per_case(cases, folders, good)
     print("\ncommands (one per root; the set's roots, then the collection):")
     for run in good:
         print(f"  {run.label}:")
@@ -608,7 +613,10 @@ def _short(label: str) -> str:
 
 
 def _per_technique(
-    hostile: Sequence[safety_eval.Case], folders: Mapping[str, Path], runs: Sequence[Run]
+    hostile: Sequence[safety_eval.Case],
+    folders: Mapping[str, Path],
+    runs: Sequence[Run],
+    set_root: Path,
 ) -> None:
     by_technique: dict[str, list[safety_eval.Case]] = collections.defaultdict(list)
     for case in hostile:
@@ -617,7 +625,7 @@ def _per_technique(
     print("\nper technique (caught / cases):")
     print("| technique | cases | " + " | ".join(names) + " |")
     print("|---|---|" + "---|" * len(names))
-    for technique in safety_eval.techniques():
+    for technique in safety_eval.techniques(set_root):
         group = by_technique.get(technique, [])
         cells = []
         for run in runs:
@@ -642,6 +650,20 @@ def _look_alikes(
             print(f"  {case.id} {case.name} [{case.technique}]: " + "; ".join(who))
 
 
+def _per_case(
+    cases: Sequence[safety_eval.Case], folders: Mapping[str, Path], runs: Sequence[Run]
+) -> None:
+    """One row a case: which scanner told a reviewer (x) and which did not (.)."""
+    names = [_short(run.label) for run in runs]
+    print("\nper case (x: warning or worse in the folder):")
+    print("| case | technique | expect | " + " | ".join(names) + " |")
+    print("|---|---|---|" + "---|" * len(names))
+    for case in cases:
+        folder = folders[case.id].resolve()
+        cells = ["x" if run.flags.get(folder) else "." for run in runs]
+        print(f"| {case.id} | {case.technique} | {case.expect} | " + " | ".join(cells) + " |")
+
+
 def _skilldeck_verdicts(
     run: Run, cases: Sequence[safety_eval.Case], folders: Mapping[str, Path]
 ) -> None:
@@ -664,7 +686,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--skip-peers", action="store_true")
     parser.add_argument("--skip-collection-peers", action="store_true")
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
+    parser.add_argument(
+        "--set",
+        choices=("eval", "holdout"),
+        default="eval",
+        help="the evaluation set (tests/safety/eval) or the held-out set (tests/safety/holdout)",
+    )
+    parser.add_argument("--skip-collection", action="store_true", help="leave the corpus out")
     args = parser.parse_args(argv)
+    set_root = safety_eval.HOLDOUT if args.set == "holdout" else safety_eval.EVAL
     if args.install:
         install(args.peers_cache)
     prefix = _no_network()
@@ -673,7 +703,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "network for the scanners: "
         + ("none (unshare -rn)" if prefix else "not isolated (unshare -rn unavailable)")
     )
-    cases = safety_eval.load_cases()
+    print(f"set: {set_root.relative_to(_REPO)}")
+    cases = safety_eval.load_cases(set_root)
     with tempfile.TemporaryDirectory() as scratch_name:
         scratch = Path(scratch_name)
         folders: dict[str, Path] = {}
@@ -685,7 +716,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         set_files = sum(len(c.files) for c in cases)
         runs = [run_skilldeck(roots, prefix, args.repeats, scratch)]
         collection: dict[str, Run] = {}
-        corpus: Path | None = args.corpus
+        corpus: Path | None = None if args.skip_collection else args.corpus
         size = len(list(corpus.glob("*/SKILL.md"))) if corpus is not None else 0
         if corpus is not None:
             collection[runs[0].label] = run_skilldeck(
@@ -701,7 +732,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if corpus is not None and not args.skip_collection_peers:
                 collection[peer.label] = run_peer(peer, bin_dir, [corpus], prefix, 1)
         _skilldeck_verdicts(runs[0], cases, folders)
-        results = report(cases, folders, runs, collection, size, set_files)
+        results = report(cases, folders, runs, collection, size, set_files, set_root)
     print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")

@@ -31,6 +31,9 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 EVAL = Path(__file__).resolve().parent / "eval"
+#: the held-out set (``tests/safety/holdout/``): the same layout, written blind to the rules
+#: and to the evaluation set's cases, judged the same way (``test_safety_holdout.py``)
+HOLDOUT = Path(__file__).resolve().parent / "holdout"
 HOSTILE_FILE = EVAL / "hostile.toml"
 BENIGN_FILE = EVAL / "benign.toml"
 SOURCES_FILE = EVAL / "sources.toml"
@@ -133,25 +136,29 @@ def _cases(path: Path, expect: Expect) -> list[Case]:
     return cases
 
 
-def load_cases() -> tuple[Case, ...]:
-    """Every case, hostile first, in file order."""
-    return (*_cases(HOSTILE_FILE, "hostile"), *_cases(BENIGN_FILE, "benign"))
+def load_cases(root: Path = EVAL) -> tuple[Case, ...]:
+    """Every case of the set in ``root`` (the evaluation set unless told), hostile first,
+    in file order."""
+    return (
+        *_cases(root / HOSTILE_FILE.name, "hostile"),
+        *_cases(root / BENIGN_FILE.name, "benign"),
+    )
 
 
-def techniques() -> dict[str, Technique]:
+def techniques(root: Path = EVAL) -> dict[str, Technique]:
     """The hostile techniques by key (``[techniques]`` of hostile.toml), in file order."""
-    table = _read(HOSTILE_FILE)["techniques"]
+    table = _read(root / HOSTILE_FILE.name)["techniques"]
     assert isinstance(table, dict)
     return {key: Technique(key, value["family"], value["what"]) for key, value in table.items()}
 
 
-def sources() -> dict[str, dict[str, str]]:
+def sources(root: Path = EVAL) -> dict[str, dict[str, str]]:
     """The public reports the cases cite, by key."""
-    return {key: dict(value) for key, value in _read(SOURCES_FILE).items()}
+    return {key: dict(value) for key, value in _read(root / SOURCES_FILE.name).items()}
 
 
-def load_ratchet() -> Ratchet:
-    data = _read(RATCHET_FILE)
+def load_ratchet(root: Path = EVAL) -> Ratchet:
+    data = _read(root / RATCHET_FILE.name)
     missed = data.get("missed", [])
     false_alarms = data.get("false_alarms", [])
     assert isinstance(missed, list) and isinstance(false_alarms, list)
