@@ -527,7 +527,7 @@ def report(
     hostile = [c for c in cases if c.expect == "hostile"]
     benign = [c for c in cases if c.expect == "benign"]
     print(
-        f"\nevaluation set: {len(hostile)} hostile skills, {len(benign)} look-alikes "
+        f"\n{set_root.name} set: {len(hostile)} hostile skills, {len(benign)} look-alikes "
         f"({set_files} files); collection: {collection_size} skills\n"
     )
     header = (
