@@ -694,7 +694,10 @@ class _Checker:
 
         analysis = analyze_skill_file(path, expected_name=expected_name, settings=settings)
         self.collected.add(
-            path, analysis.findings, accepted=analysis.accepted, wide_lines=analysis.wide_lines
+            path,
+            analysis.findings,
+            accepted=analysis.loads_for_profile,
+            wide_lines=analysis.wide_lines,
         )
         for item in bundle_memo_files(path, analysis, {}):
             self.collected.add(
@@ -823,7 +826,7 @@ class _Checker:
             tuple(
                 MemoFile(
                     entry.path,
-                    entry.analysis.accepted,
+                    entry.analysis.loads_for_profile,
                     tuple(by_path.get(entry.path, ())),
                     entry.analysis.wide_lines,
                 )

@@ -33,8 +33,9 @@ class CheckReport:
     """Everything one ``check`` run found.
 
     ``findings`` are sorted by path, position and code. ``files_checked`` counts the
-    skill files analysed; ``skills_dropped`` counts those the engine refused (a finding
-    with ``drops_skill``); ``bundle_files`` the files of their bundles that have safety
+    skill files analysed; ``skills_dropped`` counts those the profile's target does not
+    load: the engine (SPEC §2), or the agent of a host profile (a finding with
+    ``drops_skill``); ``bundle_files`` the files of their bundles that have safety
     findings (reported at those files). ``cwd`` is the directory paths are shown
     relative to.
     ``wide_lines`` holds, per file, the non-ASCII lines findings can point into (from

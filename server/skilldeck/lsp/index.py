@@ -32,6 +32,7 @@ from skilldeck.engine.deck import (
 from skilldeck.engine.files import (
     SkillFileAnalysis,
     analyze_skill_text,
+    buffer_has_bom,
     bundle_findings_of,
     keep_bundle_findings,
     wide_lines,
@@ -658,7 +659,11 @@ class FolderIndex:
     def analyze(self, text: str, path: str, expected_name: str) -> SkillFileAnalysis:
         """The engine's verdict on ``text`` as the skill file ``path``."""
         return analyze_skill_text(
-            text, path=path, expected_name=expected_name, settings=self.config.rule_settings()
+            text,
+            path=path,
+            expected_name=expected_name,
+            settings=self.config.rule_settings(),
+            bom=buffer_has_bom(text, path),
         )
 
     def remove(self, path: str) -> set[str]:

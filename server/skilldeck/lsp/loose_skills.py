@@ -18,6 +18,7 @@ from skilldeck.engine.config import SkilldeckConfig
 from skilldeck.engine.files import (
     SkillFileAnalysis,
     analyze_skill_text,
+    buffer_has_bom,
     bundle_findings_of,
     keep_bundle_findings,
     with_bundle_findings,
@@ -107,6 +108,7 @@ class LooseSkills:
                 path=path,
                 expected_name=loose_expected_name(path),
                 settings=config.rule_settings(),
+                bom=buffer_has_bom(document.source, path),
             )
             self._judged[path] = (document.source, config, analysis)
         bundle = self._bundles.get(path)

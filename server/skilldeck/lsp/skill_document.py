@@ -22,6 +22,7 @@ from skilldeck.engine.files import (
     SkillFileAnalysis,
     SkillReadError,
     analyze_skill_text,
+    buffer_has_bom,
     decode_skill_bytes,
     read_skill_bytes,
 )
@@ -245,7 +246,13 @@ async def load_document(session: Session, uri: str) -> SkillDocument | None:
     analysis = (
         reused
         if reused is not None
-        else analyze_skill_text(text, path=path, expected_name=expected, settings=settings)
+        else analyze_skill_text(
+            text,
+            path=path,
+            expected_name=expected,
+            settings=settings,
+            bom=buffer_has_bom(text, path),
+        )
     )
     if entry is not None:
         entry = replace(entry, analysis=analysis, name_span=name_span(analysis))

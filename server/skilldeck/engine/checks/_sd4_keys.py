@@ -85,7 +85,7 @@ def check_near_miss_keys(ctx: CheckContext, fm: Frontmatter) -> None:
     profile = get_profile(ctx.settings.profile)
     known = [info.key for info in profile.keys]
     for entry in fm.entries:
-        if entry.key in ALL_PROFILE_KEYS or entry.key in LEGACY_KEYS:
+        if entry.key in profile.key_names or entry.key in LEGACY_KEYS:
             continue
         intended = near_miss_key(entry.key, known)
         if intended is None:

@@ -1,6 +1,8 @@
 """One skill file in, one :class:`SkillFileAnalysis` out: reading and decoding (size cap,
 no FIFOs or devices), the per-file checks run over its frontmatter (``engine/checks``),
-and the analysis's validated JSON form (the index cache's format).
+what a host makes of the file (its observed reading: ``_host_read``; the host
+profiles' findings, ``_host_reading``), and the analysis's validated JSON form (the
+index cache's format).
 
 Invariant: one bad file yields findings, never an exception, and never hides its siblings;
 an analysis holds no body and no frontmatter tree once it is scanned.
@@ -18,6 +20,9 @@ if TYPE_CHECKING:
     from skilldeck.engine.files._analysis_json import json_bool as json_bool
     from skilldeck.engine.files._analysis_json import json_int as json_int
     from skilldeck.engine.files._analysis_json import json_str as json_str
+    from skilldeck.engine.files._host_read import HostRead as HostRead
+    from skilldeck.engine.files._host_read import read_skill as read_skill
+    from skilldeck.engine.files._host_read import read_text as read_text
     from skilldeck.engine.files._skill_file import SkillFileAnalysis as SkillFileAnalysis
     from skilldeck.engine.files._skill_file import analyze_skill_bytes as analyze_skill_bytes
     from skilldeck.engine.files._skill_file import analyze_skill_file as analyze_skill_file
@@ -29,6 +34,7 @@ if TYPE_CHECKING:
     from skilldeck.engine.files._skill_file import with_bundle_findings as with_bundle_findings
     from skilldeck.engine.files._skill_read import SkillReadError as SkillReadError
     from skilldeck.engine.files._skill_read import body_of as body_of
+    from skilldeck.engine.files._skill_read import buffer_has_bom as buffer_has_bom
     from skilldeck.engine.files._skill_read import decode_skill_bytes as decode_skill_bytes
     from skilldeck.engine.files._skill_read import file_kind as file_kind
     from skilldeck.engine.files._skill_read import read_skill_body as read_skill_body
@@ -44,6 +50,7 @@ else:
                 "json_int",
                 "json_str",
             ),
+            "_host_read": ("HostRead", "read_skill", "read_text"),
             "_skill_file": (
                 "SkillFileAnalysis",
                 "analyze_skill_bytes",
@@ -58,6 +65,7 @@ else:
             "_skill_read": (
                 "SkillReadError",
                 "body_of",
+                "buffer_has_bom",
                 "decode_skill_bytes",
                 "file_kind",
                 "read_skill_body",

@@ -9,6 +9,10 @@ and every finding, with severities adjusted by :class:`RuleSettings`.
 Switching off a rule (override ``None``) only hides its findings: a finding that drops
 the skill still drops it, so configuration can never make the engine load a skill it
 would refuse. :attr:`SkillFileAnalysis.suppressed_drops` records such hidden drops.
+
+Under a host profile (``claude-code``, ``codex``) the findings say what that agent's
+observed release does with the file (:mod:`skilldeck.engine.files._host_reading`); the
+engine's own verdict stays SPEC's (:attr:`SkillFileAnalysis.engine_drops`).
 """
 
 from __future__ import annotations
@@ -32,8 +36,10 @@ from skilldeck.engine.files._analysis_json import (
     span_from_json,
     span_to_json,
 )
+from skilldeck.engine.files._host_reading import judge_findings
 from skilldeck.engine.files._skill_read import (
     MAX_SKILL_FILE_BYTES,
+    UTF8_BOM,
     SkillReadError,
     decode_skill_bytes,
     format_size,
@@ -48,6 +54,7 @@ from skilldeck.engine.model_view import find_skill_mentions
 from skilldeck.engine.registry import InvocationPolicy, is_skill_name
 from skilldeck.engine.rules import (
     Finding,
+    get_profile,
     rule,
 )
 from skilldeck.engine.safety import (
@@ -63,7 +70,7 @@ from skilldeck.engine.text import (
     Span,
 )
 
-_JSON_VERSION = 3
+_JSON_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -99,18 +106,42 @@ class SkillFileAnalysis:
     bundle_located: tuple[tuple[str, Finding], ...] = ()
     #: The non-ASCII lines those findings point into: ``(path, line, text)``.
     bundle_lines: tuple[tuple[str, int, str], ...] = ()
+    #: The codes of the findings for which skilldeck's engine refuses the skill (SPEC
+    #: §2), whatever the profile makes of them and whether or not they are switched off.
+    engine_drops: tuple[str, ...] = ()
+    #: The host whose observed reading judged the findings (the profile's, e.g.
+    #: ``claude-code``): their ``drops_skill`` is that agent's verdict. ``None``: the
+    #: engine's own (``dsh``, ``agentskills``).
+    judged_for: str | None = None
+    #: The file starts with a UTF-8 byte order mark (the engine skips it; some agents
+    #: do not: SD110).
+    bom: bool = False
 
     @cached_property
     def accepted(self) -> bool:
-        """True when the engine loads this skill: valid name and description, no drop."""
+        """True when the engine loads this skill: valid name and description, no
+        refusal (:attr:`engine_drops`), whatever the profile."""
         return (
             self.name is not None
             and is_skill_name(self.name)
             and self.description is not None
             and bool(self.description.strip())
-            and not self.suppressed_drops
-            and not any(f.drops_skill for f in self.findings)
+            and not self.engine_drops
         )
+
+    @cached_property
+    def loads_for_profile(self) -> bool:
+        """Whether the profile's target loads the skill: the agent of a host profile
+        (no finding drops it, none is switched off), else the engine (:attr:`accepted`)."""
+        if self.judged_for is None:
+            return self.accepted
+        return not self.suppressed_drops and not any(f.drops_skill for f in self.findings)
+
+    @property
+    def refusals(self) -> tuple[Finding, ...]:
+        """The shown findings the engine refuses the skill for (under a host profile
+        they may say that agent loads it), in file order."""
+        return tuple(f for f in self.findings if f.code in self.engine_drops)
 
     def without_frontmatter(self) -> SkillFileAnalysis:
         """This analysis as an index keeps it: without the parsed frontmatter (entries,
@@ -139,6 +170,9 @@ class SkillFileAnalysis:
             "suppressed_drops": list(self.suppressed_drops),
             "wide_lines": [[number, text] for number, text in self.wide_lines],
             "mentions": [[name, span_to_json(span)] for name, span in self.mentions],
+            "engine_drops": list(self.engine_drops),
+            "judged_for": self.judged_for,
+            "bom": self.bom,
         }
 
     @classmethod
@@ -239,7 +273,13 @@ def analyze_skill_bytes(
         text = decode_skill_bytes(data)
     except SkillReadError as error:
         return _failed(path, error.finding, settings)
-    return analyze_skill_text(text, path=path, expected_name=expected_name, settings=settings)
+    return analyze_skill_text(
+        text,
+        path=path,
+        expected_name=expected_name,
+        settings=settings,
+        bom=data.startswith(UTF8_BOM),
+    )
 
 
 def analyze_skill_text(
@@ -248,8 +288,12 @@ def analyze_skill_text(
     path: str,
     expected_name: str | None,
     settings: RuleSettings | None = None,
+    bom: bool | None = None,
 ) -> SkillFileAnalysis:
-    """Analyze decoded text (e.g. an editor buffer); never raises for bad content."""
+    """Analyze decoded text (e.g. an editor buffer); never raises for bad content.
+
+    ``bom``: the file starts with a UTF-8 byte order mark (``None``: when ``text``
+    starts with U+FEFF; an editor's buffer hides the mark, so its caller says)."""
     settings = settings or RuleSettings()
     if len(text) > MAX_SKILL_FILE_BYTES or (
         len(text) * 4 > MAX_SKILL_FILE_BYTES
@@ -264,11 +308,13 @@ def analyze_skill_text(
         finding = rule("SD004").finding(span, line=position.line + 1, column=position.character + 1)
         return _failed(path, finding, settings, text)
     parsed = parse_frontmatter(text)
+    if bom is None:
+        bom = text.startswith("\ufeff")
     ctx = CheckContext(text, path, expected_name, settings, parsed)
     ctx.findings.extend(parsed.findings)
     if parsed.frontmatter is not None:
         run_checks(ctx)
-    return _analysis(ctx)
+    return _analysis(ctx, bom=bom)
 
 
 def lines_needed(body_start_line: int | None, findings: Iterable[Finding]) -> int:
@@ -307,6 +353,7 @@ def _failed(
     path: str, finding: Finding, settings: RuleSettings, text: str = ""
 ) -> SkillFileAnalysis:
     findings, suppressed = _apply_settings((finding,), settings, path)
+    profile = get_profile(settings.profile)
     return SkillFileAnalysis(
         path=path,
         name=None,
@@ -319,6 +366,8 @@ def _failed(
         body_start_line=None,
         suppressed_drops=suppressed,
         wide_lines=wide_lines(text, lines_needed(None, findings)) if text else (),
+        engine_drops=(finding.code,) if finding.drops_skill else (),
+        judged_for=profile.host,
     )
 
 
@@ -341,10 +390,25 @@ def _apply_settings(
     return tuple(kept), tuple(suppressed)
 
 
-def _analysis(ctx: CheckContext) -> SkillFileAnalysis:
-    """The analysis of a checked file: its fields, findings with the settings applied,
-    the lines positions can point into, and the body's mentions."""
-    findings, suppressed = _apply_settings(ctx.findings, ctx.settings, ctx.path)
+def _analysis(ctx: CheckContext, *, bom: bool = False) -> SkillFileAnalysis:
+    """The analysis of a checked file: its fields, findings with the settings applied
+    (and, under a host profile, judged by that agent's reading), the lines positions can
+    point into, and the body's mentions."""
+    profile = ctx.settings.profile
+    refused = {f.code for f in ctx.findings if f.drops_skill}
+    engine = tuple(sorted(code for code in refused if rule(code).applies_to(profile)))
+    name_entry = ctx.frontmatter.get("name") if ctx.frontmatter is not None else None
+    judged = judge_findings(
+        ctx.findings,
+        profile=profile,
+        path=ctx.path,
+        expected_name=ctx.expected_name,
+        text=ctx.text.removeprefix("\ufeff"),
+        bom=bom,
+        frontmatter=ctx.frontmatter,
+        name_span=name_entry.value_span if name_entry is not None else None,
+    )
+    findings, suppressed = _apply_settings(judged.findings, ctx.settings, ctx.path)
     fm = ctx.frontmatter
     body_start = None if fm is None else fm.body_start_line
     body_offset = ctx.parsed.body_start
@@ -365,6 +429,9 @@ def _analysis(ctx: CheckContext) -> SkillFileAnalysis:
         suppressed_drops=suppressed,
         wide_lines=wide_lines(ctx.text, upto),
         mentions=mentions,
+        engine_drops=engine,
+        judged_for=judged.host,
+        bom=bom,
     )
 
 
@@ -421,4 +488,7 @@ def _analysis_from_json(data: Any) -> SkillFileAnalysis:
         suppressed_drops=tuple(json_str(code) for code in suppressed),
         wide_lines=tuple((json_int(number), json_str(text)) for number, text in data["wide_lines"]),
         mentions=tuple((json_str(name), span_from_json(span)) for name, span in data["mentions"]),
+        engine_drops=tuple(json_str(code) for code in data["engine_drops"]),
+        judged_for=json_opt_str(data["judged_for"]),
+        bom=json_bool(data["bom"]),
     )

@@ -25,6 +25,9 @@ from skilldeck.engine.text import FILE_START, Position, Span
 #: keeps them under ~500 lines. 1 MiB is fifty times a generous skill, still bounded
 #: memory when thousands of files are indexed, and reads in well under a millisecond.
 MAX_SKILL_FILE_BYTES = 1024 * 1024
+#: The UTF-8 byte order mark: skipped when a skill file is decoded (SD110 says which
+#: agents do not skip it).
+UTF8_BOM = b"\xef\xbb\xbf"
 _BOMS = (
     (b"\xff\xfe\x00\x00", "UTF-32 little-endian"),
     (b"\x00\x00\xfe\xff", "UTF-32 big-endian"),
@@ -60,7 +63,7 @@ def decode_skill_bytes(data: bytes) -> str:
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             raise SkillReadError(rule("SD003").finding(FILE_START, encoding=encoding))
-    if data.startswith(b"\xef\xbb\xbf"):
+    if data.startswith(UTF8_BOM):
         data = data[3:]
     try:
         text = data.decode("utf-8")
@@ -127,6 +130,27 @@ def read_skill_bytes(
         return b"".join(chunks)
     except OSError as error:
         raise SkillReadError(_unreadable(error), error) from error
+    finally:
+        os.close(fd)
+
+
+def buffer_has_bom(text: str, path: str | os.PathLike[str]) -> bool:
+    """Whether an editor's buffer of the skill file ``path`` stands for a file that
+    starts with a UTF-8 byte order mark: the buffer starts with U+FEFF, or the file on
+    disk starts with the mark (editors hide it and write it back on save). Only a
+    regular file is opened, non-blocking, and three bytes read; ``False`` on any error."""
+    if text.startswith("\ufeff"):
+        return True
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return False
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and os.read(fd, 3) == UTF8_BOM
+    except OSError:
+        return False
     finally:
         os.close(fd)
 

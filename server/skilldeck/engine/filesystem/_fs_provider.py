@@ -54,6 +54,7 @@ from skilldeck.engine.files import (
     analyze_skill_file,
     analyze_skill_text,
     body_of,
+    buffer_has_bom,
     decode_skill_bytes,
     read_skill_bytes,
     with_bundle_findings,
@@ -159,13 +160,13 @@ def skipped_file(entry: SkillFileEntry) -> SkippedFile | None:
     analysis = entry.analysis
     if analysis.accepted:
         return None
-    dropped = next((f for f in analysis.findings if f.drops_skill), None)
+    dropped = next(iter(analysis.refusals), None)
     if dropped is not None:
         code, message = dropped.code, dropped.message
-    elif analysis.suppressed_drops:
+    elif analysis.engine_drops:
         from skilldeck.engine.rules import rule  # noqa: PLC0415 - the table, only here
 
-        code = analysis.suppressed_drops[0]
+        code = analysis.engine_drops[0]
         message = f"{rule(code).summary} (rule switched off; skill not loaded)"
     else:  # every refusal has a dropping finding; this is a safety net
         errors = [f for f in analysis.findings if f.severity == Severity.ERROR]
@@ -527,7 +528,13 @@ def _scan_listed(  # noqa: PLR0917 - internal; each argument is per root
                     strays.append((path, finding))
     for path, (layout, expected, text) in overlaid.items():
         bundle_dir = os.path.dirname(path) if layout == "bundle" else None
-        analysis = analyze_skill_text(text, path=path, expected_name=expected, settings=settings)
+        analysis = analyze_skill_text(
+            text,
+            path=path,
+            expected_name=expected,
+            settings=settings,
+            bom=buffer_has_bom(text, path),
+        )
         sort_name = expected if layout == "bundle" else expected + FLAT_SUFFIX
         overlay_entry = SkillFileEntry(
             root, layout, path, bundle_dir, expected, analysis, name_span(analysis)

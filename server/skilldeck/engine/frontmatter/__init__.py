@@ -1,7 +1,7 @@
 """The ``---`` frontmatter of a skill file: splitting it, composing its YAML with positions
 (libyaml where the text is plain, the event composer otherwise), YAML errors in the
 author's words, where each character of a parsed value is spelt in the source, a profile's
-JSON Schema, and applying and checking fix edits.
+keys (its host's facts applied) and JSON Schema, and applying and checking fix edits.
 
 Invariant: every fix the engine offers yields valid frontmatter with exactly the change its
 title names (a fix that fails the check is never offered).
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     )
     from skilldeck.engine.frontmatter._frontmatter import parse_frontmatter as parse_frontmatter
     from skilldeck.engine.frontmatter._frontmatter import resolve_plain as resolve_plain
+    from skilldeck.engine.frontmatter._profile_keys import profile_key as profile_key
+    from skilldeck.engine.frontmatter._profile_keys import profile_keys as profile_keys
     from skilldeck.engine.frontmatter._schema import frontmatter_schema as frontmatter_schema
     from skilldeck.engine.frontmatter._value_source import ScalarSource as ScalarSource
     from skilldeck.engine.frontmatter._value_source import scalar_source as scalar_source
@@ -55,6 +57,7 @@ else:
                 "parse_frontmatter",
                 "resolve_plain",
             ),
+            "_profile_keys": ("profile_key", "profile_keys"),
             "_schema": ("frontmatter_schema",),
             "_value_source": ("ScalarSource", "scalar_source"),
         },

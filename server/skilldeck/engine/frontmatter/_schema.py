@@ -9,13 +9,18 @@ Generated per key from :class:`~skilldeck.engine.rules.KeyInfo`: ``description``
 (the key's documentation), the JSON type, ``default``, ``examples`` (the completion
 values), ``required``, and ``additionalProperties: false`` for a closed profile. The
 only constraints not read from ``KeyInfo`` are the kebab-case name pattern (SPEC
-section 2) and the Agent Skills standard's length limits under ``agentskills``.
+section 2) and the Agent Skills standard's length limits under ``agentskills``. Under a
+host profile the keys are its host's (:func:`profile_keys`): the name pattern only where
+that agent requires kebab-case, and a number or boolean accepted where it reads one as
+text, so an editor's YAML validator never calls a skill broken that the agent loads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from skilldeck.engine.frontmatter._profile_keys import profile_keys
+from skilldeck.engine.hosts import HOSTS, Host
 from skilldeck.engine.registry import SKILL_NAME_PATTERN
 from skilldeck.engine.rules import DEFAULT_PROFILE, KeyInfo, get_profile
 
@@ -43,9 +48,13 @@ def frontmatter_schema(profile: str = DEFAULT_PROFILE) -> dict[str, object]:
     """
     chosen = get_profile(profile)
     limits = _PROFILE_LIMITS.get(chosen.name, {})
+    host = HOSTS[chosen.host] if chosen.host is not None else None
+    keys = profile_keys(chosen)
     properties: dict[str, object] = {}
-    for info in chosen.keys:
-        prop = key_schema(info)
+    for info in keys:
+        prop = key_schema(info, kebab=host is None or host.name_is_kebab)
+        if host is not None and info.key in _TEXT_KEYS and _reads_scalars(host, info.key):
+            prop["type"] = ["string", "number", "boolean"]
         prop.update(limits.get(info.key, {}))
         properties[info.key] = prop
     return {
@@ -55,13 +64,23 @@ def frontmatter_schema(profile: str = DEFAULT_PROFILE) -> dict[str, object]:
         "description": chosen.description,
         "type": "object",
         "properties": properties,
-        "required": [info.key for info in chosen.keys if info.required],
+        "required": [info.key for info in keys if info.required],
         "additionalProperties": not chosen.closed,
     }
 
 
-def key_schema(info: KeyInfo) -> dict[str, object]:
-    """The schema of one key's value."""
+#: The keys a host that reads scalars as text accepts as numbers or booleans too.
+_TEXT_KEYS = frozenset({"name", "description"})
+
+
+def _reads_scalars(host: Host, key: str) -> bool:
+    """Whether ``host`` loads a number or boolean as ``key`` (its text, or its stand-in)."""
+    rules = host.reading.name if key == "name" else host.reading.description
+    return rules.scalar != "drop"
+
+
+def key_schema(info: KeyInfo, *, kebab: bool = True) -> dict[str, object]:
+    """The schema of one key's value (``kebab``: ``name`` must be kebab-case)."""
     schema: dict[str, object] = {}
     notes = "" if info.enforced else " (not enforced by skilldeck)"
     schema["description"] = f"{_plain(info.documentation)}{notes}"
@@ -84,7 +103,7 @@ def key_schema(info: KeyInfo) -> dict[str, object]:
             schema["minLength"] = 1
     if info.max_length is not None:
         schema["maxLength"] = info.max_length
-    if info.key == "name":
+    if info.key == "name" and kebab:
         schema["pattern"] = SKILL_NAME_PATTERN.pattern
     if info.values and info.value_type != "boolean":
         schema["examples"] = list(info.values)

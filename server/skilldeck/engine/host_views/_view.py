@@ -22,7 +22,13 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 from skilldeck.engine.config import RuleSettings, SkilldeckConfig
-from skilldeck.engine.files import SkillFileAnalysis, analyze_skill_file
+from skilldeck.engine.files import (
+    HostRead,
+    SkillFileAnalysis,
+    analyze_skill_file,
+    read_skill,
+    read_text,
+)
 from skilldeck.engine.filesystem import (
     BUNDLE_FILE,
     DeckScan,
@@ -36,7 +42,6 @@ from skilldeck.engine.filesystem import (
     resolve_roots,
     scan_deck,
 )
-from skilldeck.engine.host_views._read import HostRead, read_skill, read_text
 from skilldeck.engine.host_views._walk import MAX_LEVELS, DeepFile, deep_skill_files
 from skilldeck.engine.hosts import (
     BudgetReport,

@@ -22,10 +22,13 @@ if TYPE_CHECKING:
     from skilldeck.engine.rules._profiles import ALL_PROFILE_KEYS as ALL_PROFILE_KEYS
     from skilldeck.engine.rules._profiles import DEFAULT_PROFILE as DEFAULT_PROFILE
     from skilldeck.engine.rules._profiles import DEFERRED_EFFECTS as DEFERRED_EFFECTS
+    from skilldeck.engine.rules._profiles import DESCRIPTION_ABOUT as DESCRIPTION_ABOUT
+    from skilldeck.engine.rules._profiles import NAME_ABOUT as NAME_ABOUT
     from skilldeck.engine.rules._profiles import PROFILES as PROFILES
     from skilldeck.engine.rules._profiles import KeyInfo as KeyInfo
     from skilldeck.engine.rules._profiles import Profile as Profile
     from skilldeck.engine.rules._profiles import get_profile as get_profile
+    from skilldeck.engine.rules._rules import HOST_PROFILES as HOST_PROFILES
     from skilldeck.engine.rules._rules import NOT_LOADED as NOT_LOADED
     from skilldeck.engine.rules._rules import RULES as RULES
     from skilldeck.engine.rules._rules import Rule as Rule
@@ -40,11 +43,20 @@ else:
                 "ALL_PROFILE_KEYS",
                 "DEFAULT_PROFILE",
                 "DEFERRED_EFFECTS",
+                "DESCRIPTION_ABOUT",
                 "KeyInfo",
+                "NAME_ABOUT",
                 "PROFILES",
                 "Profile",
                 "get_profile",
             ),
-            "_rules": ("NOT_LOADED", "RULES", "Rule", "render_rules_markdown", "rule"),
+            "_rules": (
+                "HOST_PROFILES",
+                "NOT_LOADED",
+                "RULES",
+                "Rule",
+                "render_rules_markdown",
+                "rule",
+            ),
         },
     )

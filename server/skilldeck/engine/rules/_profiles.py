@@ -3,8 +3,12 @@
 A profile names a target (``dsh`` — skilldeck's own rules, the default —,
 ``agentskills`` — the Agent Skills standard —, ``claude-code``, ``codex``). It lists the
 keys that target understands, with the prose the language server shows in completion and
-hover, and decides which profile-specific rules (``Rule.profiles``) run. Profiles never
-change whether the engine *loads* a skill: profile rules report, they do not drop.
+hover, and decides which profile-specific rules (``Rule.profiles``) run.
+
+A profile with a :attr:`Profile.host` judges a file as that agent's observed release
+reads it (:attr:`Host.reading`, applied by ``files.read_skill``): a finding says whether
+*that agent* loads the skill (``drops_skill``). Profiles never change whether the
+engine itself (SPEC §2) loads a skill: ``SkillFileAnalysis.accepted`` stays SPEC's.
 """
 
 from __future__ import annotations
@@ -46,13 +50,18 @@ class Profile:
     """A target agent's view of frontmatter.
 
     ``closed`` is True when keys outside ``keys`` are reported (Agent Skills); under
-    an open profile unknown keys are always fine.
+    an open profile unknown keys are always fine. ``host`` names the agent of
+    :mod:`skilldeck.engine.hosts` whose observed reading the profile's verdicts follow
+    (``None``: the engine's own verdicts, SPEC §2); its ``name`` and ``description``
+    keys are then documented from that agent's facts
+    (:func:`skilldeck.engine.frontmatter.profile_key`).
     """
 
     name: str
     description: str
     keys: tuple[KeyInfo, ...]
     closed: bool = False
+    host: str | None = None
 
     def key(self, name: str) -> KeyInfo | None:
         """The documentation of ``name`` under this profile, if it knows the key."""
@@ -69,10 +78,19 @@ class Profile:
 
 _BOOLEANS = ("true", "false")
 
+#: What ``name`` is, whatever the profile (a host profile adds its agent's facts).
+NAME_ABOUT = (
+    "The skill's identifier: what the model passes to the `skill` tool and what a user "
+    "types after `/`."
+)
+#: What ``description`` is, whatever the profile.
+DESCRIPTION_ABOUT = (
+    "One or two sentences saying what the skill does and *when to use it*. This is all "
+    "the model sees before it decides to load the skill. Put the trigger words first."
+)
 NAME = KeyInfo(
     "name",
-    "**Required.** The skill's identifier: what the model passes to the `skill` tool "
-    "and what a user types after `/`. Lowercase letters, digits and single hyphens "
+    "**Required.** " + NAME_ABOUT + " Lowercase letters, digits and single hyphens "
     "(`pdf-forms`), and normally the same as the skill's folder (or flat file stem). "
     "A missing or malformed name means the skill is not loaded.",
     "string",
@@ -219,6 +237,17 @@ AGENTSKILLS_DESCRIPTION = KeyInfo(
     ignored=DESCRIPTION.ignored,
 )
 AGENTSKILLS_COMPATIBILITY = replace(COMPATIBILITY, max_length=500)
+CLAUDE_WHEN_TO_USE = KeyInfo(
+    "when_to_use",
+    "Claude Code's routing hint: when this skill applies. Claude Code adds it to the "
+    "skill's entry in its skill listing, after the description, and cuts the two "
+    "together at its entry length (docs/hosts.md). skilldeck's own spelling, "
+    "`whenToUse`, is not read by Claude Code.",
+    "string",
+    surface="Claude Code's skill listing",
+    enforced=False,
+    ignored="ignored: Claude Code's listing shows the description only",
+)
 MODEL = KeyInfo(
     "model",
     "The model Claude Code should use while the skill is active. skilldeck does not act on it.",
@@ -267,20 +296,25 @@ PROFILES: Mapping[str, Profile] = MappingProxyType(
         "claude-code": Profile(
             "claude-code",
             "Claude Code's skills: skilldeck's keys plus the ones Claude Code documents "
-            "(`license`, `model`); no extra checks yet.",
-            (*_DSH_KEYS, LICENSE, MODEL),
+            "(`license`, `model`); each file judged as the observed Claude Code release "
+            "reads it (docs/hosts.md).",
+            (*_DSH_KEYS, CLAUDE_WHEN_TO_USE, LICENSE, MODEL),
+            host="claude-code",
         ),
         "codex": Profile(
             "codex",
             "Codex skills: the Agent Skills keys documented, skilldeck's keys accepted; "
-            "no extra checks yet.",
+            "each file judged as the observed Codex release reads it (docs/hosts.md).",
             (*_DSH_KEYS, LICENSE, COMPATIBILITY),
+            host="codex",
         ),
     }
 )
 
 
-#: Every key some profile documents: another agent's key is never a near miss (SD404).
+#: Every key some profile documents (an agent's key is a near miss, SD404, only under a
+#: profile that does not know it and has a key it is spelt like: `when_to_use` under
+#: `dsh`, where the routing hint is `whenToUse`).
 ALL_PROFILE_KEYS: frozenset[str] = frozenset(
     key for profile in PROFILES.values() for key in profile.key_names
 )

@@ -25,6 +25,20 @@ AGENTSKILLS = frozenset({"agentskills"})
 #: The profiles that accept keys they do not document (every one but `agentskills`).
 OPEN_PROFILES = frozenset({"dsh", "claude-code", "codex"})
 
+#: The profiles that follow an agent's observed reading (``Profile.host``): under them a
+#: finding of a ``host_judged`` rule says what that agent does with the file.
+HOST_PROFILES = frozenset({"claude-code", "codex"})
+#: What ``docs/rules.md`` says of a ``host_judged`` rule.
+HOST_JUDGED_NOTE = (
+    "Under a host profile (`claude-code`, `codex`) the verdict is that agent's, as its "
+    "release was observed (docs/hosts.md, *Profiles*): where it loads the skill anyway, "
+    "a warning (information where the agent documents the key as optional) that does "
+    "not drop the skill and names the agents that load and reject the file; where it "
+    "does not load it either, an error that drops it. skilldeck's engine still skips the "
+    "skill (SPEC §2). Under `dsh` and `agentskills` the message names the agents that "
+    "load the skill anyway."
+)
+
 CODE = re.compile(r"^SD[0-9]{3,4}$")
 NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -39,6 +53,8 @@ class Rule:
     the index of ``docs/rules.md``, ``skilldeck rules``, SARIF's short description),
     ``why`` (the rule's reasons and its exact reach, Markdown), ``example`` and ``fix``
     (Markdown; empty when there is none).
+    ``host_judged``: under a host profile (:data:`HOST_PROFILES`) its findings say what
+    that agent does with the file (:data:`HOST_JUDGED_NOTE`).
     """
 
     code: str
@@ -52,6 +68,7 @@ class Rule:
     fix: str = ""
     fixable: bool = False
     profiles: frozenset[str] | None = None
+    host_judged: bool = False
 
     @property
     def docs(self) -> str:

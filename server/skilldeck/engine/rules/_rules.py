@@ -43,7 +43,14 @@ from skilldeck.engine.rules import (
     _sd9_hosts,
     _sd10_safety,
 )
-from skilldeck.engine.rules._rule import CODE, NAME, NOT_LOADED, Rule
+from skilldeck.engine.rules._rule import (
+    CODE,
+    HOST_JUDGED_NOTE,
+    HOST_PROFILES,
+    NAME,
+    NOT_LOADED,
+    Rule,
+)
 
 #: The family modules, in code order (``docs/rules.md`` lists them so).
 FAMILIES = (
@@ -62,7 +69,7 @@ FAMILIES = (
 
 RULES: tuple[Rule, ...] = tuple(item for family in FAMILIES for item in family.RULES)
 
-__all__ = ["NOT_LOADED", "RULES", "Rule", "render_rules_markdown", "rule"]
+__all__ = ["HOST_PROFILES", "NOT_LOADED", "RULES", "Rule", "render_rules_markdown", "rule"]
 
 
 def rule(code_or_name: str) -> Rule:
@@ -95,7 +102,9 @@ def render_rules_markdown() -> str:
         "the engine refuses the whole skill (fail closed); otherwise the skill still "
         "loads. Severities are defaults: settings may change them or switch a rule off. "
         "Switching off a rule that drops the skill only hides the finding; the skill is "
-        "still refused.",
+        "still refused. Under a host profile (`claude-code`, `codex`), the rules marked "
+        "*host-judged* say what that agent does with the file, as its release was "
+        "observed (docs/hosts.md, *Profiles*).",
         "",
         "| code | name | default severity | drops skill | fix | profiles | summary |",
         "|---|---|---|---|---|---|---|",
@@ -115,7 +124,8 @@ def render_rules_markdown() -> str:
             "",
             f"Default severity: **{item.severity.value}**. "
             f"Drops the skill: **{'yes' if item.drops_skill else 'no'}**. "
-            f"Quick fix: **{'yes' if item.fixable else 'no'}**. Profiles: {profiles}.",
+            f"Quick fix: **{'yes' if item.fixable else 'no'}**. Profiles: {profiles}."
+            + (" *Host-judged.*" if item.host_judged else ""),
             "",
             "Message: `" + item.message_shown.replace("`", "'") + "`",
             "",
@@ -127,6 +137,8 @@ def render_rules_markdown() -> str:
             if section:
                 separator = "\n\n" if section.startswith("```") else " "
                 lines += ["", f"**{label}:**{separator}{section}"]
+        if item.host_judged:
+            lines += ["", HOST_JUDGED_NOTE]
     return "\n".join(lines) + "\n"
 
 

@@ -1,13 +1,14 @@
 """SD1xx: frontmatter and YAML structure.
 
 Checked where the frontmatter is parsed: ``frontmatter/_frontmatter.py`` and
-``frontmatter/_yaml_problems.py`` (SD102 also in ``files/_skill_read.py``).
+``frontmatter/_yaml_problems.py`` (SD102 also in ``files/_skill_read.py``); SD110-SD112
+(what the agent of a host profile does not read) in ``files/_host_reading.py``.
 """
 
 from __future__ import annotations
 
 from skilldeck.engine.rules._findings import Severity
-from skilldeck.engine.rules._rule import Rule
+from skilldeck.engine.rules._rule import HOST_PROFILES, Rule
 
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -31,6 +32,7 @@ RULES: tuple[Rule, ...] = (
             "```markdown\n---\nname: pdf-forms\ndescription: Fill in PDF forms from structured "
             "data.\n---\n# Instructions ...\n```"
         ),
+        host_judged=True,
     ),
     Rule(
         code="SD102",
@@ -45,6 +47,7 @@ RULES: tuple[Rule, ...] = (
             "because without the closing line the body cannot be told apart from the metadata."
         ),
         fix="add a line `---` after the last frontmatter key.",
+        host_judged=True,
     ),
     Rule(
         code="SD103",
@@ -68,6 +71,7 @@ RULES: tuple[Rule, ...] = (
             'quote the value: `description: "Use for: PDFs"`, or use a block scalar '
             "(`description: >`)."
         ),
+        host_judged=True,
     ),
     Rule(
         code="SD104",
@@ -84,6 +88,7 @@ RULES: tuple[Rule, ...] = (
             "the finding points at that colon."
         ),
         fix="write one `key: value` per line; the quick fix inserts the missing space.",
+        host_judged=True,
     ),
     Rule(
         code="SD105",
@@ -99,6 +104,7 @@ RULES: tuple[Rule, ...] = (
             "value, as most YAML loaders would)."
         ),
         fix="delete one of the two entries.",
+        host_judged=True,
     ),
     Rule(
         code="SD106",
@@ -153,5 +159,61 @@ RULES: tuple[Rule, ...] = (
             "entry is ignored."
         ),
         fix="use a plain text key.",
+    ),
+    # --- SD11x: what the agent of a host profile does not read --------------------------
+    Rule(
+        code="SD110",
+        name="byte-order-mark-not-read",
+        severity=Severity.ERROR,
+        drops_skill=True,
+        message="the file starts with a UTF-8 byte order mark, which {host} does not skip: "
+        "it finds no frontmatter{others}",
+        summary="The profile's agent does not skip a UTF-8 byte order mark before the frontmatter.",
+        why=(
+            "Some editors save UTF-8 with a byte order mark (U+FEFF) before the opening "
+            "`---`. skilldeck's engine skips it, and so do some agents; others read the mark "
+            "as part of the first line, which is then not `---`: the file has no frontmatter "
+            "and the skill is not loaded (docs/hosts.md, *Profiles*, lists which, as their "
+            "releases were observed). Reported under a host profile whose agent does not skip "
+            "the mark; the message names the agents that do. Editors hide the mark, so it "
+            "cannot be seen or removed as text."
+        ),
+        fix="save the file as UTF-8 without a byte order mark (in VS Code: *Save with "
+        "Encoding* → *UTF-8*).",
+        profiles=HOST_PROFILES,
+    ),
+    Rule(
+        code="SD111",
+        name="name-too-long-for-host",
+        severity=Severity.ERROR,
+        drops_skill=True,
+        message="name is {length} characters; {host} loads names of at most {limit}",
+        summary="The name is longer than the profile's agent accepts.",
+        why=(
+            "An agent may refuse a skill whose name, or the folder name standing in for "
+            "a missing one, is longer than its limit (`name_max` in docs/hosts.md, e.g. Codex's "
+            "`MAX_NAME_LEN`). skilldeck's engine sets no such limit; under that agent's "
+            "profile the skill is reported as not loaded. The Agent Skills standard's own "
+            "limit is SD601."
+        ),
+        fix="shorten the name (and its folder).",
+        profiles=HOST_PROFILES,
+    ),
+    Rule(
+        code="SD112",
+        name="not-loaded-by-host",
+        severity=Severity.ERROR,
+        drops_skill=True,
+        message="{host} does not load the skill: {reason}",
+        summary="The profile's agent does not load the skill, for a reason no other rule names.",
+        why=(
+            "Under a host profile the verdict on a file is that agent's observed release's "
+            "(docs/hosts.md, *Profiles*), the same the host view (`list --host`) gives. Where "
+            "the agent refuses a file for a reason none of skilldeck's own rules names, this "
+            "finding says the agent's reason, so that `check` never calls a file loaded that "
+            "the agent drops."
+        ),
+        fix="as the reason says.",
+        profiles=HOST_PROFILES,
     ),
 )

@@ -22,6 +22,7 @@ RULES: tuple[Rule, ...] = (
             "tool and the `/name` a user types. The skill is skipped."
         ),
         fix="add `name: <folder-name>` to the frontmatter.",
+        host_judged=True,
     ),
     Rule(
         code="SD202",
@@ -40,6 +41,7 @@ RULES: tuple[Rule, ...] = (
             "write a kebab-case name, e.g. `name: release-notes`. When YAML misread an unquoted "
             'value, the quick fix quotes it as written (`name: 2024` → `name: "2024"`).'
         ),
+        host_judged=True,
     ),
     Rule(
         code="SD203",
@@ -57,6 +59,7 @@ RULES: tuple[Rule, ...] = (
         ),
         example="`name: PDF_Forms` → `name: pdf-forms`.",
         fix="the quick fix rewrites the name in kebab-case.",
+        host_judged=True,
     ),
     Rule(
         code="SD204",
@@ -77,6 +80,7 @@ RULES: tuple[Rule, ...] = (
             "the other adds a placeholder for you to replace (in an editor that takes snippets, "
             "selected)."
         ),
+        host_judged=True,
     ),
     Rule(
         code="SD205",
@@ -96,6 +100,7 @@ RULES: tuple[Rule, ...] = (
             "an unquoted value, the quick fix quotes it as written (`description: 3.10` → "
             '`description: "3.10"`).'
         ),
+        host_judged=True,
     ),
     Rule(
         code="SD206",

@@ -26,6 +26,7 @@ RULES: tuple[Rule, ...] = (
         ),
         example="`modelInvocable: false` → `disable-model-invocation: true`.",
         fix="the quick fix renames the key (and inverts the value for `modelInvocable`).",
+        host_judged=True,
     ),
     Rule(
         code="SD302",
@@ -41,6 +42,7 @@ RULES: tuple[Rule, ...] = (
             "ambiguous about who may invoke the skill, so the skill is skipped (fail closed)."
         ),
         fix="the quick fixes write `true` or `false`.",
+        host_judged=True,
     ),
     Rule(
         code="SD303",

@@ -152,7 +152,7 @@ class GitSourceProvider:
         )
         for entry in scan.entries:
             if not entry.analysis.accepted:
-                reasons = [f.message for f in entry.analysis.findings if f.drops_skill]
+                reasons = [f.message for f in entry.analysis.refusals]
                 _logger.warning(
                     'skill source "%s": %s left out: %s',
                     self._spec.name,

@@ -53,6 +53,7 @@ from lsprotocol import types
 
 from skilldeck.engine.checks import DESCRIPTION_PLACEHOLDER, could_mean
 from skilldeck.engine.filesystem import BUNDLE_FILE
+from skilldeck.engine.frontmatter import profile_key, profile_keys
 from skilldeck.engine.model_view import resolve_resource
 from skilldeck.engine.registry import is_skill_name
 from skilldeck.engine.text import Position, Span, catalog_description
@@ -230,7 +231,10 @@ def _keys(
     edit_range = doc.range(Span.at(slot.line, slot.start, slot.end))
     typed = doc.line(slot.line)[slot.start : slot.end]
     items: list[types.CompletionItem] = []
-    for order, info in enumerate(doc.profile.keys):
+    # Documented with the profile's host facts (profile_keys); ordered as a new skill is
+    # written (the profile's own keys: name and description first).
+    documented = profile_keys(doc.profile)
+    for order, (written, info) in enumerate(zip(doc.profile.keys, documented, strict=True)):
         if info.key in present:
             continue
         # A near miss being typed (`user_inv`, `Descripton`) still finds its key: the
@@ -242,7 +246,7 @@ def _keys(
                 kind=types.CompletionItemKind.Property,
                 detail=key_detail(info),
                 documentation=documentation(key_markdown(info, doc.profile), formats),
-                sort_text=f"{0 if info.required else 1}{order:03d}",
+                sort_text=f"{0 if written.required else 1}{order:03d}",
                 filter_text=typed if meant else info.key,
                 preselect=True if meant else None,
                 text_edit=types.TextEdit(
@@ -258,7 +262,7 @@ def _value_choices(doc: SkillDocument, key: str) -> list[tuple[str, str]]:
     """The values completion offers for ``key``: ``(value, detail)``."""
     if key in TOOL_LIST_KEYS:
         return [(tool, f"{TOOLS_SOURCE} tool") for tool in CLAUDE_CODE_TOOLS]
-    info = doc.profile.key(key)
+    info = profile_key(doc.profile, key)
     choices: list[tuple[str, str]] = []
     if key == "name" and is_skill_name(doc.expected_name):
         where = "folder" if doc.layout == "bundle" else "file"

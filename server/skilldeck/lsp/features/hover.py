@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from skilldeck.engine.filesystem import SkillFileEntry
-from skilldeck.engine.frontmatter import LineIndex
+from skilldeck.engine.frontmatter import LineIndex, profile_key
 from skilldeck.engine.host_views import host_summary
+from skilldeck.engine.hosts import get_host
 from skilldeck.engine.model_view import CatalogEntry, catalog_entries, render_entries
 from skilldeck.engine.registry import DirectoryResourceBase, SkillSummary
 from skilldeck.engine.rules import NOT_LOADED
@@ -92,7 +93,7 @@ def hover_at(
         elif entry.key == "description" and hit.part == "value":
             sections.append(description_markdown(doc, entry))
         if hit.part == "key" or not sections:
-            info = doc.profile.key(entry.key)
+            info = profile_key(doc.profile, entry.key)
             if entry.key == "description" and hit.part == "key":
                 sections.append(description_markdown(doc, entry))
             sections.append(
@@ -217,9 +218,13 @@ def name_markdown(doc: SkillDocument) -> str:
     else:
         parts.append(f"**`{name}`** · not in any skill root of this workspace")
     if not analysis.accepted:
-        reasons = [f.message.removesuffix(NOT_LOADED) for f in analysis.findings if f.drops_skill]
+        reasons = [f.message.removesuffix(NOT_LOADED) for f in analysis.refusals]
         why = f": {reasons[0]}" if reasons else ""
-        parts.append(f"Not loaded{why}. The model does not see this skill.")
+        if analysis.judged_for is not None:
+            # Under a host profile the reason says what that agent does (it may load it).
+            parts.append(f"Not loaded by skilldeck's engine (SPEC §2){why}.")
+        else:
+            parts.append(f"Not loaded{why}. The model does not see this skill.")
         return "\n\n".join(parts)
     group = doc.group()
     winner = group[0] if group else None
@@ -282,6 +287,13 @@ def description_markdown(doc: SkillDocument, entry: FrontmatterEntry) -> str:
     if doc.file_gone:
         return f"Not loaded: {GONE}. The model does not see this description."
     if not isinstance(value, str) or not value.strip():
+        info = profile_key(doc.profile, "description")
+        if doc.profile.host is not None and info is not None and not info.required:
+            return (
+                "The description is empty or not text: skilldeck's engine does not load "
+                f"the skill; {get_host(doc.profile.host).label} replaces it with the first "
+                "line of the body."
+            )
         return "The description is empty or not text: the skill is not loaded."
     cap = doc.config.catalog_max_description_length
     length = len(collapse_whitespace(value))

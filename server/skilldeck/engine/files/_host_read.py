@@ -7,6 +7,11 @@ lab); this module applies them to a file. The YAML itself is read by the engine'
 reader (:func:`~skilldeck.engine.frontmatter.parse_frontmatter`); a host's repair is a
 second reading of rewritten YAML, as the host does it.
 
+Both front ends of a host's reading use it: the per-host view (``host_views``: what a host
+lists, ``list --host``) and the host profiles' findings (``check --profile codex``,
+:mod:`skilldeck.engine.files._host_reading`), so the two never disagree on whether a host
+loads a file.
+
 Invariant: reading a file never writes it, and every refusal names the host.
 """
 
@@ -18,7 +23,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from skilldeck.engine.files import SkillReadError, decode_skill_bytes, read_skill_bytes
+from skilldeck.engine.files._skill_read import SkillReadError, decode_skill_bytes, read_skill_bytes
 from skilldeck.engine.frontmatter import (
     FrontmatterEntry,
     LineIndex,
@@ -88,10 +93,18 @@ def read_text(path: str) -> tuple[str, bool] | str:
 
 
 def read_skill(
-    host: Host, path: str, layout: str, expected_name: str, text: tuple[str, bool] | str
+    host: Host,
+    path: str,
+    layout: str,
+    expected_name: str,
+    text: tuple[str, bool] | str,
+    *,
+    offer: bool = True,
 ) -> HostRead:
     """``host``'s reading of the skill file at ``path`` (its ``layout`` and the name its
-    folder or file gives it; ``text`` from :func:`read_text`)."""
+    folder or file gives it; ``text`` from :func:`read_text`). ``offer=False``: whether
+    a loaded skill is offered to the model is not judged (``unlisted`` then only says
+    what the description makes of it; no file beside it is read)."""
     reading = host.reading
     label = host.label
     if isinstance(text, str):
@@ -124,7 +137,7 @@ def read_skill(
         if value is not None and isinstance(value.value, str) and value.value.strip():
             extra = value.value
             break
-    if unlisted is None:
+    if unlisted is None and offer:
         unlisted = _unlisted(host, entries, path)
     return HostRead(None, name, display, description, extra, unlisted, parsed.repaired, fallback)
 
@@ -219,7 +232,7 @@ def _blocks(yaml_text: str) -> str:
     return "\n".join(lines)
 
 
-def _kind(entry: FrontmatterEntry | None) -> str:
+def value_kind(entry: FrontmatterEntry | None) -> str:
     """``text``, ``missing``, ``null``, ``empty``, ``blank``, ``scalar`` or
     ``collection``."""
     if entry is None:
@@ -257,7 +270,7 @@ def _name(
     does not load the skill)."""
     reading = host.reading
     entry = entries.get("name")
-    kind = _kind(entry)
+    kind = value_kind(entry)
     if kind == "missing" and flat:
         return expected, None, None
     action = "use" if kind == "text" else getattr(reading.name, kind)
@@ -319,7 +332,7 @@ def _description(
     is left out of the listing)."""
     reading = host.reading
     entry = entries.get("description")
-    kind = _kind(entry)
+    kind = value_kind(entry)
     if kind == "missing" and flat:
         return _first_body_line(parsed.body), True, None
     action = "use" if kind == "text" else getattr(reading.description, kind)
@@ -397,7 +410,7 @@ def _unlisted(host: Host, entries: Mapping[str, FrontmatterEntry], path: str) ->
     reading = host.reading
     for key in reading.invocation_keys:
         entry = entries.get(key)
-        if entry is not None and _counts_as_true(entry.value, reading.invocation_true):
+        if entry is not None and counts_as_true(entry.value, reading.invocation_true):
             return f"'{key}' keeps it from {host.label}'s model"
     if reading.conditional_paths:
         entry = entries.get("paths")
@@ -422,7 +435,7 @@ def _unlisted(host: Host, entries: Mapping[str, FrontmatterEntry], path: str) ->
     return None
 
 
-def _counts_as_true(value: object, how: str) -> bool:
+def counts_as_true(value: object, how: str) -> bool:
     if how == "bool":
         return value is True
     if how == "text":
