@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from skilldeck.engine.rules._findings import Finding, Fix, RelatedLocation, Severity
+from skilldeck.engine.rules._profiles import PROFILES
 from skilldeck.engine.text import Span
 
 RULE_DOCS_URL = "https://github.com/skilldeck/skilldeck/blob/main/docs/rules.md#{anchor}"
@@ -27,16 +28,18 @@ OPEN_PROFILES = frozenset({"dsh", "claude-code", "codex"})
 
 #: The profiles that follow an agent's observed reading (``Profile.host``): under them a
 #: finding of a ``host_judged`` rule says what that agent does with the file.
-HOST_PROFILES = frozenset({"claude-code", "codex"})
+HOST_PROFILES = frozenset(name for name, profile in PROFILES.items() if profile.host)
 #: What ``docs/rules.md`` says of a ``host_judged`` rule.
 HOST_JUDGED_NOTE = (
     "Under a host profile (`claude-code`, `codex`) the verdict is that agent's, as its "
     "release was observed (docs/hosts.md, *Profiles*): where it loads the skill anyway, "
-    "a warning (information where the agent documents the key as optional) that does "
-    "not drop the skill and names the agents that load and reject the file; where it "
-    "does not load it either, an error that drops it. skilldeck's engine still skips the "
-    "skill (SPEC §2). Under `dsh` and `agentskills` the message names the agents that "
-    "load the skill anyway."
+    "a warning (information where the agent fills the key in itself: the folder's name, "
+    "the first line of the body) that does not drop the skill and names the release and "
+    "the agents that load and reject the file; where it does not load it either, an "
+    "error that drops it, naming the agents that load it. skilldeck's engine still skips "
+    "the skill (SPEC §2). Under `dsh` and `agentskills`, where agents read as written "
+    "what a strict parser rejects (an unquoted `: `, a key given twice), the message "
+    "names them."
 )
 
 CODE = re.compile(r"^SD[0-9]{3,4}$")
