@@ -78,3 +78,21 @@ def test_skilldecks_own_profile_keeps_the_engines_verdict_and_names_the_lenient(
     )
     assert "SD110" not in result.stdout and "SD111" not in result.stdout
     assert result.stdout.splitlines()[-1].endswith("; 2 skills dropped.")
+
+
+def test_claude_codes_own_when_to_use_is_no_misspelling_under_its_profile(
+    run: Run, tmp_path: Path
+) -> None:
+    """Claude Code reads ``when_to_use`` (case k-when-to-use): under its profile the key is
+    documented, not a near miss; under ``dsh`` it is a misspelling of ``whenToUse``."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    write(
+        root / ".agents/skills/hint/SKILL.md",
+        "---\nname: hint\ndescription: Hints.\nwhen_to_use: When asked.\n---\n\nBody.\n",
+    )
+    claude = run("check", "--profile", "claude-code", cwd=root).stdout
+    assert claude == "No problems found in 1 skill file.\n"
+    dsh = run("check", cwd=root).stdout
+    assert dsh.startswith(".agents/skills/hint/SKILL.md:4:1: SD404 "), dsh
+    assert "whenToUse" in dsh

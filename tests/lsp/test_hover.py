@@ -161,3 +161,23 @@ async def test_ranges_are_utf16_after_astral_characters(
     result = await hover(client, path, 8, 5)  # UTF-16: the emoji is two code units
 
     assert result is not None and result.range == rng(8, 3, 8, 10)
+
+
+async def test_under_a_host_profile_the_hover_says_what_that_agent_does(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """Issue #39: a skill without a description is refused by skilldeck's engine but
+    loaded by Claude Code 2.1.332, which takes the first line of the body: the hover says
+    both and does not call the skill broken."""
+    path = deck.write(deck.project_agents, "notes", "---\nname: notes\n---\n\nFirst line.\n")
+    client = await start_editor(start_server, settings={"profile": "claude-code"})
+    open_doc(client, path)
+
+    shown = value(await hover(client, path, 1, 7))
+    assert shown.endswith(
+        "Not loaded by skilldeck's engine (SPEC §2): missing required key 'description'. "
+        "Claude Code 2.1.332 takes the first line of the body and loads the skill; "
+        "DeepSeek Harness, Codex and the Agent Skills standard reject it."
+    ), shown
+    key = value(await hover(client, path, 1, 1))
+    assert "**Optional in Claude Code 2.1.332**: a missing or empty name is replaced by" in key
