@@ -134,3 +134,24 @@ def test_profile_rules_are_silent_under_other_profiles():
         )
         # The open profiles keep an unknown key, with a hint that nothing reads it.
         assert codes(analysis) == ["SD405"], profile
+
+
+def test_another_agents_key_is_known_and_a_near_miss_only_of_this_profiles_key():
+    """``license`` and ``model`` (Claude Code's keys) are no unknown key under ``dsh``
+    (SD405); ``when_to_use`` (Claude Code's routing hint, documented under its profile)
+    is a misspelling of ``whenToUse`` under ``dsh`` (SD404), and fine under
+    ``claude-code``."""
+    text = "---\nname: a\ndescription: d\nlicense: MIT\nmodel: opus\nwhen_to_use: Often.\n---\n"
+
+    def judged(profile: str) -> list[str]:
+        settings = RuleSettings(profile=profile)
+        analysis = analyze_skill_text(
+            text, path="/r/a/SKILL.md", expected_name="a", settings=settings
+        )
+        return [f"{f.code} {f.message}" for f in analysis.findings]
+
+    assert judged("dsh") == [
+        "SD404 'when_to_use' is not a key of the dsh profile: did you mean 'whenToUse'? "
+        "ignored: no routing hint is kept"
+    ]
+    assert judged("claude-code") == []

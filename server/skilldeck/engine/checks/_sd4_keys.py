@@ -62,10 +62,11 @@ def near_miss_renames(ctx: CheckContext, fm: Frontmatter, intended: str) -> tupl
     ``intended`` is not set."""
     if fm.get(intended) is not None:
         return ()
-    known = [info.key for info in get_profile(ctx.settings.profile).keys]
+    profile = get_profile(ctx.settings.profile)
+    known = [info.key for info in profile.keys]
     fixes: tuple[Fix, ...] = ()
     for entry in fm.entries:
-        if entry.key in ALL_PROFILE_KEYS or entry.key in LEGACY_KEYS:
+        if entry.key in profile.key_names or entry.key in LEGACY_KEYS:
             continue
         if near_miss_key(entry.key, known) != intended:
             continue
@@ -89,7 +90,9 @@ def check_near_miss_keys(ctx: CheckContext, fm: Frontmatter) -> None:
             continue
         intended = near_miss_key(entry.key, known)
         if intended is None:
-            if not profile.closed:
+            # Another agent's key is not unknown (SD405); it is a near miss only where
+            # this profile has a key it is spelt like (`when_to_use` under `dsh`).
+            if not profile.closed and entry.key not in ALL_PROFILE_KEYS:
                 ctx.findings.append(
                     rule("SD405").finding(
                         entry.key_span,
