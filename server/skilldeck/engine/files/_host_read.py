@@ -142,6 +142,13 @@ def read_skill(
     return HostRead(None, name, display, description, extra, unlisted, parsed.repaired, fallback)
 
 
+def reads_frontmatter(reading: Reading, text: str) -> tuple[bool, bool]:
+    """Whether a host with ``reading`` finds keys it can use in the frontmatter of
+    ``text``, and whether only its repair of the YAML made them readable."""
+    parsed = _frontmatter(reading, text)
+    return parsed.entries is not None, parsed.repaired
+
+
 def _unreadable(host: Host, problem: str | None) -> str:
     why = problem or "no frontmatter"
     if host.reading.repair != "none":

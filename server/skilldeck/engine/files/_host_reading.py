@@ -32,7 +32,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from skilldeck.engine.files._host_read import HostRead, counts_as_true, read_skill, value_kind
+from skilldeck.engine.files._host_read import (
+    HostRead,
+    counts_as_true,
+    read_skill,
+    reads_frontmatter,
+    value_kind,
+)
 from skilldeck.engine.frontmatter import Frontmatter
 from skilldeck.engine.hosts import HOSTS, Host
 from skilldeck.engine.rules import NOT_LOADED, PROFILES, Finding, Severity, get_profile, rule
@@ -125,7 +131,7 @@ def _tolerates(host: Host, situation: Situation, finding: Finding, file: _File) 
             return False
         if situation == "duplicate-key" and reading.duplicate_keys == "last":
             return True
-        return file.read(host).repaired
+        return reads_frontmatter(reading, file.text)[0]
     if situation in ("name", "description"):
         entry = file.frontmatter.get(situation) if file.frontmatter is not None else None
         kind = value_kind(entry)
@@ -154,7 +160,7 @@ def _action(host: Host, situation: Situation, finding: Finding, file: _File) -> 
     if situation in ("no-frontmatter", "yaml", "duplicate-key") and not (
         situation == "duplicate-key" and reading.duplicate_keys == "last"
     ):
-        if situation == "yaml" and file.read(host).repaired:
+        if situation == "yaml" and reads_frontmatter(reading, file.text)[0]:
             return "reads the value as written"
         return "reads the file without frontmatter (its folder's name, its first body line)"
     if situation == "duplicate-key":
