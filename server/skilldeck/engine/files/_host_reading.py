@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from skilldeck.engine.files._host_read import (
@@ -108,15 +108,17 @@ class _File:
     text: str
     bom: bool
     frontmatter: Frontmatter | None
-
-    @functools.cached_property
-    def layout(self) -> str:
-        return "bundle" if os.path.basename(self.path) == "SKILL.md" else "flat"
+    #: Each host's reading, made once.
+    reads: dict[str, HostRead] = field(default_factory=dict, compare=False)
 
     def read(self, host: Host) -> HostRead:
-        return read_skill(
-            host, self.path, self.layout, self.expected_name, (self.text, self.bom), offer=False
-        )
+        read = self.reads.get(host.name)
+        if read is None:
+            layout = "bundle" if os.path.basename(self.path) == "SKILL.md" else "flat"
+            text = (self.text, self.bom)
+            read = read_skill(host, self.path, layout, self.expected_name, text, offer=False)
+            self.reads[host.name] = read
+        return read
 
 
 def _tolerates(host: Host, situation: Situation, finding: Finding, file: _File) -> bool:
