@@ -215,6 +215,14 @@ def _kept(finding: Finding, file: _File, reader: Host | None) -> Finding:
     """``finding`` (a drop) with the agents that load the file anyway named; under a
     host profile (``reader``), said of that agent too."""
     loading, _refusing = _loaders(file, reader)
+    if reader is None:
+        # Under dsh and agentskills: only the agents that read the frontmatter as written
+        # (their repair, the last of a key given twice), not from the body.
+        loading = [
+            host.label
+            for host in _agents()
+            if host.label in loading and reads_frontmatter(host.reading, file.text)[0]
+        ]
     if not loading:
         return finding
     verb = "loads" if len(loading) == 1 else "load"
