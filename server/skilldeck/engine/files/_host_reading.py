@@ -39,7 +39,7 @@ from skilldeck.engine.files._host_read import (
     reads_frontmatter,
     value_kind,
 )
-from skilldeck.engine.frontmatter import Frontmatter
+from skilldeck.engine.frontmatter import Frontmatter, FrontmatterBounds, find_frontmatter
 from skilldeck.engine.hosts import HOSTS, Host
 from skilldeck.engine.rules import NOT_LOADED, PROFILES, Finding, Severity, get_profile, rule
 from skilldeck.engine.text import Span
@@ -61,6 +61,12 @@ Situation = Literal[
 #: agents that load the file anyway (elsewhere an agent that loads it reads something
 #: else than the author wrote: the folder's name, the first body line).
 _READ_AS_WRITTEN: frozenset[Situation] = frozenset({"yaml", "duplicate-key"})
+
+#: The characters YAML reads as line breaks and an editor does not (U+0085, U+2028,
+#: U+2029). The host lab's matrix (``tests/hosts/cases.toml``) holds none of them, so how
+#: the agents read a frontmatter holding one was never observed: no message names agents
+#: that load such a file anyway.
+_UNOBSERVED_BREAKS = ("\x85", "\u2028", "\u2029")
 
 _SITUATIONS: dict[str, Situation] = {
     "SD101": "no-frontmatter",
@@ -110,6 +116,14 @@ class _File:
     frontmatter: Frontmatter | None
     #: Each host's reading, made once.
     reads: dict[str, HostRead] = field(default_factory=dict, compare=False)
+
+    @functools.cached_property
+    def observed(self) -> bool:
+        """Whether the host lab observed how the agents read this file's frontmatter
+        (it holds no YAML-only line break, :data:`_UNOBSERVED_BREAKS`)."""
+        bounds = find_frontmatter(self.text)
+        head = self.text[: bounds.body_start] if isinstance(bounds, FrontmatterBounds) else ""
+        return not any(char in head for char in _UNOBSERVED_BREAKS)
 
     def read(self, host: Host) -> HostRead:
         read = self.reads.get(host.name)
@@ -213,7 +227,10 @@ def _loaders(file: _File, but: Host | None) -> tuple[list[str], list[str]]:
 
 def _kept(finding: Finding, file: _File, reader: Host | None) -> Finding:
     """``finding`` (a drop) with the agents that load the file anyway named; under a
-    host profile (``reader``), said of that agent too."""
+    host profile (``reader``), said of that agent too. Only where the host lab observed
+    such a file (:attr:`_File.observed`): nothing is claimed of a reading never seen."""
+    if not file.observed:
+        return finding
     loading, _refusing = _loaders(file, reader)
     if reader is None:
         # Under dsh and agentskills: only the agents that read the frontmatter as written
