@@ -169,7 +169,8 @@ def test_duplicate_keys_drop_the_skill():
     analysis = analyze("---\nname: a\ndescription: d\ndescription: e\n---\n")
     (finding,) = analysis.findings
     assert finding.message == (
-        "duplicate key 'description' (first defined on line 3) (skill not loaded)"
+        "duplicate key 'description' (first defined on line 3). Claude Code loads it anyway"
+        " (skill not loaded)"  # Claude Code reads the last one (host lab, y-duplicate-description)
     )
     assert finding.span == Span.at(3, 0, 11)
     assert not analysis.accepted

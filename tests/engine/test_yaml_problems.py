@@ -165,12 +165,28 @@ CASES = [
 ]
 
 
+#: The cases the hosts' reading model (observed by the host lab on its y-colon and
+#: y-unclosed-flow cases: an unparsable plain value is quoted and read) loads anyway.
+LOADED_ANYWAY = {
+    "colon-in-plain-value": ". Claude Code and Codex load it anyway",
+    "reserved-first-character": ". Claude Code and Codex load it anyway",
+    "quote-stops-at-a-comment": ". Claude Code and Codex load it anyway",
+}
+
+
 @pytest.mark.parametrize(("text", "message", "span", "title", "fixed"), CASES)
 def test_yaml_errors_name_the_cause_and_fix_it(
-    tmp_path: Path, text: str, message: str, span: Span, title: str, fixed: str
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    text: str,
+    message: str,
+    span: Span,
+    title: str,
+    fixed: str,
 ) -> None:
     finding, path = check(tmp_path, text)
-    assert finding.message == PREFIX + message + DROPPED
+    anyway = LOADED_ANYWAY.get(request.node.callspec.id, "")
+    assert finding.message == PREFIX + message + anyway + DROPPED
     assert finding.span == span
     [fix] = finding.fixes
     assert fix.title == title
@@ -196,7 +212,10 @@ def test_a_quote_after_a_closing_backslash_is_not_offered(tmp_path: Path) -> Non
 
 def test_duplicate_keys_point_at_the_second_and_name_the_first(tmp_path: Path) -> None:
     finding, _ = check(tmp_path, "---\nname: pdf\ndescription: a\nname: pdf\n---\n", "SD105")
-    assert finding.message == "duplicate key 'name' (first defined on line 2)" + DROPPED
+    # Claude Code reads the last of a key given twice (host lab, y-duplicate-name)
+    assert finding.message == (
+        "duplicate key 'name' (first defined on line 2). Claude Code loads it anyway" + DROPPED
+    )
     assert finding.span == Span.at(3, 0, 4)
 
 
