@@ -127,6 +127,26 @@ async def test_a_skill_file_outside_every_root_is_judged_as_check_judges_it(
     await diagnostics_of(client, loose, lambda d: d == [])
 
 
+async def test_a_skill_file_outside_every_folder_is_judged_with_the_editors_settings(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """The user's ``skilldeck.profile`` reaches a ``SKILL.md`` no workspace folder holds:
+    under ``codex`` an unquoted ``: `` is what ``check --profile codex`` says of the file
+    (a warning: Codex 0.171.0 loads it), not the default profile's "(skill not loaded)"."""
+    deck.write(deck.project_dsh, "anchor")
+    outside = deck.base / "elsewhere" / "thing" / "SKILL.md"
+    outside.parent.mkdir(parents=True)
+    text = "---\nname: thing\ndescription: Deploys: the app.\n---\n\nBody.\n"
+    outside.write_text(text, encoding="utf-8")
+    client = await start_server(settings={"profile": "codex"})
+    await indexed(client)
+    open_doc(client, outside, text)
+    found = await diagnostics_of(client, outside, lambda d: codes(d) == ["SD103"])
+    assert found[0].severity == types.DiagnosticSeverity.Warning
+    assert "Codex 0.171.0 reads the value as written and loads the skill" in found[0].message
+    assert "(skill not loaded)" not in found[0].message
+
+
 async def test_a_skill_file_opened_without_workspace_folders_is_judged(
     deck: Deck, start_server: StartServer
 ) -> None:

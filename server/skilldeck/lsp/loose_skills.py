@@ -81,15 +81,18 @@ class LooseSkills:
         return bundle.located if bundle is not None else ()
 
     def config_of(self, path: str) -> SkilldeckConfig:
-        """The configuration of the deepest folder holding ``path`` (defaults if none),
-        as the hover and quick fixes of the file use."""
+        """The configuration of the deepest folder holding ``path`` (outside every
+        folder: the editor's settings, :meth:`SettingsSync.config_outside_folders`), as
+        the hover and quick fixes of the file use."""
         best = None
         for index in self.session.folders.values():
             if inside_or_equal(path, index.folder) and (
                 best is None or len(index.folder) > len(best.folder)
             ):
                 best = index
-        return best.config if best is not None else SkilldeckConfig()
+        if best is not None:
+            return best.config
+        return self.session.settings_sync.config_outside_folders(os.path.dirname(path))
 
     def findings(self, path: str) -> tuple[Finding, ...] | None:
         """The findings of ``path`` judged alone; ``None`` when it is no loose skill."""

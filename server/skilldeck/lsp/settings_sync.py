@@ -48,6 +48,10 @@ class SettingsSync:
         #: worker thread; :meth:`publish_config_problems` sends them from the loop).
         self._problems: dict[str, list[types.Diagnostic]] = {}
         self._published: dict[str, list[types.Diagnostic]] = {}
+        #: Folder -> the configuration of a file there outside every workspace folder,
+        #: made from :attr:`settings` (the second item); one object per folder while the
+        #: settings last, so a verdict memoised on it stays valid.
+        self._outside: dict[str, tuple[ParsedSettings, SkilldeckConfig]] = {}
 
     def initialize(self, params: types.InitializeParams) -> None:
         """Settings from ``initializationOptions``; whether the client can be asked."""
@@ -155,6 +159,22 @@ class SettingsSync:
                 f"skilldeck: {clash}; using the file without them.", types.MessageType.Warning
             )
             return from_file
+
+    def config_outside_folders(self, folder: str) -> SkilldeckConfig:
+        """The configuration of a file in ``folder`` that no workspace folder holds:
+        environment, then the editor settings (their relative paths anchored at
+        ``folder``). No project file is read: the user opened no project there, and the
+        editor's settings (a profile, severities) are what they chose for every file."""
+        made = self._outside.get(folder)
+        if made is not None and made[0] is self.settings:
+            return made[1]
+        config = SkilldeckConfig.from_environment()
+        try:
+            config = config.merged(anchored(self.settings.layer, folder))
+        except ConfigError as clash:  # the editor's settings clash with the environment
+            self.server.log(f"skilldeck: {clash}; using the defaults.", types.MessageType.Warning)
+        self._outside[folder] = (self.settings, config)
+        return config
 
     def publish_config_problems(self) -> None:
         """Publish the config files' SD008 diagnostics that changed (and clear fixed ones)."""

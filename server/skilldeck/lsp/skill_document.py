@@ -240,7 +240,7 @@ async def load_document(session: Session, uri: str) -> SkillDocument | None:
         if guessed is None:
             return None
         layout, expected = guessed
-    config = index.config if index is not None else SkilldeckConfig()
+    config = index.config if index is not None else session.loose.config_of(path)
     settings = config.rule_settings()
     reused = index.analysis_of_text(path, text) if index is not None and entry is not None else None
     analysis = (
