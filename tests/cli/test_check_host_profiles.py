@@ -96,3 +96,28 @@ def test_claude_codes_own_when_to_use_is_no_misspelling_under_its_profile(
     dsh = run("check", cwd=root).stdout
     assert dsh.startswith(".agents/skills/hint/SKILL.md:4:1: SD404 "), dsh
     assert "whenToUse" in dsh
+
+
+def test_a_flat_file_is_not_said_to_load_where_the_agent_reads_bundles_only(
+    run: Run, tmp_path: Path
+) -> None:
+    """Codex and Claude Code read no flat skill file (``<name>.md``): what they would make
+    of its content is said, never that they load it; under ``dsh``, which reads flat
+    files, neither is named as loading it anyway."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".agents/skills/legacy.md", "---\nname: legacy\ndescription: Use when: x\n---\n")
+    codex = run("check", "--profile", "codex", cwd=root)
+    assert codex.stdout.splitlines()[0] == (
+        ".agents/skills/legacy.md:3:22: SD103 warning invalid YAML in frontmatter: "
+        "': ' inside the value of 'description' starts a nested mapping; quote the value. "
+        "Codex 0.171.0 reads the value as written, but loads skills only from "
+        "<name>/SKILL.md, not from a flat file like this one; DeepSeek Harness and the "
+        "Agent Skills standard reject it"
+    )
+    dsh = run("check", cwd=root)
+    assert dsh.stdout.splitlines()[0] == (
+        ".agents/skills/legacy.md:3:22: SD103 error invalid YAML in frontmatter: "
+        "': ' inside the value of 'description' starts a nested mapping; quote the value "
+        "(skill not loaded)"
+    )

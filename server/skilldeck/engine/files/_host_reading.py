@@ -125,10 +125,21 @@ class _File:
         head = self.text[: bounds.body_start] if isinstance(bounds, FrontmatterBounds) else ""
         return not any(char in head for char in _UNOBSERVED_BREAKS)
 
+    @property
+    def flat(self) -> bool:
+        """Whether the file is a flat skill file (``<name>.md``), not a bundle's."""
+        return os.path.basename(self.path) != "SKILL.md"
+
+    def placed_for(self, host: Host) -> bool:
+        """Whether ``host`` reads a skill file of this kind at all (a flat file only if
+        it reads flat files): where it does not, its reading of the content says nothing
+        of whether it loads the file."""
+        return not self.flat or host.reads_flat_files
+
     def read(self, host: Host) -> HostRead:
         read = self.reads.get(host.name)
         if read is None:
-            layout = "bundle" if os.path.basename(self.path) == "SKILL.md" else "flat"
+            layout = "flat" if self.flat else "bundle"
             text = (self.text, self.bom)
             read = read_skill(host, self.path, layout, self.expected_name, text, offer=False)
             self.reads[host.name] = read
@@ -216,11 +227,12 @@ def _base(finding: Finding) -> str:
 
 def _loaders(file: _File, but: Host | None) -> tuple[list[str], list[str]]:
     """The agents (profiles' hosts other than ``but``) that load the file and those that
-    do not, by their reading of it."""
+    do not, by their reading of it (an agent that reads no file of its kind, a flat
+    file, is neither)."""
     loading: list[str] = []
     refusing: list[str] = []
     for host in _agents():
-        if host is not but:
+        if host is not but and file.placed_for(host):
             (loading if file.read(host).refusal is None else refusing).append(host.label)
     return loading, refusing
 
@@ -249,6 +261,11 @@ def _kept(finding: Finding, file: _File, reader: Host | None) -> Finding:
     return replace(finding, message=text + NOT_LOADED)
 
 
+def _unplaced(reader: Host) -> str:
+    """What ``reader`` does with a flat skill file: it reads none."""
+    return "loads skills only from <name>/SKILL.md, not from a flat file like this one"
+
+
 def _tolerated(finding: Finding, situation: Situation, file: _File, reader: Host) -> Finding:
     """``finding`` as ``reader``'s profile reports it where ``reader`` tolerates it."""
     loading, refusing = _loaders(file, reader)
@@ -256,6 +273,8 @@ def _tolerated(finding: Finding, situation: Situation, file: _File, reader: Host
     text = f"{_base(finding)}. {reader.version} {action} and loads the skill"
     if file.read(reader).refusal is not None:
         text = f"{_base(finding)}. {reader.version} {action}"
+    elif not file.placed_for(reader):
+        text = f"{_base(finding)}. {reader.version} {action}, but {_unplaced(reader)}"
     elif loading:
         text += f", as {'does' if len(loading) == 1 else 'do'} {_names(loading)}"
     rejecting = [*_STRICT[:1], *refusing, *_STRICT[1:]]
@@ -320,7 +339,9 @@ def _agree(
                 f,
                 severity=Severity.WARNING,
                 drops_skill=False,
-                message=f"{_base(f)}. {reader.version} loads the skill",
+                message=f"{_base(f)}. {reader.version} loads the skill"
+                if file.placed_for(reader)
+                else f"{_base(f)}. {reader.version} reads it, but {_unplaced(reader)}",
             )
             if f.drops_skill
             else f
