@@ -24,13 +24,21 @@ No test depends on this script or on the peers. Numbers, not pass/fail::
         [--peers-cache DIR] [--corpus DIR] [--repeats N] [--json OUT] [--set holdout]
 
 ``--set holdout`` measures the held-out set (``tests/safety/holdout/``, same layout) instead
-of the evaluation set; ``--skip-collection`` leaves the real collection out.
+of the evaluation set, ``--set holdout2`` the second held-out set (``tests/safety/holdout2/``);
+``--skip-collection`` leaves the real collection out. ``--write-ratchet`` rewrites the chosen
+set's ``ratchet.toml`` from this tree's skilldeck verdicts (the misses and false alarms the
+set's test then expects as strict xfails), so re-measuring after a rules change is one
+command::
+
+    .venv/bin/python benchmarks/bench_safety_eval.py --set holdout2 --skip-collection \
+        --skip-peers --write-ratchet
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import datetime
 import json
 import os
 import resource
@@ -676,6 +684,64 @@ def _skilldeck_verdicts(
         print(f"  {case.id} {case.technique:28} {mark:8} {', '.join(sorted(set(flags)))}")
 
 
+_SETS = {
+    "eval": safety_eval.EVAL,
+    "holdout": safety_eval.HOLDOUT,
+    "holdout2": safety_eval.HOLDOUT2,
+}
+
+
+def _git_head() -> str:
+    done = subprocess.run(
+        ["git", "-C", str(_REPO), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.strip() or "unknown"
+
+
+def write_ratchet(set_root: Path, scored: SetResult, cases: Sequence[safety_eval.Case]) -> Path:
+    """Rewrite ``set_root/ratchet.toml``: the hostile cases this tree misses and the
+    look-alikes it flags, one id a line with its technique and summary, in set order."""
+    by_id = {case.id: case for case in cases}
+    today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+
+    def lines(ids: Iterable[str]) -> list[str]:
+        ordered = [case.id for case in cases if case.id in set(ids)]
+        return [
+            f'  "{i}",  # {by_id[i].technique}: {" ".join(by_id[i].summary.split())}'
+            for i in ordered
+        ]
+
+    text = "\n".join(
+        [
+            f"# The ratchet of {set_root.name}/ (tests/safety/test_safety_{set_root.name}.py): the",
+            "# cases skilldeck gets wrong, as `check --select SD10` judges them (a warning or an",
+            "# error anywhere in the folder flags it). Each id is a strict xfail: a rule change",
+            "# that starts catching a missed case (or stops flagging a look-alike) fails the test",
+            "# as XPASS(strict) until the id comes out of this list.",
+            "#",
+            f"# Written by benchmarks/bench_safety_eval.py --set {set_root.name} --write-ratchet",
+            f"# on {today} at {_git_head()} (re-run it after a rules change).",
+            "",
+            "# hostile skills with no warning or error",
+            "missed = [",
+            *lines(scored.missed),
+            "]",
+            "",
+            "# look-alikes with a warning or an error",
+            "false_alarms = [",
+            *lines(scored.flagged_benign),
+            "]",
+            "",
+        ]
+    )
+    path = set_root / safety_eval.RATCHET_FILE.name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--peers-cache", type=Path, default=_CACHE)
@@ -688,13 +754,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="write the results here")
     parser.add_argument(
         "--set",
-        choices=("eval", "holdout"),
+        choices=tuple(_SETS),
         default="eval",
-        help="the evaluation set (tests/safety/eval) or the held-out set (tests/safety/holdout)",
+        help="the evaluation set (tests/safety/eval) or a held-out set (tests/safety/holdout, "
+        "tests/safety/holdout2)",
     )
     parser.add_argument("--skip-collection", action="store_true", help="leave the corpus out")
+    parser.add_argument(
+        "--write-ratchet",
+        action="store_true",
+        help="rewrite the set's ratchet.toml from this tree's skilldeck verdicts",
+    )
     args = parser.parse_args(argv)
-    set_root = safety_eval.HOLDOUT if args.set == "holdout" else safety_eval.EVAL
+    set_root = _SETS[args.set]
     if args.install:
         install(args.peers_cache)
     prefix = _no_network()
@@ -732,6 +804,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             if corpus is not None and not args.skip_collection_peers:
                 collection[peer.label] = run_peer(peer, bin_dir, [corpus], prefix, 1)
         _skilldeck_verdicts(runs[0], cases, folders)
+        if args.write_ratchet:
+            if runs[0].error is not None:
+                print(f"not writing the ratchet: {runs[0].error}", file=sys.stderr)
+                return 2
+            written = write_ratchet(set_root, score(runs[0], cases, folders), cases)
+            print(f"\nwrote {written.relative_to(_REPO)}")
         results = report(cases, folders, runs, collection, size, set_files, set_root)
     print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if args.json is not None:

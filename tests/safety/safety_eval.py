@@ -34,6 +34,9 @@ EVAL = Path(__file__).resolve().parent / "eval"
 #: the held-out set (``tests/safety/holdout/``): the same layout, written blind to the rules
 #: and to the evaluation set's cases, judged the same way (``test_safety_holdout.py``)
 HOLDOUT = Path(__file__).resolve().parent / "holdout"
+#: the second held-out set (``tests/safety/holdout2/``): the same layout again, written blind
+#: to the rules and to both sets before it, from other reports (``test_safety_holdout2.py``)
+HOLDOUT2 = Path(__file__).resolve().parent / "holdout2"
 HOSTILE_FILE = EVAL / "hostile.toml"
 BENIGN_FILE = EVAL / "benign.toml"
 SOURCES_FILE = EVAL / "sources.toml"

@@ -1,0 +1,223 @@
+"""The second held-out safety set as a ratchet (issue #40).
+
+``tests/safety/holdout2/`` holds hostile skills and look-alikes written blind to the rules, to
+the evaluation set (``tests/safety/eval/``) and to the first held-out set
+(``tests/safety/holdout/``), from other public reports: MCP schema and output poisoning,
+Claude Code's ``!`command``` preprocessing, GlassWorm's invisible code, Python's NFKC
+identifiers, PhantomRaven's URL dependencies, agent CLI settings that run commands, time
+bombs, geofenced wipers, build scripts, launch agents, rogue CI runners and more. Each case
+is materialised into a real skill folder and judged by
+``skilldeck check --select SD10 --format json`` run as a subprocess, once per profile: a
+hostile case must get a warning or an error somewhere in its folder, a look-alike none.
+
+The cases skilldeck gets wrong are listed in ``holdout2/ratchet.toml`` and are strict
+xfails: a rule change that starts catching one fails here as an unexpected pass, and a case
+that regresses fails outright. ``benchmarks/bench_safety_eval.py --set holdout2
+--skip-collection --skip-peers --write-ratchet`` re-measures and rewrites that list in one
+command; without ``--skip-peers`` it measures the peers too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import safety_eval
+from safety_eval import Verdict
+
+ROOT = safety_eval.HOLDOUT2
+CASES = safety_eval.load_cases(ROOT)
+RATCHET = safety_eval.load_ratchet(ROOT)
+BY_ID = {case.id: case for case in CASES}
+
+
+def _environment(scratch: Path) -> dict[str, str]:
+    """This environment without skilldeck's variables: a fake home with empty user roots
+    and a cache of its own, so only the held-out roots are judged."""
+    environ = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DSH_", "SKILLDECK_"))
+    }
+    environ.update(
+        {
+            "HOME": str(scratch / "home"),
+            "DSH_HOME": str(scratch / "home" / ".dsh"),
+            "DSH_AGENTS_HOME": str(scratch / "home" / ".agents"),
+            "SKILLDECK_CACHE_DIR": str(scratch / "cache"),
+            "NO_COLOR": "1",
+        }
+    )
+    return environ
+
+
+def _check(scratch: Path, arguments: list[str]) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "skilldeck", *arguments],
+        cwd=scratch,
+        env=_environment(scratch),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def evaluated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Verdict]:
+    """Each case's verdict from one ``check`` run per profile root."""
+    scratch = tmp_path_factory.mktemp("safety-holdout2")
+    folders = safety_eval.materialise(CASES, scratch / "set")
+    reports = [
+        _check(scratch, safety_eval.check_arguments(profile, scratch / "set" / profile))
+        for profile in safety_eval.profiles(CASES)
+    ]
+    return {
+        verdict.case.id: verdict
+        for verdict in safety_eval.verdicts(CASES, folders, reports, scratch)
+    }
+
+
+def _params() -> Iterator[object]:
+    for case in CASES:
+        wrong = RATCHET.missed if case.expect == "hostile" else RATCHET.false_alarms
+        marks = (
+            [pytest.mark.xfail(strict=True, reason="recorded in holdout2/ratchet.toml")]
+            if case.id in wrong
+            else []
+        )
+        yield pytest.param(case.id, marks=marks, id=f"{case.id}-{case.technique}")
+
+
+@pytest.mark.parametrize("case_id", list(_params()))
+def test_case_verdict(evaluated: dict[str, Verdict], case_id: str) -> None:
+    verdict = evaluated[case_id]
+    case = verdict.case
+    shown = [f"{severity} {code} {path}:{line}" for severity, code, path, line in verdict.findings]
+    if case.expect == "hostile":
+        assert verdict.flagged, f"{case.id} ({case.summary}) got no warning or error: {shown}"
+    else:
+        assert not verdict.flagged, f"{case.id} ({case.summary}) was flagged: {shown}"
+
+
+# ---------------------------------------------------------------- the set itself
+
+
+def test_the_set_is_as_built_and_covers_every_technique() -> None:
+    hostile = [case for case in CASES if case.expect == "hostile"]
+    benign = [case for case in CASES if case.expect == "benign"]
+    assert (len(hostile), len(benign)) == (30, 20)
+    techniques = safety_eval.techniques(ROOT)
+    assert {case.technique for case in hostile} == set(techniques)
+    unknown = {case.id: case.technique for case in benign if case.technique not in techniques}
+    assert unknown == {}
+
+
+def test_the_set_shares_no_skill_or_source_with_the_sets_before_it() -> None:
+    """Held out means apart: no name (nor id) of the evaluation set or the first held-out
+    set is reused, and no report the first held-out set cites is cited again."""
+    for earlier in (safety_eval.EVAL, safety_eval.HOLDOUT):
+        before = safety_eval.load_cases(earlier)
+        assert {case.name for case in CASES} & {case.name for case in before} == set()
+        assert {case.id for case in CASES} & {case.id for case in before} == set()
+    first = safety_eval.sources(safety_eval.HOLDOUT)
+    ours = safety_eval.sources(ROOT)
+    assert set(ours) & set(first) == set()
+    assert {entry["url"] for entry in ours.values()} & {e["url"] for e in first.values()} == set()
+
+
+def test_ids_and_names_are_unique_and_names_match_the_files() -> None:
+    assert len({case.id for case in CASES}) == len(CASES)
+    assert len({case.name for case in CASES}) == len(CASES)
+    for case in CASES:
+        skill_md = case.files["SKILL.md"]
+        assert f"\nname: {case.name}\n" in skill_md.replace("\r\n", "\n"), case.id
+        assert case.id[:2] == ("ZH" if case.expect == "hostile" else "ZB"), case.id
+
+
+def test_every_case_cites_a_known_source_or_says_it_has_none() -> None:
+    known = safety_eval.sources(ROOT)
+    for entry in known.values():
+        assert entry["url"].startswith(("https://", "http://")), entry
+    unresolved = {
+        case.id: case.source
+        for case in CASES
+        if case.source not in known and not case.source.startswith("none: ")
+    }
+    assert unresolved == {}
+    hostile_sources = {case.source for case in CASES if case.expect == "hostile"}
+    assert not any(source.startswith("none: ") for source in hostile_sources)
+
+
+def test_the_ratchet_names_existing_cases_of_the_right_kind() -> None:
+    assert {BY_ID[i].expect for i in RATCHET.missed} <= {"hostile"}
+    assert {BY_ID[i].expect for i in RATCHET.false_alarms} <= {"benign"}
+
+
+@pytest.mark.parametrize(
+    "name", ["hostile.toml", "benign.toml", "sources.toml", "ratchet.toml"], ids=str
+)
+def test_the_data_files_show_every_character(name: str) -> None:
+    """A reviewer reads the data files as text: no character in them is invisible (those
+    are written as escapes or macros), and no line ends in CR."""
+    text = (ROOT / name).read_bytes().decode("utf-8")
+    hidden = [
+        f"line {text.count(chr(10), 0, index) + 1}: U+{ord(char):04X}"
+        for index, char in enumerate(text)
+        if (unicodedata.category(char) in {"Cf", "Co", "Cc"} and char != "\n")
+        or 0xFE00 <= ord(char) <= 0xFE0F
+        or 0xE0100 <= ord(char) <= 0xE01EF
+    ]
+    assert hidden == []
+
+
+def test_the_invisible_cases_carry_the_characters_they_name(tmp_path: Path) -> None:
+    """The escapes and macros land on disk as the characters the summaries promise."""
+    folders = safety_eval.materialise(
+        [BY_ID[i] for i in ("ZH03", "ZH06", "ZH07", "ZH08", "ZB01", "ZB18", "ZB19")], tmp_path
+    )
+
+    def text(case_id: str, relative: str) -> str:
+        return (folders[case_id] / relative).read_text(encoding="utf-8")
+
+    style = text("ZH03", "references/style.txt")
+    assert all(code in style for code in ("\x1b[8m", "\x1b[1A", "\x1b[2K"))
+    assert (
+        sum(
+            0xFE00 <= ord(c) <= 0xFE0F or 0xE0100 <= ord(c) <= 0xE01EF
+            for c in text("ZH06", "scripts/plugins.mjs")
+        )
+        > 100
+    )
+    assert text("ZH07", "templates/healthz.js").count("\u3164") == 2
+    assert unicodedata.normalize("NFKC", "\U0001d41e\U0001d431\U0001d41e\U0001d41c") == "exec"
+    assert "\U0001d41e\U0001d431\U0001d41e\U0001d41c(" in text("ZH08", "scripts/clean_notebooks.py")
+    assert "\x1b[31m" in text("ZB01", "references/sample-output.txt")
+    assert "\u200d" in text("ZB18", "SKILL.md")
+    assert text("ZB19", "locales/he.json").count("\u200f") == 5
+
+
+def test_every_case_is_a_skill_that_loads(evaluated: dict[str, Verdict], tmp_path: Path) -> None:
+    """A miss is a miss of the safety rules, not a broken case: under its profile, no case
+    has an error outside SD10xx (the YAML parses, the name and description are valid)."""
+    folders = safety_eval.materialise(CASES, tmp_path / "set")
+    errors = []
+    for profile in safety_eval.profiles(CASES):
+        arguments = ["check", "--format", "json", "--no-cache", "--ignore", "SD10,SD8"]
+        if profile != safety_eval.DEFAULT_PROFILE:
+            arguments += ["--profile", profile]
+        findings = json.loads(_check(tmp_path, [*arguments, str(tmp_path / "set" / profile)]))
+        errors += [
+            f"{f['path']}: {f['code']} {f['message']}" for f in findings if f["severity"] == "error"
+        ]
+    assert errors == []
+    assert set(folders) == set(evaluated)
