@@ -239,3 +239,28 @@ def verdicts(
                 )
             )
     return [Verdict(case, tuple(sorted(by_folder[folders[case.id].resolve()]))) for case in cases]
+
+
+def manifest_text(root: Path) -> str:
+    """The set in ``root`` as a Markdown table, one line a case: id, name, what a reviewer
+    must see (expect), technique, the public report it is modelled on, and the summary.
+    ``MANIFEST.md`` of a set holds exactly this (its test compares them)."""
+    known = sources(root)
+    lines = [
+        f"# {root.name}: one line a case",
+        "",
+        "Generated from hostile.toml, benign.toml and sources.toml by",
+        "`tests/safety/safety_eval.py`'s `manifest_text` (the set's test says how to rewrite it).",
+        "",
+        "| id | name | expect | technique | modelled on | summary |",
+        "|---|---|---|---|---|---|",
+    ]
+    for case in load_cases(root):
+        entry = known.get(case.source)
+        where = f"[{case.source}]({entry['url']})" if entry else case.source
+        summary = " ".join(case.summary.split()).replace("|", "\\|")
+        lines.append(
+            f"| {case.id} | `{case.name}` | {case.expect} | {case.technique} | {where} "
+            f"| {summary} |"
+        )
+    return "\n".join(lines) + "\n"

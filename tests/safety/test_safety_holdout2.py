@@ -163,8 +163,19 @@ def test_the_ratchet_names_existing_cases_of_the_right_kind() -> None:
     assert {BY_ID[i].expect for i in RATCHET.false_alarms} <= {"benign"}
 
 
+def test_the_manifest_lists_every_case_as_built() -> None:
+    """``MANIFEST.md`` is the set in one line a case (technique, source, expected)."""
+    rewrite = (
+        ".venv/bin/python -c \"import sys; sys.path.insert(0, 'tests/safety'); "
+        "import safety_eval as s; (s.HOLDOUT2 / 'MANIFEST.md').write_text("
+        "s.manifest_text(s.HOLDOUT2), encoding='utf-8')\""
+    )
+    written = (ROOT / "MANIFEST.md").read_text(encoding="utf-8")
+    assert written == safety_eval.manifest_text(ROOT), f"out of date; rewrite it with {rewrite}"
+
+
 @pytest.mark.parametrize(
-    "name", ["hostile.toml", "benign.toml", "sources.toml", "ratchet.toml"], ids=str
+    "name", ["hostile.toml", "benign.toml", "sources.toml", "ratchet.toml", "MANIFEST.md"], ids=str
 )
 def test_the_data_files_show_every_character(name: str) -> None:
     """A reviewer reads the data files as text: no character in them is invisible (those
