@@ -723,7 +723,7 @@ def write_ratchet(set_root: Path, scored: SetResult, cases: Sequence[safety_eval
             "# as XPASS(strict) until the id comes out of this list.",
             "#",
             f"# Written by benchmarks/bench_safety_eval.py --set {set_root.name} --write-ratchet",
-            f"# on {today} at {_git_head()} (re-run it after a rules change).",
+            f"# on {today}, on the tree at {_git_head()} (re-run it after a rules change).",
             "",
             "# hostile skills with no warning or error",
             "missed = [",
