@@ -105,6 +105,10 @@ class Case:
     #: Hosts whose choice between this case's same-named skills changes from run to run
     #: (observed): only what is listed is compared, not which copy.
     unstable: tuple[str, ...] = ()
+    #: Variables set in the host's environment for this case's tree (as a user's shell
+    #: would: ``OPENCODE_DISABLE_CLAUDE_CODE_SKILLS``); skilldeck's model reads them too.
+    #: Left out of ``repr`` when empty, so the digests of the cases without any stay.
+    env: tuple[tuple[str, str], ...] = field(default=(), repr=False)
 
     def size(self) -> tuple[int, int]:
         """(skill files, characters) of the case, to fill batches."""
@@ -121,6 +125,11 @@ class Batch:
     host: str
     cases: tuple[Case, ...]
     cwd: str = "repo"
+
+    @property
+    def env(self) -> dict[str, str]:
+        """The variables the batch's cases set in the host's environment."""
+        return {key: value for case in self.cases for key, value in case.env}
 
 
 @dataclass(frozen=True)
@@ -151,7 +160,7 @@ class Matrix:
             current, files, chars = [], 0, 0
 
         for case in chosen:
-            if case.alone or case.cwd != "repo":
+            if case.alone or case.cwd != "repo" or case.env:
                 continue
             count, size = case.size()
             if current and (files + count > BATCH_FILES or chars + size > BATCH_CHARS):
@@ -162,7 +171,7 @@ class Matrix:
         close()
         groups: dict[tuple[str, str], list[Case]] = {}
         for case in chosen:
-            if case.alone or case.cwd != "repo":
+            if case.alone or case.cwd != "repo" or case.env:
                 groups.setdefault((case.group or case.id, case.cwd), []).append(case)
         for (_group, cwd), members in groups.items():
             batches.append(Batch(name(members), host, tuple(members), cwd))
@@ -197,6 +206,7 @@ def load_matrix(path: Path = CASES) -> Matrix:
                 dirs=tuple(entry.get("dirs", ())),
                 group=entry.get("group"),
                 unstable=tuple(entry.get("unstable", ())),
+                env=tuple(sorted((str(k), str(v)) for k, v in entry.get("env", {}).items())),
             )
         )
     ids = [case.id for case in cases]

@@ -21,17 +21,20 @@ from skilldeck.observe.wiring import get_wiring
 
 
 @contextmanager
-def _home(home: Path) -> Iterator[None]:
-    """``HOME`` set to the tree's home while the view is built (hosts' user folders)."""
-    old = os.environ.get("HOME")
-    os.environ["HOME"] = str(home)
+def _home(home: Path, env: dict[str, str] | None = None) -> Iterator[None]:
+    """``HOME`` set to the tree's home while the view is built (hosts' user folders),
+    and the variables the batch's cases set in the host's environment."""
+    values = {"HOME": str(home), **(env or {})}
+    old = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
     try:
         yield
     finally:
-        if old is None:
-            del os.environ["HOME"]
-        else:
-            os.environ["HOME"] = old
+        for key, value in old.items():
+            if value is None:
+                del os.environ[key]
+            else:
+                os.environ[key] = value
 
 
 def predicted_text(batch: Batch, base: Path) -> tuple[str, Path]:
@@ -40,7 +43,7 @@ def predicted_text(batch: Batch, base: Path) -> tuple[str, Path]:
     root = tree_root(base, f"m-{batch.host[:6]}-{batch.id}")
     cwd = build_tree(root, batch)
     host = get_host(batch.host)
-    with _home(root / "home"):
+    with _home(root / "home", batch.env):
         config = SkilldeckConfig(
             dsh_home=str(root / "home/.dsh"), agents_home=str(root / "home/.agents")
         )

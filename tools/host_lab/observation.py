@@ -41,7 +41,8 @@ class Entry:
 
 def case_digest(case: Case) -> str:
     """A digest of a case's definition: a record of it is stale once this changes."""
-    return hashlib.sha256(repr(case).encode("utf-8")).hexdigest()[:12]
+    text = repr(case) + (f"env={case.env!r}" if case.env else "")
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
 def _untree(text: str | None, root: str) -> str | None:

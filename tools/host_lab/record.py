@@ -62,6 +62,7 @@ def run_batch(batch: Batch, pinned: Pinned, lock: Lock, workdir: Path, timeout: 
     env = wiring.environment(
         home=str(home), tmp=str(tmp), path=path, project=str(project), port=PORT
     )
+    env.update(batch.env)
     result = run_in_sandbox(
         [*host_argv(pinned), *wiring.args],
         cwd=str(cwd),

@@ -84,7 +84,13 @@ def host_output(
         view_key,
         view_locator,
     )
-    from skilldeck.engine.host_views import build_view, deep_identity, scanned_roots, walk_levels  # noqa: PLC0415
+    from skilldeck.engine.host_views import (  # noqa: PLC0415
+        build_view,
+        deep_identity,
+        host_settings,
+        scanned_roots,
+        walk_levels,
+    )
 
     started = time.time_ns()
     cwd = location.cwd
@@ -124,6 +130,9 @@ def host_output(
         os.path.expanduser("~"),
         deep,
         others,
+        # The hosts' own settings (their config files, variables): the key holds every
+        # value they gave, so an edit to a settings file is seen.
+        [host_settings(host, cwd).key() for host in hosts if not host.engine_roots],
     ]
     cache_dir = cache.directory if cache is not None else None
     if cache is not None:
@@ -197,6 +206,16 @@ def matrix_json(view: HostsView, cwd: str) -> dict[str, object]:
     return {
         "hosts": [host.name for host in view.hosts],
         "versions": {host.name: host.version for host in view.hosts},
+        "settings": {
+            name: {
+                "files": list(applied.files),
+                "unreadable": list(applied.unreadable),
+                "environment": list(applied.variables),
+                "applied": applied.describe(),
+            }
+            for name, applied in view.settings.items()
+            if not applied.empty
+        },
         "skills": skills,
     }
 
@@ -209,6 +228,9 @@ def host_lines(view: HostsView, host: Host, cwd: str) -> list[str]:
         f"{host.label} ({host.name}, as of {host.version}): {len(loads)} skill files found, "
         f"{loaded} loaded"
     ]
+    applied = view.settings.get(host.name)
+    if applied is not None and not applied.empty:
+        lines.extend(f"  {line}" for line in applied.describe())
     width = max((len(load.name) for load in loads), default=0)
     for load in loads:
         where = display_path(load.path, cwd) if os.path.isabs(load.path) else load.path
@@ -261,6 +283,10 @@ def matrix_lines(view: HostsView, cwd: str) -> list[str]:
     if twice:
         lines += ["", "listed twice under one name (the model sees both):", *twice]
     lines += ["", "as of: " + "; ".join(f"{host.name} = {host.version}" for host in view.hosts)]
+    for host in view.hosts:
+        applied = view.settings.get(host.name)
+        if applied is not None and not applied.empty:
+            lines += [f"{host.name} {line}" for line in applied.describe()]
     return lines
 
 

@@ -54,7 +54,8 @@ class HostRead:
     whitespace; ``extra`` the text it adds after it (``when_to_use``); ``unlisted``:
     why a loaded skill is not offered to the model (``None``: it is). ``repaired``: the
     YAML loaded only after the host's repair; ``fallback``: the description was made
-    from the body."""
+    from the body. ``name_only``: the host's settings list it without its text (Claude
+    Code's ``skillOverrides``: set by the view, not by the file)."""
 
     refusal: str | None
     name: str = ""
@@ -64,6 +65,7 @@ class HostRead:
     unlisted: str | None = None
     repaired: bool = False
     fallback: bool = False
+    name_only: bool = False
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,8 @@ against its budget, and the findings for it (SD901-SD903; SD801/SD802 for the pa
 Invariant: a view is computed from the deck's scan, the deck's provided skills (DSH's
 verdicts are the deck's own, resolved by ``group_by_name``) and the hosts table only; what
 a host does that is not documented is read conservatively and said so in ``docs/hosts.md``.
+A host's own settings files (``_settings``: the project's and the user's, as the hosts table
+declares them) are the one place a view reads beyond the deck.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ if TYPE_CHECKING:
     from skilldeck.engine.host_views._view import HostLoad as HostLoad
     from skilldeck.engine.host_views._view import HostsView as HostsView
     from skilldeck.engine.host_views._view import build_view as build_view
+    from skilldeck.engine.host_views._settings import AppliedSettings as AppliedSettings
     from skilldeck.engine.host_views._view import host_listing as host_listing
     from skilldeck.engine.host_views._view import host_listing_text as host_listing_text
+    from skilldeck.engine.host_views._view import host_settings as host_settings
     from skilldeck.engine.host_views._view import host_summary as host_summary
     from skilldeck.engine.host_views._view import scanned_roots as scanned_roots
     from skilldeck.engine.host_views._view import walk_levels as walk_levels
@@ -35,10 +39,12 @@ else:
                 "build_view",
                 "host_listing",
                 "host_listing_text",
+                "host_settings",
                 "host_summary",
                 "scanned_roots",
                 "walk_levels",
             ),
+            "_settings": ("AppliedSettings",),
             "_walk": ("deep_identity",),
         },
     )

@@ -42,6 +42,7 @@ from skilldeck.engine.filesystem import (
     resolve_roots,
     scan_deck,
 )
+from skilldeck.engine.host_views._settings import AppliedSettings, read_settings
 from skilldeck.engine.host_views._walk import MAX_LEVELS, DeepFile, deep_skill_files
 from skilldeck.engine.hosts import (
     BudgetReport,
@@ -139,6 +140,8 @@ class HostsView:
     complete: bool
     provided: Mapping[str, ProvidedSkill] = dataclasses.field(default_factory=dict)
     listings: Mapping[str, _Listing] = dataclasses.field(default_factory=dict)
+    #: Each host's own settings as read for this view (its config files, variables).
+    settings: Mapping[str, AppliedSettings] = dataclasses.field(default_factory=dict)
 
     def rows(self) -> list[tuple[str, str]]:
         """Each skill of the view as ``(name, key)``: the files, then the provided skills
@@ -191,15 +194,29 @@ def provided_key(skill: ProvidedSkill) -> str:
     return path if path is not None else f"{skill.provider}:{skill.name}"
 
 
-def host_roots(host: Host, config: SkilldeckConfig, cwd: str) -> list[_Placed]:
-    """The concrete folders ``host`` reads for ``cwd``, in its precedence order."""
+def host_settings(host: Host, cwd: str) -> AppliedSettings:
+    """``host``'s own settings for ``cwd`` (:mod:`._settings`)."""
+    return read_settings(host, cwd, str(find_project_root(cwd)))
+
+
+def host_roots(
+    host: Host, config: SkilldeckConfig, cwd: str, settings: AppliedSettings | None = None
+) -> list[_Placed]:
+    """The concrete folders ``host`` reads for ``cwd``, in its precedence order: its
+    own, less those its settings turn off, then the folders its settings add."""
     if host.engine_roots:
         return [_Placed(None, root) for root in resolve_roots(config, cwd)]
+    if settings is None:
+        settings = host_settings(host, cwd)
     project = find_project_root(cwd)
     home = os.path.expanduser("~")
     placed: list[_Placed] = []
-    for spec in host.roots:
-        if spec.scope == "user":
+    for spec in (*host.roots, *settings.extra_roots):
+        if spec.path in settings.off:
+            continue
+        if spec.scope == "extra":
+            bases = [""]
+        elif spec.scope == "user":
             if not (config.include_default_roots and config.include_user_roots):
                 continue
             bases = [home]
@@ -270,7 +287,11 @@ def build_view(
     of :mod:`skilldeck.engine.deck`, winners and shadowed): DSH resolves them with its
     files, as the engine does. ``processes > 1`` lets a cold scan fork helpers
     (:func:`scan_deck`: single-threaded callers only)."""
-    placements = {host.name: host_roots(host, config, cwd) for host in hosts}
+    settings = {host.name: host_settings(host, cwd) for host in hosts if not host.engine_roots}
+    hosts = [_with_settings(host, settings.get(host.name)) for host in hosts]
+    placements = {
+        host.name: host_roots(host, config, cwd, settings.get(host.name)) for host in hosts
+    }
     roots = _union(placements.values())
     deep, complete = _walk(roots, walk_levels(hosts))
     # The folders holding the deep skill folders are scanned as roots of their own, so
@@ -303,7 +324,9 @@ def build_view(
             table = _judge_engine(host, placed, by_root, others)
             listing = _engine_listing(host, table, by_path, others, config)
         else:
-            table, reads = _judge_host(host, placed, by_root, links, reals, texts)
+            table, reads = _judge_host(
+                host, placed, by_root, links, reals, texts, settings[host.name]
+            )
             listing = _host_listing(host, placed, table, reads, by_path, reals)
         report, states = budget_from_offers(
             host,
@@ -329,7 +352,15 @@ def build_view(
         scan.complete and complete,
         others,
         listings,
+        settings,
     )
+
+
+def _with_settings(host: Host, settings: AppliedSettings | None) -> Host:
+    """``host`` as its settings make it (a per-entry cap of their own)."""
+    if settings is None or settings.entry_cap is None:
+        return host
+    return replace(host, catalog=replace(host.catalog, entry_cap=settings.entry_cap))
 
 
 def _walk(roots: Sequence[SkillRoot], levels: int) -> tuple[list[tuple[DeepFile, SkillRoot]], bool]:
@@ -478,9 +509,10 @@ def _judge_host(  # noqa: PLR0917 - the view's state for one host
     links: dict[str, bool],
     reals: _RealPaths,
     texts: _Texts,
+    settings: AppliedSettings,
 ) -> tuple[dict[str, HostLoad], dict[str, HostRead]]:
     """Another host's verdicts by its data (``None``: loads, catalog state to come),
-    and its reading of each file it loads."""
+    and its reading of each file it loads (its settings' overrides applied)."""
     table: dict[str, HostLoad] = {}
     reads: dict[str, HostRead] = {}
     candidates: list[_Candidate] = []
@@ -502,6 +534,16 @@ def _judge_host(  # noqa: PLR0917 - the view's state for one host
             if reason is not None or read is None:
                 table[found.path] = _no(host, found, reason or "not loaded")
                 continue
+            override = settings.overrides.get(read.name)
+            if override == "off":
+                reason = f"turned off by {_override_source(host, settings)}"
+                table[found.path] = _no(host, found, reason)
+                continue
+            if override == "user-invocable-only" and read.unlisted is None:
+                why = f"user-invocable-only in {_override_source(host, settings)}"
+                read = replace(read, unlisted=why)
+            elif override == "name-only":
+                read = replace(read, name_only=True)
             reads[found.path] = read
             table[found.path] = _yes(host, found, read.name, read.unlisted)
             key = (order, *_order_in_root(found, host.walk_order))
@@ -513,6 +555,11 @@ def _judge_host(  # noqa: PLR0917 - the view's state for one host
             candidates = _one_per_file(host, candidates, table, reals)
         _shadow(host, candidates, table)
     return table, reads
+
+
+def _override_source(host: Host, settings: AppliedSettings) -> str:
+    key = host.settings.overrides or "settings"
+    return f"{key} ({', '.join(os.path.basename(path) for path in settings.files)})"
 
 
 def _one_per_file(
@@ -577,8 +624,18 @@ def _where_refusal(
     shown = host.root_display(spec)
     if found.layout == "nested":
         return _nested_reason(host, shown, found)
-    if found.layout == "flat" and not host.reads_flat_files:
+    root_file = found.layout == "flat" and os.path.basename(found.path) == BUNDLE_FILE
+    if found.layout == "flat" and not host.reads_flat_files and not (
+        root_file and host.reads_root_file
+    ):
         return f"flat file: {host.label} reads bundles only ({shown}/<name>/SKILL.md)"
+    if found.folder is not None and os.path.basename(found.folder) in host.reserved_folders:
+        return (
+            f"the folder name '{os.path.basename(found.folder)}' is reserved: {host.label} "
+            "keeps it for its own skills and does not load a skill there"
+        )
+    if spec.hidden is not None and spec.hidden != host.hidden:
+        host = replace(host, hidden=spec.hidden)
     return _place_refusal(host, shown, found, links)
 
 
@@ -838,6 +895,9 @@ def _host_listing(  # noqa: PLR0917 - the view's state for one host
     each entry named, described and located as the host writes it."""
     rules = host.catalog
     root_of = {item.root.path: index for index, item in enumerate(placed)}
+    extra = {
+        item.root.path for item in placed if item.spec is not None and item.spec.scope == "extra"
+    }
     project_folders = {
         os.path.dirname(os.path.dirname(item.root.path))
         for item in placed
@@ -853,7 +913,8 @@ def _host_listing(  # noqa: PLR0917 - the view's state for one host
         if read.unlisted is not None:
             unlisted.append(Offer(path, read.name, "", path))
             continue
-        listed.append((_listing_key(host, found, read, root_of, one_folder), found, read))
+        key = _listing_key(host, found, read, root_of, one_folder, found.root.path in extra)
+        listed.append((key, found, read))
     listed.sort(key=lambda item: item[0])
     roots: tuple[tuple[str, str], ...] = ()
     aliases: dict[str, str] = {}
@@ -865,8 +926,11 @@ def _host_listing(  # noqa: PLR0917 - the view's state for one host
         if rules.whitespace == "collapse":
             label = shape(host, label)  # noqa: PLW2901 - Codex collapses names too
         whole, shown = _entry_texts(host, read)
-        location, section = _location(host, found, aliases, reals)
-        offers.append(Offer(found.path, label, shown, location, section, whole=whole))
+        location, section = _location(host, found, aliases, found.root.path in extra)
+        offer = Offer(
+            found.path, label, shown, location, section, whole=whole, name_only=read.name_only
+        )
+        offers.append(offer)
     builtins = [
         Offer(
             f"builtin:{builtin.name}",
@@ -906,13 +970,15 @@ def _listing_key(
     read: HostRead,
     root_of: Mapping[str, int],
     one_folder: bool,
+    extra: bool = False,
 ) -> tuple[object, ...]:
     """Where an entry comes in ``host``'s listing (:data:`~skilldeck.engine.hosts.Order`).
     ``one_folder``: the project's roots are all in one folder (the start folder is the
     project root)."""
     order = host.catalog.order
     index = root_of.get(found.root.path, 0)
-    scope = 1 if _is_user(found) else 0
+    # A folder the host's settings add comes after its own (Kimi Code's Extra section).
+    scope = 2 if extra else 1 if _is_user(found) else 0
     if order == "codex":
         return (scope, read.name, found.path)
     if order == "roots":
@@ -968,9 +1034,10 @@ def _labels(host: Host, entries: Sequence[tuple[FoundFile, HostRead]]) -> list[s
 
 
 def _location(
-    host: Host, found: FoundFile, aliases: Mapping[str, str], reals: _RealPaths
+    host: Host, found: FoundFile, aliases: Mapping[str, str], extra: bool = False
 ) -> tuple[str | None, str | None]:
-    """(what an entry shows as its location, its section)."""
+    """(what an entry shows as its location, its section); ``extra``: the file is in a
+    folder the host's settings add."""
     rules = host.catalog
     user = _is_user(found)
     if rules.format == "codex":
@@ -983,7 +1050,7 @@ def _location(
             return ("user" if user else "project"), None
         return found.path, None
     if rules.format == "kimi":
-        return found.path, ("User" if user else "Project")
+        return found.path, ("Extra" if extra else "User" if user else "Project")
     return None, None
 
 

@@ -29,8 +29,11 @@ if TYPE_CHECKING:
     from skilldeck.engine.hosts._listing import shape as shape
     from skilldeck.engine.hosts._table import HOSTS as HOSTS
     from skilldeck.engine.hosts._table import Builtin as Builtin
+    from skilldeck.engine.hosts._table import ConfigFile as ConfigFile
     from skilldeck.engine.hosts._table import Host as Host
     from skilldeck.engine.hosts._table import HostRoot as HostRoot
+    from skilldeck.engine.hosts._table import HostSettings as HostSettings
+    from skilldeck.engine.hosts._table import Override as Override
     from skilldeck.engine.hosts._table import Reading as Reading
     from skilldeck.engine.hosts._table import ValueRules as ValueRules
     from skilldeck.engine.hosts._table import WalkOrder as WalkOrder
@@ -59,8 +62,11 @@ else:
             "_table": (
                 "HOSTS",
                 "Builtin",
+                "ConfigFile",
                 "Host",
                 "HostRoot",
+                "HostSettings",
+                "Override",
                 "Reading",
                 "ValueRules",
                 "WalkOrder",

@@ -40,6 +40,8 @@ class Offer:
     #: The characters of the text before the host's per-entry cut (``None``: the text
     #: was not cut): an entry cut there is ``cut`` even when its budget keeps it whole.
     whole: int | None = None
+    #: Listed by its name alone whatever the budget (the host's settings say so).
+    name_only: bool = False
 
     @property
     def text_chars(self) -> int:
@@ -154,6 +156,7 @@ def budget_from_offers(
             shown = _shorten_then_omit(host, offers, budget - overhead, unit)
         elif rules.overflow == "omit":
             shown = _omit(host, offers, budget)
+    shown = [-1 if o.name_only and given is not None else given for o, given in zip(offers, shown, strict=True)]
     entries: list[BudgetEntry] = []
     total_chars = 0
     own_chars = 0
@@ -215,7 +218,7 @@ def _name_only(host: Host, offers: Sequence[Offer], budget: int) -> list[int | N
     """Claude Code: all whole when the entries (and a line break between two) fit; else
     its own skills whole, the others whole in listing order while the room left holds
     them, by name only otherwise (``-1``: name only)."""
-    full = [len(entry_text(host, o.written(o.text_chars))) for o in offers]
+    full = [len(entry_text(host, o.written(None if o.name_only else o.text_chars))) for o in offers]
     bare = [len(entry_text(host, o.written(None))) for o in offers]
     between = max(0, len(offers) - 1)
     if sum(full) + between <= budget:

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
-#: ``project``: below the project (walking per :attr:`HostRoot.walk`); ``user``: below home.
-Scope = Literal["project", "user"]
+#: ``project``: below the project (walking per :attr:`HostRoot.walk`); ``user``: below home;
+#: ``extra``: a folder the host's settings name (:class:`HostSettings`), its path absolute.
+Scope = Literal["project", "user", "extra"]
 #: ``project-root``: only ``<project root>/<path>`` (the nearest ancestor with ``.git``);
 #: ``cwd-to-root``: ``<dir>/<path>`` for every directory from the lookup cwd up to the
 #: project root (nearest first); ``cwd``: only ``<cwd>/<path>``.
@@ -89,6 +90,53 @@ class HostRoot:
     scope: Scope
     path: str
     walk: Walk = "project-root"
+    #: How this root treats hidden folders, where it differs from the host's
+    #: (:attr:`Host.hidden`): OpenCode's ``skills.paths`` are searched without ``dot``.
+    hidden: Hidden | None = None
+
+
+#: A setting's effect on one skill (Claude Code's ``skillOverrides``): ``on`` (as
+#: without it), ``name-only`` (listed without its text), ``user-invocable-only`` (kept
+#: from the model: ``left-out``), ``off`` (not loaded at all).
+Override = Literal["on", "name-only", "user-invocable-only", "off"]
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """One file a host reads its settings from: ``path`` below the project root
+    (``scope="project"``) or the home folder (``user``), JSON or TOML."""
+
+    scope: Literal["project", "user"]
+    path: str
+    format: Literal["json", "toml"] = "json"
+
+
+@dataclass(frozen=True)
+class HostSettings:
+    """The host's settings that change its listing, and where it reads them (observed
+    on the case matrix's ``s-*`` cases; ``docs/hosts.md``). ``files`` are read in order,
+    a later file's value winning (for a mapping, key by key). Each key is a dotted path
+    into a file's document (``None``: the host has no such setting):
+
+    ``overrides``: a mapping of skill (its folder name) to :data:`Override`.
+    ``entry_cap``: the characters of an entry's text kept (the host's ellipsis
+    included), in place of :attr:`CatalogRules.entry_cap`. ``extra_dirs``: a list of
+    more folders to read skills from (``~/`` is home; a relative path is below
+    ``extra_base``: the start folder or the project root), searched as the host's own
+    roots are, but hidden folders by ``extra_hidden``. ``urls``: a list of addresses the
+    host downloads skills from (skilldeck downloads nothing: it says so).
+    ``env_off``: environment variables that, set to a true value (``1`` or ``true``),
+    turn off the host's roots of that path (``(variable, ".claude/skills")``).
+    """
+
+    files: tuple[ConfigFile, ...] = ()
+    overrides: str | None = None
+    entry_cap: str | None = None
+    extra_dirs: str | None = None
+    extra_base: Literal["cwd", "project-root"] = "cwd"
+    extra_hidden: Hidden | None = None
+    urls: str | None = None
+    env_off: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -254,6 +302,9 @@ class Host:
     #: body line (Kimi Code); a flat file beside a same-named skill folder is not read.
     flat_fallbacks: bool = False
     follows_symlinks: bool = True
+    #: A ``SKILL.md`` directly in a root is a skill too (OpenCode's ``**/SKILL.md``
+    #: matches it): named by its frontmatter, its folder the root.
+    reads_root_file: bool = False
     #: A ``SKILL.md`` that is itself a symlink is not read (Codex), where folders are.
     skips_linked_files: bool = False
     honors_disable_model_invocation: bool = False
@@ -286,6 +337,11 @@ class Host:
     project_needs_trust: bool = False
     reading: Reading = Reading()
     catalog: CatalogRules = CatalogRules()
+    #: Where the host reads its own settings, and those that change its listing.
+    settings: HostSettings = HostSettings()
+    #: Skill folder names the host keeps for itself: a skill folder so named is not
+    #: loaded (Claude Code: ``synced``).
+    reserved_folders: tuple[str, ...] = ()
 
     @property
     def cited(self) -> str:
@@ -307,7 +363,9 @@ class Host:
 
     def root_display(self, root: HostRoot) -> str:
         """The root as the host's documentation writes it."""
-        return root.path if root.scope == "project" else f"~/{root.path}"
+        if root.scope == "user":
+            return f"~/{root.path}"
+        return root.path
 
 
 _AGENTS = HostRoot("project", ".agents/skills")
@@ -339,6 +397,16 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             ),
             honors_disable_model_invocation=True,
             dedupes_real_paths=True,
+            reserved_folders=("synced",),
+            settings=HostSettings(
+                files=(
+                    ConfigFile("user", ".claude/settings.json"),
+                    ConfigFile("project", ".claude/settings.json"),
+                    ConfigFile("project", ".claude/settings.local.json"),
+                ),
+                overrides="skillOverrides",
+                entry_cap="skillListingMaxDescChars",
+            ),
             reading=Reading(
                 duplicate_keys="last",
                 repair="quote",
@@ -496,7 +564,21 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
                 HostRoot("user", ".claude/skills"),
             ),
             nesting=None,
+            reads_root_file=True,
             unstable_within_root=True,
+            settings=HostSettings(
+                files=(
+                    ConfigFile("user", ".config/opencode/opencode.json"),
+                    ConfigFile("project", "opencode.json"),
+                ),
+                extra_dirs="skills.paths",
+                extra_hidden="skip",
+                urls="skills.urls",
+                env_off=(
+                    ("OPENCODE_DISABLE_CLAUDE_CODE_SKILLS", ".claude/skills"),
+                    ("OPENCODE_DISABLE_CLAUDE_CODE", ".claude/skills"),
+                ),
+            ),
             reading=Reading(
                 tab_before_key=True,
                 repair="block",
@@ -561,6 +643,11 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             nesting=9,
             searches_inside_skills=False,
             hidden="not-below",
+            settings=HostSettings(
+                files=(ConfigFile("user", ".kimi-code/config.toml", "toml"),),
+                extra_dirs="extra_skill_dirs",
+                extra_base="project-root",
+            ),
             ignored_folders=("node_modules",),
             reading=Reading(
                 name=ValueRules("drop", "drop", "drop", "drop", "drop", "drop"),

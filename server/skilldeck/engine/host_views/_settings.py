@@ -1,0 +1,194 @@
+"""A host's own settings that change what it lists, read from the files the host reads
+(the project's and the user's, :class:`~skilldeck.engine.hosts.HostSettings`), and from
+the environment variables it reads.
+
+Each host declares its files and keys once, in :mod:`skilldeck.engine.hosts`; this
+module reads them as the host does: files in order, a later file's value winning (a
+mapping key by key), a file that is missing skipped, a file that does not parse skipped
+and named (:attr:`AppliedSettings.unreadable`). ``list --host`` names the files and
+variables it applied (:meth:`AppliedSettings.describe`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import cast
+
+from skilldeck.engine.hosts import ConfigFile, Host, HostRoot, Override
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib  # type: ignore[import-not-found,no-redef,unused-ignore]
+
+_OVERRIDES: tuple[Override, ...] = ("on", "name-only", "user-invocable-only", "off")
+_TRUE = ("1", "true")
+
+
+@dataclass(frozen=True)
+class AppliedSettings:
+    """What a host's settings say for one start folder.
+
+    ``files``: the config files read (each that exists and parses), in order;
+    ``unreadable``: those that exist but do not parse (the host skips them too:
+    skilldeck assumes so). ``overrides``: skill (folder name) to :data:`Override`.
+    ``entry_cap``: the per-entry cap, where a file sets it. ``extra_roots``: the folders
+    the settings add (absolute, as the host resolves them). ``off``: root paths
+    (``.claude/skills``) turned off by ``variables``. ``urls``: addresses the host would
+    download skills from (not read by skilldeck)."""
+
+    host: str
+    files: tuple[str, ...] = ()
+    unreadable: tuple[str, ...] = ()
+    overrides: Mapping[str, Override] = field(default_factory=dict)
+    entry_cap: int | None = None
+    extra_roots: tuple[HostRoot, ...] = ()
+    off: tuple[str, ...] = ()
+    variables: tuple[str, ...] = ()
+    urls: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.files or self.unreadable or self.variables)
+
+    def key(self) -> list[object]:
+        """What a memo of a view must key on (every value the settings gave)."""
+        return [
+            self.host,
+            list(self.files),
+            list(self.unreadable),
+            sorted(self.overrides.items()),
+            self.entry_cap,
+            [root.path for root in self.extra_roots],
+            list(self.off),
+            list(self.variables),
+            list(self.urls),
+        ]
+
+    def describe(self, home: str | None = None) -> list[str]:
+        """One line per file or variable applied, and what the settings do."""
+        home = home if home is not None else os.path.expanduser("~")
+
+        def shown(path: str) -> str:
+            return "~" + path[len(home) :] if path.startswith(home + os.sep) else path
+
+        lines = [f"settings read: {shown(path)}" for path in self.files]
+        lines.extend(f"settings not read (does not parse): {shown(p)}" for p in self.unreadable)
+        lines.extend(f"environment: {variable}" for variable in self.variables)
+        if self.overrides:
+            listed = ", ".join(f"{name}={value}" for name, value in sorted(self.overrides.items()))
+            lines.append(f"skill overrides: {listed}")
+        if self.entry_cap is not None:
+            lines.append(f"entry cap: {self.entry_cap} characters")
+        lines.extend(f"more skills from: {shown(root.path)}" for root in self.extra_roots)
+        lines.extend(f"not read: {path} folders" for path in self.off)
+        lines.extend(f"not downloaded by skilldeck: {url}" for url in self.urls)
+        return lines
+
+
+def read_settings(
+    host: Host, cwd: str, project: str, *, environ: Mapping[str, str] | None = None
+) -> AppliedSettings:
+    """``host``'s settings for the start folder ``cwd`` in the project ``project``."""
+    rules = host.settings
+    environ = os.environ if environ is None else environ
+    home = os.path.expanduser("~")
+    files: list[str] = []
+    unreadable: list[str] = []
+    merged: dict[str, object] = {}
+    for config in rules.files:
+        path = os.path.join(home if config.scope == "user" else project, config.path)
+        document = _read(path, config)
+        if document is None:
+            continue
+        if isinstance(document, str):
+            unreadable.append(document)
+            continue
+        files.append(path)
+        _merge(merged, document)
+    overrides: dict[str, Override] = {}
+    found = _at(merged, rules.overrides)
+    if isinstance(found, dict):
+        for name, value in found.items():
+            if value in _OVERRIDES:
+                overrides[str(name)] = cast("Override", value)
+    entry_cap: int | None = None
+    cap = _at(merged, rules.entry_cap)
+    if isinstance(cap, int) and not isinstance(cap, bool) and cap > 0:
+        entry_cap = cap
+    extra: list[HostRoot] = []
+    dirs = _at(merged, rules.extra_dirs)
+    base = os.path.abspath(cwd) if rules.extra_base == "cwd" else project
+    if isinstance(dirs, list):
+        for item in dirs:
+            if not isinstance(item, str) or not item:
+                continue
+            if item == "~" or item.startswith("~/"):
+                path = os.path.join(home, item[2:])
+            else:
+                path = os.path.join(base, item)
+            path = os.path.normpath(path)
+            if all(root.path != path for root in extra):
+                extra.append(HostRoot("extra", path, "cwd", rules.extra_hidden))
+    urls = _at(merged, rules.urls)
+    off: list[str] = []
+    variables: list[str] = []
+    for variable, root in rules.env_off:
+        value = environ.get(variable)
+        if value is not None and value.strip().lower() in _TRUE:
+            variables.append(f"{variable}={value}")
+            if root not in off:
+                off.append(root)
+    return AppliedSettings(
+        host.name,
+        tuple(files),
+        tuple(unreadable),
+        overrides,
+        entry_cap,
+        tuple(extra),
+        tuple(off),
+        tuple(variables),
+        tuple(str(url) for url in urls) if isinstance(urls, list) else (),
+    )
+
+
+def _read(path: str, config: ConfigFile) -> dict[str, object] | str | None:
+    """The file's document; ``None``: it does not exist; its path: it does not parse."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError:
+        return None
+    try:
+        text = raw.decode("utf-8-sig")
+        document: object = tomllib.loads(text) if config.format == "toml" else json.loads(text)
+    except (UnicodeDecodeError, ValueError):
+        return path
+    return cast("dict[str, object]", document) if isinstance(document, dict) else path
+
+
+def _merge(into: dict[str, object], document: Mapping[str, object]) -> None:
+    """``document`` over ``into``: mappings key by key, other values replaced."""
+    for key, value in document.items():
+        known = into.get(key)
+        if isinstance(known, dict) and isinstance(value, dict):
+            inner = dict(cast("dict[str, object]", known))
+            _merge(inner, cast("dict[str, object]", value))
+            into[key] = inner
+        else:
+            into[key] = value
+
+
+def _at(document: Mapping[str, object], dotted: str | None) -> object:
+    if dotted is None:
+        return None
+    current: object = document
+    for part in dotted.split("."):
+        if not isinstance(current, dict):
+            return None
+        current = cast("dict[str, object]", current).get(part)
+    return current
