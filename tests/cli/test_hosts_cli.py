@@ -45,7 +45,8 @@ def test_list_host_all_json_has_the_documented_shape(run: Run, deck: Path) -> No
     assert result.code == 0, result.stderr
     document = json.loads(result.stdout)
     assert document["hosts"] == list(HOSTS)
-    assert set(document) == {"hosts", "versions", "skills"}
+    assert set(document) == {"hosts", "versions", "settings", "skills"}
+    assert document["settings"] == {}  # no agent's own settings file in this deck
     # every host names the version it models
     assert document["versions"] == {name: host.version for name, host in HOSTS.items()}
     assert document["versions"]["gemini-cli"] == "Gemini CLI 0.61.0"

@@ -706,6 +706,58 @@ async def test_an_open_file_shows_its_routing_overlap_as_check_reports_it(
     await converge(shown, closed, what="closed: its SD801 goes")
 
 
+async def test_cli_and_editor_agree_on_an_agents_own_settings(
+    tmp_path: Path, start: StartServer
+) -> None:
+    """Claude Code's own settings (its project's ``.claude/settings.json``, as the host
+    lab observed Claude Code 2.1.332 read it: cases ``s-claude-overrides``,
+    ``s-claude-maxdesc``) change its verdicts the same way in ``check``, the editor's
+    diagnostics and ``list --host``."""
+    project = tmp_path / "settings"
+    (project / ".git").mkdir(parents=True)
+    _write(
+        project / "skilldeck.toml",
+        'hosts = ["dsh", "claude-code"]\ncustom-skill-dirs = [".claude/skills"]\n',
+    )
+    _write(
+        project / ".claude" / "settings.json",
+        '{"skillOverrides": {"deploy": "off", "notes": "name-only"}, '
+        '"skillListingMaxDescChars": 20}\n',
+    )
+    skills = project / ".claude" / "skills"
+    _write(skills / "deploy" / "SKILL.md", _skill("deploy", "Deploy the service."))
+    _write(skills / "notes" / "SKILL.md", _skill("notes", "Draft the notes."))
+    _write(skills / "review" / "SKILL.md", _skill("review", "Review the change for bugs."))
+    env = environment(tmp_path)
+    push = await start(project, env, push_capabilities())
+    pull = await start(project, env, pull_capabilities())
+    await assert_parity(push, pull, project, env)
+    source = "(source: Claude Code 2.1.332, observed by scripts/host-lab)"
+    codes = {finding[5:8] for finding in cli_findings(project, env, "--no-cache")}
+    assert {
+        (
+            "SD901",
+            "information",
+            "Claude Code does not load this skill: turned off by skillOverrides "
+            f"(settings.json) {source}",
+        ),
+        (
+            "SD902",
+            "information",
+            "Claude Code's skill listing shows this skill by name only (name-only in "
+            f"skillOverrides (settings.json)) {source}",
+        ),
+        (
+            "SD902",
+            "information",
+            f"Claude Code's skill listing cuts this skill's entry to 20 characters {source}",
+        ),
+    } <= codes, codes
+    listed = cli(project, env, "list", "--host", "claude-code", "--no-cache").splitlines()
+    assert f"  settings read: {project}/.claude/settings.json" in listed
+    assert any(line.startswith("  no     deploy") for line in listed)
+
+
 # --------------------------------------------------------------------------- safety
 
 

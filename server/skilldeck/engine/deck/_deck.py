@@ -540,7 +540,8 @@ def view_findings(
                 shown = listed.shown_chars
                 effect = {
                     "cut": f"cuts this skill's entry to {shown} characters",
-                    "name-only": "shows this skill by name only (over its budget)",
+                    "name-only": "shows this skill by name only "
+                    f"({load.name_only or 'over its budget'})",
                     "left-out": "leaves this skill out (over its budget)",
                 }[load.catalog]
                 finding = rule("SD902").finding(

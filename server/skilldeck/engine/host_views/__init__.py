@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from skilldeck._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from skilldeck.engine.host_views._settings import AppliedSettings as AppliedSettings
     from skilldeck.engine.host_views._view import FoundFile as FoundFile
     from skilldeck.engine.host_views._view import HostLoad as HostLoad
     from skilldeck.engine.host_views._view import HostsView as HostsView
     from skilldeck.engine.host_views._view import build_view as build_view
-    from skilldeck.engine.host_views._settings import AppliedSettings as AppliedSettings
     from skilldeck.engine.host_views._view import host_listing as host_listing
     from skilldeck.engine.host_views._view import host_listing_text as host_listing_text
     from skilldeck.engine.host_views._view import host_settings as host_settings

@@ -115,6 +115,9 @@ class HostLoad:
     #: Why a loaded skill is not offered to the model (``disable-model-invocation``,
     #: Claude Code's ``paths``, ...): it is ``left-out`` of the catalog for that reason.
     unlisted: str | None = None
+    #: Why the listing shows a loaded skill by its name alone whatever the budget (the
+    #: host's settings: ``name-only in skillOverrides (settings.json)``).
+    name_only: str | None = None
 
 
 @dataclass(frozen=True)
@@ -546,6 +549,9 @@ def _judge_host(  # noqa: PLR0917 - the view's state for one host
                 read = replace(read, name_only=True)
             reads[found.path] = read
             table[found.path] = _yes(host, found, read.name, read.unlisted)
+            if read.name_only:
+                why = f"name-only in {_override_source(host, settings)}"
+                table[found.path] = replace(table[found.path], name_only=why)
             key = (order, *_order_in_root(found, host.walk_order))
             candidates.append(_Candidate(found, key, read.name))
     if host.duplicates == "keep-all":
@@ -625,8 +631,10 @@ def _where_refusal(
     if found.layout == "nested":
         return _nested_reason(host, shown, found)
     root_file = found.layout == "flat" and os.path.basename(found.path) == BUNDLE_FILE
-    if found.layout == "flat" and not host.reads_flat_files and not (
-        root_file and host.reads_root_file
+    if (
+        found.layout == "flat"
+        and not host.reads_flat_files
+        and not (root_file and host.reads_root_file)
     ):
         return f"flat file: {host.label} reads bundles only ({shown}/<name>/SKILL.md)"
     if found.folder is not None and os.path.basename(found.folder) in host.reserved_folders:
@@ -913,7 +921,7 @@ def _host_listing(  # noqa: PLR0917 - the view's state for one host
         if read.unlisted is not None:
             unlisted.append(Offer(path, read.name, "", path))
             continue
-        key = _listing_key(host, found, read, root_of, one_folder, found.root.path in extra)
+        key = _listing_key(host, found, read, root_of, one_folder, extra=found.root.path in extra)
         listed.append((key, found, read))
     listed.sort(key=lambda item: item[0])
     roots: tuple[tuple[str, str], ...] = ()
@@ -970,6 +978,7 @@ def _listing_key(
     read: HostRead,
     root_of: Mapping[str, int],
     one_folder: bool,
+    *,
     extra: bool = False,
 ) -> tuple[object, ...]:
     """Where an entry comes in ``host``'s listing (:data:`~skilldeck.engine.hosts.Order`).
@@ -1162,7 +1171,8 @@ def host_summary(view: HostsView, path: str) -> list[tuple[Host, str]]:
             shown = entry.shown_chars if entry is not None else 0
             lines.append((host, f"loads; catalog entry cut at {shown} characters"))
         elif load.catalog == "name-only":
-            lines.append((host, "loads; catalog shows the name only (over budget)"))
+            why = load.name_only or "over budget"
+            lines.append((host, f"loads; catalog shows the name only ({why})"))
         elif load.catalog == "left-out":
             lines.append((host, "loads; left out of the catalog"))
         else:

@@ -156,7 +156,10 @@ def budget_from_offers(
             shown = _shorten_then_omit(host, offers, budget - overhead, unit)
         elif rules.overflow == "omit":
             shown = _omit(host, offers, budget)
-    shown = [-1 if o.name_only and given is not None else given for o, given in zip(offers, shown, strict=True)]
+    shown = [
+        -1 if o.name_only and given is not None else given
+        for o, given in zip(offers, shown, strict=True)
+    ]
     entries: list[BudgetEntry] = []
     total_chars = 0
     own_chars = 0
