@@ -159,3 +159,31 @@ def test_kimi_code_extra_skill_dirs_are_an_extra_section(
     assert text.index("### Project") < text.index("- own: The project's.")
     assert text.index("### Extra") < text.index("- extra-one: From extra_skill_dirs.")
     assert text.index("- own:") < text.index("### Extra")
+
+
+def test_gemini_cli_reads_no_project_folder_in_an_untrusted_folder(
+    run: Run, tmp_path: Path, home: Path
+) -> None:
+    # Folder trust on: the project is read once ~/.gemini/trustedFolders.json trusts it
+    # (observed: s-gemini-trusted); untrusted, Gemini CLI 0.61.0 does not start a headless
+    # run there, and its code reads no workspace skill (skillManager.ts@5411f113).
+    root = tmp_path / "gem"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".agents/skills/own/SKILL.md", skill("own", "The project's."))
+    write(home / ".agents/skills/mine/SKILL.md", skill("mine", "The user's."))
+    write(home / ".gemini/settings.json", '{"security": {"folderTrust": {"enabled": true}}}')
+    untrusted = run("list", "--host", "gemini-cli", cwd=root)
+    assert untrusted.code == 0, untrusted.stderr
+    assert untrusted.stdout.splitlines() == [
+        "Gemini CLI (gemini-cli, as of Gemini CLI 0.61.0): 1 skill files found, 1 loaded",
+        "  settings read: ~/.gemini/settings.json",
+        "  folder trust is on and this folder is not trusted: no project folder is read",
+        f"  loads  mine  {home}/.agents/skills/mine/SKILL.md  [catalog: full]",
+    ]
+    write(home / ".gemini/trustedFolders.json", json.dumps({str(root): "TRUST_FOLDER"}))
+    trusted = run("list", "--host", "gemini-cli", cwd=root)
+    assert "2 skill files found, 2 loaded" in trusted.stdout.splitlines()[0]
+    by_variable = run(
+        "list", "--host", "gemini-cli", cwd=root, env={"GEMINI_CLI_TRUST_WORKSPACE": "true"}
+    )
+    assert "  environment: GEMINI_CLI_TRUST_WORKSPACE=true" in by_variable.stdout.splitlines()

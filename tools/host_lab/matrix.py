@@ -20,7 +20,7 @@ Paths in a case: ``{P}`` is the host's own project skills folder (``repo/.claude
 for Claude Code, ``repo/.agents/skills`` for the others), ``{U}`` the user one
 (``home/...``); other paths are relative to the root. Text placeholders: ``{id}`` (the
 case id), ``{i}`` / ``{i:03}`` (the index of a repeated file), ``{lorem:N}`` (exactly N
-characters of words). An entry of a listing belongs to the case whose id appears in it
+characters of words), ``{tree}`` (the tree's root, an absolute path). An entry of a listing belongs to the case whose id appears in it
 (the longest one: its name, else its path, else its text); the others are the host's
 built-in skills.
 """
@@ -76,7 +76,7 @@ _WORDS = [
     "yankee",
     "zulu",
 ]
-_PLACEHOLDER = re.compile(r"\{(id|i|i:03|P|U|lorem:\d+)\}")
+_PLACEHOLDER = re.compile(r"\{(id|i|i:03|P|U|tree|lorem:\d+)\}")
 
 
 @dataclass(frozen=True)
@@ -229,13 +229,15 @@ def lorem(chars: int) -> str:
     return text[:-1] + "x" if text.endswith(" ") else text
 
 
-def _fill(text: str, case: Case, host: str, index: int) -> str:
+def _fill(text: str, case: Case, host: str, index: int, tree: Path | None = None) -> str:
     wiring = get_wiring(host)
 
     def value(match: re.Match[str]) -> str:
         key = match.group(1)
         if key == "id":
             return case.id
+        if key == "tree":
+            return str(tree) if tree is not None else "{tree}"
         if key == "i":
             return str(index)
         if key == "i:03":
@@ -286,7 +288,7 @@ def build_tree(root: Path, batch: Batch) -> Path:
                     os.symlink(target, at)
                 else:
                     with open(at, "w", encoding="utf-8", newline="") as handle:
-                        handle.write(_fill(item.text or "", case, batch.host, index))
+                        handle.write(_fill(item.text or "", case, batch.host, index, root))
     cwd = root / batch.cwd
     cwd.mkdir(parents=True, exist_ok=True)
     return cwd

@@ -57,7 +57,9 @@ def run_batch(batch: Batch, pinned: Pinned, lock: Lock, workdir: Path, timeout: 
     project = root / "repo"
     tmp = workdir / f"tmp-{batch.host}-{batch.id}"
     tmp.mkdir()
-    wiring.write_files(home=str(home), project=str(project), port=PORT)
+    # A case may bring its own copy of a file the wiring writes (Gemini CLI's settings
+    # with folder trust on): it is kept.
+    wiring.write_files(home=str(home), project=str(project), port=PORT, keep_existing=True)
     path = os.pathsep.join([str(node_path(lock).parent), "/usr/local/bin", "/usr/bin", "/bin"])
     env = wiring.environment(
         home=str(home), tmp=str(tmp), path=path, project=str(project), port=PORT

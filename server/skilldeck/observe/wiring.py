@@ -69,12 +69,18 @@ class Wiring:
         env.update({key: value.format(**values) for key, value in self.env.items()})
         return env
 
-    def write_files(self, *, home: str, project: str, port: int) -> list[str]:
-        """Write the host's config files into ``home``; returns their paths."""
+    def write_files(
+        self, *, home: str, project: str, port: int, keep_existing: bool = False
+    ) -> list[str]:
+        """Write the host's config files into ``home``; returns their paths.
+        ``keep_existing``: a file already there is left as it is (a host lab case that
+        brings its own, which must then point the host at the endpoint itself)."""
         values = {"port": str(port), "home": home, "project": project}
         written = []
         for relative, text in self.files.items():
             target = Path(home) / relative
+            if keep_existing and target.exists():
+                continue
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text.format(**values), "utf-8")
             written.append(str(target))

@@ -50,6 +50,8 @@ class AppliedSettings:
     off: tuple[str, ...] = ()
     variables: tuple[str, ...] = ()
     urls: tuple[str, ...] = ()
+    #: Folder trust is on and the start folder is not trusted: no project root is read.
+    untrusted: bool = False
 
     @property
     def empty(self) -> bool:
@@ -67,6 +69,7 @@ class AppliedSettings:
             list(self.off),
             list(self.variables),
             list(self.urls),
+            self.untrusted,
         ]
 
     def describe(self, home: str | None = None) -> list[str]:
@@ -87,6 +90,10 @@ class AppliedSettings:
         lines.extend(f"more skills from: {shown(root.path)}" for root in self.extra_roots)
         lines.extend(f"not read: {path} folders" for path in self.off)
         lines.extend(f"not downloaded by skilldeck: {url}" for url in self.urls)
+        if self.untrusted:
+            lines.append(
+                "folder trust is on and this folder is not trusted: no project folder is read"
+            )
         return lines
 
 
@@ -143,6 +150,22 @@ def read_settings(
             variables.append(f"{variable}={value}")
             if root not in off:
                 off.append(root)
+    untrusted = False
+    if rules.trust is not None and _at(merged, rules.trust) is True:
+        trust_value = environ.get(rules.trust_env) if rules.trust_env is not None else None
+        if trust_value is not None and trust_value.strip().lower() in _TRUE:
+            variables.append(f"{rules.trust_env}={trust_value}")
+        else:
+            folders: dict[str, object] = {}
+            if rules.trusted_folders is not None:
+                path = os.path.join(home, rules.trusted_folders.path)
+                document = _read(path, rules.trusted_folders)
+                if isinstance(document, dict):
+                    files.append(path)
+                    folders = document
+                elif isinstance(document, str):
+                    unreadable.append(document)
+            untrusted = not _trusted(os.path.abspath(cwd), folders)
     return AppliedSettings(
         host.name,
         tuple(files),
@@ -153,7 +176,24 @@ def read_settings(
         tuple(off),
         tuple(variables),
         tuple(str(url) for url in urls) if isinstance(urls, list) else (),
+        untrusted,
     )
+
+
+def _trusted(folder: str, folders: Mapping[str, object]) -> bool:
+    """Whether ``folder`` is trusted by a trusted-folders file (Gemini CLI's rules: the
+    longest listed path that holds ``folder`` decides; ``TRUST_PARENT`` trusts the
+    listed path's parent and all below it)."""
+    best: tuple[int, bool] | None = None
+    for listed, level in folders.items():
+        path = os.path.normpath(str(listed))
+        if level == "TRUST_PARENT":
+            path = os.path.dirname(path)
+        if folder != path and not folder.startswith(path.rstrip(os.sep) + os.sep):
+            continue
+        if best is None or len(path) > best[0]:
+            best = (len(path), level != "DO_NOT_TRUST")
+    return best is not None and best[1]
 
 
 def _read(path: str, config: ConfigFile) -> dict[str, object] | str | None:

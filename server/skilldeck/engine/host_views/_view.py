@@ -215,7 +215,7 @@ def host_roots(
     home = os.path.expanduser("~")
     placed: list[_Placed] = []
     for spec in (*host.roots, *settings.extra_roots):
-        if spec.path in settings.off:
+        if spec.path in settings.off or (settings.untrusted and spec.scope == "project"):
             continue
         if spec.scope == "extra":
             bases = [""]

@@ -127,6 +127,11 @@ class HostSettings:
     host downloads skills from (skilldeck downloads nothing: it says so).
     ``env_off``: environment variables that, set to a true value (``1`` or ``true``),
     turn off the host's roots of that path (``(variable, ".claude/skills")``).
+    ``trust``: a boolean that turns folder trust on; ``trusted_folders``: the file of
+    folders the user trusted (a mapping of path to ``TRUST_FOLDER``, ``TRUST_PARENT`` or
+    ``DO_NOT_TRUST``: Gemini CLI's ``trustedFolders.json``); ``trust_env``: a variable
+    that trusts the folder (``GEMINI_CLI_TRUST_WORKSPACE=true``). With trust on and the
+    start folder not trusted, the host reads no project roots.
     """
 
     files: tuple[ConfigFile, ...] = ()
@@ -137,6 +142,9 @@ class HostSettings:
     extra_hidden: Hidden | None = None
     urls: str | None = None
     env_off: tuple[tuple[str, str], ...] = ()
+    trust: str | None = None
+    trusted_folders: ConfigFile | None = None
+    trust_env: str | None = None
 
 
 @dataclass(frozen=True)
@@ -609,6 +617,12 @@ HOSTS: Mapping[str, Host] = MappingProxyType(
             ignored_folders=("node_modules",),
             unstable_within_root=True,
             project_needs_trust=True,
+            settings=HostSettings(
+                files=(ConfigFile("user", ".gemini/settings.json"),),
+                trust="security.folderTrust.enabled",
+                trusted_folders=ConfigFile("user", ".gemini/trustedFolders.json"),
+                trust_env="GEMINI_CLI_TRUST_WORKSPACE",
+            ),
             reading=Reading(
                 bom="drop",
                 tab_before_key=True,
