@@ -275,3 +275,52 @@ async def test_hover_on_an_open_skill_whose_file_is_deleted_says_it_is_not_loade
     shown = hover.contents.value
     assert shown.startswith("doomed · not loaded: its file is no longer on disk"), shown
     assert "Catalog line" not in shown and "rank" not in shown
+
+
+async def test_an_agents_own_settings_file_changed_on_disk_is_read_again(
+    deck: Deck, start_server: StartServer
+) -> None:
+    """A change the client reports to an agent's own settings file (Claude Code's
+    ``~/.claude/settings.json``, in no folder the deck watches) re-reads them: the
+    agent's verdict in the diagnostics follows (SD901, as ``check --host claude-code``
+    says it)."""
+    (deck.project / "skilldeck.toml").write_text(
+        'hosts = ["dsh", "claude-code"]\ncustom-skill-dirs = [".claude/skills"]\n',
+        encoding="utf-8",
+    )
+    # The user roots exist: the server's own watcher watches them, not their parent (a
+    # missing root is watched from its nearest folder, which would see ~/.claude too).
+    deck.user_agents.mkdir(parents=True)
+    deck.user_dsh.mkdir(parents=True)
+    path = deck.write(deck.project / ".claude" / "skills", "deploy")
+    long = deck.write(
+        deck.project / ".claude" / "skills",
+        "long",
+        "---\nname: long\ndescription: " + "Long text. " * 150 + "\n---\n\nBody.\n",
+    )
+    client = await start_server()
+    await indexed(client)
+    # the agents' verdicts are in (Claude Code cuts the long entry) before the change
+    await diagnostics_of(client, long, lambda d: "SD902" in codes(d))
+    settings = deck.base / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"skillOverrides": {"deploy": "off"}}', encoding="utf-8")
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=settings.as_uri(), type=types.FileChangeType.Created)]
+        )
+    )
+    await diagnostics_of(
+        client,
+        path,
+        lambda d: (
+            [(x.code, x.message.split(" (source")[0]) for x in d]
+            == [
+                (
+                    "SD901",
+                    "Claude Code does not load this skill: turned off by skillOverrides "
+                    "(settings.json)",
+                )
+            ]
+        ),
+    )

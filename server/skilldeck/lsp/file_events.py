@@ -25,6 +25,7 @@ from skilldeck.engine.filesystem import (
     relative_parts,
     stray_files,
 )
+from skilldeck.engine.host_views import settings_files
 from skilldeck.engine.safety import BundleFindings
 from skilldeck.lsp.index import FolderIndex
 
@@ -58,8 +59,10 @@ class FileEvents:
         settle: set[str] = set()
         #: Skill files whose bundle's other files changed (a script rewritten in place).
         bundles: set[str] = set()
-        configs = {p for p in paths if is_config_file(p, session.watching.config_folders)}
-        rescan = bool(configs)  # the settings may have changed: re-read them
+        folders = session.watching.config_folders
+        hosts = settings_files(folders) if paths else frozenset()
+        configs = {p for p in paths if is_config_file(p, folders) or os.path.normpath(p) in hosts}
+        rescan = bool(configs)  # the settings (skilldeck's, an agent's own) may have changed
         for index in session.folders.values():
             for path in paths - configs:
                 skill_file = index.classify(path) is not None

@@ -17,6 +17,7 @@ from skilldeck._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from skilldeck.engine.host_views._settings import AppliedSettings as AppliedSettings
+    from skilldeck.engine.host_views._settings import settings_files as settings_files
     from skilldeck.engine.host_views._view import FoundFile as FoundFile
     from skilldeck.engine.host_views._view import HostLoad as HostLoad
     from skilldeck.engine.host_views._view import HostsView as HostsView
@@ -44,7 +45,7 @@ else:
                 "scanned_roots",
                 "walk_levels",
             ),
-            "_settings": ("AppliedSettings",),
+            "_settings": ("AppliedSettings", "settings_files"),
             "_walk": ("deep_identity",),
         },
     )

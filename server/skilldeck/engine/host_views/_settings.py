@@ -14,11 +14,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
-from skilldeck.engine.hosts import ConfigFile, Host, HostRoot, Override
+from skilldeck.engine.hosts import HOSTS, ConfigFile, Host, HostRoot, Override
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -194,6 +194,23 @@ def _trusted(folder: str, folders: Mapping[str, object]) -> bool:
         if best is None or len(path) > best[0]:
             best = (len(path), level != "DO_NOT_TRUST")
     return best is not None and best[1]
+
+
+def settings_files(projects: Iterable[str], home: str | None = None) -> frozenset[str]:
+    """Every file any host reads its settings from, for the project roots ``projects``
+    (what a change on disk must make a view read again)."""
+    home = home if home is not None else os.path.expanduser("~")
+    bases = [os.path.normpath(project) for project in projects]
+    found: set[str] = set()
+    for host in HOSTS.values():
+        rules = host.settings
+        configs = [*rules.files, *([rules.trusted_folders] if rules.trusted_folders else [])]
+        for config in configs:
+            if config.scope == "user":
+                found.add(os.path.normpath(os.path.join(home, config.path)))
+            else:
+                found.update(os.path.normpath(os.path.join(b, config.path)) for b in bases)
+    return frozenset(found)
 
 
 def _read(path: str, config: ConfigFile) -> dict[str, object] | str | None:
