@@ -20,9 +20,9 @@ Paths in a case: ``{P}`` is the host's own project skills folder (``repo/.claude
 for Claude Code, ``repo/.agents/skills`` for the others), ``{U}`` the user one
 (``home/...``); other paths are relative to the root. Text placeholders: ``{id}`` (the
 case id), ``{i}`` / ``{i:03}`` (the index of a repeated file), ``{lorem:N}`` (exactly N
-characters of words), ``{tree}`` (the tree's root, an absolute path). An entry of a listing belongs to the case whose id appears in it
-(the longest one: its name, else its path, else its text); the others are the host's
-built-in skills.
+characters of words), ``{tree}`` (the tree's root, an absolute path). An entry of a
+listing belongs to the case whose id appears in it (the longest one: its name, else its
+path, else its text); the others are the host's built-in skills.
 """
 
 from __future__ import annotations
