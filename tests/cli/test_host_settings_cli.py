@@ -187,3 +187,24 @@ def test_gemini_cli_reads_no_project_folder_in_an_untrusted_folder(
         "list", "--host", "gemini-cli", cwd=root, env={"GEMINI_CLI_TRUST_WORKSPACE": "true"}
     )
     assert "  environment: GEMINI_CLI_TRUST_WORKSPACE=true" in by_variable.stdout.splitlines()
+
+
+def test_gemini_cli_folder_trust_is_on_unless_turned_off(
+    run: Run, tmp_path: Path, home: Path
+) -> None:
+    # Gemini CLI 0.61.0 with a settings file that does not name folder trust refuses to
+    # run headless in a folder it was not told to trust: trust is on by default. Where
+    # the user keeps a trusted-folders file that does not hold this folder, no project
+    # folder is read; with trust turned off, it is.
+    root = tmp_path / "gem"
+    (root / ".git").mkdir(parents=True)
+    write(root / ".agents/skills/own/SKILL.md", skill("own", "The project's."))
+    write(home / ".gemini/trustedFolders.json", json.dumps({"/elsewhere": "TRUST_FOLDER"}))
+    listed = run("list", "--host", "gemini-cli", cwd=root).stdout.splitlines()
+    assert listed[0].endswith("0 skill files found, 0 loaded")
+    assert "  folder trust is on and this folder is not trusted: no project folder is read" in (
+        listed
+    )
+    write(home / ".gemini/settings.json", '{"security": {"folderTrust": {"enabled": false}}}')
+    listed = run("list", "--host", "gemini-cli", cwd=root).stdout.splitlines()
+    assert listed[0].endswith("1 skill files found, 1 loaded")

@@ -151,12 +151,14 @@ def read_settings(
             if root not in off:
                 off.append(root)
     untrusted = False
-    if rules.trust is not None and _at(merged, rules.trust) is True:
+    enabled = _at(merged, rules.trust)
+    # Folder trust is on unless turned off (Gemini CLI 0.61.0: on without the key).
+    if rules.trust is not None and enabled is not False:
         trust_value = environ.get(rules.trust_env) if rules.trust_env is not None else None
         if trust_value is not None and trust_value.strip().lower() in _TRUE:
             variables.append(f"{rules.trust_env}={trust_value}")
         else:
-            folders: dict[str, object] = {}
+            folders: dict[str, object] | None = None
             if rules.trusted_folders is not None:
                 path = os.path.join(home, rules.trusted_folders.path)
                 document = _read(path, rules.trusted_folders)
@@ -165,7 +167,13 @@ def read_settings(
                     folders = document
                 elif isinstance(document, str):
                     unreadable.append(document)
-            untrusted = not _trusted(os.path.abspath(cwd), folders)
+            decided = _trusted(os.path.abspath(cwd), folders or {})
+            # No rule for this folder: where the user keeps trust (the key set, or a
+            # trusted-folders file), the host has not been trusted here; with neither,
+            # it asks on its first run and skilldeck assumes the user trusts it.
+            untrusted = decided is False or (
+                decided is None and (enabled is True or folders is not None)
+            )
     return AppliedSettings(
         host.name,
         tuple(files),
@@ -180,10 +188,10 @@ def read_settings(
     )
 
 
-def _trusted(folder: str, folders: Mapping[str, object]) -> bool:
-    """Whether ``folder`` is trusted by a trusted-folders file (Gemini CLI's rules: the
-    longest listed path that holds ``folder`` decides; ``TRUST_PARENT`` trusts the
-    listed path's parent and all below it)."""
+def _trusted(folder: str, folders: Mapping[str, object]) -> bool | None:
+    """Whether ``folder`` is trusted by a trusted-folders file (``None``: no rule holds
+    it). The longest listed path that holds ``folder`` decides; ``TRUST_PARENT`` trusts
+    the listed path's parent and all below it (Gemini CLI's trusted folders)."""
     best: tuple[int, bool] | None = None
     for listed, level in folders.items():
         path = os.path.normpath(str(listed))
@@ -193,7 +201,7 @@ def _trusted(folder: str, folders: Mapping[str, object]) -> bool:
             continue
         if best is None or len(path) > best[0]:
             best = (len(path), level != "DO_NOT_TRUST")
-    return best is not None and best[1]
+    return None if best is None else best[1]
 
 
 def settings_files(projects: Iterable[str], home: str | None = None) -> frozenset[str]:
