@@ -60,6 +60,7 @@ from skilldeck.engine.safety._instructions import (
     instruction_hits,
     tag_text_hit,
 )
+from skilldeck.engine.safety._normalise import line_feeds
 from skilldeck.engine.safety._scripts import STRUCTURAL, file_scripts, language_of_file
 from skilldeck.engine.text import FILE_START, LINE_BREAK, Span
 
@@ -349,6 +350,7 @@ def _file_findings(path: str, relative: str, text: str) -> list[Finding]:
     """The findings of the bundle file ``path`` (``relative`` to the bundle folder:
     its name tells the script's language) whose text is ``text``, at their spans
     in it (each message as for the body: the file and line are the finding's place)."""
+    text = line_feeds(text)  # line endings never matter (same offsets, same lines)
     hits: list[Hit] = []
     language = language_of_file(relative, text)
     trojan_lines: dict[int, int] = {}  # one SD1027 a line, naming every character on it

@@ -37,6 +37,7 @@ from skilldeck.engine.safety._instructions import (
     tag_text_hit,
 )
 from skilldeck.engine.safety._markdown import chunk_candidates
+from skilldeck.engine.safety._normalise import line_feeds
 from skilldeck.engine.safety._prose import warned_against
 from skilldeck.engine.safety._scripts import STRUCTURAL, Analysed, markdown_scripts
 from skilldeck.engine.text import Position, Span
@@ -98,6 +99,7 @@ def safety_findings(
     ``name_refused``: another rule already refuses the name with an error (SD203 names
     the look-alike or invisible character): SD1002 and SD1004 leave the name alone.
     """
+    text = line_feeds(text)  # line endings never matter (same offsets, same lines)
     spans = _Spans(text, body_start)
     findings: list[Finding] = []
     skipped = ("name",) if name_refused else ()

@@ -30,10 +30,12 @@ from bisect import bisect_right
 from skilldeck.engine.safety._normalise import Normalised
 
 #: What breaks a clause: ``!``, ``?``, ``;``, a full stop or colon that ends a word, a
-#: line break before a blank line or a list item. Each becomes ``|`` (one character for
-#: one, so offsets stay those of the normalised text).
+#: line break before a blank line or a list item (LF, CRLF and CR alike: the CR of a
+#: CRLF is never a break by itself). Each becomes ``|`` (one character for one, so
+#: offsets stay those of the normalised text).
 _STOP = re.compile(
-    r"[!?;\u3002]|[.:](?=\s|$)|[\r\n](?=[ \t]*(?:[\r\n]|(?:[-+>]|\d{1,3}[.)])[ \t]))"
+    r"[!?;\u3002]|[.:](?=\s|$)"
+    r"|(?:\n|\r(?!\n))(?=[ \t]*(?:[\r\n]|(?:[-+>]|\d{1,3}[.)])[ \t]))"
 )
 #: Characters that are never part of a word, and a hyphen, colon, slash or apostrophe
 #: that starts one: each becomes a space.
@@ -175,7 +177,7 @@ _TEACHING = re.compile(
     r"|try\s+to|attempts?|test\s+cases?|sample)\b",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|(?:\r\n?|\n)[ \t]*(?:\r\n?|\n)")
 #: A line of a list item, a table row or a block quote: a block whose introducing line
 #: (the last line before it that is none of these) says what the block is.
 _ITEM = re.compile(r"[ \t]*(?:(?:[-*+]|\d{1,3}[.)])(?:[ \t]|$)|\||>)")
@@ -191,8 +193,8 @@ def _sentence_start(text: str, start: int, floor: int) -> int:
 
 def _line_bounds(text: str, at: int) -> tuple[int, int]:
     first = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
-    stop = text.find("\n", at)
-    return first, len(text) if stop < 0 else stop
+    stops = [stop for stop in (text.find("\n", at), text.find("\r", at)) if stop >= 0]
+    return first, min(stops, default=len(text))
 
 
 def teaching(text: str, start: int, floor: int = 0) -> bool:
@@ -254,7 +256,7 @@ _WARNING = re.compile(
     r"|\u274c|\u26a0|\U0001f6ab|\u26d4",
     re.IGNORECASE,
 )
-_CLAUSE_END = re.compile(r"[,;:](?=\s)|[.!?](?=\s)|\n[ \t]*\n")
+_CLAUSE_END = re.compile(r"[,;:](?=\s)|[.!?](?=\s)|(?:\r\n?|\n)[ \t]*(?:\r\n?|\n)")
 
 
 def warned_against(text: str, start: int, end: int, floor: int = 0) -> bool:
