@@ -18,7 +18,10 @@ Persian, Indic text); a lone left-to-right, right-to-left or Arabic letter mark 
 line that holds right-to-left text, unless it splits a left-to-right word (Hebrew and
 Arabic text put one between a word and ASCII punctuation);
 the tag characters of an emoji flag sequence (U+1F3F4 followed by tag letters and
-U+E007F CANCEL TAG, the flags of Scotland, England and Wales); a variation selector
+U+E007F CANCEL TAG, the flags of Scotland, England and Wales); a lone soft hyphen
+between two letters of a word of a language that hyphenates (typography: where a line
+may break), unless the word it splits is one the instruction grammars know (a trigger
+word split to slip past a word filter); a variation selector
 that completes a variation sequence Unicode defines with the character before it
 (U+FE0F after an emoji that has both styles, U+FE00-U+FE02 after a base of a
 standardized variant, U+E0100-U+E01EF after a CJK ideograph). Every other variation
@@ -122,7 +125,7 @@ def invisible_runs(text: str, start: int = 0, end: int | None = None) -> list[In
             if first == 0 and run == "\ufeff":
                 continue  # the byte order mark
             if run == "\ufeff" or len(run) > 1 or run not in _JOINERS:
-                if _is_flag_tags(text, first, run):
+                if _is_flag_tags(text, first, run) or _hyphenation(text, first, run):
                     continue
                 runs.append(InvisibleRun(first, last, run))
                 continue
@@ -206,6 +209,44 @@ def _joiner_needed(text: str, first: int, run: str) -> bool:
         for char in text[line_start:line_end]
         if not char.isascii() and char not in _DIRECTION_MARKS
     )
+
+
+_SOFT_HYPHEN = "\u00ad"
+#: The scripts whose words are hyphenated (a soft hyphen marks where a line may break).
+_HYPHENATED_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "GEORGIAN")
+
+
+def _hyphenated_letter(char: str) -> bool:
+    if not char.isalpha():
+        return False
+    return char.isascii() or unicodedata.name(char, "").startswith(_HYPHENATED_SCRIPTS)
+
+
+def _hyphenation(text: str, first: int, run: str) -> bool:
+    """Whether the run is a lone soft hyphen between two letters of a word of a
+    language that hyphenates (``Donau\u00addampf\u00adschiff``): typography, where a
+    line may break. Not when the word, joined, is one the instruction grammars know
+    (``instruc\u00adtions``, ``Dis\u00adregard``): a trigger word split to slip past a
+    word filter is hidden, whatever else the text says."""
+    if run != _SOFT_HYPHEN or first == 0 or first + 1 >= len(text):
+        return False
+    if not (_hyphenated_letter(text[first - 1]) and _hyphenated_letter(text[first + 1])):
+        return False
+    start = first
+    while start > 0 and (text[start - 1] == _SOFT_HYPHEN or _hyphenated_letter(text[start - 1])):
+        start -= 1
+    end = first + 1
+    while end < len(text) and (text[end] == _SOFT_HYPHEN or _hyphenated_letter(text[end])):
+        end += 1
+    word = text[start:end].replace(_SOFT_HYPHEN, "").casefold()
+    return word not in _trigger_words()
+
+
+@lru_cache(maxsize=1)
+def _trigger_words() -> frozenset[str]:
+    from skilldeck.engine.safety._intent import vocabulary  # noqa: PLC0415 (rarely needed)
+
+    return vocabulary()
 
 
 def plain_ascii(text: str) -> bool:

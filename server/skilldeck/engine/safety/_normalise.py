@@ -116,7 +116,8 @@ def normalise(
         table = _one_for_one(piece)
         if table is not None:
             # every character folds to one character: one C-speed translation
-            return Normalised(piece.translate(table), start, stop, None, None)
+            folded = _latin_in_mixed_words(piece.translate(table))
+            return Normalised(folded, start, stop, None, None)
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -152,7 +153,50 @@ def normalise(
             ends.extend([start + reference.end()] * len(decoded))
             at = reference.end()
     plain(piece[at:], start + at)
-    return Normalised("".join(out), start, stop, tuple(starts), tuple(ends))
+    folded = _latin_in_mixed_words("".join(out))
+    return Normalised(folded, start, stop, tuple(starts), tuple(ends))
+
+
+#: Cyrillic and Greek, the scripts whose letters pass for Latin ones.
+_LOOK_ALIKE_SCRIPTS = "\u0370-\u03ff\u0400-\u052f"
+_MIXED = re.compile(f"[a-z][{_LOOK_ALIKE_SCRIPTS}]|[{_LOOK_ALIKE_SCRIPTS}][a-z]")
+#: A word (letters only) that holds a Latin letter beside a Cyrillic or Greek one.
+_MIXED_WORD = re.compile(
+    f"[^\\W\\d_]*(?:[a-z][{_LOOK_ALIKE_SCRIPTS}]|[{_LOOK_ALIKE_SCRIPTS}][a-z])[^\\W\\d_]*"
+)
+
+
+def _latin_in_mixed_words(text: str) -> str:
+    """``text`` (folded) with each Cyrillic or Greek letter that passes for a Latin one
+    written as that Latin letter, in the words that mix it with Latin letters
+    (``ign\\u043ere``, with U+043E CYRILLIC SMALL LETTER O, reads ``ignore``, as a model and a
+    reader read it). Words of one script (Russian, Greek text) are left alone. One
+    character for one, so the source map stays; the letters are those of the Unicode
+    confusables data (``confusable_homoglyphs``), loaded only when a word mixes."""
+    if _MIXED.search(text) is None:
+        return text
+    table = _latin_look_alikes()
+    return _MIXED_WORD.sub(lambda word: word.group().translate(table), text)
+
+
+@lru_cache(maxsize=1)
+def _latin_look_alikes() -> dict[int, str]:
+    """Each lowercase Cyrillic or Greek letter that the confusables data maps to one
+    ASCII letter, and that letter."""
+    from confusable_homoglyphs import confusables  # noqa: PLC0415 (~50 ms, rarely needed)
+
+    data: dict[str, list[dict[str, str]]] = confusables.confusables_data
+    table: dict[int, str] = {}
+    for point in (*range(0x0370, 0x0400), *range(0x0400, 0x0530)):
+        char = chr(point)
+        if not char.isalpha() or char != char.casefold():
+            continue
+        for glyph in data.get(char, []):
+            latin = str(glyph["c"])
+            if len(latin) == 1 and latin.isascii() and latin.isalpha():
+                table[point] = latin.lower()
+                break
+    return table
 
 
 def line_feeds(text: str) -> str:
