@@ -466,6 +466,35 @@ class Verdicts:
                 source = f" (downloaded at line {downloaded.line} from {downloaded.what})"
             self.add("SD1011", start, end, command=shorten(command), source=source)
 
+    def nested(self, hits: Iterable[Hit], start: int, end: int) -> None:
+        """The findings of code the script runs from a string (``eval``, ``exec``,
+        ``bash -c``, a command line built for a shell), each at the call that runs it."""
+        for hit in hits:
+            self.add(hit.code, start, end, **{k: v for k, v in hit.fields if k != "where"})
+
+    def dns(
+        self,
+        pieces: tuple[tuple[str, Taint], ...],
+        taint: Taint,
+        start: int,
+        end: int,
+        *,
+        command: str,
+    ) -> None:
+        """A DNS lookup of the name built from ``pieces`` (text and taint, in order):
+        when the labels before its literal domain are computed, SD1013 if a secret is
+        among them, SD1028 otherwise."""
+        if not pieces:
+            return
+        shape, known = pieces[-1]
+        literal = shape if not known and UNKNOWN not in shape else ""
+        computed = any(t or UNKNOWN in s for s, t in pieces[:-1])
+        if not computed or "." not in literal.strip("."):
+            return
+        domain = literal.lstrip(".")
+        if not self.send(taint, start, end, command=command, host=domain, how="dns"):
+            self.add("SD1028", start, end, domain=domain, command=shorten(command))
+
     def safeguards(self, text: str, start: int, end: int, *, command: str) -> None:
         """SD1014 when a value built by the script turns the agent's safeguards off."""
         if _SAFEGUARD_VALUE.search(text):

@@ -38,8 +38,8 @@ from skilldeck.engine.safety._flow import (
     url_host,
 )
 from skilldeck.engine.safety._hits import Hit, shorten
-from skilldeck.engine.safety._shell import ShellAnalysis, Value, norm_path
-from skilldeck.engine.safety._shell_parse import Simple, parse_shell
+from skilldeck.engine.safety._shell import ShellAnalysis, Value, norm_path, shell_text_hits
+from skilldeck.engine.safety._shell_parse import Simple
 
 #: ``esprima`` once imported (on the first JavaScript that opens a gate: its import
 #: builds Unicode tables, ~50 ms and ~15 MB, that most runs never need).
@@ -717,45 +717,18 @@ class JavaScriptAnalysis:
 
     def _shell_text(self, command: PVal, start: int, end: int) -> None:
         pieces = command.pieces or ((command.shape, command.taint),)
-        names: dict[str, Value] = {}
-        parts: list[str] = []
-        for index, (shape, taint) in enumerate(pieces):
-            if not taint and UNKNOWN not in shape:
-                parts.append(shape)
-            else:
-                name = f"__js{index}"
-                names[name] = Value(shape, taint)
-                parts.append("${" + name + "}")
-        code = "".join(parts)
-        if not code.strip() or len(code) > 20_000:
-            return
-        script, _errors = parse_shell(code)
-        verdicts = Verdicts(lambda _offset: self.line(start))  # type: ignore[arg-type]
-        analysis = ShellAnalysis(code, verdicts, nested=1)
-        analysis.state.vars.update(names)
-        analysis.state.files = self.shell.state.files
-        analysis.run(script)
-        for hit in verdicts.hits:
-            self.verdicts.add(hit.code, start, end, **{k: v for k, v in hit.fields if k != "where"})
+        hits = shell_text_hits(pieces, self.shell.state.files, self.line(start), "__js")
+        self.verdicts.nested(hits, start, end)
 
     def _nested(self, code: str, start: int, end: int) -> None:
         analyse = NESTED.get("javascript")
         if analyse is None or len(code) > 50_000:
             return
-        for hit in analyse(code, 1):
-            self.verdicts.add(hit.code, start, end, **{k: v for k, v in hit.fields if k != "where"})
+        self.verdicts.nested(analyse(code, 1), start, end)
 
     def _dns(self, name: PVal, node: Any, start: int, end: int, text: str) -> None:
-        pieces = name.pieces
-        if node is None or not pieces:
-            return
-        literal = pieces[-1][0] if not pieces[-1][1] and UNKNOWN not in pieces[-1][0] else ""
-        computed = any(t or UNKNOWN in s for s, t in pieces[:-1])
-        if not computed or "." not in literal.strip("."):
-            return
-        domain = literal.lstrip(".")
-        if not self.verdicts.send(name.taint, start, end, command=text, host=domain, how="dns"):
-            self.verdicts.add("SD1028", start, end, domain=domain, command=shorten(text))
+        if node is not None:
+            self.verdicts.dns(name.pieces, name.taint, start, end, command=text)
 
 
 _GLOBALS = frozenset(

@@ -38,8 +38,8 @@ from skilldeck.engine.safety._flow import (
     url_host,
 )
 from skilldeck.engine.safety._hits import Hit, shorten
-from skilldeck.engine.safety._shell import ShellAnalysis, Value, norm_path
-from skilldeck.engine.safety._shell_parse import Simple, parse_shell
+from skilldeck.engine.safety._shell import ShellAnalysis, Value, norm_path, shell_text_hits
+from skilldeck.engine.safety._shell_parse import Simple
 
 _MAX_DEPTH = 4
 
@@ -848,46 +848,20 @@ class PythonAnalysis:
     def _shell_text(self, command: PVal, start: int, end: int) -> None:
         """A shell command string built in Python: each value it was built from stands in
         the shell as a variable holding that value."""
-        if not command.pieces:
-            return
-        names: dict[str, Value] = {}
-        text_parts: list[str] = []
-        for index, (shape, taint) in enumerate(command.pieces):
-            if not taint and UNKNOWN not in shape:
-                text_parts.append(shape)
-            else:
-                name = f"__py{index}"
-                names[name] = Value(shape, taint)
-                text_parts.append("${" + name + "}")
-        code = "".join(text_parts)
-        if len(code) > 20_000:
-            return
-        script, _errors = parse_shell(code)
-        verdicts = Verdicts(lambda _offset: self.line(start))  # type: ignore[arg-type]
-        analysis = ShellAnalysis(code, verdicts, nested=1)
-        analysis.state.vars.update(names)
-        analysis.state.files = self.shell.state.files
-        analysis.run(script)
-        for hit in verdicts.hits:
-            self.verdicts.add(hit.code, start, end, **{k: v for k, v in hit.fields if k != "where"})
+        if command.pieces:
+            hits = shell_text_hits(command.pieces, self.shell.state.files, self.line(start), "__py")
+            self.verdicts.nested(hits, start, end)
 
     def _nested(self, code: str, language: str, start: int, end: int) -> None:
         analyse = NESTED.get(language)
         if analyse is None or len(code) > 50_000:
             return
-        for hit in analyse(code, 1):
-            self.verdicts.add(hit.code, start, end, **{k: v for k, v in hit.fields if k != "where"})
+        self.verdicts.nested(analyse(code, 1), start, end)
 
     def _dns(self, name: PVal, node: ast.expr | None, start: int, end: int, text: str) -> None:
         if node is None or not isinstance(node, (ast.JoinedStr, ast.BinOp)):
             return
-        literal = name.pieces[-1][0] if name.pieces and not name.pieces[-1][1] else ""
-        computed = any(taint or UNKNOWN in shape for shape, taint in name.pieces[:-1])
-        if not computed or "." not in literal.strip("."):
-            return
-        domain = literal.lstrip(".")
-        if not self.verdicts.send(name.taint, start, end, command=text, host=domain, how="dns"):
-            self.verdicts.add("SD1028", start, end, domain=domain, command=shorten(text))
+        self.verdicts.dns(name.pieces, name.taint, start, end, command=text)
 
 
 _BUILTINS = frozenset(

@@ -627,13 +627,7 @@ class ShellAnalysis:
         if self.nested >= _MAX_NESTED or UNKNOWN in code or not code.strip():
             return
         hits = nested_hits(code, language, nested=self.nested + 1)
-        for hit in hits:
-            self.verdicts.add(
-                hit.code,
-                command.start,
-                command.end,
-                **{k: v for k, v in hit.fields if k != "where"},
-            )
+        self.verdicts.nested(hits, command.start, command.end)
 
     def _reverse_shell(self, host: str | None, start: int, end: int) -> None:
         if host is None or placeholder_host(host):
@@ -754,115 +748,6 @@ def _unescape(text: str) -> str:
         return {"\\n": "\n", "\\t": "\t", "\\\\": "\\"}.get(code, code)
 
     return re.sub(r"\\x[0-9a-fA-F]{2}|\\[0-7]{3}|\\[nt\\]", one, text)
-
-
-@_handles(
-    "cat",
-    "head",
-    "tail",
-    "tac",
-    "less",
-    "more",
-    "strings",
-    "od",
-    "hexdump",
-    "nl",
-    "sort",
-    "uniq",
-    "cut",
-    "paste",
-    "fold",
-    "column",
-    "awk",
-    "gawk",
-    "sed",
-    "grep",
-    "egrep",
-    "jq",
-    "yq",
-    "xxd",
-    "base64",
-    "base32",
-    "basenc",
-    "gzip",
-    "gunzip",
-    "zcat",
-    "bzip2",
-    "bunzip2",
-    "xz",
-    "unxz",
-    "rev",
-    "tr",
-    "openssl",
-    "uudecode",
-    "sqlite3",
-    "tee",
-    "iconv",
-    "find",
-    "ls",
-    "type",
-    "tail",
-    "zstd",
-    "lz4",
-    "security",
-    "secret-tool",
-    "pass",
-    "aws",
-    "gcloud",
-    "gh",
-    "kubectl",
-    "git",
-    "az",
-    "op",
-    "vault",
-    "tar",
-    "zip",
-    "7z",
-    "cp",
-    "mv",
-    "install",
-    "ln",
-    "rsync",
-    "ditto",
-    "dd",
-    "read",
-    "mapfile",
-    "readarray",
-    "export",
-    "declare",
-    "local",
-    "readonly",
-    "typeset",
-    "env",
-    "printenv",
-    "set",
-    "compgen",
-    "eval",
-    "source",
-    ".",
-    "npm",
-    "yarn",
-    "pnpm",
-    "pip",
-    "pip3",
-    "crontab",
-    "chmod",
-    "scp",
-    "sftp",
-    "ssh",
-    "mail",
-    "sendmail",
-    "mutt",
-    "iex",
-    "invoke-expression",
-    "schtasks",
-    "schtasks.exe",
-    "reg",
-    "reg.exe",
-)
-def _known(a: ShellAnalysis, k: Call) -> Value:
-    name, _args, _stdin, _command, _text = k
-    return _KNOWN[name](a, k)
 
 
 def _passthrough(a: ShellAnalysis, k: Call) -> Value:
@@ -1192,97 +1077,31 @@ def _remote(a: ShellAnalysis, k: Call) -> Value:
     return Value(UNKNOWN, stdin.taint)
 
 
-_KNOWN: dict[str, Handler] = {}
-for _name in (
-    "cat",
-    "head",
-    "tail",
-    "tac",
-    "less",
-    "more",
-    "strings",
-    "od",
-    "hexdump",
-    "nl",
-    "sort",
-    "uniq",
-    "cut",
-    "paste",
-    "fold",
-    "column",
-    "awk",
-    "gawk",
-    "sed",
-    "grep",
-    "egrep",
-    "jq",
-    "yq",
-    "gzip",
-    "gunzip",
-    "zcat",
-    "bzip2",
-    "bunzip2",
-    "xz",
-    "unxz",
-    "iconv",
-    "find",
-    "ls",
-    "type",
-    "zstd",
-    "lz4",
-    "sqlite3",
-    "mapfile",
-    "readarray",
-):
-    _KNOWN[_name] = _passthrough
-for _name in ("base64", "base32", "basenc", "xxd", "openssl", "tr", "rev", "uudecode"):
-    _KNOWN[_name] = _decoder
-for _name in ("tar", "zip", "7z", "cp", "mv", "install", "ln", "ditto", "dd"):
-    _KNOWN[_name] = _archive
-for _name in (
-    "security",
-    "secret-tool",
-    "pass",
-    "aws",
-    "gcloud",
-    "gh",
-    "kubectl",
-    "git",
-    "az",
-    "op",
+# The commands read as filters, decoders, archivers, secret stores, registries and remote
+# copies: one declaration each (``less``, ``more`` and ``openssl`` are registered below
+# with their own handlers, which hand ``openssl enc -d`` back to :func:`_decoder`).
+_handles(
+    "cat", "head", "tail", "tac", "strings", "od", "hexdump", "nl", "sort", "uniq", "cut",
+    "paste", "fold", "column", "awk", "gawk", "sed", "grep", "egrep", "yq", "gzip", "gunzip",
+    "zcat", "bzip2", "bunzip2", "xz", "unxz", "iconv", "find", "ls", "type", "zstd", "lz4",
+    "sqlite3", "mapfile", "readarray",
+)(_passthrough)  # fmt: skip
+_handles("base64", "base32", "basenc", "xxd", "tr", "rev", "uudecode")(_decoder)
+_handles("tar", "zip", "7z", "cp", "mv", "install", "ln", "ditto", "dd")(_archive)
+_handles(
+    "security", "secret-tool", "pass", "aws", "gcloud", "gh", "kubectl", "git", "az", "op",
     "vault",
-):
-    _KNOWN[_name] = _tool
-for _name in ("npm", "yarn", "pnpm", "pip", "pip3"):
-    _KNOWN[_name] = _registry
-for _name in ("scp", "sftp", "ssh", "rsync", "mail", "sendmail", "mutt"):
-    _KNOWN[_name] = _remote
-_KNOWN.update(
-    {
-        "tee": _tee,
-        "read": _read_builtin,
-        "export": _declare,
-        "declare": _declare,
-        "local": _declare,
-        "readonly": _declare,
-        "typeset": _declare,
-        "env": _env,
-        "printenv": _env,
-        "set": _env,
-        "compgen": _env,
-        "eval": _eval,
-        "source": _eval,
-        ".": _eval,
-        "crontab": _crontab,
-        "chmod": _chmod,
-        "iex": _eval,
-        "invoke-expression": _eval,
-        "schtasks": _schtasks,
-        "schtasks.exe": _schtasks,
-        "reg": _schtasks,
-        "reg.exe": _schtasks,
-    }
-)
+)(_tool)  # fmt: skip
+_handles("npm", "yarn", "pnpm", "pip", "pip3")(_registry)
+_handles("scp", "sftp", "ssh", "rsync", "mail", "sendmail", "mutt")(_remote)
+_handles("tee")(_tee)
+_handles("read")(_read_builtin)
+_handles("export", "declare", "local", "readonly", "typeset")(_declare)
+_handles("env", "printenv", "set", "compgen")(_env)
+_handles("eval", "source", ".", "iex", "invoke-expression")(_eval)
+_handles("crontab")(_crontab)
+_handles("chmod")(_chmod)
+_handles("schtasks", "schtasks.exe", "reg", "reg.exe")(_schtasks)
 
 
 def _jq(a: ShellAnalysis, k: Call) -> Value:
@@ -1299,7 +1118,7 @@ def _jq(a: ShellAnalysis, k: Call) -> Value:
     return _passthrough(a, k)
 
 
-_KNOWN["jq"] = _jq
+_handles("jq")(_jq)
 
 
 @_handles(*_DOWNLOADERS)
@@ -1870,3 +1689,32 @@ def shell_hits(
     verdicts = Verdicts(Line(text))
     ShellAnalysis(text, verdicts).run(script)
     return verdicts.hits, tuple(parser.error_at)
+
+
+def shell_text_hits(
+    pieces: tuple[tuple[str, Taint], ...], files: dict[str, Value], line: int, prefix: str
+) -> list[Hit]:
+    """The findings of a shell command line built in another language (a Python or
+    JavaScript string given to a shell): each computed value it was built from stands in
+    the shell as a variable holding that value; files the program wrote are the shell's
+    too (``prefix``: the variables' names, ``__py``, ``__js``). Every finding is on
+    ``line``."""
+    names: dict[str, Value] = {}
+    parts: list[str] = []
+    for index, (shape, taint) in enumerate(pieces):
+        if not taint and UNKNOWN not in shape:
+            parts.append(shape)
+        else:
+            name = f"{prefix}{index}"
+            names[name] = Value(shape, taint)
+            parts.append("${" + name + "}")
+    code = "".join(parts)
+    if not code.strip() or len(code) > 20_000:
+        return []
+    script, _errors = parse_shell(code)
+    verdicts = Verdicts(lambda _offset: line)  # type: ignore[arg-type]
+    analysis = ShellAnalysis(code, verdicts, nested=1)
+    analysis.state.vars.update(names)
+    analysis.state.files = files
+    analysis.run(script)
+    return verdicts.hits

@@ -190,6 +190,13 @@ class ShellParser:
             else:
                 return
 
+    def _blank_lines(self) -> None:
+        """Blanks and line breaks (each line break reads the here-documents it ends)."""
+        self._blank()
+        while self._peek() == "\n":
+            self._newline()
+            self._blank()
+
     def _newline(self) -> None:
         """Consume a newline and the here-document bodies that start after it."""
         self.i += 1
@@ -278,11 +285,7 @@ class ShellParser:
             self._blank()
             if self._peek() == "|" and self._peek(1) != "|":
                 self.i += 2 if self._peek(1) == "&" else 1
-                while True:  # a pipe may be followed by line breaks
-                    self._blank()
-                    if self._peek() != "\n":
-                        break
-                    self._newline()
+                self._blank_lines()  # a pipe may be followed by line breaks
                 continue
             break
         if not commands:
@@ -316,12 +319,7 @@ class ShellParser:
         return self._simple(start)
 
     def _function(self, name: str, start: int) -> FuncDef:
-        while True:
-            self._blank()
-            if self._peek() == "\n":
-                self._newline()
-                continue
-            break
+        self._blank_lines()
         body = self._compound(self._reserved())
         body.redirects += self._redirects()
         body.end = self.i
@@ -385,10 +383,7 @@ class ShellParser:
         else:
             name = self._word().literal()
             items = []
-            self._blank()
-            while self._peek() == "\n":
-                self._newline()
-                self._blank()
+            self._blank_lines()
             if self._reserved() == "in":
                 self.i += 2
                 while True:
@@ -421,10 +416,7 @@ class ShellParser:
     def _case(self, start: int) -> Group:
         self._blank()
         subject = self._word()
-        self._blank()
-        while self._peek() == "\n":
-            self._newline()
-            self._blank()
+        self._blank_lines()
         if self._reserved() == "in":
             self.i += 2
         pipelines: list[Pipeline] = []
