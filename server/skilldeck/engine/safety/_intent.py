@@ -1230,11 +1230,18 @@ _CONFIDENTIAL = re.compile(
     r" numbers?|cvv|cvc|pin|pins|ssn|(?:another|other|others'|other people's|someone else's"
     r"|somebody else's|a third party's|third-party|third parties') [^ |]+)(?![^ ])"
 )
+#: The verbs by which a concealment withholds something from the user (not "quietly X").
+_WITHHOLDS = re.compile(
+    r"(?<![^ ])(?:tell|reveal|disclose|show|mention|say|display|inform|expose|hide|withhold"
+    r"|admit|report|explain|describe|share|give)(?![^ ])"
+)
 #: A secret named by a word or a file (:data:`_SECRET`).
 _SECRET_NAMED = re.compile(_SECRET.regex)
 #: What the skill itself does, which a confidentiality instruction does not name.
 _OUR_DOING = re.compile(
     r"(?<![^ ])(?:upload\w*|sent|send\w*|cop(?:y|ied|ies)|forward\w*|transfer\w*|post(?:ed|ing)?"
+    r"|append\w*|add(?:s|ed|ing)?|writ\w*|wrote|includ\w*|run\w*|ran|execut\w*|delet\w*"
+    r"|install\w*|modif\w*|chang\w*"
     r"|archiv\w*|back(?:ed)? up|backup|exfil\w*|that|what|where|which|whether|this|it"
     r"|step|steps)(?![^ ])"
 )
@@ -1245,6 +1252,8 @@ def _confidential(match: re.Match[str], line: str) -> bool:
     ("never reveal the API key to the user", "do not tell the user another customer's
     order details"): the clause names such a thing and nothing the skill does (an
     upload, "that you ...", "this")."""
+    if _WITHHOLDS.search(match.group()) is None:
+        return False  # "quietly append ...": a stealthy action, whatever it carries
     clause_start = line.rfind("|", 0, match.start()) + 1
     clause_end = line.find("|", match.end())
     clause = line[clause_start : len(line) if clause_end < 0 else clause_end]
