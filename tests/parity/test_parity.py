@@ -791,6 +791,39 @@ def hostile_deck(base: Path) -> Path:
     return project
 
 
+async def test_an_open_bundle_file_shows_its_safety_findings_as_check_reports_them(
+    tmp_path: Path, start: StartServer
+) -> None:
+    """A script and a reference of a bundle opened in the editor show their SD10xx
+    findings at the file, line and UTF-16 columns ``check --format json`` gives (issue
+    #40, Done-when: the same findings from ``check``, the editor with that file open and
+    the MCP gate; the gate's side is the test above)."""
+    project = hostile_deck(tmp_path)
+    env = environment(tmp_path)
+    found = cli_findings(project, env, "--no-cache", "--include-user-roots")
+    pipeline = os.path.realpath(project / ".dsh" / "skills" / "pipeline")
+    opened = {
+        os.path.join(pipeline, "scripts", "deploy.sh"): "shellscript",
+        os.path.join(pipeline, "references", "notes.md"): "markdown",
+    }
+    expected = {f for f in found if f[0] in opened}
+    assert {f[5] for f in expected} == {"SD1013", "SD1006"}, expected
+    push = await start(project, env, push_capabilities())
+    for path, language in opened.items():
+        item = types.TextDocumentItem(
+            uri=uri(Path(path)),
+            language_id=language,
+            version=1,
+            text=Path(path).read_text(encoding="utf-8"),
+        )
+        push.text_document_did_open(types.DidOpenTextDocumentParams(text_document=item))
+
+    async def shown() -> set[Finding]:
+        return {f for f in lsp_findings(dict(push.diagnostics)) if f[0] in opened}
+
+    await converge(shown, expected, what="an open bundle file's diagnostics == check's findings")
+
+
 async def _mcp_refused(project: Path, env: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
     """``skilldeck mcp --require-safe``'s ``skills/list``: each refused skill's findings
     (the SDK's own client over stdio)."""
