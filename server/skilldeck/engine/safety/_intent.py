@@ -812,12 +812,12 @@ INTENTS: tuple[Intent, ...] = (
                  _w("doesn't need to", "does not need to", "don't need to", "do not need to",
                     "needn't", "need not", "has no need to", "have no need to",
                     "never needs to", "shouldn't", "should not", "mustn't", "must not"),
-                 _w("know", "hear", "see", "notice", "learn", "find out", "be told",
-                    "be informed", "be aware", "be bothered"),
+                 _w("know", "hear", "notice", "learn", "find out", "be told", "be informed",
+                    "be aware", "be bothered"),
                  tail=_ABOUT_US),
             ("n't need to", "not need to", "needn't", "need not", "no need to", "never needs",
              "shouldn't", "should not", "mustn't", "must not"),
-            ("know", "hear", "see", "notice", "learn", "find out", "be told", "be informed",
+            ("know", "hear", "notice", "learn", "find out", "be told", "be informed",
              "be aware", "be bothered"),
         ),
         _alt(
@@ -983,7 +983,7 @@ INTENTS: tuple[Intent, ...] = (
         ),
         _alt(
             # "keep me active for the whole session"
-            _seq(_w("keep", "leave", "stay"), _w("me", "this skill", "it", "this", "yourself"),
+            _seq(_w("keep", "leave"), _w("me", "this skill", "the skill", "yourself"),
                  _gap(1), _w("active", "loaded", "enabled", "on", "running", "in context",
                              "in memory", "engaged", "in effect"), _gap(1),
                  _w("for", "throughout", "during", "across", "in"), _gap(1),
