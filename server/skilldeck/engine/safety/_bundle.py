@@ -68,7 +68,8 @@ from skilldeck.engine.text import FILE_START, LINE_BREAK, Span
 BUNDLE_CODES = frozenset(
     {"SD1001", "SD1003", "SD1005", "SD1006", "SD1007", "SD1008", "SD1009", "SD1011",
      "SD1012", "SD1013", "SD1014", "SD1015", "SD1016", "SD1017", "SD1018", "SD1019",
-     "SD1020", "SD1025", "SD1026", "SD1027", "SD1028", "SD1035"}
+     "SD1020", "SD1025", "SD1026", "SD1027", "SD1028", "SD1035",
+     "SD1050", "SD1051", "SD1052"}
 )  # fmt: skip
 MAX_FILE_BYTES = 256 * 1024
 _BINARY_PROBE = 8192

@@ -27,6 +27,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from skilldeck.engine.safety._configs import config_hits, config_kind
 from skilldeck.engine.safety._flow import ISSUER_NAMES, NESTED
 from skilldeck.engine.safety._hits import Gate, Hit, folded, present_marks
 from skilldeck.engine.safety._javascript import javascript_hits
@@ -616,6 +617,9 @@ def language_of_file(relative: str, text: str) -> str | None:
     ``None`` for a file the patterns judge alone."""
     name = relative.replace("\\", "/").rsplit("/", 1)[-1]
     lowered = name.lower()
+    kind = config_kind(relative)
+    if kind is not None:
+        return f"config:{kind}"
     if lowered == "package.json":
         return "package.json"
     if lowered.endswith((".md", ".markdown", ".mdx")):
@@ -1010,6 +1014,9 @@ def file_scripts(relative: str, text: str, forced: tuple[int, ...] = ()) -> Anal
         return package_scripts(text, forced)
     if language == "markdown":
         return markdown_scripts(text, 0, len(text), forced)
+    if language.startswith("config:"):
+        config = config_hits(language[7:], text, force=bool(forced))
+        return Analysed(config.hits, config.parsed)
     found = script_hits(language, text, force=bool(forced))
     if found is None:
         return _EMPTY
