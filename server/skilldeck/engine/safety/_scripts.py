@@ -115,6 +115,13 @@ _SOURCES = (
     "compgen",
     "set |",
     "cookies",
+    "exodus",
+    "electrum",
+    "solana",
+    "wallet",
+    "keystore",
+    "metamask",
+    "nkbihfbeogaeaoehlefnkodbefgpgknn",
     "login data",
     "logins.json",
     "key4.db",
@@ -227,6 +234,12 @@ _SINKS = (
     "gsutil",
     "rclone",
     "openssl s_client",
+    "git push",
+    "gh gist",
+    "gh api",
+    "gh issue",
+    "gh pr",
+    "gh release",
 )
 _FETCHED = (
     "curl",
@@ -277,6 +290,9 @@ _FETCHED = (
     "nc ",
     "telnet",
 )
+#: What downloads (a skill's own file written from one is SD1053).
+_DOWNLOADS = ("curl", "wget", "iwr", "invoke-webrequest", "irm", "invoke-restmethod",
+              "urlretrieve", "urlopen", "requests", "httpx", "fetch", "axios", "downloadfile")  # fmt: skip
 #: What runs code, by language (a download or a decoded payload must reach one).
 _RUNNERS = {
     "sh": (
@@ -331,6 +347,16 @@ _RUNNERS = {
         "__import__",
         "pty",
         "import_module",
+        "pickle.load",
+        "marshal.load",
+        "yaml.load",
+        "unsafe_load",
+        "torch.load",
+        "joblib.load",
+        "dill.load",
+        "cloudpickle",
+        "jsonpickle",
+        "read_pickle",
     ),
     "javascript": (
         "eval",
@@ -418,6 +444,15 @@ _PERSIST = (
     "scheduledtask",
     "schtasks",
     "config.fish",
+    "claude.md",
+    "agents.md",
+    "gemini.md",
+    ".claude/",
+    ".cursorrules",
+    ".cursor/rules",
+    ".windsurfrules",
+    "copilot-instructions",
+    ".clinerules",
     "pip.conf",
     "pip.ini",
     ".npmrc",
@@ -440,6 +475,7 @@ _GATES = {
         Gate(_FETCHED, also=runners),
         Gate(_REVERSE[language][0], also=_REVERSE[language][1]),
         Gate(_PERSIST),
+        Gate(("skill.md", "/skills/"), also=_DOWNLOADS),
         Gate(_SAFEGUARD),
         Gate(_DNS[language][0], also=_DNS[language][1]),
     )

@@ -527,6 +527,16 @@ class ShellAnalysis:
             host = url_host(registry.group(1) or "//" + registry.group(2)) if registry else None
             self.verdicts.send(value.taint, start, end, command=command, host=host, how="registry")
         self.persist(path, value, start, end, command)
+        download = next((label for label in value.taint if label.kind == "download"), None)
+        if download is not None and _OWN_FILES.search(home(path)):
+            self.verdicts.add(
+                "SD1053",
+                start,
+                end,
+                path=shorten(path.replace(UNKNOWN, "..."), 60),
+                source=download.what,
+                command=shorten(command),
+            )
 
     def persist(  # noqa: PLR0917 - the call's parts
         self, path: str, value: Value, start: int, end: int, command: str, place: str | None = None
@@ -547,6 +557,9 @@ class ShellAnalysis:
                     command=shorten(command),
                 )
             return
+        if place == "instructions":
+            self._instructions(path, value, start, end, command)
+            return
         does = installed_does(_commands_of(place, value.shape), cron=place == "a cron job")
         does += [f"runs {label.what}" for label in labels_of(value.taint, "download")]
         if does:
@@ -555,6 +568,26 @@ class ShellAnalysis:
                 start,
                 end,
                 what=f"installs {place} that {_and(does)}",
+                command=shorten(command),
+            )
+
+    def _instructions(self, path: str, value: Value, start: int, end: int, command: str) -> None:
+        """A write to the agent's standing instructions (``CLAUDE.md``, ``AGENTS.md``, its
+        memory and rules), which every later session reads: persistence when it is the
+        user's own (in the home folder), or when what is written was downloaded or tells
+        the model what to do."""
+        from skilldeck.engine.safety._instructions import hidden_kind  # noqa: PLC0415
+
+        home_level = home(path).startswith("~")
+        downloaded = any(label.kind == "download" for label in value.taint)
+        told = bool(value.shape.strip(UNKNOWN + " \n")) and hidden_kind(value.shape) is not None
+        if home_level or downloaded or told:
+            self.verdicts.add(
+                "SD1026",
+                start,
+                end,
+                what=f"writes the agent's standing instructions `{shorten(path, 60)}` "
+                "(every later session reads them)",
                 command=shorten(command),
             )
 
@@ -969,8 +1002,72 @@ def _tool(a: ShellAnalysis, k: Call) -> Value:
             label = Label("repo", "the repository's changes", line)
         elif sub == "config" and "core.hooksPath" in joined:
             pass
+    if name in ("gh", "git"):
+        _publishes(a, k, shapes)
     out = _passthrough(a, k)
     return Value(UNKNOWN, out.taint | ({label} if label else set()))
+
+
+#: Where ``git add`` / ``git remote add`` leave what a later ``git push`` sends (in the
+#: variables, so branches copy them with the rest of the state).
+_STAGED = "\x00git-staged"
+_REMOTE = "\x00git-remote:"
+#: ``gh`` options whose value is sent (``-f k=v``, ``-F k=@file``, ``--input file``, a body).
+_GH_DATA = frozenset(
+    {"-f", "-F", "--field", "--raw-field", "--input", "-b", "--body", "--body-file", "-d"}
+)
+
+
+def _publishes(a: ShellAnalysis, k: Call, shapes: list[str]) -> None:
+    """``gh gist create FILE``, ``gh api ... -f body=@FILE``, ``gh issue create --body
+    "$X"``: data sent to GitHub; ``git add`` then ``git push URL``: the staged files sent
+    to the remote (a foreign one is not the token's issuer)."""
+    name, args, stdin, c, t = k
+    plain = [s for s in shapes if not s.startswith("-")]
+    if name == "gh":
+        if plain[:2] == ["gist", "create"]:
+            files = [v for v in args[2:] if not v.shape.startswith("-")]
+            taint = _union(a._read(v) for v in files) | stdin.taint
+            a.verdicts.send(taint, c.start, c.end, command=t, host="gist.github.com")
+        elif plain[:1] == ["api"] or plain[:2] in (
+            ["issue", "create"], ["issue", "comment"], ["pr", "create"], ["pr", "comment"],
+            ["release", "upload"],
+        ):  # fmt: skip
+            sent: list[Taint] = [stdin.taint] if "-" in shapes else []
+            for index, shape in enumerate(shapes):
+                if shape in _GH_DATA and index + 1 < len(args):
+                    value = args[index + 1]
+                    sent.append(value.taint)
+                    field_value = value.shape.split("=", 1)[-1]
+                    if field_value.startswith("@") or shape in ("--input", "--body-file"):
+                        sent.append(a._read(Value(field_value.lstrip("@"), value.taint)))
+            if plain[:2] == ["release", "upload"]:
+                sent += [a._read(v) for v in args[3:] if not v.shape.startswith("-")]
+            a.verdicts.send(_union(sent), c.start, c.end, command=t, host="api.github.com")
+        return
+    sub = plain[0] if plain else ""
+    if sub == "add":
+        staged = a.state.vars.get(_STAGED, Value(""))
+        files = [v for v in args[1:] if not v.shape.startswith("-")]
+        taint = _union(a._read(v) for v in files)
+        if any(v.shape in (".", "*", ":/") for v in files) or {"-A", "--all", "-u"} & set(shapes):
+            taint |= _union(v.taint for v in a.state.files.values())
+        a.state.vars[_STAGED] = Value("", staged.taint | taint)
+    elif sub == "commit" and {"-a", "--all", "-am"} & set(shapes):
+        staged = a.state.vars.get(_STAGED, Value(""))
+        taint = _union(v.taint for v in a.state.files.values())
+        a.state.vars[_STAGED] = Value("", staged.taint | taint)
+    elif sub == "remote" and plain[1:2] == ["add"] and len(plain) >= 4:
+        a.state.vars[_REMOTE + plain[2]] = Value(plain[3])
+    elif sub == "push":
+        target = plain[1] if len(plain) > 1 else "origin"
+        remote = a.state.vars.get(_REMOTE + target)
+        url = remote.shape if remote is not None else target
+        host = url_host(url) or (url.split("@", 1)[-1].split(":", 1)[0] if "@" in url else None)
+        staged = a.state.vars.get(_STAGED, Value(""))
+        taint = staged.taint | _union(v.taint for v in args)
+        if taint:
+            a.verdicts.send(taint, c.start, c.end, command=t, host=host, url=url)
 
 
 def _registry(a: ShellAnalysis, k: Call) -> Value:
@@ -1510,6 +1607,12 @@ _PLACES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"Library/LaunchAgents/[^/]+\.plist$|^/Library/LaunchDaemons/", "a launch agent"),
         (r"\.config/autostart/[^/]+\.desktop$", "an autostart entry"),
         (
+            r"(?:^|/)(?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md$|(?:^|/)\.claude/(?:memory|rules|"
+            r"agents|commands)/|(?:^|/)\.cursorrules$|(?:^|/)\.cursor/rules/|(?:^|/)\.windsurfrules$"
+            r"|(?:^|/)\.github/copilot-instructions\.md$|(?:^|/)\.clinerules",
+            "instructions",
+        ),
+        (
             r"(?:^|/)\.claude/settings(?:\.local)?\.json$|(?:^|/)\.gemini/settings\.json$"
             r"|(?:^|/)\.codex/config\.toml$",
             "an agent hook",
@@ -1518,6 +1621,12 @@ _PLACES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+#: A skill's own files: a download written over them replaces what was reviewed.
+_OWN_FILES = re.compile(
+    r"(?:^|/)SKILL\.md$|(?:^|/)\.(?:claude|codex|gemini|cursor|agents)/skills/|"
+    r"(?:^|/)skills/[\w.-]+/(?:scripts|references|assets)/",
+    re.IGNORECASE,
+)
 _REGISTRY_CONFIG = re.compile(
     r"(?:^|/)(?:pip\.conf|pip\.ini|\.npmrc|\.yarnrc(?:\.yml)?|\.pypirc|\.condarc|"
     r"\.gemrc|settings\.xml|nuget\.config)$",
