@@ -52,6 +52,7 @@ from skilldeck.engine.safety._chars import (
     invisible_runs,
     run_kinds,
 )
+from skilldeck.engine.safety._code_prose import code_prose
 from skilldeck.engine.safety._commands import SCRIPT_WINDOW, command_hits
 from skilldeck.engine.safety._hits import Hit, folded, present_marks
 from skilldeck.engine.safety._instructions import (
@@ -407,6 +408,13 @@ def _file_findings(path: str, relative: str, text: str) -> list[Finding]:
             if key not in lines:
                 lines.add(key)
                 hits.append(hit)
+    if not relative.lower().endswith(_MARKDOWN):
+        # what the model reads in code and manifests: comments, docstrings, descriptions
+        masked = code_prose(language, relative, text)
+        if masked is not None:
+            hits += (
+                h for h in instruction_hits(masked, 0, len(masked)) if h.code in INSTRUCTION_CODES
+            )
     if relative.lower().endswith(_MARKDOWN):
         # A reference the skill sends the model to read is read like the body: its
         # instructions, and what it hides from whoever reviews the bundle rendered.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
+import re
 from functools import lru_cache
 
 from skilldeck.engine.frontmatter import Frontmatter, FrontmatterEntry, LineIndex, scalar_source
@@ -26,13 +27,15 @@ from skilldeck.engine.safety._chars import (
     run_kinds,
     strip_invisible,
 )
+from skilldeck.engine.safety._code_prose import frontmatter_comments
 from skilldeck.engine.safety._commands import command_hits
-from skilldeck.engine.safety._hits import Hit, folded, present_marks
+from skilldeck.engine.safety._hits import Hit, folded, present_marks, shorten
 from skilldeck.engine.safety._instructions import (
     BODY_INTENTS,
     CATALOG_INTENTS,
     INSTRUCTION_CODES,
     hidden_hits,
+    hidden_kind,
     instruction_hits,
     tag_text_hit,
 )
@@ -105,6 +108,7 @@ def safety_findings(
     skipped = ("name",) if name_refused else ()
     findings += _frontmatter_characters(text, fm, body_start, spans, offer, skipped=skipped)
     findings += _frontmatter_text(text, fm, spans)
+    findings += _frontmatter_comments(text[:body_start], spans)
     head = text[:body_start]
     lowered = folded(head)
     for hit in command_hits(head, 0, body_start, present_marks(lowered), lowered=lowered):
@@ -416,6 +420,29 @@ def _frontmatter_text(text: str, fm: Frontmatter, spans: _Spans) -> list[Finding
                     at = text.find(phrase, start, end)
                     span = spans.span(at, at + len(phrase)) if at >= 0 else entry.value_span
                 findings.append(rule(hit.code).finding(span, **hit.values()))
+    return findings
+
+
+def _frontmatter_comments(head: str, spans: _Spans) -> list[Finding]:
+    """SD1006 for an instruction in a comment of the frontmatter: the model reads the
+    file's source; a rendered view (GitHub's frontmatter table) shows no comment."""
+    masked = frontmatter_comments(head)
+    if masked is None:
+        return []
+    findings: list[Finding] = []
+    for block in re.finditer(r"[^\n]*\S[^\n]*(?:\n[^\n]*\S[^\n]*)*", masked):
+        comment = " ".join(block.group(0).split())
+        kind = hidden_kind(comment)
+        if kind is not None:
+            start = block.start() + len(block.group(0)) - len(block.group(0).lstrip())
+            findings.append(
+                rule("SD1006").finding(
+                    spans.span(start, block.end()),
+                    what="a YAML comment of the frontmatter",
+                    kind=kind,
+                    text=shorten(comment, 120),
+                )
+            )
     return findings
 
 
