@@ -92,10 +92,17 @@ _SAFEGUARDS = re.compile(
     r"|--permission-mode[= ]bypassPermissions"
     r"|[\"']?defaultMode[\"']?\s*[:=]\s*[\"']bypassPermissions"
     r"|approval_policy\s*=\s*[\"']never|sandbox_mode\s*=\s*[\"']danger-full-access"
-    r"|dangerouslyDisableSandbox",
+    r"|dangerouslyDisableSandbox"
+    # other agents' CLIs run unattended: Gemini and Qwen `--yolo`, Amazon Q's
+    # `--trust-all-tools`, Copilot CLI's `--allow-all-tools`; every project MCP server on
+    r"|(?<![\w-])--yolo\b|--approval-mode[= ]yolo|--trust-all-tools|--allow-all-tools"
+    r"|[\"']?enableAllProjectMcpServers[\"']?\s*[:=]\s*true",
     _I,
 )
-_SAFEGUARD_GATE = Gate(("dangerously", "bypasspermissions", "approval_policy", "sandbox_mode"))
+_SAFEGUARD_GATE = Gate(
+    ("dangerously", "bypasspermissions", "approval_policy", "sandbox_mode", "yolo",
+     "trust-all-tools", "allow-all-tools", "enableallprojectmcpservers")
+)  # fmt: skip
 
 _SECRETS: tuple[tuple[str, re.Pattern[str], Gate], ...] = (
     (

@@ -41,8 +41,14 @@ from skilldeck.engine.safety._hits import Hit, shorten
 CONFIG_KINDS = frozenset({"workflow", "make", "just", "docker", "vscode", "pth", "registry", "agent"})
 
 
-def config_kind(relative: str) -> str | None:
-    """The kind of a bundle file this module reads (``None``: not one), by its path."""
+#: What makes any JSON file an agent config (a template the skill copies into place).
+_AGENT_MARKS = ('"hooks"', '"mcpServers"', "enableAllProjectMcpServers", "ANTHROPIC_BASE_URL",
+                '"defaultMode"', "OPENAI_BASE_URL")  # fmt: skip
+
+
+def config_kind(relative: str, text: str | None = None) -> str | None:
+    """The kind of a bundle file this module reads (``None``: not one), by its path (and,
+    for a JSON file elsewhere, ``text``: an agent config template)."""
     parts = relative.replace("\\", "/").lower().split("/")
     name = parts[-1]
     folder = parts[-2] if len(parts) > 1 else ""
@@ -62,6 +68,10 @@ def config_kind(relative: str) -> str | None:
         return "docker"
     if folder == ".vscode" and name == "tasks.json":
         return "vscode"
+    if name.endswith(".json") and name != "package.json" and text is not None and any(
+        mark in text for mark in _AGENT_MARKS
+    ):
+        return "agent"
     if name.endswith(".pth"):
         return "pth"
     if name in (".npmrc", "npmrc", ".yarnrc", "pip.conf", "pip.ini", ".pypirc", "uv.toml"):
@@ -202,7 +212,69 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
+def _workflow_env(text: str) -> dict[str, str]:
+    """The ``env:`` entries of a workflow whose value is an expression, as the shell
+    word each stands for (``TOKEN: ${{ secrets.X }}`` -> ``${X}``), wherever they are
+    set (a step's ``env:`` may follow its ``run:``)."""
+    found: dict[str, str] = {}
+    env_indent: int | None = None
+    for _at, line in _lines(text):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if env_indent is not None and _indent(line) <= env_indent:
+            env_indent = None
+        if env_indent is not None:
+            entry = _ENV_ENTRY.match(line)
+            if entry and "${{" in entry.group(3):
+                words = [_expression(m.group(1)) for m in _EXPRESSION.finditer(entry.group(3))]
+                word = next((w for w in words if w != "expr"), None)
+                if word is not None:
+                    found[entry.group(2)] = word
+            continue
+        if _ENV_KEY.match(line):
+            env_indent = _indent(line) if not line.lstrip().startswith("-") else _indent(line) + 2
+    return found
+
+
+def _run_word(env: dict[str, str]) -> tuple[re.Pattern[str], object]:
+    """What a ``run:`` block's text becomes: expressions replaced, and the variables the
+    workflow's ``env:`` sets from expressions replaced by what they stand for."""
+    names = "|".join(re.escape(name) for name in sorted(env, key=len, reverse=True))
+    pattern = _EXPRESSION.pattern + (
+        rf"|\$\{{(?P<braced>{names})\}}|\$(?P<bare>{names})(?!\w)" if names else ""
+    )
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.groupdict().get("braced") or match.groupdict().get("bare")
+        if name:
+            return env[name]
+        return _expression(match.group(1))
+
+    return re.compile(pattern), replace
+
+
+_ALL_SECRETS = re.compile(r"\$\{\{[^}]*\bto[Jj][Ss][Oo][Nn]\(\s*secrets\s*\)[^}]*\}\}")
+
+
+def _all_secrets(text: str) -> list[Hit]:
+    """``${{ toJSON(secrets) }}``: every secret of the repository at once, written where
+    the job's log (public for a public repository) or its commands can carry it."""
+    hits: list[Hit] = []
+    for match in _ALL_SECRETS.finditer(text):
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        line_end = text.find("\n", match.end())
+        line = text[line_start : len(text) if line_end < 0 else line_end]
+        hits.append(
+            Hit("SD1013", match.start(), match.end(),
+                (("where", ""), ("secret", "every secret of the repository (`toJSON(secrets)`)"),
+                 ("dest", "out of the workflow's protection (its commands and log)"),
+                 ("command", shorten(line.strip()))))
+        )  # fmt: skip
+    return hits
+
+
 def _workflow(text: str, script: _Script) -> None:
+    subst, replace = _run_word(_workflow_env(text))
     lines = list(_lines(text))
     index = 0
     env_indent: int | None = None
@@ -241,15 +313,14 @@ def _workflow(text: str, script: _Script) -> None:
                     break
                 index += 1
                 if next_line.strip():
-                    _add_substituted(script, text, next_at, next_at + len(next_line), _EXPRESSION,
-                                     lambda m: _expression(m.group(1)))  # fmt: skip
+                    _add_substituted(script, text, next_at, next_at + len(next_line), subst,
+                                     replace)  # fmt: skip
         else:
             value = value.rstrip()
             if len(value) >= 2 and value[0] in "'\"" and value[-1] == value[0]:
                 value_at += 1
                 value = value[1:-1]
-            _add_substituted(script, text, value_at, value_at + len(value), _EXPRESSION,
-                             lambda m: _expression(m.group(1)))  # fmt: skip
+            _add_substituted(script, text, value_at, value_at + len(value), subst, replace)
 
 
 # --- Makefile, justfile, Dockerfile ------------------------------------------------------
@@ -708,6 +779,9 @@ def config_hits(kind: str, text: str, *, force: bool = False) -> ConfigAnalysis:
         script = _Script(text)
         {"workflow": _workflow, "make": _make, "just": _just, "docker": _docker}[kind](text, script)
         hits, ok = _run_shell(script, kind, force)
+        if kind == "workflow" and "secrets" in text:
+            lines = {script.line_of(h.start) for h in hits if h.code == "SD1013"}
+            hits += (h for h in _all_secrets(text) if script.line_of(h.start) not in lines)
         return ConfigAnalysis(tuple(hits), ((0, len(text)),) if ok and not script.empty else ())
     if kind == "vscode":
         found, parsed = _vscode(text, force)

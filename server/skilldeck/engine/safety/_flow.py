@@ -548,7 +548,8 @@ _SAFEGUARD_VALUE = re.compile(
     r"--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox"
     r"|(?:defaultMode|permission[_-]?mode)\W{0,12}bypassPermissions"
     r"|approval_policy\W{0,6}never|sandbox_mode\W{0,6}danger-full-access"
-    r"|dangerouslyDisableSandbox\W{0,6}true",
+    r"|dangerouslyDisableSandbox\W{0,6}true|enableAllProjectMcpServers\W{0,6}true"
+    r"|(?<![\w-])--yolo\b|--approval-mode[= ]yolo|--trust-all-tools|--allow-all-tools",
     re.IGNORECASE,
 )
 

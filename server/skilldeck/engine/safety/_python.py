@@ -557,6 +557,13 @@ class PythonAnalysis:
             )
         if method == "join" and receiver is not None and args:
             return PVal(UNKNOWN, taint | receiver.taint)
+        if qual == "chr" or (
+            qual in ("bytes", "bytearray", "str")
+            and node.args
+            and isinstance(node.args[0], (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp))
+        ) or (qual == "map" and node.args and getattr(node.args[0], "id", "") == "chr"):
+            # text spelled as character codes: `exec("".join(map(chr, [105, 109, ...])))`
+            return PVal(UNKNOWN, taint | {Label("decode", "character codes", line)})
         if (qual in _DESERIALISERS or method in ("unsafe_load", "unsafe_load_all")) and (
             qual not in ("yaml.load", "yaml.load_all") or not _safe_loader(node)
         ):
@@ -754,6 +761,12 @@ class PythonAnalysis:
         ):
             held = self._read(args[0].shape, line)
             self.shell.state.files[_norm(args[1].shape)] = Value(UNKNOWN, held)
+            target = args[1].shape
+            source_name = args[0].shape.replace("\\", "/").rsplit("/", 1)[-1]
+            if source_name.endswith(".pth") and not target.endswith(".pth"):
+                target = target.rstrip("/") + "/" + source_name  # copied into a folder
+            if target.endswith((".pth", "customize.py")):
+                self._write(target, PVal(UNKNOWN, held), False, start, end, text)
             return PVal(args[1].shape)
         if qual in ("shutil.make_archive",) and args:
             sources = [args[2].shape] if len(args) > 2 else []
@@ -920,6 +933,8 @@ _BUILTINS = frozenset(
         "list",
         "repr",
         "bytearray",
+        "chr",
+        "map",
     }
 )
 _RESULT_QUAL = {

@@ -269,6 +269,11 @@ _FETCHED = (
     "xxd",
     "decompress",
     "fromcharcode",
+    "chr(",
+    "map(chr",
+    "[char",
+    "bytes([",
+    "bytearray([",
     "marshal",
     "pickle",
     "codecs",
@@ -444,6 +449,13 @@ _PERSIST = (
     "scheduledtask",
     "schtasks",
     "config.fish",
+    ".pth",
+    "sitecustomize",
+    "usercustomize",
+    "mcp.json",
+    "claude_desktop_config",
+    "mcp_config",
+    ".claude.json",
     "claude.md",
     "agents.md",
     "gemini.md",
@@ -460,6 +472,10 @@ _PERSIST = (
     ".pypirc",
 )
 _SAFEGUARD = (
+    "yolo",
+    "trust-all-tools",
+    "allow-all-tools",
+    "enableallprojectmcpservers",
     "bypass",
     "dangerously",
     "defaultmode",
@@ -653,7 +669,7 @@ def language_of_file(relative: str, text: str) -> str | None:
     ``None`` for a file the patterns judge alone."""
     name = relative.replace("\\", "/").rsplit("/", 1)[-1]
     lowered = name.lower()
-    kind = config_kind(relative)
+    kind = config_kind(relative, text)
     if kind is not None:
         return f"config:{kind}"
     if lowered == "package.json":

@@ -560,6 +560,31 @@ class ShellAnalysis:
         if place == "instructions":
             self._instructions(path, value, start, end, command)
             return
+        downloaded = any(label.kind in ("download", "decode") for label in value.taint)
+        if place == "a Python start-up file" and (
+            downloaded or "import" in value.shape or UNKNOWN in value.shape
+        ):
+            self.verdicts.add(
+                "SD1026",
+                start,
+                end,
+                what=f"installs a Python start-up file `{shorten(path.replace(UNKNOWN, '...'), 60)}` "
+                "(its code runs at every start of Python)",
+                command=shorten(command),
+            )
+            return
+        if place == "an MCP server config" and (
+            downloaded or re.search(r"[\"']?(?:command|url)[\"']?\s*:", value.shape)
+        ):
+            self.verdicts.add(
+                "SD1026",
+                start,
+                end,
+                what=f"adds an MCP server to the agent's config `{shorten(path.replace(UNKNOWN, '...'), 60)}` "
+                "(it runs in every later session)",
+                command=shorten(command),
+            )
+            return
         does = installed_does(_commands_of(place, value.shape), cron=place == "a cron job")
         does += [f"runs {label.what}" for label in labels_of(value.taint, "download")]
         if does:
@@ -1606,6 +1631,13 @@ _PLACES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (r"Library/LaunchAgents/[^/]+\.plist$|^/Library/LaunchDaemons/", "a launch agent"),
         (r"\.config/autostart/[^/]+\.desktop$", "an autostart entry"),
+        (r"\.pth$|(?:^|/)(?:site|user)customize\.py$", "a Python start-up file"),
+        (
+            r"(?:^|/)claude_desktop_config\.json$|(?:^|/)\.cursor/mcp\.json$|"
+            r"(?:^|/)\.codeium/windsurf/mcp_config\.json$|^~/\.claude\.json$|"
+            r"^~/\.mcp\.json$|(?:^|/)Code/User/mcp\.json$|^~/\.gemini/settings\.json$",
+            "an MCP server config",
+        ),
         (
             r"(?:^|/)(?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md$|(?:^|/)\.claude/(?:memory|rules|"
             r"agents|commands)/|(?:^|/)\.cursorrules$|(?:^|/)\.cursor/rules/|(?:^|/)\.windsurfrules$"
