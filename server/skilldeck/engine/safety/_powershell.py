@@ -314,6 +314,14 @@ class PowerShellAnalysis:
                 append = tokens[index].text == "+="
                 tokens = tokens[index + 1 :]
         value = self.pipeline(tokens)
+        if tokens:
+            source = self.text[tokens[0].start : tokens[-1].end]
+            spelled = _char_codes(source)
+            if spelled is None and "+" in source and _CONCAT.match(source):
+                value = Value("".join(re.findall(r"""['"]([^'"]*)['"]""", source)), value.taint)
+            if spelled is not None:
+                line = self.line(tokens[0].start)
+                value = Value(spelled, value.taint | {Label("decode", "character codes", line)})
         if target is not None:
             start, end = tokens[0].start if tokens else 0, tokens[-1].end if tokens else 0
             if member:
@@ -394,6 +402,16 @@ class PowerShellAnalysis:
             self.verdicts.execute(
                 code | self._expr_taint(tokens, line), s, end, command=self.text[s:end]
             )
+            return Value(UNKNOWN)
+        invoked = _invoked(text, self.vars)
+        if invoked is not None and invoked.strip("'\" ").lower() in _EXEC:
+            # `& $x $payload` with `$x = "I" + "E" + "X"`, `.( 'ie' + 'x') $payload`
+            self.runs_code = True
+            rest = self.values(tokens[2:]) if head.kind in ("var", "str", "word") else values
+            code = _union([*(v.taint for v in rest), stdin.taint, self._expr_taint(tokens, line)])
+            self.verdicts.execute(code, start, end, command=text)
+            if "decode" not in {label.kind for label in code}:
+                self.verdicts.add("SD1012", start, end, command=shorten(text))
             return Value(UNKNOWN)
         if tokens[0].text in ("&", ".") and head.kind in ("var", "str", "word") and not name:
             value = self.values([head])[0]
@@ -717,6 +735,49 @@ class PowerShellAnalysis:
         if name == "profile":
             return Value("$PROFILE")
         return self.vars.get(name, Value(UNKNOWN))
+
+
+_CHAR_ARRAY = re.compile(r"\[char\[\]\]\s*\(\s*((?:0x[0-9a-f]+|\d+)(?:\s*,\s*(?:0x[0-9a-f]+|\d+))*)\s*\)",
+                         re.IGNORECASE)  # fmt: skip
+_CHAR_ONE = re.compile(r"\[char\]\s*\(?\s*(0x[0-9a-f]+|\d+)\s*\)?", re.IGNORECASE)
+
+
+def _char_codes(text: str) -> str | None:
+    """The text an expression spells from character codes (``[char[]](73,69,88) -join ''``,
+    ``[char]73 + [char]69``), or ``None`` when it spells none."""
+    if "[char" not in text.lower():
+        return None
+    found = _CHAR_ARRAY.search(text)
+    try:
+        if found is not None:
+            return "".join(chr(int(n.strip(), 0)) for n in found.group(1).split(","))
+        singles = _CHAR_ONE.findall(text)
+        if len(singles) > 1:
+            return "".join(chr(int(n, 0)) for n in singles)
+    except (ValueError, OverflowError):
+        return None
+    return None
+
+
+_CONCAT = re.compile(r"""^\s*(?:(['"])[^'"]*\1\s*\+?\s*)+$""")
+
+
+def _invoked(text: str, variables: dict[str, Value]) -> str | None:
+    """The command name a call operator invokes when the name is built (``& $x``, ``.(
+    'ie' + 'x')``, ``&([char[]](73,69,88) -join '')``), else ``None``."""
+    match = re.match(r"^[&.]\s*(?:\((.*?)\)|(\$[\w:{}]+))", text, re.DOTALL)
+    if match is None:
+        return None
+    if match.group(2):
+        value = variables.get(match.group(2).strip("${}").lower())
+        return value.shape if value is not None else None
+    inner = match.group(1)
+    spelled = _char_codes(inner)
+    if spelled is not None:
+        return spelled
+    if _CONCAT.match(inner):
+        return "".join(re.findall(r"""['"]([^'"]*)['"]""", inner))
+    return None
 
 
 def _norm(shape: str) -> str:

@@ -33,6 +33,7 @@ from skilldeck.engine.safety._hits import Gate, Hit, folded, present_marks
 from skilldeck.engine.safety._javascript import javascript_hits
 from skilldeck.engine.safety._powershell import powershell_hits
 from skilldeck.engine.safety._python import python_hits
+from skilldeck.engine.safety._ruby import ruby_hits
 from skilldeck.engine.safety._shell import shell_hits
 
 #: The rules an analysis judges where its parse succeeds (the patterns' are dropped there).
@@ -45,6 +46,7 @@ _ANALYSERS: dict[str, Analyser] = {
     "python": python_hits,
     "javascript": javascript_hits,
     "powershell": powershell_hits,
+    "ruby": ruby_hits,
 }
 
 
@@ -60,7 +62,7 @@ def _nested(language: str) -> Callable[[str, int], list[Hit]]:
     return nested
 
 
-for _language in ("python", "javascript", "powershell"):
+for _language in ("python", "javascript", "powershell", "ruby"):
     NESTED[_language] = _nested(_language)
 for _alias, _language in (
     ("python3", "python"),
@@ -70,6 +72,7 @@ for _alias, _language in (
     ("pwsh", "powershell"),
     ("powershell.exe", "powershell"),
     ("pwsh.exe", "powershell"),
+    ("ruby", "ruby"),
 ):
     NESTED[_alias] = NESTED[_language]
 
@@ -115,6 +118,13 @@ _SOURCES = (
     "compgen",
     "set |",
     "cookies",
+    "env.to_h",
+    "env.to_a",
+    "env.each",
+    "env.inspect",
+    "env.map",
+    "env.select",
+    "env.to_s",
     "exodus",
     "electrum",
     "solana",
@@ -234,6 +244,12 @@ _SINKS = (
     "gsutil",
     "rclone",
     "openssl s_client",
+    "net::http",
+    "httparty",
+    "restclient",
+    "faraday",
+    "uri.open",
+    "tcpsocket",
     "git push",
     "gh gist",
     "gh api",
@@ -377,6 +393,20 @@ _RUNNERS = {
         "settimeout('",
         "require(",
     ),
+    "ruby": (
+        "eval",
+        "system",
+        "exec",
+        "spawn",
+        "popen",
+        "open3",
+        "`",
+        "%x",
+        "load",
+        "require",
+        "file.write",
+        "file.open",
+    ),
     "powershell": (
         "iex",
         "invoke-expression",
@@ -415,6 +445,7 @@ _REVERSE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("spawn", "exec"),
     ),
     "powershell": (("tcpclient",), ()),
+    "ruby": (("tcpsocket",), ("sh", "cmd.exe")),
 }
 #: DNS lookups by language, with what makes a name computed.
 _DNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -425,6 +456,7 @@ _DNS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "python": (("gethostbyname", "getaddrinfo", "dns.resolver"), ('f"', "f'", "+", "%", "format")),
     "javascript": (("dns.", "dns/promises", "lookup("), ("`", "+")),
     "powershell": (("resolve-dnsname", "nslookup", "ping ", "test-connection"), ("$",)),
+    "ruby": (("resolv",), ("#{",)),
 }
 _PERSIST = (
     "crontab",
@@ -622,6 +654,9 @@ _EXTENSIONS = {
     "jsx": "javascript",
     "ps1": "powershell",
     "psm1": "powershell",
+    "rb": "ruby",
+    "rake": "ruby",
+    "gemspec": "ruby",
 }
 _INFO = {
     "sh": "sh",
@@ -649,6 +684,8 @@ _INFO = {
     "pwsh": "powershell",
     "ps": "powershell",
     "posh": "powershell",
+    "ruby": "ruby",
+    "rb": "ruby",
 }
 _SHEBANG = re.compile(r"#!\s*(?:/usr)?(?:/local)?/bin/(?:env\s+(?:-S\s+)?)?(\S+)")
 _COMMAND_START = re.compile(
@@ -674,6 +711,8 @@ def language_of_file(relative: str, text: str) -> str | None:
         return f"config:{kind}"
     if lowered == "package.json":
         return "package.json"
+    if lowered in ("rakefile", "gemfile"):
+        return "ruby"
     if lowered.endswith((".md", ".markdown", ".mdx")):
         return "markdown"
     if "." in lowered:
@@ -698,6 +737,8 @@ def _shebang(text: str) -> str | None:
         return "javascript"
     if program in ("pwsh", "powershell"):
         return "powershell"
+    if program == "ruby":
+        return "ruby"
     return None
 
 
