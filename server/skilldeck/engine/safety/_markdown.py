@@ -78,7 +78,7 @@ class Lines:
 
 #: An attribute nobody sees (or a tooltip), by its name.
 _ATTRIBUTE = re.compile(
-    r"(?:style|title|alt|aria-[\w-]+|data-[\w-]+|content|label|summary|abbr)\s*=",
+    r"(?:style|title|alt|aria-[\w-]+|data-[\w-]+|content|label|summary|abbr|color)\s*=",
     re.IGNORECASE,
 )
 #: What can start hidden text, each with the gate that must open for it to be looked for
@@ -102,7 +102,7 @@ _CANDIDATES: tuple[tuple[re.Pattern[str], Gate], ...] = (
     (
         _ATTRIBUTE,
         Gate(("style", "title", "alt", "aria-", "data-", "content", "label", "summary",
-              "abbr"), also=("=",)),
+              "abbr", "color"), also=("=",)),
     ),
     (re.compile(r"<[A-Za-z][^<>\r\n]*?\shidden\b", re.IGNORECASE), Gate(("hidden",))),
     (re.compile(r"<[A-Za-z][\w-]*[^<>\r\n]*(?=[\r\n]|\Z)"), Gate(("<",))),
@@ -118,7 +118,7 @@ _INFO_WORDS = re.compile(r"[ \t>]*(?:`{3,}|~{3,})[ \t]*\S+[ \t]+\S")
 #: alternation at every position of a chunk (nine tenths of the candidates' cost on the
 #: collection), so it is tried only where one of them occurs (:func:`word_matches`).
 _ATTRIBUTE_STARTS = ("style", "title", "alt", "aria-", "data-", "content", "label", "summary",
-                     "abbr")  # fmt: skip
+                     "abbr", "color")  # fmt: skip
 
 
 def chunk_candidates(
