@@ -733,6 +733,15 @@ def _token_hit(start: int, end: int, name: str, host: str, line: str) -> Hit:
 # --- .pth ------------------------------------------------------------------------------------
 
 
+#: What makes a ``.pth`` line more than imports and an install hook (setuptools'
+#: ``distutils-precedence.pth``, an editable install's finder): it runs commands, code or
+#: data from elsewhere.
+_PTH_RUNS = re.compile(
+    r"\b(?:exec|eval|compile|system|popen|subprocess|spawn\w*|urlopen|urllib|requests|http\w*|"
+    r"socket|b64decode|base64|codecs|marshal|pickle|zlib|fromhex|getattr|chr|startfile)\b"
+)
+
+
 def _pth(text: str, forced: bool) -> tuple[list[Hit], list[tuple[int, int]]]:
     from skilldeck.engine.safety._scripts import script_hits  # noqa: PLC0415 - a cycle
 
@@ -741,15 +750,18 @@ def _pth(text: str, forced: bool) -> tuple[list[Hit], list[tuple[int, int]]]:
     for at, line in _lines(text):
         if line.startswith(("import ", "import\t")):
             pieces.append(line)
-            first = first or (at, line)
+            if first is None and _PTH_RUNS.search(line):
+                first = (at, line)
         else:
             pieces.append(" " * len(line))
-    if first is None:
+    if not any(pieces_line.strip() for pieces_line in pieces):
         return [], []
     code = "\n".join(pieces)
     # one line of a .pth is one statement: `import x; exec(...)` is how they run code
     found = script_hits("python", code, force=True)
     hits = list(found[0]) if found is not None else []
+    if first is None:  # imports and an install hook (setuptools, editable installs)
+        return hits, [(0, len(text))] if found is not None and not found[1] else []
     at, line = first
     hits.append(
         Hit("SD1050", at, at + len(line),

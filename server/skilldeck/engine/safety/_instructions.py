@@ -40,11 +40,13 @@ _ROLE_GATE = Gate(("<|", "[inst]", "[/inst]", "<<sys>>", "system override", "sys
 #: claiming every request is judged where the model routes by it (the catalog keys) and
 #: in hidden text.
 BODY_INTENTS = frozenset({"override", "identity", "conceal", "exfiltrate", "preapprove",
-                          "redirect"})  # fmt: skip
+                          "redirect", "destroy"})  # fmt: skip
 HIDDEN_INTENTS = BODY_INTENTS | {"claim"}
 CATALOG_INTENTS = HIDDEN_INTENTS
 #: The rules :func:`instruction_hits` reports (prose instructions).
-INSTRUCTION_CODES = frozenset({"SD1007", "SD1008", "SD1009", "SD1010", "SD1018", "SD1019"})
+INSTRUCTION_CODES = frozenset(
+    {"SD1007", "SD1008", "SD1009", "SD1010", "SD1018", "SD1019", "SD1055"}
+)
 #: The hidden-Markdown rules.
 HIDDEN_CODES = frozenset({"SD1005", "SD1006", "SD1017", "SD1020"})
 #: What a hidden command asks of the model (SD1006's kind).
@@ -163,6 +165,8 @@ def _fields(found: Found, text: str) -> tuple[tuple[str, str], ...]:
         return (("kind", found.kind), ("text", said))
     if found.code == "SD1010":
         return (("phrase", said),)
+    if found.code == "SD1055":
+        return (("what", found.what or "data"), ("text", said))
     return (("text", said),)
 
 
@@ -186,7 +190,104 @@ def instruction_hits(
             or forbidden_by_intro(text, found.start, floor)
         ):
             continue
+        if found.code == "SD1055" and _reported(text, found.start, max(start, floor)):
+            continue
         yield Hit(found.code, found.start, found.end, _fields(found, text))
+    if "exfiltrate" in only and ("://" in text or "@" in text):
+        for hit in foreign_exfiltration(text, start, end):
+            if not (quoted(text, hit.start, hit.end) or teaching(text, hit.start, floor)):
+                yield hit
+
+
+#: A sentence that reports what someone told an agent (an incident write-up), not an
+#: instruction: "the injected prompt told the agent to delete ...".
+_REPORTED = re.compile(
+    r"\b(?:told|instructed|ordered|directed|urged|commanded|tricked|telling|asking|"
+    r"instructing|directing|ordering|urging|injected|(?:the|a|its|malicious)\s+prompt|"
+    r"incident|wiper|compromis\w*|post-?mortem|breach|hijacked|poisoned|rogue)\b",
+    re.IGNORECASE,
+)
+
+
+def _reported(text: str, at: int, floor: int) -> bool:
+    """Whether the sentence of ``at`` (or the line introducing its quoted or listed
+    block) reports what an agent was told (SD1055)."""
+    first = floor
+    for mark in (". ", ".\n", "! ", "? ", "\n\n"):
+        found = text.rfind(mark, floor, at)
+        if found >= 0:
+            first = max(first, found + len(mark))
+    line_start = text.rfind("\n", 0, at) + 1
+    if re.match(r"[ \t]*(?:>|[-*+][ \t]|\d{1,3}[.)][ \t])", text[line_start:at]):
+        # a quoted or listed line: the sentence that introduces its block reports it
+        block = line_start
+        while block > floor:
+            previous = text.rfind("\n", 0, block - 1) + 1
+            if not re.match(r"[ \t]*(?:>|[-*+][ \t]|\d{1,3}[.)][ \t]|$)", text[previous:block]):
+                first = min(first, max(previous, floor))
+                break
+            block = previous
+    last = len(text)
+    for mark in (". ", ".\n", "! ", "? ", "\n\n"):
+        found = text.find(mark, at)
+        if found >= 0:
+            last = min(last, found)
+    return _REPORTED.search(text, first, last) is not None
+
+
+#: Exfiltration asked for in other languages (Spanish, Portuguese, French, German,
+#: Italian, Chinese, Japanese, Russian): a verb of sending, a secret and a destination
+#: (a URL or an address) in one sentence, not negated before the verb.
+_FOREIGN_SEND = re.compile(
+    r"env[ií]a(?:lo|la|r|d)?|env[ií]e|manda(?:r|lo)?|sube|suba|subir|publica|reenv[ií]a|"
+    r"transmit[ea]|envoie[rz]?|envoyez|t[ée]l[ée]verse[rz]?|transf[eé]re[rz]?|"
+    r"invia(?:re)?|carica(?:re)?|"
+    r"sende[nt]?|schick(?:e|en|t)?|[üu]bermittle[nt]?|lade\b.{0,40}?\bhoch|"
+    r"发送|上传|发到|传到|提交到|转发|发给|送到|寄到|"
+    r"送信|アップロード|送って|転送|"
+    r"отправ\w*|загруз\w*|перешл\w*",
+    re.IGNORECASE,
+)
+_FOREIGN_SECRET = re.compile(
+    r"~/\.ssh|\.ssh/|id_rsa|id_ed25519|(?<![\w])\.env\b|\.aws/|\.npmrc|\.netrc|credentials|"
+    r"contrase[ñn]a|claves?\s+(?:de\s+)?(?:api|privad|secret|ssh)|\btokens?\b|credenciai?les|"
+    r"variables\s+de\s+entorno|vari[áa]veis\s+de\s+ambiente|senhas?|"
+    r"mots?\s+de\s+passe|cl[ée]s?\s+(?:api|priv[ée]e|ssh|secr[èe]te)|jetons?|identifiants|"
+    r"variables\s+d'environnement|passw[öo]rter?|schl[üu]ssel|zugangsdaten|umgebungsvariablen|"
+    r"chiavi|password|variabili\s+d'ambiente|"
+    r"密钥|令牌|密码|凭证|凭据|环境变量|私钥|"
+    r"パスワード|秘密鍵|トークン|環境変数|認証情報|"
+    r"парол\w*|токен\w*|ключ\w*|учетн\w+\s+данн\w*",
+    re.IGNORECASE,
+)
+_FOREIGN_DEST = re.compile(r"https?://[^\s)\]>\"'`]+|(?<![\w.])[\w.+-]+@[\w-]+\.[\w.-]+")
+_FOREIGN_NOT = re.compile(
+    r"\b(?:no|nunca|jam[áa]s|n[ãa]o|ne|n'|jamais|nicht|niemals|keine?n?|non|mai)\b|"
+    r"不要|不得|切勿|禁止|别|勿|しないで|するな|禁止|никогда|\bне\b",
+    re.IGNORECASE,
+)
+_SENTENCE_BREAK = re.compile(r"[.!?;。！？；]\s|[。！？；]|\n\s*\n|\n\s*[-*+]\s|\n\s*\d+[.)]\s")
+
+
+def foreign_exfiltration(text: str, start: int, end: int) -> Iterator[Hit]:
+    """SD1009 asked for in another language than English (see :data:`_FOREIGN_SEND`)."""
+    at = start
+    breaks = [m.end() for m in _SENTENCE_BREAK.finditer(text, start, end)] + [end]
+    for stop in breaks:
+        sentence_start, at = at, stop
+        send = _FOREIGN_SEND.search(text, sentence_start, stop)
+        if send is None:
+            continue
+        secret = _FOREIGN_SECRET.search(text, sentence_start, stop)
+        dest = _FOREIGN_DEST.search(text, sentence_start, stop)
+        if secret is None or dest is None:
+            continue
+        if _FOREIGN_NOT.search(text, sentence_start, send.start()):
+            continue
+        first = min(send.start(), secret.start())
+        last = max(send.end(), secret.end(), dest.end())
+        said = shorten(text[first:last])
+        yield Hit("SD1009", first, last, (("what", secret.group()), ("text", said)))
 
 
 @lru_cache(maxsize=512)

@@ -281,6 +281,51 @@ _API_USE = re.compile(
     r"(?<![^ ])(?:header|headers|authorization|bearer|authenticate|auth|oauth)(?![^ ])"
 )
 
+#: Destroying (SD1055): a verb, and what it is aimed at when the aim is the user's data or
+#: infrastructure as a whole (not "delete the temporary files").
+_DESTROY_MARKS = ("delete", "wipe", "erase", "remove", "destroy", "terminate", "drop", "purge",
+                  "shred", "nuke", "format", "rm -rf", "empty", "tear down", "deprovision",
+                  "overwrite")  # fmt: skip
+_DESTROY = _w(*_DESTROY_MARKS, "rm -fr")
+_DESTROYED_MARKS = ("home", "~", "all ", "every", "entire", "whole", "file system",
+                    "filesystem", "production", "bucket", "iam user", "disk", "backups",
+                    "snapshots", "git history")  # fmt: skip
+_DESTROYED = _w(
+    "the user's home directory", "the home directory", "home directory", "the home folder",
+    "home folder", "~/", "~", "$home", "the user's home", "all files", "all the files",
+    "all of the files", "all user files", "all of the user's files", "the user's files",
+    "every file", "all data", "all the data", "all of the data", "the entire disk",
+    "the whole disk", "the entire drive", "the file system", "the filesystem",
+    "the entire file system", "the entire filesystem", "the root directory", "/",
+    "all instances", "all ec2 instances", "every ec2 instance", "every instance",
+    "all servers", "all vms", "all virtual machines", "all cloud resources",
+    "all resources", "every resource", "all aws resources", "all gcp resources",
+    "all azure resources", "all buckets", "every bucket", "all s3 buckets", "all the buckets",
+    "the s3 buckets", "s3 buckets", "all iam users", "the iam users", "iam users",
+    "every iam user", "all users", "every user", "all user accounts", "all databases",
+    "every database", "the production database", "the prod database", "production data",
+    "all tables", "all repositories", "every repository", "all repos", "all backups",
+    "the backups", "every backup", "all snapshots", "all volumes", "all clusters",
+    "the cluster", "all namespaces", "all pods", "all containers", "all projects",
+    "the git history", "all branches", "all secrets", "all keys", "all dns records",
+    "the entire account", "the aws account", "everything in the account", "file-system",
+    "the file-system", "file-system and cloud resources", "the user's data", "user data",
+)
+
+#: What narrows a destroyed target to what a skill made or a scratch place ("all
+#: instances tagged ...", "all files in build/", "all tables of the test database").
+_SCOPES = (
+    "created", "made", "tagged", "labeled", "labelled", "named", "matching", "that match",
+    "with the prefix", "with prefix", "with the tag", "older than", "listed", "you created",
+    "this skill created", "in build", "in the build", "in the temp", "in the tmp", "in /tmp",
+    "in the test", "in test", "in the staging", "in staging", "in the sandbox",
+    "in the dev", "in dev", "in the scratch", "in the local", "of the test", "from the test",
+    "in the demo", "of the demo", "under build", "under the build", "in this project's",
+    "generated", "left over", "leftover", "from the tutorial", "from this tutorial",
+    "from the previous run", "from earlier runs", "you launched", "it launched",
+)
+_UNSCOPED = f"(?! (?:{'|'.join(re.escape(s) for s in _SCOPES)})(?![^ ]))"
+
 #: Where a tool call carries data to the tool's server.
 _TOOL_INPUTS = ("argument", "arguments", "parameter", "parameters", "param", "params", "field",
                 "sidenote", "input", "notes", "metadata", "context")  # fmt: skip
@@ -1117,6 +1162,31 @@ INTENTS: tuple[Intent, ...] = (
         ),
     ),
     _intent(
+        "destroy",
+        "SD1055",
+        "destroy the user's data or infrastructure",
+        _alt(
+            _seq(_DESTROY, _gap(4), _named("what", _DESTROYED), tail=_UNSCOPED),
+            _DESTROY_MARKS, _DESTROYED_MARKS,
+        ),
+        _alt(
+            _seq(_DESTROY, _gap(2), _w("everything", "all data", "all the data"), _gap(2),
+                 _w("in", "on", "under", "from", "inside"), _gap(2),
+                 _named("what", _w("the home directory", "home directory", "the home folder",
+                                   "home folder", "~", "~/", "$home", "the disk", "the drive",
+                                   "the account", "the aws account", "the cloud account",
+                                   "the project", "the cluster", "the bucket", "the database"))),
+            _DESTROY_MARKS, ("everything", "all data", "all the data"),
+        ),
+        _alt(
+            _seq(_w("clean", "reset", "restore", "wipe", "return", "bring"), _gap(6),
+                 _named("what", _w("a near-factory state", "near-factory state",
+                                   "a factory state", "factory state", "factory settings",
+                                   "a factory-fresh state", "factory-fresh state"))),
+            ("clean", "reset", "restore", "wipe", "return", "bring"), ("factory",),
+        ),
+    ),
+    _intent(
         "redirect",
         "SD1019",
         "use another tool than the one asked for",
@@ -1215,7 +1285,7 @@ def intent_matches(
                     break
                 if intent.name == "conceal" and _confidential(match, line):
                     break
-                if intent.name == "exfiltrate":
+                if intent.name in ("exfiltrate", "destroy"):
                     what = match.group("what")
                 yield IntentMatch(intent, start, end, what)
                 last = end

@@ -613,8 +613,13 @@ class PythonAnalysis:
             url = first
             path = args[1].shape if len(args) > 1 else url.shape.rsplit("/", 1)[-1]
             self._send(url, taint - url.taint if False else CLEAN, start, end, text)
-            self.shell.state.files[_norm(path)] = Value(
-                UNKNOWN, frozenset({Label("download", shorten(url.shape, 80), line)})
+            self.shell.write(
+                path,
+                Value(UNKNOWN, frozenset({Label("download", shorten(url.shape, 80), line)})),
+                append=False,
+                start=start,
+                end=end,
+                command=text,
             )
             return PVal(path)
         if qual in ("urllib.request.Request", "urllib2.Request"):

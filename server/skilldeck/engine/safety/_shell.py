@@ -562,7 +562,9 @@ class ShellAnalysis:
             return
         downloaded = any(label.kind in ("download", "decode") for label in value.taint)
         if place == "a Python start-up file" and (
-            downloaded or "import" in value.shape or UNKNOWN in value.shape
+            downloaded
+            or _STARTUP_RUNS.search(value.shape.replace(UNKNOWN, " ")) is not None
+            or (path.endswith(".pth") and re.search(r"(?m)^import[ \t]", value.shape))
         ):
             self.verdicts.add(
                 "SD1026",
@@ -896,6 +898,8 @@ def _archive(a: ShellAnalysis, k: Call) -> Value:
         shape = held.shape if held is not None else UNKNOWN
         if held is not None:
             taint |= held.taint
+    if target == "-" and name in ("tar", "zip"):
+        return Value(UNKNOWN, taint)  # the archive goes to the standard output
     if target is not None:
         a.write(target, Value(shape, taint), append=False, start=c.start, end=c.end, command=t)
     if name in ("scp", "rsync"):
@@ -1653,6 +1657,12 @@ _PLACES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+#: What makes a ``.pth`` line or ``sitecustomize.py`` more than imports and an install
+#: hook (setuptools' own, an editable install's finder): it runs commands or fetched code.
+_STARTUP_RUNS = re.compile(
+    r"\b(?:exec|eval|compile|system|popen|subprocess|spawn\w*|urlopen|urllib|requests|"
+    r"socket|b64decode|base64|codecs|marshal|pickle|zlib|fromhex|startfile)\b"
+)
 #: A skill's own files: a download written over them replaces what was reviewed.
 _OWN_FILES = re.compile(
     r"(?:^|/)SKILL\.md$|(?:^|/)\.(?:claude|codex|gemini|cursor|agents)/skills/|"
