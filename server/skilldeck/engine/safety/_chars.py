@@ -119,11 +119,19 @@ def invisible_runs(text: str, start: int = 0, end: int | None = None) -> list[In
     if _RUN.search(_ASCII.sub("", text[start:stop])) is None:
         return []  # every run holds a non-ASCII character: judge those alone (~60x faster)
     runs: list[InvisibleRun] = []
+    closers: set[int] = set()  # the PDIs of balanced isolates already allowed
     for match in _RUN.finditer(text, start, stop):
         for first, last in _split_at_sequences(text, *match.span()):
             run = text[first:last]
             if first == 0 and run == "\ufeff":
                 continue  # the byte order mark
+            if run == "\u2069" and first in closers:
+                continue
+            if run in _ISOLATES:
+                closer = _balanced_isolate(text, first, stop)
+                if closer is not None:
+                    closers.add(closer)
+                    continue
             if run == "\ufeff" or len(run) > 1 or run not in _JOINERS:
                 if _is_flag_tags(text, first, run) or _hyphenation(text, first, run):
                     continue
@@ -176,6 +184,38 @@ def _bases(selector: int) -> frozenset[int]:
         first, _, last = item.partition("-")
         points.update(range(int(first, 16), int(last or first, 16) + 1))
     return frozenset(points)
+
+
+_ISOLATES = frozenset("\u2066\u2067\u2068")
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: What Trojan Source hides in an isolate: the code around a comment or a string.
+_CODE_MARKS = ("\"", "'", "`", "/*", "*/", "//", "#", ";", "{", "}", "(", ")", "=")
+
+
+def _balanced_isolate(text: str, first: int, stop: int) -> int | None:
+    """The offset of the PDI that closes the isolate opened at ``first`` when it is how
+    bidirectional text is written (W3C, "Inline markup and bidirectional text"): closed
+    on its own line, nothing else directional inside, a line holding right-to-left
+    text, and no code punctuation inside (Trojan Source stretches a comment or a string
+    that way); else ``None``."""
+    line_end = stop
+    for mark in ("\n", "\r"):
+        at = text.find(mark, first, stop)
+        if 0 <= at < line_end:
+            line_end = at
+    closer = text.find("\u2069", first + 1, line_end)
+    if closer < 0:
+        return None
+    inside = text[first + 1 : closer]
+    if not inside.strip() or any(char in _BIDI_CONTROLS for char in inside):
+        return None
+    if any(mark in inside for mark in _CODE_MARKS):
+        return None
+    line_start = max(text.rfind("\n", 0, first), text.rfind("\r", 0, first)) + 1
+    outside = text[line_start:first] + text[closer + 1 : line_end]
+    if not any(unicodedata.bidirectional(char) in _RIGHT_TO_LEFT for char in outside):
+        return None
+    return closer
 
 
 #: The bidirectional classes of strong right-to-left characters.

@@ -179,8 +179,9 @@ def command_hits(
     ):
         if gate.opens(present):
             for match in word_matches(pattern, starts, text, start, end, lowered=lowered):
-                if code != "SD1012" or not _browser_payload(text, match):
-                    yield Hit(code, match.start(), match.end(), field(match))
+                if code == "SD1012" and (_browser_payload(text, match) or _elided(text, match)):
+                    continue
+                yield Hit(code, match.start(), match.end(), field(match))
     if _SENDER_GATE.opens(present) and _CREDENTIAL_GATE.opens(present):
         yield from _exfiltration(text, (start, end), where=where, window=window)
     yield from secret_hits(text, start, end, where, present)
@@ -232,6 +233,17 @@ def _secret_urls(text: str, start: int, end: int, where: str) -> Iterator[Hit]:
                  ("url", shorten(url, 100))),
             )  # fmt: skip
             break
+
+
+def _elided(text: str, match: re.Match[str]) -> bool:
+    """A decode-and-run whose payload is elided (``exec(base64.b64decode("<payload
+    elided>"))``, ``echo '...' | base64 -d | sh``): teaching, nothing to run."""
+    from skilldeck.engine.safety._flow import elided  # noqa: PLC0415
+
+    first, last = _line_bounds(text, match.start(), match.end())
+    literals = re.findall(r"\"([^\"\n]{0,80})\"|'([^'\n]{0,80})'", text[first:last])
+    payloads = [a or b for a, b in literals]
+    return bool(payloads) and all(elided(p) for p in payloads if p.strip())
 
 
 _BROWSER = re.compile(r"<script|javascript:|\bon[a-z]+\s*=", _I)

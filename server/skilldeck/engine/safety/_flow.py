@@ -364,6 +364,21 @@ def url_host(shape: str) -> str | None:
     return host
 
 
+_ELIDED = re.compile(
+    r"<[^<>]{0,40}>|\.\.\.|\u2026|\b(?:elided|redacted|omitted|truncated|snipped|placeholder|"
+    r"payload|base64[_ -]?(?:string|blob|data|payload)|your[_ -]\w+)\b|\[[^\[\]]{0,40}\]",
+    re.IGNORECASE,
+)
+
+
+def elided(shape: str) -> bool:
+    """Whether a literal stands for a payload rather than being one (``"<payload
+    elided>"``, ``"..."``, ``"[base64]"``): decoding it runs nothing, as in teaching
+    material describing an attack."""
+    text = shape.replace(UNKNOWN, "").strip().strip("\"'")
+    return bool(text) and len(text) < 80 and _ELIDED.search(text) is not None
+
+
 def placeholder_host(host: str) -> bool:
     """Whether ``host`` stands for an address rather than being one (``ATTACKER_IP``,
     ``<ip>``, ``YOUR_IP``, ``x.x.x.x``, ``$LHOST``): the command reaches nothing as

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from skilldeck.engine.safety._flow import (
+    elided,
     CLEAN,
     NESTED,
     UNKNOWN,
@@ -591,6 +592,8 @@ class PythonAnalysis:
                 )
             ):
                 return PVal(UNKNOWN, taint)
+            if first.shape and elided(first.shape):
+                return PVal(UNKNOWN, taint)  # "<payload elided>": teaching, nothing decoded
             return PVal(UNKNOWN, taint | {Label("decode", qual or method, line)})
         if method == "decode" and receiver is not None:
             return PVal(UNKNOWN, receiver.taint)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from skilldeck.engine.safety._flow import (
+    elided,
     CLEAN,
     NESTED,
     UNKNOWN,
@@ -854,7 +855,7 @@ def _decoder(a: ShellAnalysis, k: Call) -> Value:
         decodes = "N-ZA-M" in joined or "n-za-m" in joined
     elif name == "rev":
         decodes = bool(stdin.taint & frozenset(labels_of(stdin.taint, "decode")))
-    if decodes:
+    if decodes and not elided(stdin.shape):
         return Value(UNKNOWN, out.taint | {Label("decode", name, a.line(c.start))})
     return Value(UNKNOWN, out.taint)
 
