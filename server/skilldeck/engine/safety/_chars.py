@@ -189,7 +189,7 @@ def _bases(selector: int) -> frozenset[int]:
 _ISOLATES = frozenset("\u2066\u2067\u2068")
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 #: What Trojan Source hides in an isolate: the code around a comment or a string.
-_CODE_MARKS = ("\"", "'", "`", "/*", "*/", "//", "#", ";", "{", "}", "(", ")", "=")
+_CODE_MARKS = ('"', "'", "`", "/*", "*/", "//", "#", ";", "{", "}", "(", ")", "=")
 
 
 def _balanced_isolate(text: str, first: int, stop: int) -> int | None:

@@ -31,14 +31,16 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from skilldeck.engine.safety._flow import collector, token_label, url_host
 from skilldeck.engine.safety._hits import Hit, shorten
 
 #: The kinds of file this module reads, by the name (and folder) of the file.
-CONFIG_KINDS = frozenset({"workflow", "make", "just", "docker", "vscode", "pth", "registry", "agent"})
+CONFIG_KINDS = frozenset(
+    {"workflow", "make", "just", "docker", "vscode", "pth", "registry", "agent"}
+)
 
 
 #: What makes any JSON file an agent config (a template the skill copies into place).
@@ -62,14 +64,19 @@ def config_kind(relative: str, text: str | None = None) -> str | None:
         return "make"
     if name in ("justfile", ".justfile"):
         return "just"
-    if name in ("dockerfile", "containerfile") or name.startswith("dockerfile.") or (
-        name.endswith(".dockerfile")
+    if (
+        name in ("dockerfile", "containerfile")
+        or name.startswith("dockerfile.")
+        or (name.endswith(".dockerfile"))
     ):
         return "docker"
     if folder == ".vscode" and name == "tasks.json":
         return "vscode"
-    if name.endswith(".json") and name != "package.json" and text is not None and any(
-        mark in text for mark in _AGENT_MARKS
+    if (
+        name.endswith(".json")
+        and name != "package.json"
+        and text is not None
+        and any(mark in text for mark in _AGENT_MARKS)
     ):
         return "agent"
     if name.endswith(".pth"):
@@ -136,9 +143,7 @@ def _source_offset(keys: list[int], spans: list[tuple[int, int, bool]], offset: 
     return source_at + (offset - script_at) if verbatim else source_at
 
 
-def _run_shell(
-    script: _Script, kind: str, force: bool, note: str = ""
-) -> tuple[list[Hit], bool]:
+def _run_shell(script: _Script, kind: str, force: bool, note: str = "") -> tuple[list[Hit], bool]:
     """The shell analysis of ``script``, its hits at offsets in the file; whether it parsed."""
     from skilldeck.engine.safety._scripts import script_hits  # noqa: PLC0415 - a cycle
 
@@ -183,14 +188,20 @@ def _expression(inner: str) -> str:
     return "expr"
 
 
-def _add_substituted(script: _Script, text: str, start: int, end: int, subst: re.Pattern[str],
-                     replace: object) -> None:  # fmt: skip
+def _add_substituted(  # noqa: PLR0917 - the piece and how it is rewritten
+    script: _Script,
+    text: str,
+    start: int,
+    end: int,
+    subst: re.Pattern[str],
+    replace: Callable[[re.Match[str]], str],
+) -> None:
     """``text[start:end]`` into the script, each match of ``subst`` replaced."""
     at = start
     for match in subst.finditer(text, start, end):
         if match.start() > at:
             script.add(text[at : match.start()], at)
-        script.add(replace(match), match.start(), verbatim=False)  # type: ignore[operator]
+        script.add(replace(match), match.start(), verbatim=False)
         at = match.end()
     if at < end:
         script.add(text[at:end], at)
@@ -236,7 +247,9 @@ def _workflow_env(text: str) -> dict[str, str]:
     return found
 
 
-def _run_word(env: dict[str, str]) -> tuple[re.Pattern[str], object]:
+def _run_word(
+    env: dict[str, str],
+) -> tuple[re.Pattern[str], Callable[[re.Match[str]], str]]:
     """What a ``run:`` block's text becomes: expressions replaced, and the variables the
     workflow's ``env:`` sets from expressions replaced by what they stand for."""
     names = "|".join(re.escape(name) for name in sorted(env, key=len, reverse=True))
@@ -303,7 +316,7 @@ def _workflow(text: str, script: _Script) -> None:
         run = _RUN_KEY.match(line)
         if run is None or run.group(2) != "run":
             continue
-        key_indent = len(run.group(1)) + (line[len(run.group(1)) :].startswith("-") and 2 or 0)
+        key_indent = len(run.group(1)) + ((line[len(run.group(1)) :].startswith("-") and 2) or 0)
         value = run.group(3)
         value_at = at + run.start(3)
         if value.startswith(("|", ">")):
@@ -326,7 +339,9 @@ def _workflow(text: str, script: _Script) -> None:
 # --- Makefile, justfile, Dockerfile ------------------------------------------------------
 
 _MAKE_VAR = re.compile(r"\$\$|\$\((shell\s+)?([^()]*)\)|\$\{([^{}]*)\}|\$[@<^?*%+|]")
-_MAKE_ASSIGN = re.compile(r"^(?:export\s+|override\s+)?([A-Za-z_]\w*)\s*(?::{1,3}=|\?=|\+=|=)\s*(.*)$")
+_MAKE_ASSIGN = re.compile(
+    r"^(?:export\s+|override\s+)?([A-Za-z_]\w*)\s*(?::{1,3}=|\?=|\+=|=)\s*(.*)$"
+)
 
 
 def _make_word(match: re.Match[str]) -> str:
@@ -374,6 +389,10 @@ def _make(text: str, script: _Script) -> None:
 _JUST_VAR = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}|\{\{[^}]*\}\}")
 
 
+def _just_word(match: re.Match[str]) -> str:
+    return "${" + match.group(1) + "}" if match.group(1) else "x"
+
+
 def _just(text: str, script: _Script) -> None:
     in_recipe = False
     for at, line in _lines(text):
@@ -385,7 +404,7 @@ def _just(text: str, script: _Script) -> None:
                 while body < len(line) and line[body] in "@-":
                     body += 1
                 _add_substituted(script, text, at + body, at + len(line), _JUST_VAR,
-                                 lambda m: "${" + m.group(1) + "}" if m.group(1) else "x")  # fmt: skip
+                                 _just_word)  # fmt: skip
             continue
         assign = re.match(r"^(?:export\s+)?([A-Za-z_][\w-]*)\s*:=\s*(['\"])(.*)\2\s*$", line)
         if assign:
@@ -428,7 +447,12 @@ def _docker(text: str, script: _Script) -> None:
                 except ValueError:
                     argv = None
                 if isinstance(argv, list) and all(isinstance(a, str) for a in argv):
-                    if argv[:2] in (["sh", "-c"], ["/bin/sh", "-c"], ["bash", "-c"], ["/bin/bash", "-c"]):
+                    if argv[:2] in (
+                        ["sh", "-c"],
+                        ["/bin/sh", "-c"],
+                        ["bash", "-c"],
+                        ["/bin/bash", "-c"],
+                    ):
                         code = " ".join(argv[2:])
                     else:
                         code = " ".join(_quote(a) for a in argv)
@@ -453,10 +477,13 @@ _JSONC_TOKEN = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])',
 
 def _jsonc(text: str) -> object:
     """A JSON-with-comments document (comments and trailing commas allowed), or ``None``."""
+
     def keep(match: re.Match[str]) -> str:
         token = match.group(0)
-        return token if token.startswith('"') else " " * len(token.replace("\n", ""))  + (
-            "\n" * token.count("\n")
+        return (
+            token
+            if token.startswith('"')
+            else " " * len(token.replace("\n", "")) + ("\n" * token.count("\n"))
         )
 
     try:
@@ -486,15 +513,16 @@ def _command_line(task: dict[str, object]) -> str | None:
     args = task.get("args")
     words = [command]
     if isinstance(args, list):
-        for arg in args:
-            if isinstance(arg, dict):
-                arg = arg.get("value")
+        for item in args:
+            arg = item.get("value") if isinstance(item, dict) else item
             if isinstance(arg, str):
                 words.append(_quote(arg) if task.get("type") == "process" else arg)
     return " ".join(words)
 
 
-def _one_command(text: str, command: str, at: int, force: bool, note: str) -> tuple[list[Hit], bool]:
+def _one_command(
+    text: str, command: str, at: int, force: bool, note: str
+) -> tuple[list[Hit], bool]:
     from skilldeck.engine.safety._scripts import script_hits  # noqa: PLC0415 - a cycle
 
     found = script_hits("sh", command, force=force)
@@ -541,18 +569,30 @@ def _vscode(text: str, forced: bool) -> tuple[list[Hit], list[tuple[int, int]]]:
                         "SD1050",
                         at,
                         at + max(len(json.dumps(raw)) - 2, 1) if isinstance(raw, str) else at + 1,
-                        (("where", ""), ("runs", shorten(line, 80)),
-                         ("when", "when the folder is opened in VS Code (`runOn: folderOpen`)")),
-                    )  # fmt: skip
+                        (
+                            ("where", ""),
+                            ("runs", shorten(line, 80)),
+                            ("when", "when the folder is opened in VS Code (`runOn: folderOpen`)"),
+                        ),
+                    )
                 )
     return hits, parsed
 
 
-_MODEL_URLS = ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_URL", "OPENAI_BASE_URL", "OPENAI_API_BASE",
-               "CLAUDE_CODE_API_BASE_URL", "ANTHROPIC_BEDROCK_BASE_URL", "ANTHROPIC_VERTEX_BASE_URL")  # fmt: skip
+_MODEL_URLS = (
+    "ANTHROPIC_BASE_URL",
+    "ANTHROPIC_API_URL",
+    "OPENAI_BASE_URL",
+    "OPENAI_API_BASE",
+    "CLAUDE_CODE_API_BASE_URL",
+    "ANTHROPIC_BEDROCK_BASE_URL",
+    "ANTHROPIC_VERTEX_BASE_URL",
+)
 _MODEL_HOSTS = ("anthropic.com", "openai.com", "openai.azure.com", "amazonaws.com",
                 "googleapis.com", "azure.com")  # fmt: skip
-_LOCAL = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?|host\.docker\.internal)$")
+_LOCAL = re.compile(
+    r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?|host\.docker\.internal)$"
+)
 _PINNED = re.compile(r"@\d|==\d|@sha256:|@[0-9a-f]{7,40}$")
 _RUNNERS = ("npx", "bunx", "uvx", "pnpx")
 
@@ -643,18 +683,24 @@ def _mcp_server(text: str, name: str, server: dict[str, object], forced: bool,
             latest = package.endswith("@latest")
             unpinned = latest or not _PINNED.search(package.lstrip("@"))
             if latest or (unpinned and secrets):
-                with_tokens = f", with {', '.join(f'`{s}`' for s in secrets[:3])}" if secrets else ""
+                with_tokens = (
+                    f", with {', '.join(f'`{s}`' for s in secrets[:3])}" if secrets else ""
+                )
                 what = (
                     f"runs the MCP server `{shorten(package, 60)}` unpinned (`{program}` fetches "
                     f"whatever is published next{with_tokens})"
                 )
                 pkg_at = _string_at(text, package, at)
-                hits.append(Hit("SD1052", pkg_at, pkg_at + len(package), (("where", ""), ("what", what))))
+                hits.append(
+                    Hit("SD1052", pkg_at, pkg_at + len(package), (("where", ""), ("what", what)))
+                )
     if isinstance(url, str):
         host = url_host(url)
         if host is not None and collector(host, url):
             at = _string_at(text, url)
-            what = f"connects the agent to the MCP server at `{host}`, a request collector or tunnel"
+            what = (
+                f"connects the agent to the MCP server at `{host}`, a request collector or tunnel"
+            )
             hits.append(Hit("SD1052", at, at + len(url), (("where", ""), ("what", what))))
     return hits
 
@@ -694,7 +740,9 @@ def _registry(text: str) -> list[Hit]:
     hosts: list[str] = []
     for match in _REGISTRY_KEY.finditer(text):
         value = match.group(2)
-        host = url_host(value) if "//" in value or match.group(1).lower() == "trusted-host" else None
+        host = (
+            url_host(value) if "//" in value or match.group(1).lower() == "trusted-host" else None
+        )
         if match.group(1).lower() == "trusted-host":
             host = value.lower()
         if host is None or _LOCAL.match(host) or _official(host):
@@ -783,8 +831,6 @@ class ConfigAnalysis:
     parsed: tuple[tuple[int, int], ...]
 
 
-
-
 def config_hits(kind: str, text: str, *, force: bool = False) -> ConfigAnalysis:
     """What the file of ``kind`` (:func:`config_kind`) with ``text`` runs or trusts."""
     if kind in ("workflow", "make", "just", "docker"):
@@ -807,4 +853,3 @@ def config_hits(kind: str, text: str, *, force: bool = False) -> ConfigAnalysis:
     if kind == "registry":
         return ConfigAnalysis(tuple(_registry(text)), ())
     return ConfigAnalysis((), ())
-

@@ -10,9 +10,9 @@ secrets (:mod:`~skilldeck.engine.safety._commands`). Offsets become spans throug
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
-import re
 from functools import lru_cache
 
 from skilldeck.engine.frontmatter import Frontmatter, FrontmatterEntry, LineIndex, scalar_source

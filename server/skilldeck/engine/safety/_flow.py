@@ -110,13 +110,19 @@ _CREDENTIAL_PATHS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^/etc/shadow$|^/etc/gshadow$", "/etc/shadow"),
         (r"(?:^|[/\\])Exodus(?:[/\\]|$)|exodus\.wallet", "the Exodus wallet"),
         (r"(?:^|[/\\])\.?electrum(?:[/\\]|$)", "the Electrum wallets"),
-        (r"solana[/\\](?:id\.json|[^/\\]*keypair[^/\\]*\.json)$|\.config[/\\]solana(?:[/\\]\*?)?$",
-         "the Solana keypair"),
-        (r"(?:^|[/\\])wallet\.dat$|(?:^|[/\\])\.?(?:bitcoin|litecoin|dogecoin)[/\\]wallets?",
-         "a Bitcoin-family wallet"),
+        (
+            r"solana[/\\](?:id\.json|[^/\\]*keypair[^/\\]*\.json)$|\.config[/\\]solana(?:[/\\]\*?)?$",
+            "the Solana keypair",
+        ),
+        (
+            r"(?:^|[/\\])wallet\.dat$|(?:^|[/\\])\.?(?:bitcoin|litecoin|dogecoin)[/\\]wallets?",
+            "a Bitcoin-family wallet",
+        ),
         (r"\.ethereum[/\\]keystore|(?:^|[/\\])keystore[/\\]UTC--", "the Ethereum keystore"),
-        (r"nkbihfbeogaeaoehlefnkodbefgpgknn|(?:^|[/\\])(?:MetaMask|Phantom|atomic)(?:[/\\]|$)",
-         "a crypto wallet extension's vault"),
+        (
+            r"nkbihfbeogaeaoehlefnkodbefgpgknn|(?:^|[/\\])(?:MetaMask|Phantom|atomic)(?:[/\\]|$)",
+            "a crypto wallet extension's vault",
+        ),
         (r"(?:^|[/\\])\.env(?:\.(?:local|production|prod|development|dev|staging|test))?$", ".env"),
         (r"(?:^|[/\\])(?:secrets?|credentials)\.(?:json|ya?ml|toml)$", "a secrets file"),
     )

@@ -263,10 +263,13 @@ _FOREIGN_SECRET = re.compile(
 _FOREIGN_DEST = re.compile(r"https?://[^\s)\]>\"'`]+|(?<![\w.])[\w.+-]+@[\w-]+\.[\w.-]+")
 _FOREIGN_NOT = re.compile(
     r"\b(?:no|nunca|jam[áa]s|n[ãa]o|ne|n'|jamais|nicht|niemals|keine?n?|non|mai)\b|"
-    r"不要|不得|切勿|禁止|别|勿|しないで|するな|禁止|никогда|\bне\b",
+    r"不要|不得|切勿|禁止|别|勿|しないで|するな|禁止|\u043d\u0438\u043a\u043e\u0433\u0434\u0430|"
+    r"\b\u043d\u0435\b",
     re.IGNORECASE,
 )
-_SENTENCE_BREAK = re.compile(r"[.!?;。！？；]\s|[。！？；]|\n\s*\n|\n\s*[-*+]\s|\n\s*\d+[.)]\s")
+_SENTENCE_BREAK = re.compile(
+    r"[.!?;\u3002\uff01\uff1f\uff1b]\s|[\u3002\uff01\uff1f\uff1b]|\n\s*\n|\n\s*[-*+]\s|\n\s*\d+[.)]\s"
+)
 
 
 def foreign_exfiltration(text: str, start: int, end: int) -> Iterator[Hit]:

@@ -737,8 +737,10 @@ class PowerShellAnalysis:
         return self.vars.get(name, Value(UNKNOWN))
 
 
-_CHAR_ARRAY = re.compile(r"\[char\[\]\]\s*\(\s*((?:0x[0-9a-f]+|\d+)(?:\s*,\s*(?:0x[0-9a-f]+|\d+))*)\s*\)",
-                         re.IGNORECASE)  # fmt: skip
+_CHAR_ARRAY = re.compile(
+    r"\[char\[\]\]\s*\(\s*((?:0x[0-9a-f]+|\d+)(?:\s*,\s*(?:0x[0-9a-f]+|\d+))*)\s*\)",
+    re.IGNORECASE,
+)
 _CHAR_ONE = re.compile(r"\[char\]\s*\(?\s*(0x[0-9a-f]+|\d+)\s*\)?", re.IGNORECASE)
 
 

@@ -24,7 +24,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from skilldeck.engine.safety._flow import (
-    elided,
     CLEAN,
     NESTED,
     UNKNOWN,
@@ -33,6 +32,7 @@ from skilldeck.engine.safety._flow import (
     PVal,
     Taint,
     Verdicts,
+    elided,
     placeholder_host,
     sensitive_path,
     token_label,
@@ -558,11 +558,15 @@ class PythonAnalysis:
             )
         if method == "join" and receiver is not None and args:
             return PVal(UNKNOWN, taint | receiver.taint)
-        if qual == "chr" or (
-            qual in ("bytes", "bytearray", "str")
-            and node.args
-            and isinstance(node.args[0], (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp))
-        ) or (qual == "map" and node.args and getattr(node.args[0], "id", "") == "chr"):
+        if (
+            qual == "chr"
+            or (
+                qual in ("bytes", "bytearray", "str")
+                and node.args
+                and isinstance(node.args[0], (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp))
+            )
+            or (qual == "map" and node.args and getattr(node.args[0], "id", "") == "chr")
+        ):
             # text spelled as character codes: `exec("".join(map(chr, [105, 109, ...])))`
             return PVal(UNKNOWN, taint | {Label("decode", "character codes", line)})
         if (qual in _DESERIALISERS or method in ("unsafe_load", "unsafe_load_all")) and (

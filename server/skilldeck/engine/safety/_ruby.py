@@ -82,6 +82,8 @@ def _args(code: str, at: int) -> list[str]:
             begin = index + 1
     parts.append(code[begin:].strip())
     return [p for p in parts if p]
+
+
 _HANDLE = re.compile(r"(?:do|\{)\s*\|\s*(\w+)\s*\|")
 
 
@@ -106,7 +108,7 @@ class RubyAnalysis:
         line = self.line(start)
         assign = _ASSIGN.match(code)
         target = assign.group(1) if assign and assign.group(2) != "<<" else None
-        rhs = assign.group(3) if target else code
+        rhs = assign.group(3) if assign is not None and target else code
         value = self.value(rhs, line)
         if _EXEC.search(rhs):
             self.verdicts.execute(value.taint, start, end, command=code)
@@ -151,7 +153,11 @@ class RubyAnalysis:
         if _DECODE.search(expr):
             taint.add(Label("decode", "a decoded payload", line))
         shape = pieces[0] if len(literals) == 1 and expr.strip() == literals[0] else UNKNOWN
-        if shape == UNKNOWN and len(literals) == 1 and re.fullmatch(r"\s*URI\(\s*\S+\s*\)\s*", expr):
+        if (
+            shape == UNKNOWN
+            and len(literals) == 1
+            and re.fullmatch(r"\s*URI\(\s*\S+\s*\)\s*", expr)
+        ):
             shape = pieces[0]
         if shape == UNKNOWN:
             name = expr.strip()
@@ -161,8 +167,10 @@ class RubyAnalysis:
 
     def _literal(self, literal: str) -> str:
         body = literal[3:-1] if literal.startswith("%x") else literal[1:-1]
-        if literal[0] in "\"`%":
-            body = re.sub(r"#\{\s*(?:Dir\.home|ENV\[['\"]HOME['\"]\]|Dir\.home\(\))\s*\}", "~", body)
+        if literal[0] in '"`%':
+            body = re.sub(
+                r"#\{\s*(?:Dir\.home|ENV\[['\"]HOME['\"]\]|Dir\.home\(\))\s*\}", "~", body
+            )
             body = re.sub(
                 r"#\{\s*(@{0,2}\w+)\s*\}",
                 lambda m: self.vars[m.group(1)].shape if m.group(1) in self.vars else UNKNOWN,
@@ -215,8 +223,10 @@ class RubyAnalysis:
                 append = any(re.search(r"mode:\s*['\"]a", a) for a in args[2:])
                 self.shell.write(path, content, append=append, start=start, end=end, command=code)
         for handle_name, path in list(self.handles.items()):
-            match = re.match(rf"^\s*{re.escape(handle_name)}\s*(?:\.\s*(?:puts|write|print)\b|<<)\s*\(?(.*)$",
-                             code, re.S)  # fmt: skip
+            writes = (
+                rf"^\s*{re.escape(handle_name)}\s*(?:\.\s*(?:puts|write|print)\b|<<)\s*\(?(.*)$"
+            )
+            match = re.match(writes, code, re.S)
             if match:
                 content = self.value(match.group(1), self.line(start))
                 self.shell.write(path, content, append=True, start=start, end=end, command=code)
@@ -259,8 +269,8 @@ def _file_join(expr: str) -> str | None:
     if match is None:
         return None
     parts = []
-    for part in match.group(1).split(","):
-        part = part.strip()
+    for piece in match.group(1).split(","):
+        part = piece.strip()
         if part in ("Dir.home", "Dir.home()", "ENV['HOME']", 'ENV["HOME"]', "Dir.home()"):
             parts.append("~")
         elif part[:1] in "'\"":
@@ -316,9 +326,11 @@ def _statements(text: str) -> list[tuple[int, int]]:
                 start = at + len(line) - len(line.lstrip())
             stripped = line.rstrip()
             opens = stripped.count("(") - stripped.count(")")
-            if not (_CONTINUES.search(stripped) and not stripped.endswith(("do", "|"))) and not (
-                following.startswith(".") or following.startswith("&.")
-            ) and opens <= 0:
+            if (
+                not (_CONTINUES.search(stripped) and not stripped.endswith(("do", "|")))
+                and not (following.startswith(".") or following.startswith("&."))
+                and opens <= 0
+            ):
                 found += _split_semicolons(text, start, at + len(stripped))
                 start = None
         at += len(line) + 1
@@ -350,4 +362,3 @@ def ruby_hits(text: str, start: int, end: int) -> tuple[list[Hit], tuple[int, ..
     RubyAnalysis(code, verdicts).run()
     hits = [Hit(h.code, h.start + start, h.end + start, h.fields) for h in verdicts.hits]
     return hits, ()
-

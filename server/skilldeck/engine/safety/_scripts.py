@@ -312,8 +312,10 @@ _FETCHED = (
     "telnet",
 )
 #: What downloads (a skill's own file written from one is SD1053).
-_DOWNLOADS = ("curl", "wget", "iwr", "invoke-webrequest", "irm", "invoke-restmethod",
-              "urlretrieve", "urlopen", "requests", "httpx", "fetch", "axios", "downloadfile")  # fmt: skip
+_DOWNLOADS = (
+    "curl", "wget", "iwr", "invoke-webrequest", "irm", "invoke-restmethod", "urlretrieve",
+    "urlopen", "requests", "httpx", "fetch", "axios", "downloadfile",
+)  # fmt: skip
 #: What runs code, by language (a download or a decoded payload must reach one).
 _RUNNERS = {
     "sh": (

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from skilldeck.engine.safety._flow import (
-    elided,
     CLEAN,
     NESTED,
     UNKNOWN,
@@ -35,6 +34,7 @@ from skilldeck.engine.safety._flow import (
     Line,
     Taint,
     Verdicts,
+    elided,
     home,
     labels_of,
     placeholder_host,
@@ -562,6 +562,7 @@ class ShellAnalysis:
             self._instructions(path, value, start, end, command)
             return
         downloaded = any(label.kind in ("download", "decode") for label in value.taint)
+        shown = path.replace(UNKNOWN, "...")
         if place == "a Python start-up file" and (
             downloaded
             or _STARTUP_RUNS.search(value.shape.replace(UNKNOWN, " ")) is not None
@@ -571,7 +572,7 @@ class ShellAnalysis:
                 "SD1026",
                 start,
                 end,
-                what=f"installs a Python start-up file `{shorten(path.replace(UNKNOWN, '...'), 60)}` "
+                what=f"installs a Python start-up file `{shorten(shown, 60)}` "
                 "(its code runs at every start of Python)",
                 command=shorten(command),
             )
@@ -583,7 +584,7 @@ class ShellAnalysis:
                 "SD1026",
                 start,
                 end,
-                what=f"adds an MCP server to the agent's config `{shorten(path.replace(UNKNOWN, '...'), 60)}` "
+                what=f"adds an MCP server to the agent's config `{shorten(shown, 60)}` "
                 "(it runs in every later session)",
                 command=shorten(command),
             )
