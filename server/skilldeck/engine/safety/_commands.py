@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from skilldeck.engine.safety._flow import elided, placeholder_host, url_host
 from skilldeck.engine.safety._hits import Gate, Hit, present_marks, shorten, word_matches
 
 _I = re.IGNORECASE
@@ -211,8 +212,6 @@ def _secret_urls(text: str, start: int, end: int, where: str) -> Iterator[Hit]:
     """SD1054: a Markdown image or link (or an HTML ``src``/``href``) whose URL carries a
     secret filled in when it is rendered or followed: ``![](https://x/?d=${TOKEN})``,
     ``{{OPENAI_API_KEY}}``, ``<base64 of ~/.env>``, ``$(env | base64)``."""
-    from skilldeck.engine.safety._flow import placeholder_host, url_host  # noqa: PLC0415
-
     for match in _LINKED_URL.finditer(text, start, end):
         url = match.group("md") or match.group("html")
         host = url_host(url)
@@ -238,8 +237,6 @@ def _secret_urls(text: str, start: int, end: int, where: str) -> Iterator[Hit]:
 def _elided(text: str, match: re.Match[str]) -> bool:
     """A decode-and-run whose payload is elided (``exec(base64.b64decode("<payload
     elided>"))``, ``echo '...' | base64 -d | sh``): teaching, nothing to run."""
-    from skilldeck.engine.safety._flow import elided  # noqa: PLC0415
-
     first, last = _line_bounds(text, match.start(), match.end())
     literals = re.findall(r"\"([^\"\n]{0,80})\"|'([^'\n]{0,80})'", text[first:last])
     payloads = [a or b for a, b in literals]

@@ -34,7 +34,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from skilldeck.engine.safety._flow import collector, token_label, url_host
+from skilldeck.engine.safety._flow import ANALYSE, collector, token_label, url_host
 from skilldeck.engine.safety._hits import Hit, shorten
 
 #: The kinds of file this module reads, by the name (and folder) of the file.
@@ -145,12 +145,10 @@ def _source_offset(keys: list[int], spans: list[tuple[int, int, bool]], offset: 
 
 def _run_shell(script: _Script, kind: str, force: bool, note: str = "") -> tuple[list[Hit], bool]:
     """The shell analysis of ``script``, its hits at offsets in the file; whether it parsed."""
-    from skilldeck.engine.safety._scripts import script_hits  # noqa: PLC0415 - a cycle
-
     if script.empty:
         return [], True
     code, spans = script.build()
-    found = script_hits("sh", code, force=force)
+    found = ANALYSE["script"]("sh", code, force)
     if found is None:
         return [], False
     keys, spans = _mapper(spans)
@@ -523,9 +521,7 @@ def _command_line(task: dict[str, object]) -> str | None:
 def _one_command(
     text: str, command: str, at: int, force: bool, note: str
 ) -> tuple[list[Hit], bool]:
-    from skilldeck.engine.safety._scripts import script_hits  # noqa: PLC0415 - a cycle
-
-    found = script_hits("sh", command, force=force)
+    found = ANALYSE["script"]("sh", command, force)
     if found is None:
         return [], False
     end = at + len(json.dumps(command.split(" ", 1)[0])) - 2
@@ -791,8 +787,6 @@ _PTH_RUNS = re.compile(
 
 
 def _pth(text: str, forced: bool) -> tuple[list[Hit], list[tuple[int, int]]]:
-    from skilldeck.engine.safety._scripts import script_hits  # noqa: PLC0415 - a cycle
-
     pieces: list[str] = []
     first: tuple[int, str] | None = None
     for at, line in _lines(text):
@@ -806,7 +800,7 @@ def _pth(text: str, forced: bool) -> tuple[list[Hit], list[tuple[int, int]]]:
         return [], []
     code = "\n".join(pieces)
     # one line of a .pth is one statement: `import x; exec(...)` is how they run code
-    found = script_hits("python", code, force=True)
+    found = ANALYSE["script"]("python", code, True)
     hits = list(found[0]) if found is not None else []
     if first is None:  # imports and an install hook (setuptools, editable installs)
         return hits, [(0, len(text))] if found is not None and not found[1] else []

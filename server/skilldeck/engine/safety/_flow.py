@@ -34,6 +34,17 @@ from skilldeck.engine.safety._hits import Hit, shorten
 #: :mod:`~skilldeck.engine.safety._scripts`).
 NESTED: dict[str, Callable[[str, int], list[Hit]]] = {}
 
+#: The gated, memoised analysis of code in a language: ``(language, code, force) ->
+#: (hits, offsets of parse errors)``, or ``None`` when no gate opens (filled by
+#: :mod:`~skilldeck.engine.safety._scripts` as ``"script"``; the readers of files that
+#: hold code, :mod:`~skilldeck.engine.safety._configs` and
+#: :mod:`~skilldeck.engine.safety._ruby`, sit below it).
+ANALYSE: dict[str, Callable[[str, str, bool], tuple[tuple[Hit, ...], tuple[int, ...]] | None]] = {}
+#: What a text tells the model, if it instructs it (filled by
+#: :mod:`~skilldeck.engine.safety._instructions` as ``"kind"``): a file the agent reads
+#: as standing instructions is judged by it.
+INSTRUCTS: dict[str, Callable[[str], str | None]] = {}
+
 #: What stands for an unknown part of a shape (a variable the analysis cannot resolve).
 UNKNOWN = "\x00"
 

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from skilldeck.engine.safety._flow import INSTRUCTS
 from skilldeck.engine.safety._hits import Gate, Hit, present_marks, shorten
 from skilldeck.engine.safety._intent import INTENTS, IntentMatch, intent_matches
 from skilldeck.engine.safety._markdown import Structure, in_code, structure
@@ -299,6 +300,9 @@ def hidden_kind(text: str) -> str | None:
     exempts a phrase: quotation and teaching do not hide it from the model)."""
     found = find_intents(text, 0, len(text), HIDDEN_INTENTS)
     return found[0].kind if found else None
+
+
+INSTRUCTS["kind"] = hidden_kind
 
 
 def tag_text_hit(hidden: str) -> str | None:

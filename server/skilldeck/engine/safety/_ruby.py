@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from skilldeck.engine.safety._flow import (
+    ANALYSE,
     UNKNOWN,
     Label,
     Line,
@@ -199,14 +200,12 @@ class RubyAnalysis:
 
     def _nested_shell(self, rhs: str, start: int, end: int) -> None:
         """``system("curl ... | sh")``, backquotes, ``%x(...)``: the command judged as shell."""
-        from skilldeck.engine.safety._scripts import script_hits  # noqa: PLC0415 - a cycle
-
         for literal in _STRING.finditer(rhs):
             before = rhs[: literal.start()]
             if not (literal.group(0)[0] in "`%" or _SHELL_CALL.search(before)):
                 continue
             command = self._literal(literal.group(0))
-            found = script_hits("sh", command.replace(UNKNOWN, "x"), force=True)
+            found = ANALYSE["script"]("sh", command.replace(UNKNOWN, "x"), True)
             for hit in found[0] if found else ():
                 self.verdicts.add(hit.code, start, end, **dict(hit.fields[1:]))
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from skilldeck.engine.safety._configs import config_hits, config_kind
-from skilldeck.engine.safety._flow import ISSUER_NAMES, NESTED
+from skilldeck.engine.safety._flow import ANALYSE, ISSUER_NAMES, NESTED
 from skilldeck.engine.safety._hits import Gate, Hit, folded, present_marks
 from skilldeck.engine.safety._javascript import javascript_hits
 from skilldeck.engine.safety._powershell import powershell_hits
@@ -624,6 +624,14 @@ def _cached(language: str, code: str) -> tuple[tuple[Hit, ...], tuple[int, ...]]
     assert found is not None
     return found
 
+
+def _analyse_hook(
+    language: str, code: str, force: bool
+) -> tuple[tuple[Hit, ...], tuple[int, ...]] | None:
+    return script_hits(language, code, force=force)
+
+
+ANALYSE["script"] = _analyse_hook
 
 #: What the memo holds for code whose gates stayed closed.
 _CLOSED = object()

@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from skilldeck.engine.safety._flow import (
     CLEAN,
+    INSTRUCTS,
     NESTED,
     UNKNOWN,
     Label,
@@ -605,11 +606,14 @@ class ShellAnalysis:
         memory and rules), which every later session reads: persistence when it is the
         user's own (in the home folder), or when what is written was downloaded or tells
         the model what to do."""
-        from skilldeck.engine.safety._instructions import hidden_kind  # noqa: PLC0415
-
         home_level = home(path).startswith("~")
         downloaded = any(label.kind == "download" for label in value.taint)
-        told = bool(value.shape.strip(UNKNOWN + " \n")) and hidden_kind(value.shape) is not None
+        judge = INSTRUCTS.get("kind")
+        told = (
+            judge is not None
+            and bool(value.shape.strip(UNKNOWN + " \n"))
+            and judge(value.shape) is not None
+        )
         if home_level or downloaded or told:
             self.verdicts.add(
                 "SD1026",
