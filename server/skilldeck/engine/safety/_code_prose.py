@@ -24,6 +24,9 @@ _HASH_COMMENTS = frozenset({"sh", "powershell", "ruby", "yaml", "toml", "config:
                             "config:just", "config:docker", "config:workflow"})  # fmt: skip
 
 
+#: Files whose comments are ``//`` and ``/* */``.
+_C_LIKE = (".ts", ".tsx", ".mts", ".cts", ".go", ".rs", ".java", ".kt", ".kts", ".c", ".h",
+           ".cc", ".cpp", ".hpp", ".cs", ".swift", ".php", ".scala", ".dart", ".groovy")  # fmt: skip
 _TAG = re.compile(r"</?[A-Za-z][\w-]*>")
 
 
@@ -41,13 +44,15 @@ def _masked(language: str | None, relative: str, text: str) -> str | None:
     lowered = relative.lower()
     if language == "python":
         return _python(text)
-    if language == "javascript" or lowered.endswith((".ts", ".tsx", ".mts", ".cts")):
+    if language == "javascript" or lowered.endswith(_C_LIKE):
         return _c_like(text)
     if lowered.endswith(".json") or language in ("config:vscode", "config:agent"):
         return _json(text)
     if lowered.endswith((".yml", ".yaml")):
         return _yaml(text)
-    if language in _HASH_COMMENTS or lowered.endswith((".rb", ".ps1", ".psm1", ".toml")):
+    if language in _HASH_COMMENTS or lowered.endswith(
+        (".rb", ".ps1", ".psm1", ".toml", ".ini", ".cfg", ".conf", ".r", ".pl", ".tf")
+    ):
         return _hash_comments(text)
     return None
 

@@ -97,12 +97,16 @@ _SAFEGUARDS = re.compile(
     # other agents' CLIs run unattended: Gemini and Qwen `--yolo`, Amazon Q's
     # `--trust-all-tools`, Copilot CLI's `--allow-all-tools`; every project MCP server on
     r"|(?<![\w-])--yolo\b|--approval-mode[= ]yolo|--trust-all-tools|--allow-all-tools"
+    r"|--dangerously-(?:allow-all|bypass[\w-]*|disable[\w-]*)|--sandbox[= ]danger-full-access"
+    r"|--yes-always|\b(?:gemini|qwen)\b[^\n|;&]{0,80}\s-y\b"
+    r"|--allowedTools[= ][\"']?Bash(?:\(\*\))?[\"']?(?=[\s,]|$)"
     r"|[\"']?enableAllProjectMcpServers[\"']?\s*[:=]\s*true",
     _I,
 )
 _SAFEGUARD_GATE = Gate(
     ("dangerously", "bypasspermissions", "approval_policy", "sandbox_mode", "yolo",
-     "trust-all-tools", "allow-all-tools", "enableallprojectmcpservers")
+     "trust-all-tools", "allow-all-tools", "enableallprojectmcpservers", "danger-full-access",
+     "yes-always", "allowedtools", "gemini", "qwen")
 )  # fmt: skip
 
 _SECRETS: tuple[tuple[str, re.Pattern[str], Gate], ...] = (

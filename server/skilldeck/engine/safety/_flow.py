@@ -581,7 +581,9 @@ _SAFEGUARD_VALUE = re.compile(
     r"|(?:defaultMode|permission[_-]?mode)\W{0,12}bypassPermissions"
     r"|approval_policy\W{0,6}never|sandbox_mode\W{0,6}danger-full-access"
     r"|dangerouslyDisableSandbox\W{0,6}true|enableAllProjectMcpServers\W{0,6}true"
-    r"|(?<![\w-])--yolo\b|--approval-mode[= ]yolo|--trust-all-tools|--allow-all-tools",
+    r"|(?<![\w-])--yolo\b|--approval-mode[= ]yolo|--trust-all-tools|--allow-all-tools"
+    r"|--dangerously-(?:allow-all|bypass[\w-]*|disable[\w-]*)|--sandbox[= ]danger-full-access"
+    r"|--yes-always|\b(?:gemini|qwen)\b[^\n|;&]{0,80}\s-y\b",
     re.IGNORECASE,
 )
 

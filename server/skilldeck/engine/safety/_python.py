@@ -409,6 +409,11 @@ class PythonAnalysis:
                 return self._env_var(key.shape, node)
             base = self.expr(node.value)
             self.expr(node.slice)
+            step = node.slice.step if isinstance(node.slice, ast.Slice) else None
+            if isinstance(step, ast.UnaryOp) and isinstance(step.op, ast.USub):
+                # text written backwards: `exec(code[::-1])`
+                reversed_label = Label("decode", "reversed text", self._line(node))
+                return PVal(UNKNOWN, base.taint | {reversed_label})
             return PVal(UNKNOWN, base.taint, path=base.path, host=base.host)
         if isinstance(node, ast.Call):
             return self.call(node)
@@ -496,6 +501,8 @@ class PythonAnalysis:
                 return self._env_var(key.shape, node)
             receiver = self.expr(func.value)
             qual = f"{receiver.qual}.{method}" if receiver.qual else None
+        elif isinstance(func, ast.Call):  # `getattr(builtins, "ex" + "ec")(...)`
+            qual = self.expr(func).qual
         else:
             qual = self._qual(func)
             if (
@@ -515,6 +522,14 @@ class PythonAnalysis:
 
         if qual in ("os.getenv", "os.environ.get", "os.getenvb"):
             return self._env_var(first.shape, node)
+        if (
+            qual == "getattr"
+            and len(args) > 1
+            and args[1].shape.strip("'\"") in ("exec", "eval", "compile", "system", "popen")
+            and not isinstance(node.args[1], ast.Constant)
+        ):
+            # `getattr(builtins, "ex" + "ec")`: a runner whose name is built, to hide it
+            return PVal(UNKNOWN, qual="builtins." + args[1].shape.strip("'\""))
         if qual in (
             "os.path.expanduser",
             "os.path.expandvars",
@@ -947,6 +962,7 @@ _BUILTINS = frozenset(
         "bytearray",
         "chr",
         "map",
+        "getattr",
     }
 )
 _RESULT_QUAL = {

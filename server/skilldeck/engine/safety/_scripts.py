@@ -506,6 +506,9 @@ _PERSIST = (
     ".pypirc",
 )
 _SAFEGUARD = (
+    "yes-always",
+    "danger-full-access",
+    "gemini",
     "yolo",
     "trust-all-tools",
     "allow-all-tools",
