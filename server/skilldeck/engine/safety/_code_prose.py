@@ -25,8 +25,10 @@ _HASH_COMMENTS = frozenset({"sh", "powershell", "ruby", "yaml", "toml", "config:
 
 
 #: Files whose comments are ``//`` and ``/* */``.
-_C_LIKE = (".ts", ".tsx", ".mts", ".cts", ".go", ".rs", ".java", ".kt", ".kts", ".c", ".h",
-           ".cc", ".cpp", ".hpp", ".cs", ".swift", ".php", ".scala", ".dart", ".groovy")  # fmt: skip
+_C_LIKE = (
+    ".ts", ".tsx", ".mts", ".cts", ".go", ".rs", ".java", ".kt", ".kts", ".c", ".h", ".cc",
+    ".cpp", ".hpp", ".cs", ".swift", ".php", ".scala", ".dart", ".groovy",
+)  # fmt: skip
 _TAG = re.compile(r"</?[A-Za-z][\w-]*>")
 
 
