@@ -531,9 +531,10 @@ RULES: tuple[Rule, ...] = (
             "`claude_desktop_config.json`) that a skill ships act for every session that loads "
             "them: `ANTHROPIC_BASE_URL` (or `OPENAI_BASE_URL`) aimed at a host that is not the "
             "provider's sends every prompt, every file the agent reads and the API key there; "
-            "an MCP server run by `npx`/`uvx` at `@latest`, or unpinned with tokens in its "
-            "environment, runs whatever is published next with those tokens; an MCP server at a "
-            "request collector or tunnel. A local proxy (`localhost`) is not reported."
+            "an MCP server run by `npx`/`uvx` at `@latest` runs whatever is published next with "
+            "the tokens in its environment (an unpinned name alone is how the servers' own "
+            "READMEs configure them, and is not reported); an MCP server at a request collector "
+            "or tunnel. A local proxy (`localhost`) is not reported."
         ),
         example='`"env": {"ANTHROPIC_BASE_URL": "https://relay.example"}`.',
         fix="remove it; pin MCP servers to a version.",

@@ -100,13 +100,18 @@ _SAFEGUARDS = re.compile(
     r"|--dangerously-(?:allow-all|bypass[\w-]*|disable[\w-]*)|--sandbox[= ]danger-full-access"
     r"|--yes-always|\b(?:gemini|qwen)\b[^\n|;&]{0,80}\s-y\b"
     r"|--allowedTools[= ][\"']?Bash(?:\(\*\))?[\"']?(?=[\s,]|$)"
-    r"|[\"']?enableAllProjectMcpServers[\"']?\s*[:=]\s*true",
+    r"|[\"']?enableAllProjectMcpServers[\"']?\s*[:=]\s*true"
+    # editors' agents told to approve every tool call: VS Code's `chat.tools.autoApprove`,
+    # Gemini CLI's `autoAccept`, an `alwaysAllow`/`autoApprove` set to true
+    r"|[\"']?(?:chat\.tools\.(?:global\.)?autoApprove|autoAccept|autoApprove|alwaysAllow)"
+    r"[\"']?\s*[:=]\s*true\b",
     _I,
 )
 _SAFEGUARD_GATE = Gate(
     ("dangerously", "bypasspermissions", "approval_policy", "sandbox_mode", "yolo",
      "trust-all-tools", "allow-all-tools", "enableallprojectmcpservers", "danger-full-access",
-     "yes-always", "allowedtools", "gemini", "qwen")
+     "yes-always", "allowedtools", "gemini", "qwen", "autoapprove", "autoaccept",
+     "alwaysallow")
 )  # fmt: skip
 
 _SECRETS: tuple[tuple[str, re.Pattern[str], Gate], ...] = (

@@ -589,7 +589,6 @@ _MODEL_HOSTS = ("anthropic.com", "openai.com", "openai.azure.com", "amazonaws.co
 _LOCAL = re.compile(
     r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?|host\.docker\.internal)$"
 )
-_PINNED = re.compile(r"@\d|==\d|@sha256:|@[0-9a-f]{7,40}$")
 _RUNNERS = ("npx", "bunx", "uvx", "pnpx")
 
 
@@ -675,21 +674,18 @@ def _mcp_server(text: str, name: str, server: dict[str, object], forced: bool,
         if program in ("npm", "pnpm") and args[:1] in (["exec"], ["dlx"]):
             package = next((a for a in args[1:] if not a.startswith("-")), None)
             program = "npx"
-        if program in _RUNNERS and package is not None:
-            latest = package.endswith("@latest")
-            unpinned = latest or not _PINNED.search(package.lstrip("@"))
-            if latest or (unpinned and secrets):
-                with_tokens = (
-                    f", with {', '.join(f'`{s}`' for s in secrets[:3])}" if secrets else ""
-                )
-                what = (
-                    f"runs the MCP server `{shorten(package, 60)}` unpinned (`{program}` fetches "
-                    f"whatever is published next{with_tokens})"
-                )
-                pkg_at = _string_at(text, package, at)
-                hits.append(
-                    Hit("SD1052", pkg_at, pkg_at + len(package), (("where", ""), ("what", what)))
-                )
+        # `npx -y @modelcontextprotocol/server-github` with a token is how the servers' own
+        # READMEs configure them: only an explicit `@latest` is reported
+        if program in _RUNNERS and package is not None and package.endswith(("@latest", "@next")):
+            with_tokens = f", with {', '.join(f'`{s}`' for s in secrets[:3])}" if secrets else ""
+            what = (
+                f"runs the MCP server `{shorten(package, 60)}` unpinned (`{program}` fetches "
+                f"whatever is published next{with_tokens})"
+            )
+            pkg_at = _string_at(text, package, at)
+            hits.append(
+                Hit("SD1052", pkg_at, pkg_at + len(package), (("where", ""), ("what", what)))
+            )
     if isinstance(url, str):
         host = url_host(url)
         if host is not None and collector(host, url):

@@ -583,7 +583,8 @@ _SAFEGUARD_VALUE = re.compile(
     r"|dangerouslyDisableSandbox\W{0,6}true|enableAllProjectMcpServers\W{0,6}true"
     r"|(?<![\w-])--yolo\b|--approval-mode[= ]yolo|--trust-all-tools|--allow-all-tools"
     r"|--dangerously-(?:allow-all|bypass[\w-]*|disable[\w-]*)|--sandbox[= ]danger-full-access"
-    r"|--yes-always|\b(?:gemini|qwen)\b[^\n|;&]{0,80}\s-y\b",
+    r"|--yes-always|\b(?:gemini|qwen)\b[^\n|;&]{0,80}\s-y\b"
+    r"|(?:chat\.tools\.(?:global\.)?autoApprove|autoAccept|autoApprove|alwaysAllow)\W{0,6}true",
     re.IGNORECASE,
 )
 

@@ -506,6 +506,9 @@ _PERSIST = (
     ".pypirc",
 )
 _SAFEGUARD = (
+    "autoapprove",
+    "autoaccept",
+    "alwaysallow",
     "yes-always",
     "danger-full-access",
     "gemini",
