@@ -191,7 +191,9 @@ def instruction_hits(
             or forbidden_by_intro(text, found.start, floor)
         ):
             continue
-        if found.code == "SD1055" and _reported(text, found.start, max(start, floor)):
+        if found.code == "SD1055" and (
+            _reported(text, found.start, max(start, floor)) or _hedged(text, found.start, start)
+        ):
             continue
         yield Hit(found.code, found.start, found.end, _fields(found, text))
     if "exfiltrate" in only and ("://" in text or "@" in text):
@@ -208,6 +210,27 @@ _REPORTED = re.compile(
     r"incident|wiper|compromis\w*|post-?mortem|breach|hijacked|poisoned|rogue)\b",
     re.IGNORECASE,
 )
+
+
+#: Words just before a destroying verb that make it a possibility or a guarded step, not
+#: an order: "a key that could delete every bucket", "confirm before you drop ...".
+_HEDGES = re.compile(
+    r"\b(?:would|could|might|may|can|cannot|can't|able\s+to|allowed\s+to|before|unless|"
+    r"confirm\w*|approv\w*|ask|asks|asking|whether|if\s+you|accidentally|mistakenly)\b",
+    re.IGNORECASE,
+)
+
+
+def _hedged(text: str, at: int, floor: int) -> bool:
+    """Whether the four words before ``at`` (in its clause) hedge a destroying verb."""
+    first = max(floor, at - 60)
+    before = text[first:at]
+    for mark in (". ", ", ", "; ", ": ", "\n"):
+        cut = before.rfind(mark)
+        if cut >= 0:
+            before = before[cut + len(mark) :]
+    words = before.split()[-4:]
+    return _HEDGES.search(" ".join(words)) is not None
 
 
 def _reported(text: str, at: int, floor: int) -> bool:
