@@ -192,7 +192,9 @@ def instruction_hits(
         ):
             continue
         if found.code == "SD1055" and (
-            _reported(text, found.start, max(start, floor)) or _hedged(text, found.start, start)
+            _reported(text, found.start, max(start, floor))
+            or _hedged(text, found.start, start)
+            or not _imperative(text, found.start, start)
         ):
             continue
         yield Hit(found.code, found.start, found.end, _fields(found, text))
@@ -231,6 +233,30 @@ def _hedged(text: str, at: int, floor: int) -> bool:
             before = before[cut + len(mark) :]
     words = before.split()[-4:]
     return _HEDGES.search(" ".join(words)) is not None
+
+
+#: What may stand between a clause's start and the verb of an order ("then delete ...",
+#: "your goal is to wipe ..."); a subject there ("the script deletes ...", "an agent that
+#: wipes ...") makes it a description.
+_ORDER_LEADS = frozenset(
+    {"then", "and", "also", "finally", "first", "next", "now", "please", "immediately",
+     "silently", "quietly", "just", "always", "to", "must", "should", "you", "afterwards",
+     "after", "that,", "-", "*", "+", ">", "step", "simply", "go", "ahead", "and,"}
+)  # fmt: skip
+
+
+def _imperative(text: str, at: int, floor: int) -> bool:
+    """Whether the verb at ``at`` is said as an order: first in its clause, or after
+    only words that lead one (:data:`_ORDER_LEADS`)."""
+    before = text[max(floor, at - 80) : at]
+    for mark in (". ", ", ", "; ", ": ", "\n", "(", "! ", "? ", '"', "`"):
+        cut = before.rfind(mark)
+        if cut >= 0:
+            before = before[cut + len(mark) :]
+    words = [w.lower().strip("*_") for w in before.split()]
+    if not words or words[-1] in ("to", "must", "should", "please", "then", "now"):
+        return True  # "your goal is to wipe ...", "you must delete ..."
+    return all(w in _ORDER_LEADS or re.fullmatch(r"\d+[.)]", w) for w in words[-3:])
 
 
 def _reported(text: str, at: int, floor: int) -> bool:
