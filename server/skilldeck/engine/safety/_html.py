@@ -58,7 +58,7 @@ VOID = frozenset(
      "track", "wbr", "param", "keygen", "basefont", "bgsound", "frame", "image"}
 )  # fmt: skip
 #: Start tags that close an open ``<p>`` (the HTML standard's list).
-_CLOSES_P = frozenset(
+CLOSES_P = frozenset(
     {"address", "article", "aside", "blockquote", "center", "details", "dialog", "dir",
      "div", "dl", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3",
      "h4", "h5", "h6", "header", "hgroup", "hr", "main", "menu", "nav", "ol", "p", "pre",
@@ -490,7 +490,7 @@ class Visibility:
                 self._hide(start, stop, hidden)
             return
         name = construct.name
-        if name in _CLOSES_P and any(n == "p" for n, _w, _m in self.stack):
+        if name in CLOSES_P and any(n == "p" for n, _w, _m in self.stack):
             self.close_element("p")
         inherited = self.hiding()
         why: str | None = hides(construct)

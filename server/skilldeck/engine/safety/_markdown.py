@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -40,7 +40,7 @@ from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
 from skilldeck.engine.safety._hits import Gate, folded, present_marks, word_matches
-from skilldeck.engine.safety._html import Hidden, SourceMap, Visibility
+from skilldeck.engine.safety._html import CLOSES_P, Hidden, SourceMap, Visibility
 from skilldeck.engine.text import leading_columns as _indent
 
 # --- lines -----------------------------------------------------------------------------
@@ -894,25 +894,61 @@ class Structure:
     spans: tuple[tuple[int, int], ...] = ()
 
 
+#: An end tag's name; a start tag that closes an open ``<p>`` (``_html``'s list).
+_END_TAG = re.compile(r"</([A-Za-z][^\s/>]*)")
+_CLOSES_P_TAG = re.compile(
+    r"<(?:" + "|".join(sorted(CLOSES_P, key=len, reverse=True)) + r")(?=[\s/>])", re.IGNORECASE
+)
+
+
+def _reaches_back(text: str, start: int, first: int, last: int) -> int | None:
+    """Where raw HTML before ``text[first:last]`` may open an element that a tag in it
+    closes (an end tag of that name, or a tag that closes an open ``<p>``): that element
+    closes what the window opens inside it, so the window must start before it. ``None``:
+    nothing before the window can matter (its elements are open in no reading that
+    starts at ``first``, and only these tags reach past them)."""
+    names = {match[1].lower() for match in _END_TAG.finditer(text, first, last)}
+    if _CLOSES_P_TAG.search(text, first, last):
+        names.add("p")
+    if not names or first <= start:
+        return None
+    opener = re.compile(
+        r"<(?:" + "|".join(re.escape(n) for n in sorted(names)) + r")(?=[\s/>]|$)",
+        re.IGNORECASE,
+    )
+    found = opener.search(text, start, first)
+    return None if found is None else found.start()
+
+
 def _windows(
     text: str, start: int, end: int, plan: Outline, offsets: Iterable[int]
-) -> Iterator[tuple[int, int, Rendered]]:
+) -> list[tuple[int, int, Rendered]]:
     """markdown-it's reading of the windows around ``offsets`` (sorted): each from a
     restart point to the next one after its offset, joined when they overlap, widened
-    while HTML in it still hides what follows."""
-    window_end = start
+    while HTML in it still hides what follows, and started early enough that no element
+    raw HTML opened before it is closed inside it (a restart point is one for Markdown's
+    blocks, not for HTML's open elements: ``<div>`` in one HTML block, ``</div>`` in a
+    later one closes a ``<p hidden>`` between them)."""
+    done: list[tuple[int, int, Rendered]] = []
     for offset in offsets:
-        if offset < window_end:
+        if done and offset < done[-1][1]:
             continue
         first, last = plan.window(offset, end)
-        first = max(first, window_end)
         while True:
+            while done and first < done[-1][1]:
+                # reaching back into windows already read: read them again as one
+                before, after, _rendered = done.pop()
+                first, last = min(first, before), max(last, after)
             rendered = render(text[first:last])
-            if not rendered.open or last >= end:
+            if rendered.open and last < end:
+                last = plan.after(last, end)
+                continue
+            back = _reaches_back(text, start, first, last)
+            if back is None:
                 break
-            last = plan.after(last, end)
-        yield first, last, rendered
-        window_end = last
+            first = max(start, plan.window(back, end)[0])
+        done.append((first, last, rendered))
+    return done
 
 
 def structure(
