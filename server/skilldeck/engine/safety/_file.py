@@ -115,16 +115,11 @@ def safety_findings(
         if hit.code in _COMMAND_CODES and _warned(text, hit, 0):
             continue
         findings.append(_finding(hit, spans))
-    hits, runs = _body(text[body_start:])
-    # The code blocks parsed: their findings stand for the patterns' there (a block a
-    # pattern fired in is parsed whatever its gates say).
-    forced = tuple(body_start + hit.start for hit in hits if hit.code in STRUCTURAL)
-    scripts = markdown_scripts(text, body_start, len(text), forced)
+    hits, runs, scripts = _body(text[body_start:])
     for hit in hits:
         moved = replace(hit, start=body_start + hit.start, end=body_start + hit.end)
-        if not scripts.replaces(moved):
-            findings.append(_finding(moved, spans))
-    findings += _script_findings(scripts, findings, spans)
+        findings.append(_finding(moved, spans))
+    findings += _script_findings(scripts.moved(text, body_start), findings, spans)
     runs = tuple(
         InvisibleRun(body_start + run.start, body_start + run.end, run.text) for run in runs
     )
@@ -146,11 +141,23 @@ def safety_findings(
 
 
 @lru_cache(maxsize=64)
-def _body(body: str) -> tuple[tuple[Hit, ...], tuple[InvisibleRun, ...]]:
+def _body(body: str) -> tuple[tuple[Hit, ...], tuple[InvisibleRun, ...], Analysed]:
+    """The pattern hits of a body that stand, its invisible runs and the analysis of its
+    code blocks, offsets into it. Memoised by the body: a deck's copies of a skill
+    (and a keystroke in the frontmatter) cost one lookup, whose result each copy moves
+    to its own offsets."""
+    hits, runs = _body_hits(body)
+    # The code blocks parsed: their findings stand for the patterns' there (a block a
+    # pattern fired in is parsed whatever its gates say).
+    forced = tuple(hit.start for hit in hits if hit.code in STRUCTURAL)
+    scripts = markdown_scripts(body, 0, len(body), forced)
+    return tuple(hit for hit in hits if not scripts.replaces(hit)), runs, scripts
+
+
+def _body_hits(body: str) -> tuple[tuple[Hit, ...], tuple[InvisibleRun, ...]]:
     """The findings of a body as hits, and its invisible runs, offsets into it: prose
     instructions, commands and secrets judged a chunk at a time (each chunk memoised),
-    hidden Markdown, and which hits code or hidden Markdown or a warning sentence drop.
-    Memoised by the body: a deck's copies of a skill share it."""
+    hidden Markdown, and which hits code or hidden Markdown or a warning sentence drop."""
     chunks = _body_chunks(body)
     instructions: list[Hit] = []
     commands: list[Hit] = []

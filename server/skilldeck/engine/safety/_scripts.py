@@ -913,6 +913,21 @@ class Analysed:
         """Whether a pattern ``hit`` is judged by a parse instead (it lies in parsed code)."""
         return hit.code in STRUCTURAL and any(a <= hit.start < b for a, b in self.parsed)
 
+    def moved(self, text: str, start: int) -> Analysed:
+        """This analysis of ``text[start:]`` (offsets and the lines its messages name
+        counted in that piece) as one of ``text``."""
+        if start == 0 or (not self.hits and not self.parsed):
+            return self
+        lines = text.count("\n", 0, start)
+
+        def shifted(number: int) -> int:
+            return number + lines
+
+        return Analysed(
+            tuple(_relined(_moved(hit, start), shifted) for hit in self.hits),
+            tuple((a + start, b + start) for a, b in self.parsed),
+        )
+
 
 _EMPTY = Analysed((), ())
 
@@ -929,17 +944,7 @@ def markdown_scripts(text: str, start: int, end: int, forced: tuple[int, ...] = 
     if start == 0 and end == len(text):
         return _markdown_memo(text, forced)
     found = _markdown_memo(text[start:end], tuple(at - start for at in forced))
-    if not found.hits and not found.parsed:
-        return found
-    lines = text.count("\n", 0, start)
-
-    def shifted(number: int) -> int:
-        return number + lines
-
-    return Analysed(
-        tuple(_relined(_moved(hit, start), shifted) for hit in found.hits),
-        tuple((a + start, b + start) for a, b in found.parsed),
-    )
+    return found.moved(text, start)
 
 
 #: Documents by their text (a deck's copies of one skill are listed together: a small
