@@ -40,6 +40,12 @@ class Walk:
     passed: tuple[tuple[str, str], ...] = ()
 
 
+#: The walk of a folder that holds ``SKILL.md`` alone (most bundles).
+ALONE = Walk((), None)
+#: Its listing, as :meth:`FolderListings.listing` stores it after the folder's identity.
+_ALONE_LISTING = "\0fSKILL.md"
+
+
 def walk_bundle(folder: str) -> Walk:
     """The bounded walk of a bundle folder (see :mod:`~skilldeck.engine.safety._bundle`)."""
     files: list[tuple[str, int, int, int, int, int]] = []
@@ -47,6 +53,14 @@ def walk_bundle(folder: str) -> Walk:
     pending: list[tuple[str, int]] = [("", 0)]
     stopped: str | None = None
     listings = _listings
+    if listings is not None:
+        # one listing string to compare: a folder with SKILL.md alone is walked
+        try:
+            listing = listings.listing(folder, os.stat(folder))
+        except OSError:
+            return ALONE
+        if listing.endswith(_ALONE_LISTING) and listing.count("\0") == 1:
+            return ALONE
     while pending:
         relative, depth = pending.pop()
         try:
