@@ -14,8 +14,9 @@ neither read nor write the cache.
 With ``--keystroke`` it measures the editor instead: the language server on the deck,
 driven by ``bench_server.py`` (``didChange`` in the probe skill's description and body, one
 keystroke every 50 ms, to the ``publishDiagnostics`` of that version), as shipped and
-with the same stubs, alternating; it prints p50 and p95 of each run and the server's CPU
-time a keystroke.
+with the same stubs, alternating, each after the server's work after indexing has settled
+(``--settle``); it prints p50 and p95 of each run and the server's CPU time a keystroke
+(on a loaded machine the comparable figure: latency there measures the other jobs).
 
 With ``--baseline TREE`` (a checkout of another commit, e.g. from ``git worktree add``)
 each round also runs that tree's ``skilldeck`` (``PYTHONPATH=TREE/server``), with and
@@ -124,7 +125,12 @@ def _on_path(tree: str | None) -> Iterator[None]:
 
 
 def keystroke(
-    corpus: Corpus, *, repeats: int, edits: int, trees: Sequence[str | None] = (None,)
+    corpus: Corpus,
+    *,
+    repeats: int,
+    edits: int,
+    trees: Sequence[str | None] = (None,),
+    settle_s: float = 0.0,
 ) -> None:
     """``didChange`` to diagnostics in the language server, with and without the rules."""
     serve = [sys.executable, "-m", "skilldeck", "serve", "--cwd", corpus.cwd]
@@ -133,7 +139,11 @@ def keystroke(
         with _on_path(variant.tree):
             result = asyncio.run(
                 bench_server(
-                    corpus, edits=edits, queries=0, server_argv=_argv(serve, safety=variant.safety)
+                    corpus,
+                    edits=edits,
+                    queries=0,
+                    server_argv=_argv(serve, safety=variant.safety),
+                    settle_s=settle_s or None,
                 )
             )
         runs.setdefault(variant, []).append(result["did_change"])  # type: ignore[arg-type]
@@ -162,6 +172,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--keystroke", action="store_true", help="the language server instead")
     parser.add_argument("--edits", type=int, default=100, help="keystrokes a server run")
     parser.add_argument(
+        "--settle",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help="--keystroke: wait (at most S seconds) for the server's work after indexing "
+        "to finish before typing, so its CPU a keystroke is the keystroke's (0: no wait)",
+    )
+    parser.add_argument(
         "--baseline",
         action="append",
         default=[],
@@ -175,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     trees: list[str | None] = [None, *args.baseline]
     if args.keystroke:
         print(f"load average before: {_load()}")
-        keystroke(corpus, repeats=args.repeats, edits=args.edits, trees=trees)
+        keystroke(corpus, repeats=args.repeats, edits=args.edits, trees=trees, settle_s=args.settle)
         print(f"load average after:  {_load()}")
         return 0
     base = check_argv(corpus, no_cache=args.no_cache)
