@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from skilldeck.engine.safety._hits import Gate
 from skilldeck.engine.safety._prose import Words, negated
@@ -539,10 +539,18 @@ class Alternative:
     """One way of saying an intent: its grammar, the words a match of it begins with,
     and the marks a text must hold for it to be tried (one of each group)."""
 
-    grammar: re.Pattern[str]
+    #: The grammar's regular expression, compiled on first use (:attr:`grammar`): most
+    #: texts open no alternative, and compiling them all took about a third of the
+    #: import of a process that checks a file.
+    source: str
     firsts: frozenset[str]
     #: Groups of marks: the text must hold one of each.
     needs: tuple[frozenset[str], ...]
+
+    @property
+    def grammar(self) -> re.Pattern[str]:
+        """The compiled grammar."""
+        return _compiled(self.source)
 
     def opens(self, present: frozenset[str]) -> bool:
         """Whether a text with the marks ``present`` can hold this alternative."""
@@ -556,7 +564,12 @@ def _alt(part: _Part, *groups: tuple[str, ...]) -> Alternative:
     assert part.firsts is not None, part.regex[:40]
     for group in groups:
         Gate(group)  # registers the marks with the one pass that finds them
-    return Alternative(re.compile(part.regex), part.firsts, tuple(frozenset(g) for g in groups))
+    return Alternative(part.regex, part.firsts, tuple(frozenset(g) for g in groups))
+
+
+@cache
+def _compiled(source: str) -> re.Pattern[str]:
+    return re.compile(source)
 
 
 @dataclass(frozen=True, slots=True)
