@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import skilldeck
+
 SERVER_ONLY = ("asyncio", "watchfiles", "mcp", "pygls", "lsprotocol")
 #: skilldeck modules only the servers need.
 SERVER_MODULES = (
@@ -109,3 +111,32 @@ def test_a_check_imports_no_other_command(tmp_path: Path) -> None:
         if name.startswith("skilldeck.cli.") and name.endswith(("_cmd", "host_report"))
     )
     assert commands == []
+
+
+def test_version_imports_no_command(tmp_path: Path) -> None:
+    """``skilldeck --version`` answers before any command module (and so the analysis)
+    is imported: it cost as much CPU as a ``check`` of one file."""
+    script = (
+        "import sys, runpy, json\n"
+        "sys.argv = ['skilldeck', '--version']\n"
+        "try:\n"
+        "    runpy.run_module('skilldeck', run_name='__main__')\n"
+        "except SystemExit as stop:\n"
+        "    print(json.dumps([stop.code, sorted(sys.modules)]), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={"HOME": str(tmp_path), "PATH": ""},
+        check=False,
+        timeout=60,
+    )
+    code, modules = json.loads(done.stderr.splitlines()[-1])
+    assert (code, done.stdout) == (0, f"skilldeck {skilldeck.__version__}\n")
+    imported = sorted(
+        name
+        for name in modules
+        if name.startswith(("skilldeck.cli.", "skilldeck.engine.checks", "skilldeck.engine.safety"))
+    )
+    assert imported == ["skilldeck.cli.errors", "skilldeck.cli.main"]

@@ -69,11 +69,14 @@ def build_parser(commands: Sequence[str] = tuple(COMMANDS)) -> argparse.Argument
 
 def _commands_for(argv: Sequence[str]) -> tuple[str, ...]:
     """The subcommands the parser needs for ``argv``: the one it names first, or (for
-    ``--help``, ``--version``, a mistyped name) all of them. argparse reads the rest of the
+    ``--help``, a mistyped name) all of them. argparse reads the rest of the
     line with that subcommand's parser alone, so one is enough to parse it exactly as the
-    full parser would, and a warm ``check`` imports none of the other commands."""
+    full parser would, and a warm ``check`` imports none of the other commands.
+    ``--version`` first needs none: argparse answers it as soon as it reads it."""
     if argv and argv[0] in COMMANDS:
         return (argv[0],)
+    if argv and argv[0] == "--version":
+        return ()
     return tuple(COMMANDS)
 
 
