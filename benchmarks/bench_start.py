@@ -76,12 +76,15 @@ def _wait(process: subprocess.Popen[bytes]) -> tuple[float, int]:
 
 def _run(command: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
     start = time.perf_counter()
-    process = subprocess.Popen(
-        command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    cpu, code = _wait(process)
-    if code not in (0, 1):
-        raise RuntimeError(f"{command} exited {code}")
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(
+            command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=errors
+        )
+        cpu, code = _wait(process)
+        if code not in (0, 1):
+            errors.seek(0)
+            said = errors.read().decode("utf-8", "replace").strip()
+            raise RuntimeError(f"{command} exited {code}: {said}")
     return cpu, time.perf_counter() - start
 
 
