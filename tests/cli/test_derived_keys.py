@@ -35,29 +35,39 @@ def _rule_logic(copy) -> None:  # type: ignore[no-untyped-def]
 
 def _new_rule(copy) -> None:  # type: ignore[no-untyped-def]
     """A new per-file rule, as CONTRIBUTING.md adds one: its declaration in the family's
-    module of ``engine/rules`` and its check in the family's module of ``engine/checks``."""
-    copy.edit(
-        '        fix="write one sentence saying what the skill does and when to use it.",\n'
-        "    ),\n)\n",
-        '        fix="write one sentence saying what the skill does and when to use it.",\n'
-        "    ),\n"
-        "    Rule(\n"
-        '        code="SD299",\n'
-        '        name="added-by-a-test",\n'
-        "        severity=Severity.WARNING,\n"
-        '        message="a rule added after the cache was warm",\n'
-        '        summary="A rule the derived-keys test adds.",\n'
-        '        why="Added by tests/cli/test_derived_keys.py in a copy of the package: '
-        'every skill file gets it, so a warm answer without it is stale.",\n'
-        "    ),\n)\n",
+    module of ``engine/rules`` and its check in the family's module of ``engine/checks``,
+    after the family's last (each tuple renamed and extended at the module's end, so the
+    edit holds whichever rule is last)."""
+    rules = copy.edit(
+        'RULES: tuple[Rule, ...] = (\n    Rule(\n        code="SD201",\n',
+        '_RULES_BEFORE: tuple[Rule, ...] = (\n    Rule(\n        code="SD201",\n',
     )
-    copy.edit(
-        "CHECKS: tuple[Check, ...] = (check_name, check_description)\n",
-        "def check_added(ctx: CheckContext, fm: Frontmatter) -> None:\n"
-        '    ctx.findings.append(rule("SD299").finding(first_line_span(ctx.text)))\n'
-        "\n\n"
-        "CHECKS: tuple[Check, ...] = (check_name, check_description, check_added)\n",
+    with rules.open("a", encoding="utf-8") as module:
+        module.write(
+            "\n\nRULES: tuple[Rule, ...] = (\n"
+            "    *_RULES_BEFORE,\n"
+            "    Rule(\n"
+            '        code="SD299",\n'
+            '        name="added-by-a-test",\n'
+            "        severity=Severity.WARNING,\n"
+            '        message="a rule added after the cache was warm",\n'
+            '        summary="A rule the derived-keys test adds.",\n'
+            '        why="Added by tests/cli/test_derived_keys.py in a copy of the package: '
+            'every skill file gets it, so a warm answer without it is stale.",\n'
+            "    ),\n"
+            ")\n"
+        )
+    checks = copy.edit(
+        "CHECKS: tuple[Check, ...] = (check_name, check_description",
+        "_CHECKS_BEFORE: tuple[Check, ...] = (check_name, check_description",
     )
+    with checks.open("a", encoding="utf-8") as module:
+        module.write(
+            "\n\ndef check_added(ctx: CheckContext, fm: Frontmatter) -> None:\n"
+            '    ctx.findings.append(rule("SD299").finding(first_line_span(ctx.text)))\n'
+            "\n\n"
+            "CHECKS: tuple[Check, ...] = (*_CHECKS_BEFORE, check_added)\n"
+        )
 
 
 EDITS = {"rules-table": _rules_table_row, "rule-logic": _rule_logic, "new-rule": _new_rule}

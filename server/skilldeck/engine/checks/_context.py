@@ -110,12 +110,24 @@ class CheckContext:
         at = _nth_visible(value, visible) if isinstance(value, str) else None
         if at is None:
             return span
+        found = self.value_chars_span(entry, at, at)
+        return span if found is None else Span(found.start, span.end)
+
+    def value_chars_span(self, entry: FrontmatterEntry, start: int, end: int) -> Span | None:
+        """Where the source spells characters ``start`` to ``end`` (exclusive) of the
+        entry's text value: inside quotes, escapes, folded and block scalars alike
+        (:func:`~skilldeck.engine.frontmatter.scalar_source`); ``None`` when the value is
+        not text the source spells (an alias, a tag, a merge key's value)."""
+        if not isinstance(entry.value, str) or not entry.value:
+            return None
         index = LineIndex(self.text, self.parsed.body_start)
-        start, end = index.offset(span.start), index.offset(span.end)
-        mapped = scalar_source(self.text, start, end, entry.style, str(value))
+        span = entry.value_span
+        mapped = scalar_source(
+            self.text, index.offset(span.start), index.offset(span.end), entry.style, entry.value
+        )
         if mapped is None:
-            return span
-        return Span(index.position(mapped.starts[at]), span.end)
+            return None
+        return index.span(*mapped.source_range(start, end))
 
     def insert_line_after(self, entry: FrontmatterEntry | None) -> Position:
         assert self.frontmatter is not None

@@ -8,6 +8,7 @@ description is there, is text and is not the snippet's placeholder. They set
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import PurePath
 
@@ -168,5 +169,43 @@ def check_description(ctx: CheckContext, fm: Frontmatter) -> None:
         )
 
 
+#: First-person pronouns (SD208): ``I`` and its contractions as a capital, ``us`` in
+#: lowercase (``US`` is a country), the others in any case; never part of a longer token
+#: (``I/O``, ``I-beam``, ``my-skill``, ``e.g.``).
+_FIRST_PERSON = re.compile(
+    r"(?<![\w/.\-'\u2019])"
+    r"(?:I(?:['\u2019](?:m|ll|ve|d))?|us|(?i:me|my|myself|we(?:['\u2019](?:re|ll|ve))?"
+    r"|our|ours|ourselves|let['\u2019]s))"
+    r"(?![\w/\-'\u2019]|\.\w)"
+)
+#: Quoted text and code spans: a user's own words, kept as written (SD208 skips them).
+#: A single quote opens only after a non-word character, so an apostrophe never does.
+_QUOTED = re.compile(
+    r'"[^"]*"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|`[^`]*`|(?<!\w)\'.*?\'(?!\w)',
+    re.DOTALL,
+)
+
+
+def first_person_word(description: str) -> re.Match[str] | None:
+    """The first first-person pronoun of ``description`` outside quotes and code spans."""
+    quoted = [match.span() for match in _QUOTED.finditer(description)]
+    for match in _FIRST_PERSON.finditer(description):
+        if not any(start <= match.start() < end for start, end in quoted):
+            return match
+    return None
+
+
+def check_description_voice(ctx: CheckContext, fm: Frontmatter) -> None:
+    """SD208: a description written in the first person, at its first such word."""
+    entry = fm.get("description")
+    if ctx.description is None or entry is None:
+        return
+    found = first_person_word(ctx.description)
+    if found is None:
+        return
+    span = ctx.value_chars_span(entry, found.start(), found.end()) or entry.value_span
+    ctx.findings.append(rule("SD208").finding(span, word=found.group()))
+
+
 #: This family's checks, in the order they run.
-CHECKS: tuple[Check, ...] = (check_name, check_description)
+CHECKS: tuple[Check, ...] = (check_name, check_description, check_description_voice)

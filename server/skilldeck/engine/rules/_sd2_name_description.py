@@ -139,4 +139,42 @@ RULES: tuple[Rule, ...] = (
         ),
         fix="write one sentence saying what the skill does and when to use it.",
     ),
+    Rule(
+        code="SD208",
+        name="first-person-description",
+        severity=Severity.WARNING,
+        message=(
+            "description speaks in the first person ('{word}'); it is read as the model's "
+            "own instructions: say in the third person what the skill does"
+        ),
+        summary="The description is written in the first person.",
+        why=(
+            "Anthropic's skill authoring guidance (*Skill authoring best practices*, "
+            "platform.claude.com/docs/en/agents-and-tools/agent-skills/best-practices, read "
+            "2026-12-06): \"Always write in third person. The description is injected into "
+            "the system prompt, and inconsistent point-of-view can cause discovery "
+            "problems.\" Its examples: *Processes Excel files and generates reports*, not *I "
+            "can help you process Excel files*. The Agent Skills specification "
+            "(agentskills.io) and `SPEC.md` say nothing about voice; every agent skilldeck "
+            "models puts the description in its model's prompt, so the rule runs under every "
+            "profile. Reported: a first-person pronoun (*I*, *I'm*, *I'll*, *I've*, *I'd*, "
+            "*me*, *my*, *myself*, *we*, *we're*, *we'll*, *we've*, *us*, *our*, *ours*, "
+            "*ourselves*, *let's*) outside quotation marks and code spans, so a user's words "
+            "quoted as a trigger (`Use when the user says \"review my PR\"`) are not; *I* only "
+            "as a capital, *us* only in lowercase (not *US*), never beside a `/`, `-` or `.` "
+            "(*I/O*, *I-beam*). The range is the first such word where the source spells it "
+            "(inside a quoted, escaped or folded value too); the skill still loads. In the "
+            "corpus of 559 public skills, 9 descriptions hold such a word, 6 of them outside "
+            "quotes (*If a specialized expert is a better fit, I will recommend switching*)."
+        ),
+        example=(
+            "`description: I can help you fill in PDF forms.` → `description: Fills in PDF "
+            "forms from structured data. Use when the user asks to complete a PDF form.`"
+        ),
+        fix=(
+            "none offered: turning a sentence to the third person means rewording it, which "
+            "no mechanical edit does safely. Quote a user's own words (`\"fix my build\"`) "
+            "to keep them."
+        ),
+    ),
 )
