@@ -65,6 +65,7 @@ class RuleSettings:
     catalog_max_description_length: int = 500
     overrides: Mapping[str, Severity | None] = field(default_factory=dict)
     hosts: tuple[str, ...] = ("dsh",)
+    context_tokens: Mapping[str, int] = field(default_factory=dict)
     overlap_threshold: float = 0.23
     near_duplicate_threshold: float = 0.8
     overlap_distinct: DistinctGroups = ()
@@ -86,9 +87,10 @@ class RuleSettings:
         object.__setattr__(self, "overrides", normalized)
 
     def __hash__(self) -> int:
+        # Every mapping field (a severity per rule, tokens per agent) by its items.
         return hash(
             tuple(
-                tuple(sorted((k, v.value if v else None) for k, v in value.items()))
+                tuple(sorted((k, getattr(v, "value", v)) for k, v in value.items()))
                 if isinstance(value, Mapping)
                 else value
                 for value in (getattr(self, f.name) for f in fields(self))

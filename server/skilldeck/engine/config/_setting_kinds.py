@@ -488,6 +488,74 @@ class HostsKind(Kind):
         return {"type": "array", "items": items, "uniqueItems": True}
 
 
+class HostTokensKind(Kind):
+    """A table of agent (:data:`skilldeck.engine.hosts.HOSTS`) -> a whole number of
+    tokens, at least ``minimum``; merged agent by agent over a lower layer (as ``[rules]``
+    is rule by rule); a bad entry is that entry's problem."""
+
+    python_type = "Mapping[str, int]"
+    layer_unset = "{}"
+
+    def __init__(self, minimum: int = 1) -> None:
+        self.minimum = minimum
+
+    def read(self, value: object, at: Reading) -> object:
+        if not isinstance(value, Mapping):
+            shape = "an object" if at.editor else "a table"
+            raise SettingProblem(f"{_where(at)} must be {shape} of host names", at.key)
+        result: dict[str, int] = {}
+        for key, tokens in value.items():
+            shown = f"{at.key}.{key}"
+            try:
+                if key not in HOSTS:
+                    raise SettingProblem(
+                        f"unknown host {toml_text(key)} in {_where(at)} (known: "
+                        f"{', '.join(HOSTS)})",
+                        shown,
+                    )
+                if isinstance(tokens, bool) or not isinstance(tokens, int):
+                    raise SettingProblem(
+                        f"'{shown}' must be a whole number of tokens, not {toml_text(tokens)}",
+                        shown,
+                    )
+                problem = self.check({key: tokens})
+                if problem is not None:
+                    raise SettingProblem(f"'{shown}' {problem}", shown)
+            except SettingProblem as problem:
+                at.entry_problem(problem)
+                continue
+            result[str(key)] = tokens
+        return result
+
+    def check(self, value: object) -> str | None:
+        for tokens in value.values() if isinstance(value, Mapping) else ():
+            if isinstance(tokens, int) and tokens < self.minimum:
+                return f"must be at least {self.minimum}, not {tokens}"
+        return None
+
+    def merge(self, lower: object, higher: object) -> object:
+        assert isinstance(lower, Mapping) and isinstance(higher, Mapping)
+        return {**lower, **higher}
+
+    def is_set(self, value: object) -> bool:
+        return bool(value)
+
+    def to_json(self, value: object) -> object:
+        assert isinstance(value, Mapping)
+        return dict(sorted(value.items()))
+
+    def default_expr(self, default: object) -> str:
+        return "field(default_factory=dict)"
+
+    def json_schema(self, setting: Setting, *, editor: bool) -> dict[str, Any]:
+        tokens = {"type": "integer", "minimum": self.minimum}
+        return {
+            "type": "object",
+            "properties": {name: tokens for name in HOSTS},
+            "additionalProperties": False,
+        }
+
+
 class SourcesKind(Kind):
     """``[[sources]]``: remote skill sources (``docs/sources.md``), merged by name over a
     lower layer's (a source named again replaces it in its place; the others are added)."""

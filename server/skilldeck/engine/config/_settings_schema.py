@@ -31,6 +31,7 @@ from skilldeck.engine.config._setting_kinds import (
     ChoiceKind,
     DistinctKind,
     HostsKind,
+    HostTokensKind,
     IgnoredRulesKind,
     IntegerKind,
     Kind,
@@ -226,6 +227,20 @@ SETTINGS: tuple[Setting, ...] = (
         file_key="hosts",
         editor_key="hosts",
         flag="--host",
+    ),
+    Setting(
+        HostTokensKind(),
+        {},
+        "deck",
+        "The context window, in tokens, of the model each agent runs here "
+        "(`{ claude-code = 1000000 }`): an agent whose skill listing's budget is a share of "
+        "the context window (Claude Code, Codex; docs/hosts.md) is judged with it by SD902, "
+        "`budget --host`, `list --host`, `catalog --host` and the editor. An agent left out "
+        "keeps the budget skilldeck assumes for it; `budget --context` overrides it for one "
+        "run. Merged agent by agent over a lower layer.",
+        field="context_tokens",
+        file_key="context-tokens",
+        editor_key="contextTokens",
     ),
     Setting(
         ProjectRootKind(),

@@ -101,6 +101,7 @@ class ConfigLayer:
     include_default_roots: bool | None = None
     rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
     hosts: tuple[str, ...] | None = None
+    context_tokens: Mapping[str, int] = field(default_factory=dict)
     overlap_threshold: float | None = None
     near_duplicate_threshold: float | None = None
     overlap_distinct: DistinctGroups | None = None
@@ -133,6 +134,7 @@ class SkilldeckConfig:
     include_default_roots: bool = True
     rule_overrides: Mapping[str, Severity | None] = field(default_factory=dict)
     hosts: tuple[str, ...] = ("dsh",)
+    context_tokens: Mapping[str, int] = field(default_factory=dict)
     overlap_threshold: float = 0.23
     near_duplicate_threshold: float = 0.8
     overlap_distinct: DistinctGroups = ()

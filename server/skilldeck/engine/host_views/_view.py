@@ -286,10 +286,12 @@ def build_view(
 ) -> HostsView:
     """Scan every root of ``hosts`` once and judge each file for each host.
 
-    ``provided`` are the deck's skills from its other providers (``provided_skills``
-    of :mod:`skilldeck.engine.deck`, winners and shadowed): DSH resolves them with its
-    files, as the engine does. ``processes > 1`` lets a cold scan fork helpers
-    (:func:`scan_deck`: single-threaded callers only)."""
+    ``context_tokens`` (``budget --context``) is every host's context window for this
+    call; without it each host takes the project's ``context-tokens`` setting, else its
+    assumed default. ``provided`` are the deck's skills from its other providers
+    (``provided_skills`` of :mod:`skilldeck.engine.deck`, winners and shadowed): DSH
+    resolves them with its files, as the engine does. ``processes > 1`` lets a cold scan
+    fork helpers (:func:`scan_deck`: single-threaded callers only)."""
     settings = {host.name: host_settings(host, cwd) for host in hosts if not host.engine_roots}
     hosts = [_with_settings(host, settings.get(host.name)) for host in hosts]
     placements = {
@@ -334,7 +336,9 @@ def build_view(
         report, states = budget_from_offers(
             host,
             listing.offers,
-            context_tokens=context_tokens,
+            context_tokens=(
+                config.context_tokens.get(host.name) if context_tokens is None else context_tokens
+            ),
             unlisted=listing.unlisted,
             overhead=listing.overhead,
         )

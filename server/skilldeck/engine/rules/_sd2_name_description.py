@@ -151,16 +151,16 @@ RULES: tuple[Rule, ...] = (
         why=(
             "Anthropic's skill authoring guidance (*Skill authoring best practices*, "
             "platform.claude.com/docs/en/agents-and-tools/agent-skills/best-practices, read "
-            "2026-12-06): \"Always write in third person. The description is injected into "
+            '2026-12-06): "Always write in third person. The description is injected into '
             "the system prompt, and inconsistent point-of-view can cause discovery "
-            "problems.\" Its examples: *Processes Excel files and generates reports*, not *I "
+            'problems." Its examples: *Processes Excel files and generates reports*, not *I '
             "can help you process Excel files*. The Agent Skills specification "
             "(agentskills.io) and `SPEC.md` say nothing about voice; every agent skilldeck "
             "models puts the description in its model's prompt, so the rule runs under every "
             "profile. Reported: a first-person pronoun (*I*, *I'm*, *I'll*, *I've*, *I'd*, "
             "*me*, *my*, *myself*, *we*, *we're*, *we'll*, *we've*, *us*, *our*, *ours*, "
             "*ourselves*, *let's*) outside quotation marks and code spans, so a user's words "
-            "quoted as a trigger (`Use when the user says \"review my PR\"`) are not; *I* only "
+            'quoted as a trigger (`Use when the user says "review my PR"`) are not; *I* only '
             "as a capital, *us* only in lowercase (not *US*), never beside a `/`, `-` or `.` "
             "(*I/O*, *I-beam*). The range is the first such word where the source spells it "
             "(inside a quoted, escaped or folded value too); the skill still loads. In the "
@@ -173,7 +173,7 @@ RULES: tuple[Rule, ...] = (
         ),
         fix=(
             "none offered: turning a sentence to the third person means rewording it, which "
-            "no mechanical edit does safely. Quote a user's own words (`\"fix my build\"`) "
+            'no mechanical edit does safely. Quote a user\'s own words (`"fix my build"`) '
             "to keep them."
         ),
     ),
