@@ -242,3 +242,34 @@ async def test_a_nested_copy_codex_loads_gets_check_s_sd903_in_the_editor(
     open_doc(client, nested)
     shown = await diagnostics_of(client, nested, lambda found: len(found) == 2)
     assert sorted((as_cli(d) for d in shown), key=repr) == expected[nested]
+
+
+async def test_context_tokens_from_the_editor_reach_sd902_as_the_config_file_does(
+    deck: Deck, start_server: StartServer
+) -> None:
+    bundle = deck.write(
+        deck.project_agents,
+        "pdf-forms",
+        "---\nname: pdf-forms\ndescription: Fills PDF forms "
+        "from structured data when asked.\n---\n\nBody.\n",
+    )
+    # The same window from skilldeck.toml: what check reports with it.
+    write(
+        deck.project / "skilldeck.toml",
+        'hosts = ["dsh", "codex"]\n\n[context-tokens]\ncodex = 5000\n',
+    )
+    expected = [from_cli(f) for f in json.loads(cli(deck, "check", "--format", "json"))]
+    assert [f["code"] for f in expected] == ["SD902"]
+    write(deck.project / "skilldeck.toml", 'hosts = ["dsh", "codex"]\n')
+    assert json.loads(cli(deck, "check", "--format", "json")) == []
+
+    client = await start_editor(
+        start_server, settings={"hosts": ["dsh", "codex"], "contextTokens": {"codex": 5000}}
+    )
+    open_doc(client, bundle)
+    shown = await diagnostics_of(client, bundle, lambda found: len(found) == 1)
+    assert [as_cli(d) for d in shown] == expected
+    listing = await request(
+        client, "skilldeck/hostCatalog", {"uri": uri(deck.project), "host": "codex"}
+    )
+    assert (listing["budget"]["contextTokens"], listing["budget"]["budgetTokens"]) == (5000, 100)
