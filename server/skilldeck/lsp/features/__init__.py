@@ -17,6 +17,7 @@ from skilldeck.lsp.features import (
     completion,
     definition,
     folding,
+    highlight,
     host_catalog,
     hover,
     links,
@@ -42,6 +43,7 @@ FEATURES: tuple[ModuleType, ...] = (
     symbols,
     links,
     folding,
+    highlight,
 )
 
 
