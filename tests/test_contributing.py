@@ -8,6 +8,10 @@ import re
 import sys
 from pathlib import Path
 
+from skilldeck.engine.checks._context import CheckContext
+from skilldeck.engine.config._setting_kinds import Kind, Reading
+from skilldeck.lsp import navigation
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
 ENGINE = ROOT / "server" / "skilldeck" / "engine"
@@ -51,3 +55,20 @@ def test_the_rule_code_table_names_every_family_module() -> None:
     assert listed == families
     checks = {p.name for p in (ENGINE / "checks").glob("_sd*.py")}
     assert checks <= families  # a per-file family checks in the module of the same name
+
+
+def test_every_helper_it_names_exists() -> None:
+    members = re.findall(r"`ctx\.([a-z_]+)", PAGE)
+    assert "value_chars_span" in members
+    for member in members:
+        assert hasattr(CheckContext, member) or member in CheckContext.__init__.__code__.co_names
+    recipe = PAGE.split("## Add a setting", 1)[1].split("## Add a language-server feature")[0]
+    named = set(re.findall(r"`([a-z_]+)`", recipe))
+    kind_members = {name for name in named if hasattr(Kind, name)}
+    assert {"read", "check", "json_schema", "merge", "is_set", "to_json"} <= kind_members
+    assert hasattr(Reading, "entry_problem") and "at.entry_problem" in recipe
+    for function in ("rename_target", "own_name_span"):
+        assert f"`{function}`" in PAGE and hasattr(navigation, function), function
+    helpers = (ROOT / "tests" / "lsp" / "editing_fixtures.py").read_text(encoding="utf-8")
+    for helper in ("start_editor", "open_doc", "doc_id", "rng"):
+        assert f"`{helper}`" in PAGE and f"def {helper}(" in helpers, helper
