@@ -117,7 +117,22 @@ def test_words_inside_a_value_map_to_their_source(yaml: str, words: str, expecte
 
 
 def test_a_value_the_source_does_not_spell_gets_no_map() -> None:
-    text = "---\nname: x\ndescription: &a Some text\n---\n"
+    text = "---\nname: x\nwhenToUse: &a Some text\ndescription: *a\n---\n"
     entry, mapped = _map(text, "description")
-    assert entry.value == "Some text"
+    assert entry.value == "Some text"  # an alias: spelt elsewhere
     assert mapped is None
+
+
+@pytest.mark.parametrize(
+    ("yaml", "expected"),
+    [
+        ("description: &a Some text\n", "text"),
+        ('description: !!str "Some text"  # c\n', "text"),
+        ("description: &a !!str >-\n  Some\n  text\n", "text"),
+    ],
+)
+def test_an_anchor_or_a_tag_before_the_value_is_skipped(yaml: str, expected: str) -> None:
+    # (before scalar_source skipped them, such a value had no map: the rule's range was
+    # the whole value)
+    text = f"---\nname: x\n{yaml}---\n"
+    assert _found(text, "description", "text") == expected

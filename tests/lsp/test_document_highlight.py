@@ -1,7 +1,8 @@
 """``textDocument/documentHighlight`` on a skill name: the ``name`` value (a write) and
 each ``/name`` mention of it in the description and the body (reads), never one inside
-code or one the engine does not take for a mention; on a mention of another skill, that skill's mentions only; elsewhere nothing. The
-server runs as a subprocess over stdio (pytest-lsp)."""
+code or one the engine does not take for a mention; on a mention of another skill, that
+skill's mentions only; elsewhere nothing. The server runs as a subprocess over stdio
+(pytest-lsp)."""
 
 from __future__ import annotations
 

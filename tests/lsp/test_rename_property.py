@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from lsprotocol import types
 
 from skilldeck.engine.files._skill_file import analyze_skill_text
-from skilldeck.engine.text._positions import Encoding, Span, split_lines
+from skilldeck.engine.text._positions import Encoding, Span
 from skilldeck.lsp.deck_mentions import mentions_in_text
 from skilldeck.lsp.positions import line_source, to_lsp_range
 from skilldeck.lsp.scalar_text import scalar_text_span
@@ -105,7 +105,7 @@ def rename_edits(text: str) -> list[types.TextEdit]:
     entry = analysis.frontmatter.get("name")
     assert entry is not None
     lines = line_source(text)
-    spans = [scalar_text_span(split_lines(text), entry)]
+    spans = [scalar_text_span(text, entry)]
     for span, _line in mentions_in_text(text, OLD):
         spans.append(Span.at(span.start.line, span.start.character + 1, span.end.character))
     return [

@@ -67,7 +67,7 @@ def own_name_span(doc: SkillDocument) -> Span | None:
     """
     fm = doc.frontmatter
     entry = fm.get("name") if fm is not None else None
-    return scalar_text_span(doc.lines, entry) if entry is not None else None
+    return scalar_text_span(doc.text, entry) if entry is not None else None
 
 
 def in_frontmatter(doc: SkillDocument, position: Position) -> bool:

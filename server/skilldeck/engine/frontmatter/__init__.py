@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from skilldeck.engine.frontmatter._schema import frontmatter_schema as frontmatter_schema
     from skilldeck.engine.frontmatter._value_source import ScalarSource as ScalarSource
     from skilldeck.engine.frontmatter._value_source import scalar_source as scalar_source
+    from skilldeck.engine.frontmatter._value_source import (
+        scalar_text_range as scalar_text_range,
+    )
 else:
     __getattr__, __dir__, __all__ = lazy_exports(
         __name__,
@@ -59,6 +62,6 @@ else:
             ),
             "_profile_keys": ("profile_key", "profile_keys"),
             "_schema": ("frontmatter_schema",),
-            "_value_source": ("ScalarSource", "scalar_source"),
+            "_value_source": ("ScalarSource", "scalar_source", "scalar_text_range"),
         },
     )

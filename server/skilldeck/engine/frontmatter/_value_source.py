@@ -11,9 +11,12 @@ point at the words it found inside a value instead of at the whole value.
 The map is made by walking the parsed value and its source together: every character
 that is not YAML white space (space, tab, line break) is spelt by exactly one source
 character or escape, in order, so the walk is unique; white space stands for the source
-white space at that place (a folded line break, kept line breaks, indentation). When the
-walk cannot match (an alias, a tag, an anchor before the value, a value changed by a
-merge key), the answer is ``None`` and the caller keeps its own, coarser span.
+white space at that place (a folded line break, kept line breaks, indentation). The
+node's properties (an anchor ``&a``, a tag ``!!str``) before the value are skipped. When
+the walk cannot match (an alias, a comment between a property and the value, a value
+changed by a merge key), the answer is ``None`` and the caller keeps its own, coarser
+span. :func:`scalar_text_range` is the range of the value's own text (what a rename
+replaces), from its first character that is not white space to its last.
 """
 
 from __future__ import annotations
@@ -76,6 +79,7 @@ def scalar_source(text: str, start: int, end: int, style: str, value: str) -> Sc
     ``folded``). ``None`` when the source does not spell ``value`` that way."""
     if style not in SCALAR_STYLES:
         return None
+    start = _past_properties(text, start, end)
     at: int | None = start + 1 if style in ("single", "double") else start
     if style in ("literal", "folded"):
         at = _after_header(text, start, end)
@@ -86,6 +90,30 @@ def scalar_source(text: str, start: int, end: int, style: str, value: str) -> Sc
         if not walk.step(char):
             return None
     return ScalarSource(tuple(walk.starts), tuple(walk.ends))
+
+
+def scalar_text_range(
+    text: str, start: int, end: int, style: str, value: str
+) -> tuple[int, int] | None:
+    """The source range of ``value``'s own text (arguments as :func:`scalar_source`'s):
+    from where its first character that is not white space is spelt to where its last
+    one is, so quotes, properties, a block header and indentation stay outside it;
+    ``None`` when the source does not spell ``value`` or it is all white space."""
+    first = len(value) - len(value.lstrip(_WHITE))
+    last = len(value.rstrip(_WHITE))
+    mapped = scalar_source(text, start, end, style, value) if last > first else None
+    return None if mapped is None else mapped.source_range(first, last)
+
+
+def _past_properties(text: str, start: int, end: int) -> int:
+    """``start`` moved past the node's anchor and tag (``&a !!str "x"``: at the quote)."""
+    at = start
+    while at < end and text[at] in "&!":
+        while at < end and text[at] not in _WHITE:
+            at += 1
+        while at < end and text[at] in " \t":
+            at += 1
+    return at
 
 
 def _after_header(text: str, start: int, end: int) -> int | None:
