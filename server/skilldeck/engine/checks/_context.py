@@ -226,15 +226,25 @@ class CheckContext:
         info = get_profile(self.settings.profile).key(key)
         return info.max_length if info is not None else None
 
-    def nested_key_span(self, entry: FrontmatterEntry, key: str) -> Span:
-        """Best-effort span of ``key`` inside a block mapping value; else the value."""
-        pattern = re.compile(r"^(\s*)(['\"]?)" + re.escape(key) + r"\2\s*:")
-        for number in range(entry.value_span.start.line, entry.value_span.end.line + 1):
-            match = pattern.match(self.line(number))
-            if match:
-                start = match.end(1)
-                return Span.at(number, start, start + len(key) + 2 * len(match.group(2)))
-        return entry.value_span
+    def nested_key_span(self, entry: FrontmatterEntry, key: object) -> Span:
+        """The span of ``key`` (quotes included) in the block or flow mapping that is the
+        entry's value: a key at the mapping's own level (not a deeper one) whose source
+        spells ``key`` (:func:`~skilldeck.engine.frontmatter.scalar_source`: quoted,
+        escaped); else the whole value."""
+        span = entry.value_span
+        index = LineIndex(self.text, self.parsed.body_start)
+        start, end = index.offset(span.start), index.offset(span.end)
+        wanted = str(key)
+        for at in _mapping_key_starts(self.text, start, end, span.start.character):
+            found = _key_token(self.text, at, end)
+            if found is None:
+                continue
+            stop, style = found
+            mapped = scalar_source(self.text, at, stop, style, wanted)
+            inner = stop - 1 if style in ("single", "double") else stop
+            if mapped is not None and mapped.ends and mapped.ends[-1] == inner:
+                return index.span(at, stop)
+        return span
 
     def move_to_metadata(self, fm: Frontmatter, entry: FrontmatterEntry) -> tuple[Fix, ...]:
         """Move a one-line ``key: value`` line under ``metadata`` (made when missing).
@@ -308,4 +318,80 @@ def _nth_visible(value: str, visible: int) -> int | None:
             if seen == visible:
                 return at
             seen += 1
+    return None
+
+
+def _mapping_key_starts(text: str, start: int, end: int, column: int) -> list[int]:
+    """Where the keys of the mapping spelt in ``text[start:end]`` may start: after ``{``
+    and each ``,`` of a flow mapping (one level deep), or at ``column`` on each line of a
+    block mapping (a deeper line is a nested value's)."""
+    if text.startswith("{", start):
+        starts: list[int] = []
+        depth = 0
+        quote = ""
+        for at in range(start, end):
+            char = text[at]
+            if quote:
+                quote = "" if char == quote and text[at - 1] != "\\" else quote
+            elif char in "\"'":
+                quote = char
+            elif char in "{[":
+                depth += 1
+                if depth == 1:
+                    starts.append(at + 1)
+            elif char in "}]":
+                depth -= 1
+            elif char == "," and depth == 1:
+                starts.append(at + 1)
+        return [_skip_blank(text, at, end) for at in starts]
+    line_start = start - column
+    starts = []
+    for match in LINE_BREAK.finditer(text, line_start, end):
+        starts.append(match.end())
+    return [line_start + column] + [
+        at + column
+        for at in starts
+        if text[at : at + column].strip(" ") == ""
+        and text[at + column : at + column + 1] not in " #\t\r\n"
+    ]
+
+
+def _skip_blank(text: str, at: int, end: int) -> int:
+    while at < end and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+def _key_token(text: str, at: int, end: int) -> tuple[int, str] | None:
+    """The end of the key spelt at ``at`` (a quoted scalar through its closing quote, a
+    plain one up to ``:`` and a space) and its style; ``None`` when none is."""
+    quote = text[at : at + 1]
+    if quote in ("'", '"'):
+        position = at + 1
+        while position < end:
+            char = text[position]
+            if quote == '"' and char == "\\":
+                position += 2
+                continue
+            if char == quote:
+                if quote == "'" and text.startswith("''", position):
+                    position += 2
+                    continue
+                return position + 1, "double" if quote == '"' else "single"
+            position += 1
+        return None
+    position = at
+    while position < end and text[position] not in "\r\n,{}":
+        if text[position] == ":" and text[position + 1 : position + 2] in (
+            "",
+            " ",
+            "\t",
+            "\r",
+            "\n",
+        ):
+            stop = position
+            while stop > at and text[stop - 1] in " \t":
+                stop -= 1
+            return (stop, "plain") if stop > at else None
+        position += 1
     return None
