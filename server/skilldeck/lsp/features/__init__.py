@@ -1,50 +1,34 @@
 """The server's capabilities, one module each.
 
-Every module here exposes ``register(server: SkilldeckServer) -> None`` which adds its
+Every module here that defines ``register(server: SkilldeckServer) -> None`` is a
+feature: :data:`FEATURES` gathers them (in name order), and ``register`` adds its
 handlers with ``server.feature(...)`` and reads ``server.session`` (the shared index).
-Adding a capability is one new module plus one line in :data:`FEATURES`.
+Adding a capability is one new module; the modules without ``register`` (``params.py``,
+``distinct_action.py``) are what the features share.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from types import ModuleType
 from typing import TYPE_CHECKING
-
-from skilldeck.lsp.features import (
-    catalog,
-    code_actions,
-    code_lens,
-    completion,
-    definition,
-    folding,
-    highlight,
-    host_catalog,
-    hover,
-    links,
-    rename,
-    skills,
-    symbols,
-)
 
 if TYPE_CHECKING:
     from skilldeck.lsp.server import SkilldeckServer
 
-#: Feature modules, in registration order.
-FEATURES: tuple[ModuleType, ...] = (
-    catalog,
-    host_catalog,
-    skills,
-    completion,
-    hover,
-    definition,
-    code_lens,
-    code_actions,
-    rename,
-    symbols,
-    links,
-    folding,
-    highlight,
-)
+
+def _feature_modules() -> tuple[ModuleType, ...]:
+    modules = (
+        importlib.import_module(f"{__name__}.{info.name}")
+        for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name)
+    )
+    return tuple(module for module in modules if callable(getattr(module, "register", None)))
+
+
+#: Feature modules, in registration order (every module of this package with a
+#: ``register``).
+FEATURES: tuple[ModuleType, ...] = _feature_modules()
 
 
 def register_all(server: SkilldeckServer) -> None:
