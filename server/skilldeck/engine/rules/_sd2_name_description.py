@@ -155,10 +155,12 @@ RULES: tuple[Rule, ...] = (
             "the system prompt, and inconsistent point-of-view can cause discovery "
             'problems." Its examples: *Processes Excel files and generates reports*, not *I '
             "can help you process Excel files*. The Agent Skills specification "
-            "(agentskills.io) and `SPEC.md` say nothing about voice; every agent skilldeck "
-            "models puts the description in its model's prompt, so the rule runs under every "
-            "profile. Reported: a first-person pronoun (*I*, *I'm*, *I'll*, *I've*, *I'd*, "
-            "*me*, *my*, *myself*, *we*, *we're*, *we'll*, *we've*, *us*, *our*, *ours*, "
+            '(agentskills.io) asks only that a description "describe both what the skill '
+            'does and when to use it", and `SPEC.md` says nothing about voice; every agent '
+            "skilldeck models puts the description in its model's prompt, so the rule runs "
+            "under every profile. Reported: a first-person pronoun (*I*, *I'm*, *I'll*, "
+            "*I've*, *I'd*, *me*, *my*, *myself*, *we*, *we're*, *we'll*, *we've*, *us*, "
+            "*our*, *ours*, "
             "*ourselves*, *let's*) outside quotation marks and code spans, so a user's words "
             'quoted as a trigger (`Use when the user says "review my PR"`) are not; *I* only '
             "as a capital, *us* only in lowercase (not *US*), never beside a `/`, `-` or `.` "
