@@ -72,3 +72,12 @@ def test_every_helper_it_names_exists() -> None:
     helpers = (ROOT / "tests" / "lsp" / "editing_fixtures.py").read_text(encoding="utf-8")
     for helper in ("start_editor", "open_doc", "doc_id", "rng"):
         assert f"`{helper}`" in PAGE and f"def {helper}(" in helpers, helper
+
+
+def test_the_tables_the_setting_recipe_names_exist() -> None:
+    schema = (ROOT / "tests" / "test_settings_schema.py").read_text(encoding="utf-8")
+    keys = (ROOT / "tests" / "engine" / "test_cache_keys.py").read_text(encoding="utf-8")
+    assert "`EXAMPLES` in `tests/test_settings_schema.py`" in PAGE
+    assert "\nEXAMPLES: dict[" in schema
+    assert "`CHANGED` in `tests/engine/test_cache_keys.py`" in PAGE
+    assert "\nCHANGED: dict[" in keys

@@ -46,6 +46,7 @@ EXAMPLES: dict[str, tuple[str, object]] = {
     "rules": ('{ SD501 = "off" }', {"SD501": "off"}),
     "ignore": ('["SD204"]', ["SD204"]),
     "hosts": ('["dsh", "codex"]', ["dsh", "codex"]),
+    "context-tokens": ("{ codex = 400000 }", {"codex": 400000}),
     "project-root": ("true", True),
     "overlap.threshold": ("0.5", 0.5),
     "overlap.near-duplicate-threshold": ("0.9", 0.9),

@@ -24,6 +24,7 @@ CHANGED: dict[str, object] = {
     "catalog_max_description_length": 40,
     "overrides": {"SD501": None, "SD204": Severity.WARNING},
     "hosts": ("dsh", "codex"),
+    "context_tokens": {"codex": 400000},
     "overlap_threshold": 0.5,
     "near_duplicate_threshold": 0.9,
     "overlap_distinct": (("c4-*",),),
