@@ -41,7 +41,7 @@ async def test_a_git_source_shows_its_label_and_shadows_a_user_skill(
         f'[[sources]]\nname = "team"\ntype = "git"\nurl = "{bare.as_uri()}"\npath = "skills"\n',
         encoding="utf-8",
     )
-    mine = deck.write(deck.user_dsh, "team-review", skill_text("team-review", "My own review."))
+    mine = deck.write(deck.user_dsh, "team-review", skill_text("team-review", "A personal review."))
     client = await start_server()
     await indexed(client)
     result = await request(client, "skilldeck/skills", {"uri": uri(deck.project)})
