@@ -170,7 +170,9 @@ def budget_from_offers(
         if given is None:
             state = "left-out"
         elif given < 0:
-            state = "full" if offer.text_chars == 0 else "name-only"
+            # shown by its name alone, also where it had no text to drop: its line is the
+            # bare name (``- a``), shorter than an empty text's (``- a: ``)
+            state = "name-only"
         else:
             whole = offer.whole if offer.whole is not None else offer.text_chars
             kept = given >= offer.text_chars and whole <= offer.text_chars
