@@ -54,6 +54,8 @@ export interface ServerSettings {
   includeUserRoots: boolean;
   rules: Record<string, RuleLevel>;
   hosts: Host[];
+  /** `skilldeck.contextTokens`: each agent's context window in tokens (SD902, budgets). */
+  contextTokens: Partial<Record<Host, number>>;
   /** `skilldeck.sources`: `[[sources]]` tables as objects; the server validates each key. */
   sources: Record<string, unknown>[];
 }
@@ -76,6 +78,7 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   includeUserRoots: true,
   rules: {},
   hosts: ['dsh'],
+  contextTokens: {},
   sources: [],
 };
 
@@ -118,6 +121,19 @@ function hostList(value: unknown): Host[] {
   return [...new Set(known)];
 }
 
+function hostTokens(value: unknown): Partial<Record<Host, number>> {
+  const result: Partial<Record<Host, number>> = {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return result;
+  }
+  for (const [key, tokens] of Object.entries(value as Record<string, unknown>)) {
+    if ((HOSTS as readonly string[]).includes(key) && typeof tokens === 'number' && Number.isInteger(tokens) && tokens >= 1) {
+      result[key as Host] = tokens;
+    }
+  }
+  return result;
+}
+
 function objectList(value: unknown): Record<string, unknown>[] {
   if (!Array.isArray(value)) {
     return [];
@@ -149,6 +165,7 @@ export function readSettings(get: SettingGetter): ClientSettings {
       includeUserRoots: typeof includeUserRoots === 'boolean' ? includeUserRoots : true,
       rules: rules(get('rules')),
       hosts: hostList(get('hosts')),
+      contextTokens: hostTokens(get('contextTokens')),
       sources: objectList(get('sources')),
     },
     pythonPath: typeof get('server.pythonPath') === 'string' ? String(get('server.pythonPath')).trim() : '',
@@ -191,7 +208,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * The value the user set for one setting, or `undefined` when only the default
- * applies. The most specific scope wins; objects (`rules`) merge key by key across
+ * applies. The most specific scope wins; objects (`rules`, `contextTokens`) merge key by key across
  * scopes, as VS Code merges them.
  */
 export function userValue(inspection: SettingInspection | undefined): unknown {

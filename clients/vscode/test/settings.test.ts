@@ -39,6 +39,7 @@ describe('readSettings', () => {
         includeUserRoots: true,
         rules: {},
         hosts: ['dsh'],
+        contextTokens: {},
         sources: [],
       },
       pythonPath: '',
@@ -59,6 +60,7 @@ describe('readSettings', () => {
         includeUserRoots: false,
         rules: { SD301: 'off', 'name-mismatch': 'hint', SD999: 'loud', '': 'error' },
         hosts: ['codex', 'cursor', 'dsh', 'codex', 3],
+        contextTokens: { codex: 5000, cursor: 100, 'claude-code': 0, copilot: 12.5, opencode: '9000' },
         sources: [{ name: 'team', type: 'git', url: 'https://git.example/team.git' }, 'team', null, ['x']],
         'server.pythonPath': '/venv/bin/python',
         importStrategy: 'fromEnvironment',
@@ -75,6 +77,7 @@ describe('readSettings', () => {
       includeUserRoots: false,
       rules: { SD301: 'off', 'name-mismatch': 'hint' },
       hosts: ['codex', 'dsh'],
+      contextTokens: { codex: 5000 },
       sources: [{ name: 'team', type: 'git', url: 'https://git.example/team.git' }],
     });
     assert.equal(settings.pythonPath, '/venv/bin/python');
@@ -117,6 +120,7 @@ const EXAMPLES: Record<ServerSettingKey, [unknown, unknown]> = {
   includeUserRoots: [false, true],
   rules: [{ SD301: 'off' }, { SD701: 'hint' }],
   hosts: [['dsh', 'codex'], ['claude-code']],
+  contextTokens: [{ codex: 5000 }, { 'claude-code': 100000 }],
   sources: [[{ name: 'team', type: 'git', url: '../team.git' }], [{ name: 'docs', type: 'mcp', command: ['skilldeck', 'mcp'] }]],
 };
 
@@ -165,7 +169,9 @@ describe('userSetServerSettings (what the server receives)', () => {
       const table = defaults();
       const [outer, inner] = EXAMPLES[key];
       table[key] = { defaultValue: DEFAULT_SERVER_SETTINGS[key], globalValue: outer, workspaceFolderValue: inner };
-      const expected = key === 'rules' ? { ...(outer as object), ...(inner as object) } : inner;
+      // objects (rules, contextTokens) merge key by key across scopes, as VS Code merges them
+      const merged = typeof outer === 'object' && !Array.isArray(outer) && typeof inner === 'object' && !Array.isArray(inner);
+      const expected = merged ? { ...(outer as object), ...(inner as object) } : inner;
       assert.deepEqual(userSetServerSettings(inspector(table)), { [key]: expected });
     });
   }
