@@ -816,17 +816,8 @@ def _keep_all(
     """Codex: every same-named skill is listed (one entry per real file: a second way to
     the same file through a symlink is dropped); each loaded file names the others."""
     fold = str.casefold if host.names_ignore_case else str
-    real: dict[str, str] = {}
     kept: dict[str, list[_Candidate]] = {}
-    for candidate in sorted(candidates, key=_by_order):
-        path = candidate.found.path
-        target = reals.of(candidate.found)
-        first = real.get(target)
-        if first is not None:
-            reason = f"the same file as {first}: {host.label} lists it once"
-            table[path] = HostLoad(host.name, path, candidate.name, False, reason, None, first)
-            continue
-        real[target] = path
+    for candidate in _one_per_file(host, candidates, table, reals):
         kept.setdefault(fold(candidate.name), []).append(candidate)
     for group in kept.values():
         if len(group) < 2:
